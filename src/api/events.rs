@@ -1,0 +1,158 @@
+//! `GET /v1/events` and `GET /v1/meta/state-machines`.
+
+use poem::web::Data;
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+
+use super::Tag;
+use super::problem::{ApiError, ListErrors};
+use crate::db::Db;
+use crate::domain::reservation::{Status, TRANSITIONS};
+use crate::error::{AppError, FieldError};
+use crate::model::EventPage;
+use crate::service;
+
+/// The event types this version records.
+pub const EVENT_TYPES: &[&str] = &[
+    "guest.created",
+    "guest.updated",
+    "reservation.created",
+    "reservation.updated",
+    "reservation.cancelled",
+    "reservation.no_show",
+    "reservation.checked_in",
+    "reservation.checked_out",
+    "invoice.created",
+    "invoice.paid",
+    "invoice.fiscalized",
+    "invoice.fiscalization_failed",
+    "registration.accepted",
+    "registration.rejected",
+    "webhook.test",
+];
+
+/// The event feed and published state machines.
+pub struct EventsApi;
+
+/// One transition of a state machine.
+#[derive(Debug, Clone, Object)]
+pub struct Transition {
+    /// State before.
+    pub from: String,
+    /// State after.
+    pub to: String,
+    /// The operation that makes it.
+    pub via: String,
+}
+
+/// A state machine.
+#[derive(Debug, Clone, Object)]
+pub struct StateMachine {
+    /// The resource, such as `reservation`.
+    pub resource: String,
+    /// Every state.
+    pub states: Vec<String>,
+    /// The state a new resource starts in.
+    pub initial: String,
+    /// States nothing leaves.
+    pub terminal: Vec<String>,
+    /// Every allowed transition; any other is 409 `invalid_state_transition`.
+    pub transitions: Vec<Transition>,
+}
+
+/// The published state machines.
+#[derive(Debug, Clone, Object)]
+pub struct StateMachines {
+    /// One per resource with states.
+    pub data: Vec<StateMachine>,
+}
+
+fn check_types(raw: Option<String>) -> Result<Vec<String>, AppError> {
+    let Some(raw) = raw else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for t in raw.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let known = t == "*"
+            || EVENT_TYPES.contains(&t)
+            || t.strip_suffix(".*")
+                .is_some_and(|p| EVENT_TYPES.iter().any(|e| e.starts_with(&format!("{p}."))));
+        if !known {
+            return Err(
+                AppError::bad_request(format!("type {t:?} is not an event type.")).with_errors(
+                    vec![FieldError::new(
+                        "type",
+                        "invalid_choice",
+                        "must be event types such as reservation.created, or reservation.*",
+                    )],
+                ),
+            );
+        }
+        out.push(t.to_string());
+    }
+    Ok(out)
+}
+
+#[OpenApi(tag = "Tag::Events")]
+impl EventsApi {
+    /// Read the event feed
+    ///
+    /// Events in sequence order, each with a full snapshot of the resource after the change
+    /// (`data` is what `GET` returned at that moment). Poll with `after` set to the
+    /// `next_after` of the previous answer: nothing that committed is ever skipped. Events
+    /// are kept for 30 days.
+    #[oai(path = "/events", method = "get", operation_id = "listEvents")]
+    async fn list(
+        &self,
+        db: Data<&Db>,
+        /// Only events after this sequence (default 0: from the oldest kept).
+        #[oai(validator(minimum(value = "0")))]
+        after: Query<Option<i64>>,
+        /// Page size, 1 to 200 (default 50).
+        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        limit: Query<Option<i64>>,
+        /// Event types, comma-separated; `reservation.*` matches a family.
+        #[oai(name = "type")]
+        kind: Query<Option<String>>,
+    ) -> Result<Json<EventPage>, ApiError<ListErrors>> {
+        let types = check_types(kind.0)?;
+        let limit = limit.0.unwrap_or(50).clamp(1, 200) as usize;
+        Ok(Json(
+            service::events::list(db.0, after.0.unwrap_or(0).max(0), limit, types).await?,
+        ))
+    }
+
+    /// Publish the state machines
+    ///
+    /// The reservation life cycle: which transitions exist and which operation makes each.
+    #[oai(
+        path = "/meta/state-machines",
+        method = "get",
+        operation_id = "getStateMachines",
+        tag = "Tag::Meta"
+    )]
+    async fn state_machines(&self) -> Result<Json<StateMachines>, ApiError<ListErrors>> {
+        let reservation = StateMachine {
+            resource: "reservation".into(),
+            states: Status::NAMES.iter().map(|s| s.to_string()).collect(),
+            initial: Status::Confirmed.as_str().into(),
+            terminal: Status::ALL
+                .iter()
+                .filter(|s| s.is_final())
+                .map(|s| s.as_str().into())
+                .collect(),
+            transitions: TRANSITIONS
+                .iter()
+                .map(|(from, to, via)| Transition {
+                    from: from.as_str().into(),
+                    to: to.as_str().into(),
+                    via: via.describe().into(),
+                })
+                .collect(),
+        };
+        Ok(Json(StateMachines {
+            data: vec![reservation],
+        }))
+    }
+}

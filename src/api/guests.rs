@@ -1,0 +1,115 @@
+//! `/v1/guests`.
+
+use poem::web::Data;
+use poem_openapi::OpenApi;
+use poem_openapi::param::{Header, Path, Query};
+use poem_openapi::payload::Json;
+
+use super::Tag;
+use super::input::Body;
+use super::pagination::{Filters, ListRequest};
+use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
+use super::responses::{Created, Tagged};
+use crate::db::Db;
+use crate::model::{Date, Guest, GuestCreate, GuestPage, GuestUpdate};
+use crate::service::{self, IfMatch};
+use crate::store::guests::GuestFilter;
+
+/// Guests.
+pub struct GuestsApi;
+
+#[OpenApi(tag = "Tag::Guests")]
+impl GuestsApi {
+    /// List guests
+    ///
+    /// Ordered by last name, then first name (case-insensitive), then id. Filters combine
+    /// with AND.
+    #[oai(path = "/guests", method = "get", operation_id = "listGuests")]
+    async fn list(
+        &self,
+        db: Data<&Db>,
+        /// Case-insensitive part of the first, last or full name.
+        name: Query<Option<String>>,
+        /// Exact e-mail address, case-insensitive.
+        email: Query<Option<String>>,
+        /// Guests on a reservation (not cancelled) arriving on or after this date.
+        arrival_from: Query<Option<Date>>,
+        /// Guests on a reservation (not cancelled) arriving on or before this date.
+        arrival_to: Query<Option<Date>>,
+        /// Page size, 1 to 200 (default 50).
+        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        limit: Query<Option<i64>>,
+        /// `next_cursor` of the previous page.
+        cursor: Query<Option<String>>,
+    ) -> Result<Json<GuestPage>, ApiError<ListErrors>> {
+        let filter = GuestFilter {
+            name: name.0.filter(|n| !n.trim().is_empty()),
+            email: email.0,
+            arrival_from: arrival_from.0,
+            arrival_to: arrival_to.0,
+        };
+        let filters = Filters::new(
+            "guests",
+            &[
+                ("name", filter.name.as_ref().map(|n| n.to_lowercase())),
+                ("email", filter.email.as_ref().map(|e| e.to_lowercase())),
+                ("arrival_from", filter.arrival_from.map(|d| d.to_string())),
+                ("arrival_to", filter.arrival_to.map(|d| d.to_string())),
+            ],
+        );
+        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let page = service::guests::list(db.0, filter, req.page.clone()).await?;
+        let next_cursor = req.next_cursor(&page);
+        Ok(Json(GuestPage {
+            data: page.items.into_iter().map(|(g, _)| g).collect(),
+            next_cursor,
+        }))
+    }
+
+    /// Create a guest
+    ///
+    /// Records a `guest.created` event.
+    #[oai(path = "/guests", method = "post", operation_id = "createGuest")]
+    async fn create(
+        &self,
+        db: Data<&Db>,
+        /// Makes retries safe: the same key and body within 24 h replays the first answer.
+        #[oai(name = "Idempotency-Key")]
+        _idempotency_key: Header<Option<String>>,
+        body: Body<GuestCreate>,
+    ) -> Result<Created<Guest>, ApiError<CreateErrors>> {
+        Ok(service::guests::create(db.0, body.0).await?.into())
+    }
+
+    /// Get a guest
+    #[oai(path = "/guests/:id", method = "get", operation_id = "getGuest")]
+    async fn get(
+        &self,
+        db: Data<&Db>,
+        /// `gst_…`
+        id: Path<String>,
+    ) -> Result<Tagged<Guest>, ApiError<GetErrors>> {
+        Ok(service::guests::get(db.0, id.0).await?.into())
+    }
+
+    /// Change a guest
+    ///
+    /// Absent fields keep their value; `null` clears an optional one. Records a
+    /// `guest.updated` event when something changed.
+    #[oai(path = "/guests/:id", method = "put", operation_id = "updateGuest")]
+    async fn update(
+        &self,
+        db: Data<&Db>,
+        /// `gst_…`
+        id: Path<String>,
+        /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
+        #[oai(name = "If-Match")]
+        if_match: Header<Option<String>>,
+        body: Body<GuestUpdate>,
+    ) -> Result<Tagged<Guest>, ApiError<UpdateErrors>> {
+        let if_match = if_match.0.as_deref().map(IfMatch::parse);
+        Ok(service::guests::update(db.0, id.0, if_match, body.0)
+            .await?
+            .into())
+    }
+}

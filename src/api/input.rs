@@ -1,0 +1,336 @@
+//! JSON request bodies, parsed field by field so that every failing field is reported.
+//!
+//! poem-openapi's own `Json<T>` stops at the first bad field and answers 400. Here a body
+//! type declared with [`input_object!`] documents itself in OpenAPI exactly like an
+//! `Object`, but is parsed by [`FromJson`]: unknown fields, missing fields, wrong types and
+//! rule violations are all collected, with paths such as `document.number` or
+//! `guest_ids[2]`, and answered as one 422 `validation_failed`. Malformed JSON is a 400.
+
+use poem::{FromRequest, Request, RequestBody};
+use poem_openapi::payload::{ParsePayload, Payload};
+use poem_openapi::registry::{MetaSchemaRef, Registry};
+use poem_openapi::types::{MaybeUndefined, Type};
+use serde_json::{Map, Value};
+
+use crate::domain::rules::Check;
+use crate::error::{AppError, FieldError};
+use crate::model::Date;
+
+/// Errors collected while parsing.
+pub type Errors = Vec<FieldError>;
+
+/// A value that can be read from JSON, reporting problems at `path`.
+pub trait FromJson: Sized {
+    /// Parses `value`; on failure pushes at least one error and returns `None`.
+    fn from_json(value: &Value, path: &str, errs: &mut Errors) -> Option<Self>;
+}
+
+/// How a struct field treats absence and `null`.
+pub trait Field: Sized {
+    /// The value rules are checked on.
+    type Leaf;
+    /// The field is missing from the object.
+    fn absent(path: &str, errs: &mut Errors) -> Option<Self>;
+    /// The field is present (possibly `null`).
+    fn present(value: &Value, path: &str, errs: &mut Errors) -> Option<Self>;
+    /// The value to check rules on, if there is one.
+    fn leaf(&self) -> Option<&Self::Leaf>;
+}
+
+/// A plain type is required and must not be null.
+impl<T: FromJson> Field for T {
+    type Leaf = T;
+    fn absent(path: &str, errs: &mut Errors) -> Option<Self> {
+        errs.push(FieldError::new(path, "required", "is required"));
+        None
+    }
+    fn present(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        if value.is_null() {
+            errs.push(FieldError::new(
+                path,
+                "required",
+                "is required and must not be null",
+            ));
+            return None;
+        }
+        T::from_json(value, path, errs)
+    }
+    fn leaf(&self) -> Option<&T> {
+        Some(self)
+    }
+}
+
+/// `Option<T>`: absent or `null` mean "none".
+impl<T: FromJson> Field for Option<T> {
+    type Leaf = T;
+    fn absent(_: &str, _: &mut Errors) -> Option<Self> {
+        Some(None)
+    }
+    fn present(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        if value.is_null() {
+            return Some(None);
+        }
+        T::from_json(value, path, errs).map(Some)
+    }
+    fn leaf(&self) -> Option<&T> {
+        self.as_ref()
+    }
+}
+
+/// `MaybeUndefined<T>` (updates): absent keeps the value, `null` clears it.
+impl<T: FromJson> Field for MaybeUndefined<T> {
+    type Leaf = T;
+    fn absent(_: &str, _: &mut Errors) -> Option<Self> {
+        Some(MaybeUndefined::Undefined)
+    }
+    fn present(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        if value.is_null() {
+            return Some(MaybeUndefined::Null);
+        }
+        T::from_json(value, path, errs).map(MaybeUndefined::Value)
+    }
+    fn leaf(&self) -> Option<&T> {
+        self.value()
+    }
+}
+
+fn wrong_type(path: &str, errs: &mut Errors, what: &str) -> Option<std::convert::Infallible> {
+    errs.push(FieldError::new(
+        path,
+        "invalid_type",
+        format!("must be {what}"),
+    ));
+    None
+}
+
+impl FromJson for String {
+    fn from_json(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        match value {
+            Value::String(s) => Some(s.clone()),
+            _ => wrong_type(path, errs, "a string").map(|n| match n {}),
+        }
+    }
+}
+
+impl FromJson for i64 {
+    fn from_json(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        match value.as_i64() {
+            Some(n) => Some(n),
+            None => wrong_type(path, errs, "a whole number").map(|n| match n {}),
+        }
+    }
+}
+
+impl FromJson for bool {
+    fn from_json(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        match value {
+            Value::Bool(b) => Some(*b),
+            _ => wrong_type(path, errs, "true or false").map(|n| match n {}),
+        }
+    }
+}
+
+impl FromJson for Date {
+    fn from_json(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        match value.as_str().map(Date::parse) {
+            Some(Ok(d)) => Some(d),
+            Some(Err(rule)) => {
+                errs.push(FieldError::new(path, rule.code, rule.message));
+                None
+            }
+            None => wrong_type(path, errs, "a date written YYYY-MM-DD").map(|n| match n {}),
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for Vec<T> {
+    fn from_json(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        let Value::Array(items) = value else {
+            return wrong_type(path, errs, "an array").map(|n| match n {});
+        };
+        let before = errs.len();
+        let parsed: Vec<Option<T>> = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| T::from_json(item, &format!("{path}[{i}]"), errs))
+            .collect();
+        if errs.len() > before {
+            return None;
+        }
+        parsed.into_iter().collect()
+    }
+}
+
+/// `parent.child`, or `child` at the top level.
+pub fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+/// The JSON object at `path`, or an error.
+pub fn expect_object<'v>(
+    value: &'v Value,
+    path: &str,
+    errs: &mut Errors,
+) -> Option<&'v Map<String, Value>> {
+    match value {
+        Value::Object(map) => Some(map),
+        _ => {
+            let at = if path.is_empty() { "body" } else { path };
+            errs.push(FieldError::new(at, "invalid_type", "must be a JSON object"));
+            None
+        }
+    }
+}
+
+/// Reports every key of `obj` that is not one of `known`.
+pub fn reject_unknown(obj: &Map<String, Value>, path: &str, known: &[&str], errs: &mut Errors) {
+    for key in obj.keys().filter(|k| !known.contains(&k.as_str())) {
+        errs.push(FieldError::new(
+            join(path, key),
+            "unknown_field",
+            format!(
+                "is not a known field; expected one of {}",
+                crate::domain::rules::one_of(known)
+            ),
+        ));
+    }
+}
+
+/// Reads field `name` of `obj`.
+pub fn field<F: Field>(
+    obj: &Map<String, Value>,
+    path: &str,
+    name: &str,
+    errs: &mut Errors,
+) -> Option<F> {
+    let at = join(path, name);
+    match obj.get(name) {
+        None => F::absent(&at, errs),
+        Some(v) => F::present(v, &at, errs),
+    }
+}
+
+/// Applies a rule to a parsed field, recording a failure at its path.
+pub fn check<F: Field>(
+    value: &Option<F>,
+    path: &str,
+    name: &str,
+    rule: impl Fn(&F::Leaf) -> Check,
+    errs: &mut Errors,
+) {
+    if let Some(leaf) = value.as_ref().and_then(Field::leaf)
+        && let Err(broken) = rule(leaf)
+    {
+        errs.push(FieldError::new(
+            join(path, name),
+            broken.code,
+            broken.message,
+        ));
+    }
+}
+
+/// Declares a request body object: an OpenAPI `Object` plus a collecting [`FromJson`].
+/// Fields take an optional `as "json_name"` and an optional `=> rule` checked when present.
+/// An optional `ignore ["id", ...]` lists read-only keys a client may send back unchanged.
+#[macro_export]
+macro_rules! input_object {
+    (
+        $(#[$smeta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                pub $field:ident $(as $json:literal)? : $ty:ty $(=> $rule:expr)?
+            ),* $(,)?
+        }
+        $(ignore [$($ignored:literal),* $(,)?])?
+    ) => {
+        $(#[$smeta])*
+        #[derive(Debug, Clone, poem_openapi::Object)]
+        #[oai(deny_unknown_fields)]
+        pub struct $name {
+            $(
+                $(#[$fmeta])*
+                $(#[oai(rename = $json)])?
+                pub $field: $ty,
+            )*
+        }
+
+        impl $crate::api::input::FromJson for $name {
+            fn from_json(
+                value: &serde_json::Value,
+                path: &str,
+                errs: &mut $crate::api::input::Errors,
+            ) -> Option<Self> {
+                let obj = $crate::api::input::expect_object(value, path, errs)?;
+                $crate::api::input::reject_unknown(
+                    obj,
+                    path,
+                    &[$($crate::input_object!(@name $field $($json)?),)* $($($ignored),*)?],
+                    errs,
+                );
+                $(
+                    let $field = {
+                        let name = $crate::input_object!(@name $field $($json)?);
+                        let value = $crate::api::input::field::<$ty>(obj, path, name, errs);
+                        $( $crate::api::input::check(&value, path, name, $rule, errs); )?
+                        value
+                    };
+                )*
+                Some(Self { $($field: $field?,)* })
+            }
+        }
+    };
+    (@name $field:ident) => { stringify!($field) };
+    (@name $field:ident $json:literal) => { $json };
+}
+
+/// A JSON request body of type `T`, parsed with [`FromJson`].
+pub struct Body<T>(pub T);
+
+impl<T: Type + Send> Payload for Body<T> {
+    const CONTENT_TYPE: &'static str = "application/json";
+
+    fn check_content_type(content_type: &str) -> bool {
+        matches!(content_type.parse::<mime::Mime>(), Ok(m)
+            if m.type_() == "application" && (m.subtype() == "json" || m.suffix().is_some_and(|s| s == "json")))
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        T::schema_ref()
+    }
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+}
+
+impl<T: Type + FromJson + Send> ParsePayload for Body<T> {
+    const IS_REQUIRED: bool = true;
+
+    async fn from_request(request: &Request, body: &mut RequestBody) -> poem::Result<Self> {
+        let bytes = Vec::<u8>::from_request(request, body).await?;
+        Ok(Body(parse_body(&bytes)?))
+    }
+}
+
+/// Parses a whole body: 400 for bad JSON, 422 listing every field problem.
+pub fn parse_body<T: FromJson>(bytes: &[u8]) -> Result<T, AppError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(AppError::bad_request(
+            "The request body is empty; send a JSON object.",
+        ));
+    }
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| AppError::bad_request(format!("The request body is not valid JSON: {e}.")))?;
+    let mut errs = Vec::new();
+    match T::from_json(&value, "", &mut errs) {
+        Some(v) if errs.is_empty() => Ok(v),
+        _ => Err(AppError::validation(errs)),
+    }
+}
+
+poem_openapi::impl_apirequest_for_payload!(Body<T>, T: Type + FromJson + Send);

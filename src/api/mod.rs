@@ -1,0 +1,156 @@
+//! The HTTP API: poem-openapi resources under `/v1`, the spec, the docs page, and the
+//! operational endpoints. Handlers are thin: they decode, call one service function and
+//! map the result. Cross-cutting rules live in layers: [`edge`] (request id, body limit,
+//! problem+json) and [`idempotency`] (Idempotency-Key).
+
+pub mod edge;
+mod events;
+mod guests;
+pub mod idempotency;
+pub mod input;
+pub mod pagination;
+pub mod problem;
+mod reservations;
+pub mod responses;
+mod room_types;
+mod rooms;
+mod settings;
+pub mod spec;
+
+use std::sync::Arc;
+
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{Endpoint, EndpointExt, Request, Response, Route, handler};
+use poem_openapi::{ExtraHeader, OpenApiService, Tags};
+
+use crate::db::{Db, SCHEMA_VERSION};
+
+pub use events::EVENT_TYPES;
+
+/// Operation groups in the spec.
+#[derive(Tags)]
+pub enum Tag {
+    /// Property settings.
+    Settings,
+    /// Kinds of room.
+    #[oai(rename = "Room types")]
+    RoomTypes,
+    /// Physical rooms.
+    Rooms,
+    /// Free rooms per night.
+    Availability,
+    /// People who stay.
+    Guests,
+    /// Bookings and their life cycle.
+    Reservations,
+    /// The durable event feed.
+    Events,
+    /// Self-description of the API.
+    Meta,
+}
+
+const DESCRIPTION: &str = "\
+innkeep is a property-management system for small hotels. This is its HTTP API, version 1.
+
+* JSON everywhere, `snake_case` fields; unknown request fields are rejected with 422.
+* Errors are RFC 9457 `application/problem+json` with a stable `code` and, for input \
+errors, `errors` listing every failing field.
+* Lists use cursor pagination: `limit` (1 to 200, default 50) and `cursor`; the envelope \
+is `{\"data\": [...], \"next_cursor\": ... | null}`. A cursor is bound to its filters and \
+lasts 7 days. Paging never repeats or skips a record that existed before the first page, \
+even when records change meanwhile.
+* Every POST accepts `Idempotency-Key` (1 to 255 characters, remembered 24 h).
+* Every mutable resource has a `version`, served as `ETag`; PUT honours `If-Match`.
+* PUT changes only the fields sent: absent fields keep their value, `null` clears an \
+optional field, and read-only fields sent back unchanged are ignored.
+* Money is integer minor units with an ISO 4217 currency; dates are property-local \
+`YYYY-MM-DD`; instants are RFC 3339 UTC with `Z`.";
+
+/// Who a request acts for, so that idempotency keys of different clients never collide.
+pub fn client_scope(_req: &Request) -> String {
+    "anonymous".to_string()
+}
+
+fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
+    let apis = (
+        settings::SettingsApi,
+        room_types::RoomTypesApi,
+        rooms::RoomsApi,
+        guests::GuestsApi,
+        reservations::ReservationsApi,
+        events::EventsApi,
+    );
+    OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))
+        .description(DESCRIPTION)
+        .server("/v1")
+        .extra_request_header::<Option<String>, _>(
+            ExtraHeader::new("X-Request-Id")
+                .description("Your id for this request; echoed back and logged."),
+        )
+        .extra_response_header::<String, _>(
+            ExtraHeader::new("X-Request-Id")
+                .description("The request id (yours, or one the server made)."),
+        )
+}
+
+/// The OpenAPI document, as served at `/v1/openapi.json` and committed as `openapi.json`.
+pub fn spec_json() -> String {
+    spec::finish(&service().spec())
+}
+
+#[handler]
+fn openapi_json(spec: Data<&Arc<String>>) -> Response {
+    Response::builder()
+        .content_type("application/json")
+        .body(spec.0.as_str().to_owned())
+}
+
+#[handler]
+fn health() -> Response {
+    Response::builder()
+        .content_type("application/json")
+        .body(r#"{"status":"ok"}"#)
+}
+
+#[handler]
+async fn ready(db: Data<&Db>) -> Response {
+    match db.ready().await {
+        Ok(()) => Response::builder()
+            .content_type("application/json")
+            .body(format!(
+                r#"{{"status":"ready","schema_version":{SCHEMA_VERSION}}}"#
+            )),
+        Err(e) => {
+            tracing::warn!(error = %e, "not ready");
+            let mut r = problem::render(
+                &crate::error::AppError::new(
+                    crate::error::Kind::Internal,
+                    "not_ready",
+                    "The database is not ready.",
+                ),
+                "",
+            );
+            r.set_status(StatusCode::SERVICE_UNAVAILABLE);
+            r
+        }
+    }
+}
+
+/// The whole HTTP application.
+pub fn app(db: Db, instance: Arc<str>) -> impl Endpoint<Output = Response> {
+    let api = service();
+    let spec = Arc::new(spec::finish(&api.spec()));
+    let allow = Arc::new(spec::AllowTable::from_spec(&spec, "/v1"));
+    let docs = api.swagger_ui();
+    let routes = Route::new()
+        .at("/v1/openapi.json", poem::get(openapi_json))
+        .nest("/v1", api)
+        .nest("/docs", docs)
+        .at("/health", poem::get(health))
+        .at("/ready", poem::get(ready))
+        .data(spec)
+        .data(db.clone());
+    let guarded = idempotency::Idempotency::new(routes, db, instance);
+    edge::Edge::new(guarded, allow)
+}

@@ -1,0 +1,178 @@
+//! Opaque list cursors.
+//!
+//! A cursor is base64url JSON holding the last record's sort key and id, the sort-key log
+//! position of the first page (see `store::page`), a hash of the filters it was made with,
+//! and when it was issued. Using it with other filters, after it expired, or after
+//! tampering with it is a 400 `invalid_cursor`.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::error::{AppError, FieldError, Kind};
+use crate::service::maintenance::CURSOR_TTL;
+use crate::service::{Page, PageRequest};
+use crate::store::page::Position;
+
+/// Default page size.
+pub const DEFAULT_LIMIT: i64 = 50;
+
+#[derive(Serialize, Deserialize)]
+struct Cursor {
+    k: String,
+    i: String,
+    a: i64,
+    f: String,
+    t: i64,
+}
+
+/// The filters of a list request, in a canonical form.
+pub struct Filters(String);
+
+impl Filters {
+    /// Canonical filters from `(name, value)` pairs; absent values are skipped.
+    pub fn new(list: &str, pairs: &[(&str, Option<String>)]) -> Filters {
+        let mut s = list.to_string();
+        for (name, value) in pairs {
+            if let Some(v) = value {
+                s.push_str(&format!("&{name}={v}"));
+            }
+        }
+        Filters(s)
+    }
+
+    fn hash(&self) -> String {
+        let digest = Sha256::digest(self.0.as_bytes());
+        digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+fn invalid(detail: &str) -> AppError {
+    AppError::new(Kind::BadRequest, "invalid_cursor", detail).with_errors(vec![FieldError::new(
+        "cursor",
+        "invalid_cursor",
+        detail,
+    )])
+}
+
+/// A list request: which page, and what the next cursor must carry.
+pub struct ListRequest {
+    /// The page to read.
+    pub page: PageRequest,
+    filters: Filters,
+    issued: Option<i64>,
+}
+
+impl ListRequest {
+    /// Reads `limit` and `cursor`, checking the cursor against `filters`.
+    pub fn new(
+        limit: Option<i64>,
+        cursor: Option<String>,
+        filters: Filters,
+    ) -> Result<ListRequest, AppError> {
+        let (page, issued) = request(limit, cursor, &filters)?;
+        Ok(ListRequest {
+            page,
+            filters,
+            issued,
+        })
+    }
+
+    /// The cursor for the page after `page`, or `None` at the end. Every cursor of one
+    /// listing keeps the first page's issue time, so the listing expires as a whole.
+    pub fn next_cursor<T>(&self, page: &Page<T>) -> Option<String> {
+        next(page, &self.filters, self.issued)
+    }
+}
+
+fn request(
+    limit: Option<i64>,
+    cursor: Option<String>,
+    filters: &Filters,
+) -> Result<(PageRequest, Option<i64>), AppError> {
+    let limit = limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=200).contains(&limit) {
+        return Err(
+            AppError::bad_request("limit must be between 1 and 200.").with_errors(vec![
+                FieldError::new("limit", "out_of_range", "must be between 1 and 200"),
+            ]),
+        );
+    }
+    let Some(text) = cursor else {
+        return Ok((
+            PageRequest {
+                after: None,
+                as_of: None,
+                limit: limit as usize,
+            },
+            None,
+        ));
+    };
+    let c: Cursor = URL_SAFE_NO_PAD
+        .decode(text.as_bytes())
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .ok_or_else(|| {
+            invalid("This cursor is not one this server issued. Start again without a cursor.")
+        })?;
+    if c.f != filters.hash() {
+        return Err(invalid(
+            "This cursor was issued for other filters. Repeat the first request's filters, or start again without a cursor.",
+        ));
+    }
+    let age = chrono::Utc::now().timestamp() - c.t;
+    if age > CURSOR_TTL.as_secs() as i64 {
+        return Err(invalid(
+            "This cursor has expired (cursors last 7 days). Start again without a cursor.",
+        ));
+    }
+    let page = PageRequest {
+        after: Some(Position { key: c.k, id: c.i }),
+        as_of: Some(c.a),
+        limit: limit as usize,
+    };
+    Ok((page, Some(c.t)))
+}
+
+fn next<T>(page: &Page<T>, filters: &Filters, issued: Option<i64>) -> Option<String> {
+    if !page.more {
+        return None;
+    }
+    let (_, last) = page.items.last()?;
+    let c = Cursor {
+        k: last.key.clone(),
+        i: last.id.clone(),
+        a: page.as_of,
+        f: filters.hash(),
+        t: issued.unwrap_or_else(|| chrono::Utc::now().timestamp()),
+    };
+    serde_json::to_vec(&c)
+        .ok()
+        .map(|bytes| URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// Splits a comma-separated filter into values parsed by `parse`, naming bad ones.
+pub fn csv<T>(
+    param: &str,
+    raw: Option<String>,
+    parse: impl Fn(&str) -> Option<T>,
+    choices: String,
+) -> Result<Vec<T>, AppError> {
+    let Some(raw) = raw else {
+        return Ok(Vec::new());
+    };
+    raw.split(',')
+        .map(|v| {
+            parse(v.trim()).ok_or_else(|| {
+                AppError::bad_request(format!("{param} has an unknown value {v:?}.")).with_errors(
+                    vec![FieldError::new(
+                        param,
+                        "invalid_choice",
+                        format!("values must be {choices}"),
+                    )],
+                )
+            })
+        })
+        .collect()
+}

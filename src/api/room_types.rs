@@ -1,0 +1,91 @@
+//! `/v1/room-types`.
+
+use poem::web::Data;
+use poem_openapi::OpenApi;
+use poem_openapi::param::{Header, Path, Query};
+use poem_openapi::payload::Json;
+
+use super::Tag;
+use super::input::Body;
+use super::pagination::{Filters, ListRequest};
+use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
+use super::responses::{Created, Tagged};
+use crate::db::Db;
+use crate::model::{RoomType, RoomTypeCreate, RoomTypePage, RoomTypeUpdate};
+use crate::service::{self, IfMatch};
+
+/// Room types.
+pub struct RoomTypesApi;
+
+#[OpenApi(tag = "Tag::RoomTypes")]
+impl RoomTypesApi {
+    /// List room types
+    ///
+    /// Ordered by `code`, then id.
+    #[oai(path = "/room-types", method = "get", operation_id = "listRoomTypes")]
+    async fn list(
+        &self,
+        db: Data<&Db>,
+        /// Page size, 1 to 200 (default 50).
+        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        limit: Query<Option<i64>>,
+        /// `next_cursor` of the previous page.
+        cursor: Query<Option<String>>,
+    ) -> Result<Json<RoomTypePage>, ApiError<ListErrors>> {
+        let req = ListRequest::new(limit.0, cursor.0, Filters::new("room-types", &[]))?;
+        let page = service::room_types::list(db.0, req.page.clone()).await?;
+        let next_cursor = req.next_cursor(&page);
+        Ok(Json(RoomTypePage {
+            data: page.items.into_iter().map(|(t, _)| t).collect(),
+            next_cursor,
+        }))
+    }
+
+    /// Create a room type
+    #[oai(path = "/room-types", method = "post", operation_id = "createRoomType")]
+    async fn create(
+        &self,
+        db: Data<&Db>,
+        /// Makes retries safe: the same key and body within 24 h replays the first answer.
+        #[oai(name = "Idempotency-Key")]
+        _idempotency_key: Header<Option<String>>,
+        body: Body<RoomTypeCreate>,
+    ) -> Result<Created<RoomType>, ApiError<CreateErrors>> {
+        Ok(service::room_types::create(db.0, body.0).await?.into())
+    }
+
+    /// Get a room type
+    #[oai(path = "/room-types/:id", method = "get", operation_id = "getRoomType")]
+    async fn get(
+        &self,
+        db: Data<&Db>,
+        /// `rt_…`
+        id: Path<String>,
+    ) -> Result<Tagged<RoomType>, ApiError<GetErrors>> {
+        Ok(service::room_types::get(db.0, id.0).await?.into())
+    }
+
+    /// Change a room type
+    ///
+    /// Absent fields keep their value; `null` clears an optional one.
+    #[oai(
+        path = "/room-types/:id",
+        method = "put",
+        operation_id = "updateRoomType"
+    )]
+    async fn update(
+        &self,
+        db: Data<&Db>,
+        /// `rt_…`
+        id: Path<String>,
+        /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
+        #[oai(name = "If-Match")]
+        if_match: Header<Option<String>>,
+        body: Body<RoomTypeUpdate>,
+    ) -> Result<Tagged<RoomType>, ApiError<UpdateErrors>> {
+        let if_match = if_match.0.as_deref().map(IfMatch::parse);
+        Ok(service::room_types::update(db.0, id.0, if_match, body.0)
+            .await?
+            .into())
+    }
+}

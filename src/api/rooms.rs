@@ -1,0 +1,150 @@
+//! `/v1/rooms` and `/v1/availability`.
+
+use chrono::Days;
+use poem::web::Data;
+use poem_openapi::OpenApi;
+use poem_openapi::param::{Header, Path, Query};
+use poem_openapi::payload::Json;
+
+use super::Tag;
+use super::input::Body;
+use super::pagination::{Filters, ListRequest, csv};
+use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
+use super::responses::{Created, Tagged};
+use crate::db::Db;
+use crate::domain::enums::HousekeepingStatus;
+use crate::error::{AppError, FieldError};
+use crate::model::{AvailabilityList, Date, Room, RoomCreate, RoomPage, RoomUpdate};
+use crate::service::{self, IfMatch};
+use crate::store::rooms::RoomFilter;
+
+/// Rooms and availability.
+pub struct RoomsApi;
+
+#[OpenApi(tag = "Tag::Rooms")]
+impl RoomsApi {
+    /// List rooms
+    ///
+    /// Ordered by `number` (as text), then id.
+    #[oai(path = "/rooms", method = "get", operation_id = "listRooms")]
+    async fn list(
+        &self,
+        db: Data<&Db>,
+        /// Only rooms of this room type.
+        room_type_id: Query<Option<String>>,
+        /// Only rooms in these housekeeping states, comma-separated (`dirty,inspected`).
+        housekeeping_status: Query<Option<String>>,
+        /// Page size, 1 to 200 (default 50).
+        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        limit: Query<Option<i64>>,
+        /// `next_cursor` of the previous page.
+        cursor: Query<Option<String>>,
+    ) -> Result<Json<RoomPage>, ApiError<ListErrors>> {
+        let filters = Filters::new(
+            "rooms",
+            &[
+                ("room_type_id", room_type_id.0.clone()),
+                ("housekeeping_status", housekeeping_status.0.clone()),
+            ],
+        );
+        let filter = RoomFilter {
+            room_type_id: room_type_id.0,
+            housekeeping_status: csv(
+                "housekeeping_status",
+                housekeeping_status.0,
+                HousekeepingStatus::parse,
+                HousekeepingStatus::choices(),
+            )?,
+        };
+        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let page = service::rooms::list(db.0, filter, req.page.clone()).await?;
+        let next_cursor = req.next_cursor(&page);
+        Ok(Json(RoomPage {
+            data: page.items.into_iter().map(|(r, _)| r).collect(),
+            next_cursor,
+        }))
+    }
+
+    /// Create a room
+    #[oai(path = "/rooms", method = "post", operation_id = "createRoom")]
+    async fn create(
+        &self,
+        db: Data<&Db>,
+        /// Makes retries safe: the same key and body within 24 h replays the first answer.
+        #[oai(name = "Idempotency-Key")]
+        _idempotency_key: Header<Option<String>>,
+        body: Body<RoomCreate>,
+    ) -> Result<Created<Room>, ApiError<CreateErrors>> {
+        Ok(service::rooms::create(db.0, body.0).await?.into())
+    }
+
+    /// Get a room
+    #[oai(path = "/rooms/:id", method = "get", operation_id = "getRoom")]
+    async fn get(
+        &self,
+        db: Data<&Db>,
+        /// `rm_…`
+        id: Path<String>,
+    ) -> Result<Tagged<Room>, ApiError<GetErrors>> {
+        Ok(service::rooms::get(db.0, id.0).await?.into())
+    }
+
+    /// Change a room
+    ///
+    /// Absent fields keep their value; `null` clears an optional one. Setting
+    /// `housekeeping_status` to `out_of_order` takes the room out of availability.
+    #[oai(path = "/rooms/:id", method = "put", operation_id = "updateRoom")]
+    async fn update(
+        &self,
+        db: Data<&Db>,
+        /// `rm_…`
+        id: Path<String>,
+        /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
+        #[oai(name = "If-Match")]
+        if_match: Header<Option<String>>,
+        body: Body<RoomUpdate>,
+    ) -> Result<Tagged<Room>, ApiError<UpdateErrors>> {
+        let if_match = if_match.0.as_deref().map(IfMatch::parse);
+        Ok(service::rooms::update(db.0, id.0, if_match, body.0)
+            .await?
+            .into())
+    }
+
+    /// Nightly availability
+    ///
+    /// For each night from `from` to `to` (both inclusive, at most 365 nights) and each room
+    /// type: all rooms, rooms out of order, confirmed and checked-in bookings, and rooms
+    /// still free. `from` defaults to today, `to` to 29 nights after `from`.
+    #[oai(
+        path = "/availability",
+        method = "get",
+        operation_id = "getAvailability",
+        tag = "Tag::Availability"
+    )]
+    async fn availability(
+        &self,
+        db: Data<&Db>,
+        /// First night (default today).
+        from: Query<Option<Date>>,
+        /// Last night, inclusive (default `from` + 29 days).
+        to: Query<Option<Date>>,
+        /// Only this room type (404 when it does not exist).
+        room_type_id: Query<Option<String>>,
+    ) -> Result<Json<AvailabilityList>, ApiError<GetErrors>> {
+        let from = match from.0 {
+            Some(d) => d.0,
+            None => db.0.read(|c| service::reservations::today(c)).await?,
+        };
+        let to = to.0.map(|d| d.0).unwrap_or_else(|| from + Days::new(29));
+        let window = service::availability::window(from, to).ok_or_else(|| {
+            AppError::bad_request("to must be on or after from, and at most 365 nights later.")
+                .with_errors(vec![FieldError::new(
+                    "to",
+                    "invalid_range",
+                    "must be on or after from, at most 364 days later",
+                )])
+        })?;
+        let data = service::availability::nights(db.0, window, room_type_id.0).await?;
+        Ok(Json(AvailabilityList { data }))
+    }
+}

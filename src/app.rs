@@ -1,0 +1,108 @@
+//! The running server: `App::build` prepares the data directory, the database and the
+//! listener; `App::run` serves until the shutdown future resolves, then lets in-flight
+//! requests finish.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use poem::Server;
+use poem::listener::TcpAcceptor;
+
+use crate::config::Loaded;
+use crate::db::{DB_FILE, Db};
+use crate::error::{AppError, AppResult};
+
+/// How often old events, idempotency keys and sort-key log entries are pruned.
+const MAINTENANCE_EVERY: Duration = Duration::from_secs(3600);
+/// Events are kept this long.
+const EVENT_RETENTION: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// A bound, ready-to-serve innkeep.
+pub struct App {
+    listener: tokio::net::TcpListener,
+    addr: SocketAddr,
+    db: Db,
+    grace: Duration,
+    instance: Arc<str>,
+}
+
+/// Creates the data directory, readable by its owner only.
+pub fn prepare_data_dir(dir: &Path) -> AppResult<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        AppError::internal(format!(
+            "cannot create the data directory {}: {e}",
+            dir.display()
+        ))
+    })?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    }
+    Ok(())
+}
+
+/// Opens (creating and migrating) the database in `dir`.
+pub fn open_db(dir: &Path) -> AppResult<Db> {
+    prepare_data_dir(dir)?;
+    Db::open(&dir.join(DB_FILE))
+}
+
+impl App {
+    /// Opens the database and binds the listener (port 0 picks a free port).
+    pub async fn build(loaded: &Loaded) -> AppResult<App> {
+        let dir = loaded.data_dir.clone();
+        let db = tokio::task::spawn_blocking(move || open_db(&dir))
+            .await
+            .map_err(AppError::internal)??;
+        let listen = loaded.config.server.listen;
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(|e| AppError::internal(format!("cannot listen on {listen}: {e}")))?;
+        let addr = listener.local_addr().map_err(AppError::internal)?;
+        Ok(App {
+            listener,
+            addr,
+            db,
+            grace: Duration::from_secs(loaded.config.server.shutdown_grace_seconds),
+            instance: Arc::from(crate::ids::new("srv")),
+        })
+    }
+
+    /// The address actually listened on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Serves until `shutdown` resolves, then waits for in-flight requests (up to the
+    /// configured grace period) and closes the database.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> AppResult<()> {
+        let db = self.db.clone();
+        let maintenance = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(MAINTENANCE_EVERY);
+            loop {
+                tick.tick().await;
+                match crate::service::maintenance::prune(&db, EVENT_RETENTION).await {
+                    Ok(p) => tracing::debug!(?p, "maintenance pass"),
+                    Err(e) => tracing::warn!(error = %e, "maintenance pass failed"),
+                }
+            }
+        });
+        let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
+        tracing::info!(addr = %self.addr, "innkeep is listening");
+        let app = crate::api::app(self.db.clone(), self.instance);
+        let served = Server::new_with_acceptor(acceptor)
+            .run_with_graceful_shutdown(app, shutdown, Some(self.grace))
+            .await;
+        maintenance.abort();
+        let _ = maintenance.await;
+        let db = self.db;
+        // Dropping the last handle joins the writer after its queued jobs.
+        tokio::task::spawn_blocking(move || drop(db))
+            .await
+            .map_err(AppError::internal)?;
+        served.map_err(AppError::internal)
+    }
+}

@@ -1,0 +1,158 @@
+//! The command line: `innkeep serve`, `migrate`, `config check`, `openapi`.
+//!
+//! Every command takes `--data-dir` (or `INNKEEP_DATA_DIR`) and `--config` (or
+//! `INNKEEP_CONFIG`); commands meant for scripts take `--json`.
+
+mod serve;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::config::{self, Flags, Loaded};
+use crate::db;
+
+/// innkeep: the property-management system for small hotels.
+#[derive(Debug, Parser)]
+#[command(name = "innkeep", version, about, long_about = None)]
+pub struct Cli {
+    /// Where the database lives (default: the per-user data directory).
+    #[arg(long, global = true, env = "INNKEEP_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// A TOML config file (default: innkeep.toml in the data directory, if present).
+    #[arg(long, global = true, env = "INNKEEP_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the server (creates and migrates the database on first start).
+    Serve {
+        /// Address to listen on, such as 127.0.0.1:8080.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<SocketAddr>,
+    },
+    /// Create or upgrade the database schema, then exit.
+    Migrate {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Inspect the configuration.
+    Config {
+        /// What to do with it.
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+    /// Print the OpenAPI document.
+    Openapi,
+}
+
+/// `innkeep config …`
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Check the configuration and print what is in effect.
+    Check {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+impl Cli {
+    fn flags(&self) -> Flags {
+        Flags {
+            data_dir: self.data_dir.clone(),
+            config_file: self.config.clone(),
+            listen: match &self.command {
+                Command::Serve { listen } => *listen,
+                _ => None,
+            },
+        }
+    }
+}
+
+fn load(cli: &Cli) -> Result<Loaded, String> {
+    config::load(&cli.flags(), std::env::vars()).map_err(|e| e.to_string())
+}
+
+/// Runs the command line; the exit code says whether it worked.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match &cli.command {
+        Command::Openapi => {
+            use std::io::Write;
+            // A closed pipe (`innkeep openapi | head`) is not an error worth a panic.
+            let _ = writeln!(std::io::stdout(), "{}", crate::api::spec_json());
+            Ok(())
+        }
+        Command::Config {
+            command: ConfigCommand::Check { json },
+        } => load(&cli).map(|l| config_check(&l, *json)),
+        Command::Migrate { json } => load(&cli).and_then(|l| migrate(&l, *json)),
+        Command::Serve { .. } => load(&cli).and_then(|l| serve::run(&l)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("innkeep: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn config_check(l: &Loaded, json: bool) {
+    let file = l.file.as_ref().map(|f| f.display().to_string());
+    if json {
+        let out = serde_json::json!({
+            "ok": true,
+            "data_dir": l.data_dir,
+            "file": file,
+            "environment": l.env_keys,
+            "config": l.config,
+        });
+        println!("{out}");
+    } else {
+        println!("Configuration is valid.");
+        println!("data directory: {}", l.data_dir.display());
+        println!("config file:    {}", file.as_deref().unwrap_or("(none)"));
+        if !l.env_keys.is_empty() {
+            println!("environment:    {}", l.env_keys.join(", "));
+        }
+        println!("listen:         {}", l.config.server.listen);
+        println!("log level:      {}", l.config.log.level);
+    }
+}
+
+fn migrate(l: &Loaded, json: bool) -> Result<(), String> {
+    crate::app::prepare_data_dir(&l.data_dir).map_err(|e| e.detail.clone())?;
+    let path = l.data_dir.join(db::DB_FILE);
+    let mut conn = db::open_writable(&path).map_err(|e| e.to_string())?;
+    let before = db::migration_status(&conn).map_err(|e| e.to_string())?;
+    let after = db::migrate(&mut conn).map_err(|e| e.detail.clone())?;
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({"database": path, "from_version": before.applied, "to_version": after.applied})
+        );
+    } else if before.applied == after.applied {
+        println!(
+            "{}: already at schema version {}.",
+            path.display(),
+            after.applied
+        );
+    } else {
+        println!(
+            "{}: migrated from schema version {} to {}.",
+            path.display(),
+            before.applied,
+            after.applied
+        );
+    }
+    Ok(())
+}

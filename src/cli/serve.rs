@@ -1,0 +1,67 @@
+//! `innkeep serve`: start the server and stop gracefully on SIGINT or SIGTERM.
+
+use crate::app::App;
+use crate::config::{Loaded, LogFormat};
+
+fn init_logging(l: &Loaded) {
+    let filter = tracing_subscriber::EnvFilter::try_new(&l.config.log.level)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match l.config.log.format {
+        LogFormat::Json => builder.json().try_init(),
+        LogFormat::Text => builder.try_init(),
+    };
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("stop signal received; finishing in-flight requests");
+}
+
+/// Runs the server until a stop signal.
+pub fn run(l: &Loaded) -> Result<(), String> {
+    init_logging(l);
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime.block_on(async {
+        let app = App::build(l)
+            .await
+            .map_err(|e| e.detail.clone() + &cause(&e))?;
+        println!(
+            "innkeep {} serving http://{} (data in {})",
+            env!("CARGO_PKG_VERSION"),
+            app.local_addr(),
+            l.data_dir.display()
+        );
+        app.run(stop_signal()).await.map_err(|e| e.to_string())
+    })?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn cause(e: &crate::error::AppError) -> String {
+    e.source
+        .as_ref()
+        .map(|s| format!(": {s}"))
+        .unwrap_or_default()
+}

@@ -1,0 +1,314 @@
+//! Configuration: defaults < TOML file < `INNKEEP_*` environment < command-line flags.
+//!
+//! The file is `--config FILE`, or `innkeep.toml` in the data directory when it exists.
+//! Environment variables name nested keys with a double underscore:
+//! `INNKEEP_SERVER__LISTEN=0.0.0.0:8080` sets `[server] listen`. An unknown key, in the file
+//! or the environment, is an error that names it, so typos never pass silently.
+//! `INNKEEP_DATA_DIR` and `INNKEEP_CONFIG` are the flags' own variables.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The environment variable prefix.
+pub const ENV_PREFIX: &str = "INNKEEP_";
+/// Variables that the command line reads itself.
+const FLAG_VARS: &[&str] = &["INNKEEP_DATA_DIR", "INNKEEP_CONFIG"];
+/// The config file looked for in the data directory.
+pub const DATA_DIR_CONFIG: &str = "innkeep.toml";
+
+/// Everything innkeep reads at start-up.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Where the database lives; flags and `INNKEEP_DATA_DIR` win over this.
+    pub data_dir: Option<PathBuf>,
+    /// The HTTP server.
+    pub server: ServerConfig,
+    /// Logging.
+    pub log: LogConfig,
+}
+
+/// `[server]`
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Address and port to listen on.
+    pub listen: SocketAddr,
+    /// How long in-flight requests may run after a stop signal.
+    pub shutdown_grace_seconds: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            shutdown_grace_seconds: 30,
+        }
+    }
+}
+
+/// `[log]`
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    /// A tracing filter such as `info` or `innkeep=debug,info`.
+    pub level: String,
+    /// `text` for people, `json` for log collectors.
+    pub format: LogFormat,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        Self {
+            level: "info".into(),
+            format: LogFormat::Text,
+        }
+    }
+}
+
+/// Log line format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// What the command line contributes.
+#[derive(Debug, Clone, Default)]
+pub struct Flags {
+    /// `--data-dir` or `INNKEEP_DATA_DIR`.
+    pub data_dir: Option<PathBuf>,
+    /// `--config` or `INNKEEP_CONFIG`.
+    pub config_file: Option<PathBuf>,
+    /// `--listen`.
+    pub listen: Option<SocketAddr>,
+}
+
+/// The resolved configuration and where it came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The effective settings.
+    pub config: Config,
+    /// The data directory in use.
+    pub data_dir: PathBuf,
+    /// The config file read, if any.
+    pub file: Option<PathBuf>,
+    /// The environment variables that contributed.
+    pub env_keys: Vec<String>,
+}
+
+/// A configuration problem, in words an operator can act on.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+/// The default per-user data directory.
+pub fn default_data_dir() -> PathBuf {
+    directories::ProjectDirs::from("", "", "innkeep")
+        .map(|d| d.data_dir().to_path_buf())
+        .unwrap_or_else(|| PathBuf::from("innkeep-data"))
+}
+
+/// Resolves the configuration from flags, the environment and the file.
+pub fn load(
+    flags: &Flags,
+    env: impl IntoIterator<Item = (String, String)>,
+) -> Result<Loaded, ConfigError> {
+    let provisional_dir = flags.data_dir.clone().unwrap_or_else(default_data_dir);
+    let (file, mut table) = match &flags.config_file {
+        Some(path) => (Some(path.clone()), read_file(path)?),
+        None => {
+            let implicit = provisional_dir.join(DATA_DIR_CONFIG);
+            if implicit.exists() {
+                let table = read_file(&implicit)?;
+                if table.contains_key("data_dir") {
+                    return Err(ConfigError(format!(
+                        "{}: data_dir cannot be set inside the data directory's own config file; \
+                         use --data-dir or INNKEEP_DATA_DIR",
+                        implicit.display()
+                    )));
+                }
+                (Some(implicit), table)
+            } else {
+                (None, toml::Table::new())
+            }
+        }
+    };
+    let mut env_keys = Vec::new();
+    let mut env_vars: Vec<(String, String)> = env
+        .into_iter()
+        .filter(|(k, _)| k.starts_with(ENV_PREFIX) && !FLAG_VARS.contains(&k.as_str()))
+        .collect();
+    env_vars.sort();
+    for (key, raw) in env_vars {
+        let path: Vec<String> = key[ENV_PREFIX.len()..]
+            .split("__")
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let value = env_value(&key, &path, &raw)?;
+        insert_path(&mut table, &path, value);
+        env_keys.push(key);
+    }
+    let mut config: Config = toml::Table::try_into(table)
+        .map_err(|e| ConfigError(format!("configuration: {}", e.message())))?;
+    if let Some(listen) = flags.listen {
+        config.server.listen = listen;
+    }
+    tracing_subscriber::EnvFilter::try_new(&config.log.level).map_err(|e| {
+        ConfigError(format!(
+            "log.level {:?} is not a valid filter: {e}",
+            config.log.level
+        ))
+    })?;
+    let data_dir = flags
+        .data_dir
+        .clone()
+        .or_else(|| config.data_dir.clone())
+        .unwrap_or(provisional_dir);
+    Ok(Loaded {
+        config,
+        data_dir,
+        file,
+        env_keys,
+    })
+}
+
+fn read_file(path: &Path) -> Result<toml::Table, ConfigError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ConfigError(format!("cannot read config file {}: {e}", path.display())))?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
+    // Check the file on its own first, so that an unknown key names the file.
+    toml::Table::try_into::<Config>(table.clone())
+        .map_err(|e| ConfigError(format!("config file {}: {}", path.display(), e.message())))?;
+    Ok(table)
+}
+
+/// Types an environment value by trying it as text first, then as a TOML literal
+/// (number, boolean), against the real config shape; names the variable on failure.
+fn env_value(key: &str, path: &[String], raw: &str) -> Result<toml::Value, ConfigError> {
+    let as_text = toml::Value::String(raw.to_string());
+    let fits = |v: &toml::Value| {
+        let mut t = toml::Table::new();
+        insert_path(&mut t, path, v.clone());
+        toml::Table::try_into::<Config>(t)
+    };
+    let text_err = match fits(&as_text) {
+        Ok(_) => return Ok(as_text),
+        Err(e) => e,
+    };
+    if let Ok(doc) = format!("v = {raw}").parse::<toml::Table>()
+        && let Some(v) = doc.get("v")
+        && fits(v).is_ok()
+    {
+        return Ok(v.clone());
+    }
+    Err(ConfigError(format!(
+        "environment variable {key}: {}",
+        text_err.message()
+    )))
+}
+
+fn insert_path(table: &mut toml::Table, path: &[String], value: toml::Value) {
+    match path {
+        [] => {}
+        [last] => {
+            table.insert(last.clone(), value);
+        }
+        [first, rest @ ..] => {
+            let entry = table
+                .entry(first.clone())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            if !entry.is_table() {
+                *entry = toml::Value::Table(toml::Table::new());
+            }
+            if let toml::Value::Table(inner) = entry {
+                insert_path(inner, rest, value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_listen_on_loopback_8080() {
+        let l = load(&Flags::default(), env(&[])).unwrap();
+        assert_eq!(l.config.server.listen.to_string(), "127.0.0.1:8080");
+    }
+
+    #[test]
+    fn env_overrides_nested_keys_and_types_numbers() {
+        let l = load(
+            &Flags::default(),
+            env(&[
+                ("INNKEEP_SERVER__LISTEN", "0.0.0.0:9000"),
+                ("INNKEEP_SERVER__SHUTDOWN_GRACE_SECONDS", "5"),
+                ("OTHER", "x"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(l.config.server.listen.to_string(), "0.0.0.0:9000");
+        assert_eq!(l.config.server.shutdown_grace_seconds, 5);
+    }
+
+    #[test]
+    fn unknown_env_key_is_named() {
+        let e = load(&Flags::default(), env(&[("INNKEEP_SERVER__LISTN", "x")])).unwrap_err();
+        assert!(e.0.contains("INNKEEP_SERVER__LISTN"), "{e}");
+        assert!(e.0.contains("listn"), "{e}");
+    }
+
+    #[test]
+    fn file_then_env_then_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.toml");
+        std::fs::write(
+            &file,
+            "[server]\nlisten = \"127.0.0.1:1000\"\n[log]\nlevel = \"debug\"\n",
+        )
+        .unwrap();
+        let flags = Flags {
+            config_file: Some(file.clone()),
+            ..Flags::default()
+        };
+        let l = load(&flags, env(&[("INNKEEP_LOG__LEVEL", "warn")])).unwrap();
+        assert_eq!(l.config.server.listen.port(), 1000);
+        assert_eq!(l.config.log.level, "warn");
+        let flags = Flags {
+            listen: Some("127.0.0.1:2000".parse().unwrap()),
+            ..flags
+        };
+        assert_eq!(
+            load(&flags, env(&[])).unwrap().config.server.listen.port(),
+            2000
+        );
+    }
+
+    #[test]
+    fn unknown_file_key_names_file_and_key() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(DATA_DIR_CONFIG), "[server]\nport = 1\n").unwrap();
+        let flags = Flags {
+            data_dir: Some(dir.path().to_path_buf()),
+            ..Flags::default()
+        };
+        let e = load(&flags, env(&[])).unwrap_err();
+        assert!(e.0.contains("innkeep.toml") && e.0.contains("port"), "{e}");
+    }
+}

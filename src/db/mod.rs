@@ -1,0 +1,125 @@
+//! The embedded SQLite database: pragmas, migrations, a read pool and the one writer.
+//!
+//! Reads run on pooled read-only connections on tokio's blocking pool. Every write goes
+//! through [`Db::write`] to a single writer thread (see [`writer`]), which runs each job in
+//! `BEGIN IMMEDIATE` and commits with `synchronous=FULL`, so a client is only told "done"
+//! once the change is on disk. With one writer, availability checks and number allocation
+//! need no further locking. rusqlite never runs on an async worker thread.
+
+mod migrate;
+mod writer;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::Connection;
+
+use crate::error::{AppError, AppResult};
+pub use migrate::{MigrationStatus, SCHEMA_VERSION, migrate, status as migration_status};
+pub use writer::{Tx, WriteHook, with_write_hook};
+
+/// The database file name inside the data directory.
+pub const DB_FILE: &str = "innkeep.sqlite3";
+
+/// Applies the pragmas every connection needs.
+pub(crate) fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(())
+}
+
+/// Opens a writable connection with WAL enabled (used by the writer and by the CLI).
+pub fn open_writable(path: &Path) -> AppResult<Connection> {
+    let conn = Connection::open(path)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    configure(&conn)?;
+    Ok(conn)
+}
+
+/// A handle to the database, cheap to clone.
+#[derive(Clone)]
+pub struct Db {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    path: PathBuf,
+    pool: r2d2::Pool<SqliteConnectionManager>,
+    writer: writer::Writer,
+}
+
+impl Db {
+    /// Opens (creating if needed) the database, applies migrations and starts the writer.
+    /// Refuses a database migrated by a newer innkeep.
+    pub fn open(path: &Path) -> AppResult<Db> {
+        let mut conn = open_writable(path)?;
+        migrate(&mut conn)?;
+        // The writer checkpoints from a background thread instead of inside a COMMIT.
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        let manager = SqliteConnectionManager::file(path).with_init(|c| {
+            configure(c)?;
+            c.pragma_update(None, "query_only", "ON")
+        });
+        let pool = r2d2::Pool::builder()
+            .max_size(8)
+            .min_idle(Some(1))
+            .build(manager)?;
+        let writer = writer::Writer::start(conn, path.to_path_buf())?;
+        Ok(Db {
+            inner: Arc::new(Inner {
+                path: path.to_path_buf(),
+                pool,
+                writer,
+            }),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Runs `f` on a read-only connection on the blocking pool.
+    pub async fn read<T, F>(&self, f: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
+    {
+        let pool = self.inner.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = pool.get()?;
+            f(&conn)
+        })
+        .await
+        .map_err(AppError::internal)?
+    }
+
+    /// Runs `f` inside a write transaction on the writer thread and waits until it is
+    /// durably committed. An `Err` from `f` rolls back only `f`'s own changes.
+    pub async fn write<T, F>(&self, f: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Tx) -> AppResult<T> + Send + 'static,
+    {
+        self.inner.writer.submit(f).await
+    }
+
+    /// Checks that the database answers and is fully migrated (for `/ready`).
+    pub async fn ready(&self) -> AppResult<()> {
+        self.read(|c| {
+            let s = migrate::status(c)?;
+            if s.applied == SCHEMA_VERSION {
+                Ok(())
+            } else {
+                Err(AppError::internal(format!(
+                    "schema version {} but this binary expects {}",
+                    s.applied, SCHEMA_VERSION
+                )))
+            }
+        })
+        .await
+    }
+}

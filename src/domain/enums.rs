@@ -1,0 +1,82 @@
+//! `string_enum!`: closed sets of snake_case values (statuses, sources, genders).
+//!
+//! The macro gives each enum its wire spelling, a parser and the list of choices. The
+//! API, OpenAPI and SQLite glue for these enums lives with those layers.
+
+/// Declares a closed string enum with `ALL`, `as_str`, `parse` and `choices`.
+#[macro_export]
+macro_rules! string_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident = $text:literal ),+ $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name { $( $(#[$vmeta])* $variant ),+ }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// Every wire spelling, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+
+            /// The wire and database spelling.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// Parses the wire spelling.
+            pub fn parse(s: &str) -> Option<$name> {
+                match s { $($text => Some($name::$variant),)+ _ => None }
+            }
+
+            /// "a, b or c", for error messages.
+            pub fn choices() -> String {
+                $crate::domain::rules::one_of(Self::NAMES)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+string_enum! {
+    /// A guest's gender as registration systems record it.
+    pub enum Gender { Male = "male", Female = "female", Other = "other" }
+}
+
+string_enum! {
+    /// Kinds of identity document.
+    pub enum DocumentType {
+        Passport = "passport",
+        IdCard = "id_card",
+        DrivingLicense = "driving_license",
+        Other = "other",
+    }
+}
+
+string_enum! {
+    /// A room's housekeeping state.
+    pub enum HousekeepingStatus {
+        Clean = "clean",
+        Dirty = "dirty",
+        Inspected = "inspected",
+        OutOfOrder = "out_of_order",
+    }
+}
+
+string_enum! {
+    /// Where a reservation came from.
+    pub enum Source {
+        Direct = "direct",
+        Phone = "phone",
+        Email = "email",
+        WalkIn = "walk_in",
+        Ota = "ota",
+        Other = "other",
+    }
+}

@@ -1,0 +1,11 @@
+//! Pure hotel rules: no I/O, no SQL, no HTTP.
+//!
+//! Everything here is deterministic and property-tested: stay dates and nights, nightly
+//! availability, the reservation state machine, and the field rules applied to input.
+
+#[macro_use]
+pub mod enums;
+pub mod availability;
+pub mod reservation;
+pub mod rules;
+pub mod stay;

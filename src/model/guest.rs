@@ -1,0 +1,149 @@
+//! Guests and their identity data.
+
+use poem_openapi::Object;
+use poem_openapi::types::MaybeUndefined;
+
+use crate::domain::enums::{DocumentType, Gender};
+use crate::domain::rules;
+use crate::input_object;
+use crate::model::{Date, Instant};
+
+input_object! {
+    /// Where a guest was born, as police registration systems ask for it.
+    pub struct BirthPlace {
+        /// ISO 3166-1 alpha-2 country.
+        pub country: Option<String> => rules::country,
+        /// Municipality (town or city).
+        pub municipality: Option<String> => rules::line(100),
+        /// Region, province or county.
+        pub region: Option<String> => rules::line(100),
+    }
+}
+
+input_object! {
+    /// An identity document.
+    pub struct Document {
+        /// Passport, identity card, driving licence or other.
+        pub kind as "type": DocumentType,
+        /// The document number.
+        pub number: String => rules::line(40),
+        /// ISO 3166-1 alpha-2 country that issued it.
+        pub issuing_country: Option<String> => rules::country,
+        /// Place (authority or town) that issued it.
+        pub issuing_place: Option<String> => rules::line(100),
+        /// Last day it is valid.
+        pub expiry_date: Option<Date>,
+    }
+}
+
+input_object! {
+    /// A postal address.
+    pub struct Address {
+        /// Street and number.
+        pub line1: Option<String> => rules::line(200),
+        /// Further address line.
+        pub line2: Option<String> => rules::line(200),
+        /// Town or city.
+        pub city: Option<String> => rules::line(100),
+        /// Postal code.
+        pub postal_code: Option<String> => rules::line(20),
+        /// Region, province or state.
+        pub region: Option<String> => rules::line(100),
+        /// ISO 3166-1 alpha-2 country.
+        pub country: Option<String> => rules::country,
+    }
+}
+
+/// A person who stays, or will stay, at the property.
+#[derive(Debug, Clone, Object)]
+pub struct Guest {
+    /// `gst_…`
+    pub id: String,
+    /// Given name(s).
+    pub first_name: String,
+    /// Family name(s).
+    pub last_name: String,
+    /// E-mail address.
+    pub email: Option<String>,
+    /// Phone number.
+    pub phone: Option<String>,
+    /// Date of birth.
+    pub birth_date: Option<Date>,
+    /// Gender as registration systems record it.
+    pub gender: Option<Gender>,
+    /// Nationality, ISO 3166-1 alpha-2.
+    pub nationality: Option<String>,
+    /// Place of birth.
+    pub birth_place: Option<BirthPlace>,
+    /// Identity document.
+    pub document: Option<Document>,
+    /// Home address.
+    pub address: Option<Address>,
+    /// Free-text notes for staff.
+    pub notes: Option<String>,
+    /// Incremented by every change; served as the ETag.
+    pub version: i64,
+    /// When the guest was created.
+    pub created_at: Instant,
+    /// When the guest last changed.
+    pub updated_at: Instant,
+}
+
+input_object! {
+    /// A new guest.
+    pub struct GuestCreate {
+        /// Given name(s).
+        pub first_name: String => rules::line(100),
+        /// Family name(s).
+        pub last_name: String => rules::line(100),
+        /// E-mail address.
+        pub email: Option<String> => rules::email,
+        /// Phone number.
+        pub phone: Option<String> => rules::phone,
+        /// Date of birth (not in the future).
+        pub birth_date: Option<Date>,
+        /// male, female or other.
+        pub gender: Option<Gender>,
+        /// Nationality, ISO 3166-1 alpha-2.
+        pub nationality: Option<String> => rules::country,
+        /// Place of birth.
+        pub birth_place: Option<BirthPlace>,
+        /// Identity document.
+        pub document: Option<Document>,
+        /// Home address.
+        pub address: Option<Address>,
+        /// Notes for staff.
+        pub notes: Option<String> => rules::free_text(4000),
+    }
+}
+
+input_object! {
+    /// Changes to a guest. Absent fields keep their value; `null` clears an optional one.
+    /// Read-only fields (`id`, `version`, `created_at`, `updated_at`) may be sent back as
+    /// read; they are ignored.
+    pub struct GuestUpdate {
+        /// Given name(s); cannot be null.
+        pub first_name: MaybeUndefined<String> => rules::line(100),
+        /// Family name(s); cannot be null.
+        pub last_name: MaybeUndefined<String> => rules::line(100),
+        /// E-mail address.
+        pub email: MaybeUndefined<String> => rules::email,
+        /// Phone number.
+        pub phone: MaybeUndefined<String> => rules::phone,
+        /// Date of birth.
+        pub birth_date: MaybeUndefined<Date>,
+        /// male, female or other.
+        pub gender: MaybeUndefined<Gender>,
+        /// Nationality, ISO 3166-1 alpha-2.
+        pub nationality: MaybeUndefined<String> => rules::country,
+        /// Place of birth (replaced as a whole).
+        pub birth_place: MaybeUndefined<BirthPlace>,
+        /// Identity document (replaced as a whole).
+        pub document: MaybeUndefined<Document>,
+        /// Home address (replaced as a whole).
+        pub address: MaybeUndefined<Address>,
+        /// Notes for staff.
+        pub notes: MaybeUndefined<String> => rules::free_text(4000),
+    }
+    ignore ["id", "version", "created_at", "updated_at"]
+}

@@ -1,0 +1,208 @@
+//! Property settings, room types, rooms and availability.
+
+use poem_openapi::Object;
+use poem_openapi::types::MaybeUndefined;
+
+use crate::domain::enums::HousekeepingStatus;
+use crate::domain::rules;
+use crate::input_object;
+use crate::model::{Date, Instant};
+
+input_object! {
+    /// The property's tourist tax, charged per guest per night.
+    pub struct CityTax {
+        /// Gross amount per person per night, in minor units.
+        #[oai(validator(minimum(value = "0")))]
+        pub amount_per_person_night: i64 => rules::range(0, 1_000_000),
+        /// VAT on the city tax, in basis points (usually 0).
+        pub tax_rate: Option<i64> => rules::range(0, 10_000),
+        /// Nights per stay after which no more tax is due (null: no cap).
+        pub max_nights: Option<i64> => rules::range(1, 365),
+        /// Guests younger than this many years on arrival pay nothing (null: nobody exempt).
+        pub exempt_under_age: Option<i64> => rules::range(0, 120),
+    }
+}
+
+/// Property-wide settings.
+#[derive(Debug, Clone, Object)]
+pub struct Settings {
+    /// The property's name, printed on invoices.
+    pub name: String,
+    /// IANA time zone; "today" is today here.
+    pub time_zone: String,
+    /// Default ISO 4217 currency for rates and invoices.
+    pub currency: String,
+    /// ISO 3166-1 alpha-2 country of the property.
+    pub country: Option<String>,
+    /// City tax, or null when the property charges none.
+    pub city_tax: Option<CityTax>,
+    /// Invoice number series pattern; `{year}` is the issue year.
+    pub invoice_series: String,
+    /// Tax rate for charges that do not name one, in basis points.
+    pub default_tax_rate: i64,
+    /// Incremented by every change; served as the ETag.
+    pub version: i64,
+    /// When the settings were created.
+    pub created_at: Instant,
+    /// When the settings last changed.
+    pub updated_at: Instant,
+}
+
+input_object! {
+    /// Changes to the settings. Absent fields keep their value; `null` clears an optional one.
+    pub struct SettingsUpdate {
+        /// The property's name.
+        pub name: MaybeUndefined<String> => rules::line(200),
+        /// IANA time zone, such as Europe/Rome.
+        pub time_zone: MaybeUndefined<String>,
+        /// ISO 4217 currency, such as EUR.
+        pub currency: MaybeUndefined<String> => rules::currency,
+        /// ISO 3166-1 alpha-2 country, such as IT.
+        pub country: MaybeUndefined<String> => rules::country,
+        /// City tax, or null for none.
+        pub city_tax: MaybeUndefined<CityTax>,
+        /// Invoice number series pattern, such as `{year}` or `B-{year}`.
+        pub invoice_series: MaybeUndefined<String> => rules::line(32),
+        /// Default tax rate in basis points (1300 = 13 %).
+        pub default_tax_rate: MaybeUndefined<i64> => rules::range(0, 10_000),
+    }
+    ignore ["version", "created_at", "updated_at"]
+}
+
+/// A kind of room, which reservations book.
+#[derive(Debug, Clone, Object)]
+pub struct RoomType {
+    /// `rt_…`
+    pub id: String,
+    /// Short unique code, `A-Z0-9_-`, up to 16 characters.
+    pub code: String,
+    /// Display name.
+    pub name: String,
+    /// Longer description.
+    pub description: Option<String>,
+    /// Most guests (adults + children) one room holds, 1 to 20.
+    pub max_occupancy: i64,
+    /// Default gross nightly rate in minor units.
+    pub base_rate: i64,
+    /// ISO 4217 currency of `base_rate`.
+    pub currency: String,
+    /// Incremented by every change; served as the ETag.
+    pub version: i64,
+    /// When it was created.
+    pub created_at: Instant,
+    /// When it last changed.
+    pub updated_at: Instant,
+}
+
+input_object! {
+    /// A new room type.
+    pub struct RoomTypeCreate {
+        /// Unique code, 1 to 16 of `A-Z0-9_-`.
+        pub code: String => rules::room_type_code,
+        /// Display name.
+        pub name: String => rules::line(200),
+        /// Longer description.
+        pub description: Option<String> => rules::free_text(2000),
+        /// Most guests one room holds, 1 to 20.
+        pub max_occupancy: i64 => rules::range(1, 20),
+        /// Default gross nightly rate in minor units.
+        pub base_rate: i64 => rules::range(0, 100_000_000),
+        /// ISO 4217 currency; defaults to the property's.
+        pub currency: Option<String> => rules::currency,
+    }
+}
+
+input_object! {
+    /// Changes to a room type. Absent fields keep their value.
+    pub struct RoomTypeUpdate {
+        /// Unique code, 1 to 16 of `A-Z0-9_-`.
+        pub code: MaybeUndefined<String> => rules::room_type_code,
+        /// Display name.
+        pub name: MaybeUndefined<String> => rules::line(200),
+        /// Longer description; null clears it.
+        pub description: MaybeUndefined<String> => rules::free_text(2000),
+        /// Most guests one room holds, 1 to 20.
+        pub max_occupancy: MaybeUndefined<i64> => rules::range(1, 20),
+        /// Default gross nightly rate in minor units.
+        pub base_rate: MaybeUndefined<i64> => rules::range(0, 100_000_000),
+        /// ISO 4217 currency.
+        pub currency: MaybeUndefined<String> => rules::currency,
+    }
+    ignore ["id", "version", "created_at", "updated_at"]
+}
+
+/// A physical room.
+#[derive(Debug, Clone, Object)]
+pub struct Room {
+    /// `rm_…`
+    pub id: String,
+    /// The room number on the door; unique.
+    pub number: String,
+    /// Its room type.
+    pub room_type_id: String,
+    /// Floor (0 is the ground floor; negative below ground).
+    pub floor: Option<i64>,
+    /// Housekeeping state; `out_of_order` rooms are not sold.
+    pub housekeeping_status: HousekeepingStatus,
+    /// Read-only: a checked-in reservation holds the room.
+    pub occupied: bool,
+    /// Incremented by every change; served as the ETag.
+    pub version: i64,
+    /// When it was created.
+    pub created_at: Instant,
+    /// When it last changed.
+    pub updated_at: Instant,
+}
+
+input_object! {
+    /// A new room.
+    pub struct RoomCreate {
+        /// The room number on the door; unique.
+        pub number: String => rules::line(16),
+        /// Its room type (`rt_…`).
+        pub room_type_id: String,
+        /// Floor.
+        pub floor: Option<i64> => rules::range(-10, 200),
+        /// Housekeeping state; defaults to `clean`.
+        pub housekeeping_status: Option<HousekeepingStatus>,
+    }
+}
+
+input_object! {
+    /// Changes to a room. Absent fields keep their value.
+    pub struct RoomUpdate {
+        /// The room number on the door; unique.
+        pub number: MaybeUndefined<String> => rules::line(16),
+        /// Its room type (`rt_…`).
+        pub room_type_id: MaybeUndefined<String>,
+        /// Floor; null clears it.
+        pub floor: MaybeUndefined<i64> => rules::range(-10, 200),
+        /// Housekeeping state.
+        pub housekeeping_status: MaybeUndefined<HousekeepingStatus>,
+    }
+    ignore ["id", "occupied", "version", "created_at", "updated_at"]
+}
+
+/// Availability of one room type on one night.
+#[derive(Debug, Clone, Object)]
+pub struct AvailabilityNight {
+    /// The night (the date the guest arrives for that night).
+    pub date: Date,
+    /// The room type.
+    pub room_type_id: String,
+    /// All rooms of the type.
+    pub total: i64,
+    /// Rooms of the type currently out of order.
+    pub out_of_order: i64,
+    /// Confirmed and checked-in reservations holding the night.
+    pub booked: i64,
+    /// Rooms still free to sell: total − out of order − booked, never below zero.
+    pub available: i64,
+}
+
+/// Nightly availability, ordered by date then room type.
+#[derive(Debug, Clone, Object)]
+pub struct AvailabilityList {
+    /// One entry per night and room type.
+    pub data: Vec<AvailabilityNight>,
+}

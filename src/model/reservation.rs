@@ -1,0 +1,168 @@
+//! Reservations and the event feed.
+
+use poem_openapi::Object;
+use poem_openapi::types::MaybeUndefined;
+
+use crate::domain::enums::Source;
+use crate::domain::reservation::Status;
+use crate::domain::rules;
+use crate::input_object;
+use crate::model::{Date, Instant};
+
+/// Guest registration with the national authority, when a scheme applies.
+#[derive(Debug, Clone, Object)]
+pub struct Registration {
+    /// Submission status (`queued`, `accepted`, ...).
+    pub status: String,
+    /// The compliance submission (`sub_…`).
+    pub submission_id: String,
+}
+
+/// A booking of one room of a room type for a stay.
+#[derive(Debug, Clone, Object)]
+pub struct Reservation {
+    /// `res_…`
+    pub id: String,
+    /// Short human confirmation code, such as `K7QF2M`.
+    pub code: String,
+    /// Where the reservation is in its life; see `GET /v1/meta/state-machines`.
+    pub status: Status,
+    /// The guest the reservation is for.
+    pub primary_guest_id: String,
+    /// Every guest staying, primary first.
+    pub guest_ids: Vec<String>,
+    /// The room type booked.
+    pub room_type_id: String,
+    /// The room assigned, if any.
+    pub room_id: Option<String>,
+    /// First night, property-local.
+    pub arrival: Date,
+    /// Departure morning (not a night of the stay).
+    pub departure: Date,
+    /// Number of nights (read-only).
+    pub nights: i64,
+    /// Adults, at least 1.
+    pub adults: i64,
+    /// Children.
+    pub children: i64,
+    /// Gross rate per night in minor units.
+    pub nightly_rate: i64,
+    /// ISO 4217 currency of the rate.
+    pub currency: String,
+    /// Booking channel.
+    pub source: Source,
+    /// Notes for staff.
+    pub notes: Option<String>,
+    /// When the guests checked in.
+    pub checked_in_at: Option<Instant>,
+    /// When the guests checked out.
+    pub checked_out_at: Option<Instant>,
+    /// When it was cancelled.
+    pub cancelled_at: Option<Instant>,
+    /// The final invoice, after check-out.
+    pub invoice_id: Option<String>,
+    /// Guest registration, when a national scheme applies.
+    pub registration: Option<Registration>,
+    /// Incremented by every change; served as the ETag.
+    pub version: i64,
+    /// When it was created.
+    pub created_at: Instant,
+    /// When it last changed.
+    pub updated_at: Instant,
+}
+
+input_object! {
+    /// A new reservation. Availability is checked when it is created.
+    pub struct ReservationCreate {
+        /// The guest the reservation is for (`gst_…`).
+        pub primary_guest_id: String => rules::id_with_prefix("gst"),
+        /// Every guest staying; the primary guest is put first. Defaults to the primary alone.
+        pub guest_ids: Option<Vec<String>>,
+        /// The room type to book (`rt_…`).
+        pub room_type_id: String => rules::id_with_prefix("rt"),
+        /// A room of that type to assign now (`rm_…`).
+        pub room_id: Option<String> => rules::id_with_prefix("rm"),
+        /// First night.
+        pub arrival: Date,
+        /// Departure morning: after arrival, at most 365 nights later.
+        pub departure: Date,
+        /// Adults, at least 1.
+        pub adults: i64 => rules::range(1, 20),
+        /// Children; adults + children may not exceed the room type's max_occupancy.
+        pub children: Option<i64> => rules::range(0, 19),
+        /// Gross rate per night in minor units; defaults to the room type's base_rate.
+        pub nightly_rate: Option<i64> => rules::range(0, 100_000_000),
+        /// ISO 4217 currency; defaults to the room type's.
+        pub currency: Option<String> => rules::currency,
+        /// Booking channel; defaults to `direct`.
+        pub source: Option<Source>,
+        /// Notes for staff.
+        pub notes: Option<String> => rules::free_text(4000),
+    }
+}
+
+input_object! {
+    /// Changes to a reservation. Absent fields keep their value; `null` clears an optional
+    /// one. `status` may move a confirmed reservation to `cancelled`, or to `no_show` on or
+    /// after the arrival date. While checked in, only `departure`, `room_id`, the guests and
+    /// `notes` may change. Read-only fields may be sent back as read; they are ignored.
+    pub struct ReservationUpdate {
+        /// `cancelled` or `no_show` (other statuses change through check-in and check-out).
+        pub status: MaybeUndefined<Status>,
+        /// The guest the reservation is for.
+        pub primary_guest_id: MaybeUndefined<String> => rules::id_with_prefix("gst"),
+        /// Every guest staying.
+        pub guest_ids: MaybeUndefined<Vec<String>>,
+        /// The room type.
+        pub room_type_id: MaybeUndefined<String> => rules::id_with_prefix("rt"),
+        /// The room assigned; null unassigns it.
+        pub room_id: MaybeUndefined<String> => rules::id_with_prefix("rm"),
+        /// First night.
+        pub arrival: MaybeUndefined<Date>,
+        /// Departure morning.
+        pub departure: MaybeUndefined<Date>,
+        /// Adults.
+        pub adults: MaybeUndefined<i64> => rules::range(1, 20),
+        /// Children.
+        pub children: MaybeUndefined<i64> => rules::range(0, 19),
+        /// Gross rate per night in minor units.
+        pub nightly_rate: MaybeUndefined<i64> => rules::range(0, 100_000_000),
+        /// ISO 4217 currency.
+        pub currency: MaybeUndefined<String> => rules::currency,
+        /// Booking channel.
+        pub source: MaybeUndefined<Source>,
+        /// Notes for staff.
+        pub notes: MaybeUndefined<String> => rules::free_text(4000),
+    }
+    ignore [
+        "id", "code", "nights", "checked_in_at", "checked_out_at", "cancelled_at",
+        "invoice_id", "registration", "version", "created_at", "updated_at",
+    ]
+}
+
+/// One entry of the durable event feed.
+#[derive(Debug, Clone, Object)]
+pub struct Event {
+    /// Position in the feed; strictly increasing, never reused.
+    pub sequence: i64,
+    /// `evt_…`; also the `webhook-id` of its deliveries.
+    pub id: String,
+    /// Event type, such as `reservation.created`.
+    #[oai(rename = "type")]
+    pub kind: String,
+    /// When the change happened.
+    pub occurred_at: Instant,
+    /// Full snapshot of the resource after the change, as `GET` returns it.
+    pub data: serde_json::Value,
+}
+
+/// A page of the event feed.
+#[derive(Debug, Clone, Object)]
+pub struct EventPage {
+    /// Events in sequence order.
+    pub data: Vec<Event>,
+    /// Pass as `after` to read on: the last sequence returned, or your `after` when none.
+    pub next_after: i64,
+    /// Whether more events were already waiting beyond this page.
+    pub has_more: bool,
+}

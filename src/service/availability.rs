@@ -1,0 +1,57 @@
+//! Nightly availability per room type.
+
+use chrono::NaiveDate;
+
+use crate::db::Db;
+use crate::domain::availability::nightly_booked;
+use crate::domain::stay::StayDates;
+use crate::error::{AppError, AppResult};
+use crate::model::{AvailabilityNight, Date, RoomType};
+use crate::store;
+
+/// Availability for each night from `from` to `to` (inclusive), for one room type or all.
+pub async fn nights(
+    db: &Db,
+    window: StayDates,
+    room_type_id: Option<String>,
+) -> AppResult<Vec<AvailabilityNight>> {
+    db.read(move |c| {
+        let types: Vec<RoomType> = match &room_type_id {
+            Some(id) => vec![
+                store::room_types::get(c, id)?
+                    .ok_or_else(|| AppError::not_found("room type", id))?,
+            ],
+            None => {
+                let all = store::room_types::list(c, None, i64::MAX, usize::MAX >> 1)?;
+                all.into_iter().map(|(t, _)| t).collect()
+            }
+        };
+        let mut per_type = Vec::with_capacity(types.len());
+        for t in &types {
+            let (total, out_of_order) = store::rooms::count_of_type(c, &t.id)?;
+            let booked = store::reservations::stays_of_type(c, &t.id, &window, None)?;
+            per_type.push((t, total, out_of_order, nightly_booked(&window, &booked)));
+        }
+        let mut out = Vec::new();
+        for (i, night) in window.each_night().enumerate() {
+            for (t, total, out_of_order, counts) in &per_type {
+                let booked = i64::from(counts[i].1);
+                out.push(AvailabilityNight {
+                    date: Date(night),
+                    room_type_id: t.id.clone(),
+                    total: *total,
+                    out_of_order: *out_of_order,
+                    booked,
+                    available: (total - out_of_order - booked).max(0),
+                });
+            }
+        }
+        Ok(out)
+    })
+    .await
+}
+
+/// The window of nights `from..=to`.
+pub fn window(from: NaiveDate, to: NaiveDate) -> Option<StayDates> {
+    StayDates::new(from, to.succ_opt()?).ok()
+}

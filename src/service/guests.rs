@@ -1,0 +1,107 @@
+//! Guests.
+
+use crate::clock;
+use crate::db::{Db, Tx};
+use crate::error::{AppError, AppResult, FieldError};
+use crate::model::{Guest, GuestCreate, GuestUpdate, Instant, snapshot};
+use crate::service::{
+    IfMatch, Page, PageRequest, fail_on, page, set_optional, set_required, unchanged,
+};
+use crate::store::{self, guests::GuestFilter};
+
+/// Rules that need the property's "today": birth and document dates.
+fn check_dates(tx: &Tx, g: &Guest, errs: &mut Vec<FieldError>) -> AppResult<()> {
+    if let Some(birth) = g.birth_date {
+        let today = clock::today_in(&store::settings::get(tx)?.time_zone);
+        if birth.0 > today {
+            errs.push(FieldError::new(
+                "birth_date",
+                "in_future",
+                "must not be in the future",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Creates a guest and records `guest.created`.
+pub async fn create(db: &Db, input: GuestCreate) -> AppResult<Guest> {
+    db.write(move |tx| {
+        let now = Instant(clock::now_text());
+        let g = Guest {
+            id: crate::ids::new("gst"),
+            first_name: input.first_name,
+            last_name: input.last_name,
+            email: input.email,
+            phone: input.phone,
+            birth_date: input.birth_date,
+            gender: input.gender,
+            nationality: input.nationality,
+            birth_place: input.birth_place,
+            document: input.document,
+            address: input.address,
+            notes: input.notes,
+            version: 1,
+            created_at: now.clone(),
+            updated_at: now,
+        };
+        let mut errs = Vec::new();
+        check_dates(tx, &g, &mut errs)?;
+        fail_on(errs)?;
+        store::guests::insert(tx, &g)?;
+        store::events::record(tx, "guest.created", &g.id, &snapshot(&g))?;
+        Ok(g)
+    })
+    .await
+}
+
+/// One guest.
+pub async fn get(db: &Db, id: String) -> AppResult<Guest> {
+    db.read(move |c| store::guests::get(c, &id)?.ok_or_else(|| AppError::not_found("guest", &id)))
+        .await
+}
+
+/// Changes a guest and records `guest.updated`.
+pub async fn update(
+    db: &Db,
+    id: String,
+    if_match: Option<IfMatch>,
+    input: GuestUpdate,
+) -> AppResult<Guest> {
+    db.write(move |tx| {
+        let old = store::guests::get(tx, &id)?.ok_or_else(|| AppError::not_found("guest", &id))?;
+        IfMatch::check(if_match.as_ref(), old.version)?;
+        let mut g = old.clone();
+        let mut errs = Vec::new();
+        set_required(&mut g.first_name, input.first_name, "first_name", &mut errs);
+        set_required(&mut g.last_name, input.last_name, "last_name", &mut errs);
+        set_optional(&mut g.email, input.email);
+        set_optional(&mut g.phone, input.phone);
+        set_optional(&mut g.birth_date, input.birth_date);
+        set_optional(&mut g.gender, input.gender);
+        set_optional(&mut g.nationality, input.nationality);
+        set_optional(&mut g.birth_place, input.birth_place);
+        set_optional(&mut g.document, input.document);
+        set_optional(&mut g.address, input.address);
+        set_optional(&mut g.notes, input.notes);
+        check_dates(tx, &g, &mut errs)?;
+        fail_on(errs)?;
+        if unchanged(&old, &g) {
+            return Ok(old);
+        }
+        g.version += 1;
+        g.updated_at = Instant(clock::now_text());
+        store::guests::update(tx, &old, &g)?;
+        store::events::record(tx, "guest.updated", &g.id, &snapshot(&g))?;
+        Ok(g)
+    })
+    .await
+}
+
+/// A page of guests.
+pub async fn list(db: &Db, filter: GuestFilter, req: PageRequest) -> AppResult<Page<Guest>> {
+    page(db, req, move |c, after, as_of, limit| {
+        store::guests::list(c, &filter, after, as_of, limit)
+    })
+    .await
+}

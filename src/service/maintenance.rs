@@ -1,0 +1,43 @@
+//! Housekeeping of the database itself: expired idempotency keys, old events and old
+//! sort-key log entries are deleted on a schedule.
+
+use std::time::Duration;
+
+use chrono::Utc;
+
+use crate::clock::format_instant;
+use crate::db::Db;
+use crate::error::AppResult;
+use crate::store;
+
+/// How long an Idempotency-Key is remembered.
+pub const IDEMPOTENCY_TTL: Duration = Duration::from_secs(24 * 3600);
+/// How long a list cursor stays valid (its sort-key log must outlive it).
+pub const CURSOR_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// What one pass removed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Pruned {
+    /// Idempotency keys.
+    pub keys: usize,
+    /// Events.
+    pub events: usize,
+    /// Sort-key log entries.
+    pub moves: usize,
+}
+
+/// One maintenance pass.
+pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
+    let now = Utc::now();
+    let ago = |d: Duration| format_instant(now - chrono::Duration::from_std(d).unwrap_or_default());
+    let (keys_cutoff, events_cutoff) = (ago(IDEMPOTENCY_TTL), ago(event_retention));
+    let moves_cutoff = ago(CURSOR_TTL + Duration::from_secs(3600));
+    db.write(move |tx| {
+        Ok(Pruned {
+            keys: store::idempotency::prune(tx, &keys_cutoff)?,
+            events: store::events::prune(tx, &events_cutoff)?,
+            moves: store::page::prune_moves(tx, &moves_cutoff)?,
+        })
+    })
+    .await
+}

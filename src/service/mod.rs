@@ -1,0 +1,163 @@
+//! Use cases. Each public function is one thing a client can do: it opens the (one) write
+//! transaction, applies the domain rules to what the store reads, writes the change and
+//! records its event in the same transaction.
+
+pub mod availability;
+pub mod events;
+pub mod guests;
+pub mod maintenance;
+pub mod reservations;
+pub mod room_types;
+pub mod rooms;
+pub mod settings;
+
+use poem_openapi::types::MaybeUndefined;
+
+use crate::error::{AppError, AppResult, FieldError};
+
+/// An `If-Match` precondition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IfMatch {
+    /// `*`: the record must exist.
+    Any,
+    /// One of these strong ETags (versions); weak or malformed tags never match.
+    /// Bare digits (`3`) are read as `"3"`.
+    Versions(Vec<i64>),
+}
+
+impl IfMatch {
+    /// Parses an `If-Match` header value.
+    pub fn parse(header: &str) -> IfMatch {
+        if header.trim() == "*" {
+            return IfMatch::Any;
+        }
+        IfMatch::Versions(
+            header
+                .split(',')
+                .filter_map(|tag| {
+                    let tag = tag.trim();
+                    if tag.starts_with("W/") {
+                        return None;
+                    }
+                    // Bare digits are accepted too: some clients drop the quotes.
+                    let inner = tag
+                        .strip_prefix('"')
+                        .and_then(|t| t.strip_suffix('"'))
+                        .unwrap_or(tag);
+                    inner.parse().ok()
+                })
+                .collect(),
+        )
+    }
+
+    /// Checks the precondition against the current version.
+    pub fn check(this: Option<&IfMatch>, current: i64) -> AppResult<()> {
+        match this {
+            None | Some(IfMatch::Any) => Ok(()),
+            Some(IfMatch::Versions(v)) if v.contains(&current) => Ok(()),
+            Some(_) => Err(AppError::precondition_failed(current)),
+        }
+    }
+}
+
+/// Applies an update of a required field: absent keeps, null is refused.
+pub(crate) fn set_required<T>(
+    target: &mut T,
+    update: MaybeUndefined<T>,
+    field: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    match update {
+        MaybeUndefined::Undefined => {}
+        MaybeUndefined::Null => errs.push(FieldError::new(field, "required", "cannot be null")),
+        MaybeUndefined::Value(v) => *target = v,
+    }
+}
+
+/// Applies an update of an optional field: absent keeps, null clears.
+pub(crate) fn set_optional<T>(target: &mut Option<T>, update: MaybeUndefined<T>) {
+    match update {
+        MaybeUndefined::Undefined => {}
+        MaybeUndefined::Null => *target = None,
+        MaybeUndefined::Value(v) => *target = Some(v),
+    }
+}
+
+/// Fails with 422 when any field error was collected.
+pub(crate) fn fail_on(errs: Vec<FieldError>) -> AppResult<()> {
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(AppError::validation(errs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_match_accepts_strong_tags_only() {
+        assert_eq!(IfMatch::parse("\"3\""), IfMatch::Versions(vec![3]));
+        assert_eq!(IfMatch::parse("W/\"3\", \"4\""), IfMatch::Versions(vec![4]));
+        assert_eq!(IfMatch::parse("*"), IfMatch::Any);
+        assert!(IfMatch::check(Some(&IfMatch::parse("\"3\"")), 3).is_ok());
+        assert!(IfMatch::check(Some(&IfMatch::parse("3")), 3).is_ok());
+        assert!(IfMatch::check(Some(&IfMatch::parse("\"x\"")), 3).is_err());
+        assert!(IfMatch::check(None, 3).is_ok());
+    }
+}
+
+/// Whether an update changed nothing (so no new version and no event).
+pub(crate) fn unchanged<T: poem_openapi::types::ToJSON>(old: &T, new: &T) -> bool {
+    old.to_json() == new.to_json()
+}
+
+/// Which page of a list to read.
+#[derive(Debug, Clone)]
+pub struct PageRequest {
+    /// Start after this record (from the cursor).
+    pub after: Option<crate::store::page::Position>,
+    /// The sort-key log position of the first page (from the cursor).
+    pub as_of: Option<i64>,
+    /// Page size.
+    pub limit: usize,
+}
+
+/// One page of a list.
+#[derive(Debug)]
+pub struct Page<T> {
+    /// The records, each with its position.
+    pub items: Vec<(T, crate::store::page::Position)>,
+    /// The sort-key log position the list is read as of.
+    pub as_of: i64,
+    /// Whether more records follow.
+    pub more: bool,
+}
+
+/// Reads one page with `fetch(conn, after, as_of, limit)`, asking for one extra record to
+/// learn whether another page follows.
+pub(crate) async fn page<T, F>(db: &crate::db::Db, req: PageRequest, fetch: F) -> AppResult<Page<T>>
+where
+    T: Send + 'static,
+    F: FnOnce(
+            &rusqlite::Connection,
+            Option<&crate::store::page::Position>,
+            i64,
+            usize,
+        ) -> AppResult<Vec<(T, crate::store::page::Position)>>
+        + Send
+        + 'static,
+{
+    db.read(move |c| {
+        let as_of = match req.as_of {
+            Some(a) => a,
+            None => crate::store::page::current_as_of(c)?,
+        };
+        let mut items = fetch(c, req.after.as_ref(), as_of, req.limit + 1)?;
+        let more = items.len() > req.limit;
+        items.truncate(req.limit);
+        Ok(Page { items, as_of, more })
+    })
+    .await
+}

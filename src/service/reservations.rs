@@ -1,0 +1,268 @@
+//! Reservations: create, read, list and change, with availability checked inside the
+//! write transaction (the single writer makes the check and the insert atomic).
+
+use chrono::NaiveDate;
+
+use crate::clock;
+use crate::db::{Db, Tx};
+use crate::domain::availability::full_nights;
+use crate::domain::enums::{HousekeepingStatus, Source};
+use crate::domain::reservation::Status;
+use crate::domain::stay::{StayDates, StayError};
+use crate::error::{AppError, AppResult, FieldError};
+use crate::model::{Instant, Reservation, ReservationCreate, RoomType, snapshot};
+use crate::service::{Page, PageRequest, fail_on, page};
+use crate::store::{self, reservations::ReservationFilter};
+
+mod update;
+pub use update::update;
+
+/// The primary guest first, then the others in the order given.
+fn guest_list(primary: &str, given: Option<Vec<String>>) -> Vec<String> {
+    let mut ids = vec![primary.to_string()];
+    ids.extend(
+        given
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|g| g != primary),
+    );
+    ids
+}
+
+/// Today in the property's time zone.
+pub(crate) fn today(conn: &rusqlite::Connection) -> AppResult<NaiveDate> {
+    Ok(clock::today_in(&store::settings::get(conn)?.time_zone))
+}
+
+/// Field rules that need the database: references, dates, occupancy, the room's type.
+/// Returns the room type and stay when they are valid.
+fn check_fields(
+    tx: &Tx,
+    r: &Reservation,
+    errs: &mut Vec<FieldError>,
+) -> AppResult<Option<(RoomType, StayDates)>> {
+    let room_type = store::room_types::get(tx, &r.room_type_id)?;
+    if room_type.is_none() {
+        errs.push(FieldError::new(
+            "room_type_id",
+            "not_found",
+            "no room type has this id",
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (i, g) in r.guest_ids.iter().enumerate() {
+        if !seen.insert(g) {
+            errs.push(FieldError::new(
+                format!("guest_ids[{i}]"),
+                "duplicate",
+                "lists this guest twice",
+            ));
+        }
+    }
+    for id in store::guests::missing(tx, &r.guest_ids)? {
+        let field = match r.guest_ids.iter().position(|g| *g == id) {
+            Some(0) | None => "primary_guest_id".to_string(),
+            Some(i) => format!("guest_ids[{i}]"),
+        };
+        errs.push(FieldError::new(field, "not_found", "no guest has this id"));
+    }
+    let guests_room = (r.adults + r.children) as usize;
+    if r.guest_ids.len() > guests_room {
+        errs.push(FieldError::new(
+            "guest_ids",
+            "too_many_guests",
+            format!(
+                "lists {} guests but adults + children is {guests_room}",
+                r.guest_ids.len()
+            ),
+        ));
+    }
+    let stay = match StayDates::new(r.arrival.0, r.departure.0) {
+        Ok(s) => Some(s),
+        Err(StayError::DepartureNotAfterArrival) => {
+            errs.push(FieldError::new(
+                "departure",
+                "must_be_after",
+                "must be after arrival",
+            ));
+            None
+        }
+        Err(StayError::TooLong) => {
+            errs.push(FieldError::new(
+                "departure",
+                "too_long",
+                "must be at most 365 nights after arrival",
+            ));
+            None
+        }
+    };
+    if let Some(rt) = &room_type
+        && r.adults + r.children > rt.max_occupancy
+    {
+        errs.push(FieldError::new(
+            if r.children > 0 { "children" } else { "adults" },
+            "exceeds_max_occupancy",
+            format!(
+                "adults + children must be at most {} for room type {}",
+                rt.max_occupancy, rt.code
+            ),
+        ));
+    }
+    if let Some(room_id) = &r.room_id {
+        match store::rooms::get(tx, room_id)? {
+            None => errs.push(FieldError::new(
+                "room_id",
+                "not_found",
+                "no room has this id",
+            )),
+            Some(room) if room.room_type_id != r.room_type_id => errs.push(FieldError::new(
+                "room_id",
+                "room_type_mismatch",
+                "must be a room of the reservation's room type",
+            )),
+            Some(_) => {}
+        }
+    }
+    Ok(room_type.zip(stay))
+}
+
+/// 409 when the room type is full on any night of the stay, or the room is taken.
+fn check_inventory(tx: &Tx, r: &Reservation, rt: &RoomType, stay: &StayDates) -> AppResult<()> {
+    let (total, out_of_order) = store::rooms::count_of_type(tx, &rt.id)?;
+    let capacity = (total - out_of_order).max(0) as u32;
+    let booked = store::reservations::stays_of_type(tx, &rt.id, stay, Some(&r.id))?;
+    let full = full_nights(stay, &booked, capacity);
+    if !full.is_empty() {
+        let nights: Vec<String> = full
+            .iter()
+            .map(|d| d.format("%Y-%m-%d").to_string())
+            .collect();
+        return Err(AppError::conflict(
+            "no_availability",
+            format!(
+                "No room of type {} is free on the night(s) of {}.",
+                rt.code,
+                nights.join(", ")
+            ),
+        )
+        .with_extension("nights", nights.into()));
+    }
+    if let Some(room_id) = &r.room_id {
+        if let Some(code) = store::reservations::room_clash(tx, room_id, stay, Some(&r.id))? {
+            return Err(AppError::conflict(
+                "room_unavailable",
+                format!("The room is already given to reservation {code} on some of these nights."),
+            ));
+        }
+        if r.status == Status::CheckedIn
+            && store::rooms::get(tx, room_id)?
+                .is_some_and(|room| room.housekeeping_status == HousekeepingStatus::OutOfOrder)
+        {
+            return Err(AppError::conflict(
+                "room_unavailable",
+                "The room is out of order.",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Validates everything about a new or changed stay that holds inventory.
+fn check_stay(tx: &Tx, r: &Reservation, mut errs: Vec<FieldError>) -> AppResult<()> {
+    let checked = check_fields(tx, r, &mut errs)?;
+    fail_on(errs)?;
+    if let Some((rt, stay)) = checked
+        && r.status.holds_inventory()
+    {
+        check_inventory(tx, r, &rt, &stay)?;
+    }
+    Ok(())
+}
+
+fn unused_code(tx: &Tx) -> AppResult<String> {
+    loop {
+        let code = crate::ids::confirmation_code();
+        if !store::reservations::code_exists(tx, &code)? {
+            return Ok(code);
+        }
+    }
+}
+
+/// Creates a confirmed reservation and records `reservation.created`.
+pub async fn create(db: &Db, input: ReservationCreate) -> AppResult<Reservation> {
+    db.write(move |tx| {
+        let mut errs = Vec::new();
+        let room_type = store::room_types::get(tx, &input.room_type_id)?;
+        let (nightly_rate, currency) = match (&room_type, input.nightly_rate, input.currency) {
+            (_, Some(rate), Some(cur)) => (rate, cur),
+            (Some(rt), None, Some(cur)) if cur != rt.currency => {
+                errs.push(FieldError::new(
+                    "currency",
+                    "currency_mismatch",
+                    format!(
+                        "must be {} (the room type's) unless nightly_rate is given",
+                        rt.currency
+                    ),
+                ));
+                (rt.base_rate, cur)
+            }
+            (Some(rt), rate, cur) => (
+                rate.unwrap_or(rt.base_rate),
+                cur.unwrap_or_else(|| rt.currency.clone()),
+            ),
+            (None, rate, cur) => (rate.unwrap_or(0), cur.unwrap_or_default()),
+        };
+        let now = Instant(clock::now_text());
+        let r = Reservation {
+            id: crate::ids::new("res"),
+            code: unused_code(tx)?,
+            status: Status::Confirmed,
+            guest_ids: guest_list(&input.primary_guest_id, input.guest_ids),
+            primary_guest_id: input.primary_guest_id,
+            room_type_id: input.room_type_id,
+            room_id: input.room_id,
+            arrival: input.arrival,
+            departure: input.departure,
+            nights: (input.departure.0 - input.arrival.0).num_days(),
+            adults: input.adults,
+            children: input.children.unwrap_or(0),
+            nightly_rate,
+            currency,
+            source: input.source.unwrap_or(Source::Direct),
+            notes: input.notes,
+            checked_in_at: None,
+            checked_out_at: None,
+            cancelled_at: None,
+            invoice_id: None,
+            registration: None,
+            version: 1,
+            created_at: now.clone(),
+            updated_at: now,
+        };
+        check_stay(tx, &r, errs)?;
+        store::reservations::insert(tx, &r)?;
+        store::events::record(tx, "reservation.created", &r.id, &snapshot(&r))?;
+        Ok(r)
+    })
+    .await
+}
+
+/// One reservation.
+pub async fn get(db: &Db, id: String) -> AppResult<Reservation> {
+    db.read(move |c| {
+        store::reservations::get(c, &id)?.ok_or_else(|| AppError::not_found("reservation", &id))
+    })
+    .await
+}
+
+/// A page of reservations.
+pub async fn list(
+    db: &Db,
+    filter: ReservationFilter,
+    req: PageRequest,
+) -> AppResult<Page<Reservation>> {
+    page(db, req, move |c, after, as_of, limit| {
+        store::reservations::list(c, &filter, after, as_of, limit)
+    })
+    .await
+}

@@ -1,0 +1,156 @@
+//! Changing a reservation with PUT: field changes, cancellation and no-show.
+
+use poem_openapi::types::MaybeUndefined;
+
+use super::{check_fields, check_stay, guest_list, today};
+use crate::clock;
+use crate::db::Db;
+use crate::domain::reservation::{self as rules, Editable, Status, TransitionError};
+use crate::error::{AppError, AppResult, FieldError};
+use crate::model::{Instant, Reservation, ReservationUpdate, snapshot};
+use crate::service::{IfMatch, fail_on, set_optional, set_required, unchanged};
+use crate::store;
+
+/// The names of the fields that differ between two versions (status aside).
+fn changed_fields(a: &Reservation, b: &Reservation) -> Vec<&'static str> {
+    let checks = [
+        ("primary_guest_id", a.primary_guest_id != b.primary_guest_id),
+        ("guest_ids", a.guest_ids != b.guest_ids),
+        ("room_type_id", a.room_type_id != b.room_type_id),
+        ("room_id", a.room_id != b.room_id),
+        ("arrival", a.arrival != b.arrival),
+        ("departure", a.departure != b.departure),
+        ("adults", a.adults != b.adults),
+        ("children", a.children != b.children),
+        ("nightly_rate", a.nightly_rate != b.nightly_rate),
+        ("currency", a.currency != b.currency),
+        ("source", a.source != b.source),
+        ("notes", a.notes != b.notes),
+    ];
+    checks.iter().filter(|(_, c)| *c).map(|(n, _)| *n).collect()
+}
+
+fn transition_error(e: TransitionError) -> AppError {
+    match e {
+        TransitionError::NotAllowed { from, to } => AppError::conflict(
+            "invalid_state_transition",
+            match to {
+                Status::CheckedIn => format!(
+                    "A {from} reservation cannot be set to checked_in by PUT; use POST /v1/check-in."
+                ),
+                Status::CheckedOut => format!(
+                    "A {from} reservation cannot be set to checked_out by PUT; use POST /v1/check-out."
+                ),
+                _ => format!("A {from} reservation cannot become {to}."),
+            },
+        ),
+        TransitionError::TooEarly { arrival } => AppError::conflict(
+            "too_early",
+            format!(
+                "A reservation can only be marked no_show on or after its arrival date ({}).",
+                arrival.format("%Y-%m-%d")
+            ),
+        ),
+    }
+}
+
+/// Applies a PUT: absent fields keep their value, `null` clears optional ones.
+pub async fn update(
+    db: &Db,
+    id: String,
+    if_match: Option<IfMatch>,
+    input: ReservationUpdate,
+) -> AppResult<Reservation> {
+    db.write(move |tx| {
+        let old = store::reservations::get(tx, &id)?.ok_or_else(|| AppError::not_found("reservation", &id))?;
+        IfMatch::check(if_match.as_ref(), old.version)?;
+        let today = today(tx)?;
+        let mut r = old.clone();
+        let mut errs = Vec::new();
+        let mut status = old.status;
+        set_required(&mut status, input.status, "status", &mut errs);
+        set_required(&mut r.primary_guest_id, input.primary_guest_id, "primary_guest_id", &mut errs);
+        match input.guest_ids {
+            MaybeUndefined::Undefined => r.guest_ids = guest_list(&r.primary_guest_id, Some(old.guest_ids.clone())),
+            MaybeUndefined::Null => r.guest_ids = vec![r.primary_guest_id.clone()],
+            MaybeUndefined::Value(ids) => r.guest_ids = guest_list(&r.primary_guest_id, Some(ids)),
+        }
+        set_required(&mut r.room_type_id, input.room_type_id, "room_type_id", &mut errs);
+        set_optional(&mut r.room_id, input.room_id);
+        set_required(&mut r.arrival, input.arrival, "arrival", &mut errs);
+        set_required(&mut r.departure, input.departure, "departure", &mut errs);
+        set_required(&mut r.adults, input.adults, "adults", &mut errs);
+        set_required(&mut r.children, input.children, "children", &mut errs);
+        set_required(&mut r.nightly_rate, input.nightly_rate, "nightly_rate", &mut errs);
+        set_required(&mut r.currency, input.currency, "currency", &mut errs);
+        set_required(&mut r.source, input.source, "source", &mut errs);
+        set_optional(&mut r.notes, input.notes);
+        r.nights = (r.departure.0 - r.arrival.0).num_days();
+        fail_on(errs)?;
+
+        if let Some(next) = rules::put_status(old.status, status, old.arrival.0, today).map_err(transition_error)? {
+            r.status = next;
+        }
+        let changed = changed_fields(&old, &r);
+        match rules::editable(old.status) {
+            Editable::All => {}
+            Editable::InHouse => {
+                let locked: Vec<&str> = changed.iter().copied().filter(|f| !rules::IN_HOUSE_FIELDS.contains(f)).collect();
+                if !locked.is_empty() {
+                    return Err(AppError::conflict(
+                        "invalid_state_transition",
+                        format!(
+                            "While checked in, only departure, room_id, the guests and notes can change; not {}.",
+                            locked.join(", ")
+                        ),
+                    ));
+                }
+            }
+            Editable::Nothing if !changed.is_empty() => {
+                return Err(AppError::conflict(
+                    "invalid_state_transition",
+                    format!("A {} reservation can no longer change.", old.status),
+                ));
+            }
+            Editable::Nothing => {}
+        }
+        if unchanged(&old, &r) {
+            return Ok(old);
+        }
+
+        let mut errs = Vec::new();
+        if r.status == Status::CheckedIn {
+            if r.room_id.is_none() {
+                errs.push(FieldError::new("room_id", "required", "a checked-in reservation must keep a room"));
+            }
+            if r.departure.0 < today {
+                errs.push(FieldError::new("departure", "in_past", "must not be before today for guests in the house"));
+            }
+        }
+        let moves_inventory = changed
+            .iter()
+            .any(|f| ["room_type_id", "room_id", "arrival", "departure"].contains(f));
+        if r.status.holds_inventory() && moves_inventory {
+            check_stay(tx, &r, errs)?;
+        } else if r.status.holds_inventory() {
+            check_fields(tx, &r, &mut errs)?;
+            fail_on(errs)?;
+        }
+
+        let now = Instant(clock::now_text());
+        if r.status == Status::Cancelled && old.status != Status::Cancelled {
+            r.cancelled_at = Some(now.clone());
+        }
+        r.version += 1;
+        r.updated_at = now;
+        store::reservations::update(tx, &old, &r)?;
+        let event = match (old.status, r.status) {
+            (a, Status::Cancelled) if a != Status::Cancelled => "reservation.cancelled",
+            (a, Status::NoShow) if a != Status::NoShow => "reservation.no_show",
+            _ => "reservation.updated",
+        };
+        store::events::record(tx, event, &r.id, &snapshot(&r))?;
+        Ok(r)
+    })
+    .await
+}

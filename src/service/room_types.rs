@@ -1,0 +1,109 @@
+//! Room types.
+
+use crate::clock;
+use crate::db::{Db, Tx};
+use crate::error::{AppError, AppResult, FieldError};
+use crate::model::{Instant, RoomType, RoomTypeCreate, RoomTypeUpdate};
+use crate::service::{
+    IfMatch, Page, PageRequest, fail_on, page, set_optional, set_required, unchanged,
+};
+use crate::store;
+
+fn code_taken(code: &str) -> AppError {
+    AppError::conflict(
+        "already_exists",
+        format!("A room type with the code {code:?} already exists."),
+    )
+    .with_errors(vec![FieldError::new(
+        "code",
+        "taken",
+        "is already used by another room type",
+    )])
+}
+
+fn ensure_code_free(tx: &Tx, code: &str, own_id: &str) -> AppResult<()> {
+    match store::room_types::id_by_code(tx, code)? {
+        Some(id) if id != own_id => Err(code_taken(code)),
+        _ => Ok(()),
+    }
+}
+
+/// Creates a room type.
+pub async fn create(db: &Db, input: RoomTypeCreate) -> AppResult<RoomType> {
+    db.write(move |tx| {
+        let currency = match input.currency {
+            Some(c) => c,
+            None => store::settings::get(tx)?.currency,
+        };
+        let now = Instant(clock::now_text());
+        let t = RoomType {
+            id: crate::ids::new("rt"),
+            code: input.code,
+            name: input.name,
+            description: input.description,
+            max_occupancy: input.max_occupancy,
+            base_rate: input.base_rate,
+            currency,
+            version: 1,
+            created_at: now.clone(),
+            updated_at: now,
+        };
+        ensure_code_free(tx, &t.code, &t.id)?;
+        store::room_types::insert(tx, &t)?;
+        Ok(t)
+    })
+    .await
+}
+
+/// One room type.
+pub async fn get(db: &Db, id: String) -> AppResult<RoomType> {
+    db.read(move |c| {
+        store::room_types::get(c, &id)?.ok_or_else(|| AppError::not_found("room type", &id))
+    })
+    .await
+}
+
+/// Changes a room type.
+pub async fn update(
+    db: &Db,
+    id: String,
+    if_match: Option<IfMatch>,
+    input: RoomTypeUpdate,
+) -> AppResult<RoomType> {
+    db.write(move |tx| {
+        let old = store::room_types::get(tx, &id)?
+            .ok_or_else(|| AppError::not_found("room type", &id))?;
+        IfMatch::check(if_match.as_ref(), old.version)?;
+        let mut t = old.clone();
+        let mut errs = Vec::new();
+        set_required(&mut t.code, input.code, "code", &mut errs);
+        set_required(&mut t.name, input.name, "name", &mut errs);
+        set_optional(&mut t.description, input.description);
+        set_required(
+            &mut t.max_occupancy,
+            input.max_occupancy,
+            "max_occupancy",
+            &mut errs,
+        );
+        set_required(&mut t.base_rate, input.base_rate, "base_rate", &mut errs);
+        set_required(&mut t.currency, input.currency, "currency", &mut errs);
+        fail_on(errs)?;
+        if unchanged(&old, &t) {
+            return Ok(old);
+        }
+        ensure_code_free(tx, &t.code, &t.id)?;
+        t.version += 1;
+        t.updated_at = Instant(clock::now_text());
+        store::room_types::update(tx, &old, &t)?;
+        Ok(t)
+    })
+    .await
+}
+
+/// A page of room types.
+pub async fn list(db: &Db, req: PageRequest) -> AppResult<Page<RoomType>> {
+    page(db, req, |c, after, as_of, limit| {
+        store::room_types::list(c, after, as_of, limit)
+    })
+    .await
+}

@@ -1,0 +1,132 @@
+//! Rooms.
+
+use crate::clock;
+use crate::db::{Db, Tx};
+use crate::domain::enums::HousekeepingStatus;
+use crate::error::{AppError, AppResult, FieldError};
+use crate::model::{Instant, Room, RoomCreate, RoomUpdate};
+use crate::service::{
+    IfMatch, Page, PageRequest, fail_on, page, set_optional, set_required, unchanged,
+};
+use crate::store::{self, rooms::RoomFilter};
+
+fn ensure_number_free(tx: &Tx, number: &str, own_id: &str) -> AppResult<()> {
+    match store::rooms::id_by_number(tx, number)? {
+        Some(id) if id != own_id => Err(AppError::conflict(
+            "already_exists",
+            format!("A room numbered {number:?} already exists."),
+        )
+        .with_errors(vec![FieldError::new(
+            "number",
+            "taken",
+            "is already used by another room",
+        )])),
+        _ => Ok(()),
+    }
+}
+
+fn ensure_room_type(tx: &Tx, id: &str, errs: &mut Vec<FieldError>) -> AppResult<()> {
+    if store::room_types::get(tx, id)?.is_none() {
+        errs.push(FieldError::new(
+            "room_type_id",
+            "not_found",
+            "no room type has this id",
+        ));
+    }
+    Ok(())
+}
+
+/// Creates a room.
+pub async fn create(db: &Db, input: RoomCreate) -> AppResult<Room> {
+    db.write(move |tx| {
+        let mut errs = Vec::new();
+        ensure_room_type(tx, &input.room_type_id, &mut errs)?;
+        fail_on(errs)?;
+        let now = Instant(clock::now_text());
+        let room = Room {
+            id: crate::ids::new("rm"),
+            number: input.number,
+            room_type_id: input.room_type_id,
+            floor: input.floor,
+            housekeeping_status: input
+                .housekeeping_status
+                .unwrap_or(HousekeepingStatus::Clean),
+            occupied: false,
+            version: 1,
+            created_at: now.clone(),
+            updated_at: now,
+        };
+        ensure_number_free(tx, &room.number, &room.id)?;
+        store::rooms::insert(tx, &room)?;
+        Ok(room)
+    })
+    .await
+}
+
+/// One room.
+pub async fn get(db: &Db, id: String) -> AppResult<Room> {
+    db.read(move |c| store::rooms::get(c, &id)?.ok_or_else(|| AppError::not_found("room", &id)))
+        .await
+}
+
+/// Changes a room. Its room type cannot change while stays that have not ended are
+/// assigned to it (they were booked for the old type).
+pub async fn update(
+    db: &Db,
+    id: String,
+    if_match: Option<IfMatch>,
+    input: RoomUpdate,
+) -> AppResult<Room> {
+    db.write(move |tx| {
+        let old = store::rooms::get(tx, &id)?.ok_or_else(|| AppError::not_found("room", &id))?;
+        IfMatch::check(if_match.as_ref(), old.version)?;
+        let mut room = old.clone();
+        let mut errs = Vec::new();
+        set_required(&mut room.number, input.number, "number", &mut errs);
+        set_required(
+            &mut room.room_type_id,
+            input.room_type_id,
+            "room_type_id",
+            &mut errs,
+        );
+        set_optional(&mut room.floor, input.floor);
+        set_required(
+            &mut room.housekeeping_status,
+            input.housekeeping_status,
+            "housekeeping_status",
+            &mut errs,
+        );
+        if room.room_type_id != old.room_type_id {
+            ensure_room_type(tx, &room.room_type_id, &mut errs)?;
+        }
+        fail_on(errs)?;
+        if unchanged(&old, &room) {
+            return Ok(old);
+        }
+        ensure_number_free(tx, &room.number, &room.id)?;
+        if room.room_type_id != old.room_type_id
+            && let Some(code) = store::reservations::active_in_room(tx, &room.id)?
+        {
+            return Err(AppError::conflict(
+                "room_in_use",
+                format!(
+                    "Reservation {code} is assigned to this room; unassign or move it before \
+                     changing the room's type."
+                ),
+            ));
+        }
+        room.version += 1;
+        room.updated_at = Instant(clock::now_text());
+        store::rooms::update(tx, &old, &room)?;
+        Ok(room)
+    })
+    .await
+}
+
+/// A page of rooms.
+pub async fn list(db: &Db, filter: RoomFilter, req: PageRequest) -> AppResult<Page<Room>> {
+    page(db, req, move |c, after, as_of, limit| {
+        store::rooms::list(c, &filter, after, as_of, limit)
+    })
+    .await
+}

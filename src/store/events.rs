@@ -1,0 +1,87 @@
+//! The event feed (outbox). Events are appended in the same transaction as the change
+//! they report; with a single writer, sequences become visible in commit order, so a reader
+//! polling with `after` never misses one.
+
+use rusqlite::Connection;
+use rusqlite::types::Value;
+
+use crate::db::Tx;
+use crate::error::AppResult;
+use crate::model::Event;
+
+/// Appends an event; returns its sequence.
+pub fn record(tx: &Tx, kind: &str, subject_id: &str, data: &serde_json::Value) -> AppResult<i64> {
+    let id = crate::ids::new("evt");
+    Ok(tx
+        .prepare_cached(
+            "INSERT INTO events (id, type, subject_id, occurred_at, data)
+             VALUES (?1, ?2, ?3, ?4, ?5) RETURNING sequence",
+        )?
+        .query_row(
+            (
+                &id,
+                kind,
+                subject_id,
+                crate::clock::now_text(),
+                data.to_string(),
+            ),
+            |r| r.get(0),
+        )?)
+}
+
+/// A type filter: an exact type, or a `prefix.*` wildcard, or `*`.
+fn type_condition(pattern: &str, params: &mut Vec<Value>) -> String {
+    if pattern == "*" {
+        "1".into()
+    } else if let Some(prefix) = pattern.strip_suffix('*') {
+        params.push(Value::Text(prefix.to_string()));
+        "substr(type, 1, length(?1)) = ?1".replace("?1", &format!("?{}", params.len()))
+    } else {
+        params.push(Value::Text(pattern.to_string()));
+        format!("type = ?{}", params.len())
+    }
+}
+
+/// Up to `limit` events after `after`, optionally of the given types, in sequence order.
+pub fn list(
+    conn: &Connection,
+    after: i64,
+    limit: usize,
+    types: &[String],
+) -> AppResult<Vec<Event>> {
+    let mut params = vec![Value::Integer(after)];
+    let type_sql = if types.is_empty() {
+        String::new()
+    } else {
+        let any: Vec<String> = types
+            .iter()
+            .map(|t| type_condition(t, &mut params))
+            .collect();
+        format!(" AND ({})", any.join(" OR "))
+    };
+    params.push(Value::Integer(limit as i64));
+    let sql = format!(
+        "SELECT sequence, id, type, occurred_at, data FROM events WHERE sequence > ?1{type_sql}
+         ORDER BY sequence LIMIT ?{}",
+        params.len()
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(rusqlite::params_from_iter(params), |r| {
+        let data: String = r.get(4)?;
+        Ok(Event {
+            sequence: r.get(0)?,
+            id: r.get(1)?,
+            kind: r.get(2)?,
+            occurred_at: r.get(3)?,
+            data: serde_json::from_str(&data).unwrap_or(serde_json::Value::Null),
+        })
+    })?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Deletes events that occurred before `cutoff`; returns how many.
+pub fn prune(tx: &Tx, cutoff: &str) -> AppResult<usize> {
+    Ok(tx
+        .prepare_cached("DELETE FROM events WHERE occurred_at < ?1")?
+        .execute([cutoff])?)
+}

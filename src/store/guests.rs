@@ -1,0 +1,169 @@
+//! Guests. List order: last name, first name (case-insensitive), then id.
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row};
+
+use super::page::{self, ListQuery, Position};
+use super::{nested, nested_text};
+use crate::db::Tx;
+use crate::error::AppResult;
+use crate::model::{Date, Guest};
+
+const ENTITY: &str = "guest";
+
+/// The list order key: last name, then first name, case-folded.
+pub fn sort_key(g: &Guest) -> String {
+    format!(
+        "{}\u{1f}{}",
+        g.last_name.to_lowercase(),
+        g.first_name.to_lowercase()
+    )
+}
+
+/// What the name filter searches: "first last" and "last first", case-folded.
+fn name_key(g: &Guest) -> String {
+    let (f, l) = (g.first_name.to_lowercase(), g.last_name.to_lowercase());
+    format!("{f} {l}\n{l} {f}")
+}
+
+fn map(r: &Row) -> rusqlite::Result<Guest> {
+    Ok(Guest {
+        id: r.get("id")?,
+        first_name: r.get("first_name")?,
+        last_name: r.get("last_name")?,
+        email: r.get("email")?,
+        phone: r.get("phone")?,
+        birth_date: r.get("birth_date")?,
+        gender: r.get("gender")?,
+        nationality: r.get("nationality")?,
+        birth_place: nested(r, "birth_place")?,
+        document: nested(r, "document")?,
+        address: nested(r, "address")?,
+        notes: r.get("notes")?,
+        version: r.get("version")?,
+        created_at: r.get("created_at")?,
+        updated_at: r.get("updated_at")?,
+    })
+}
+
+/// One guest.
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Guest>> {
+    Ok(conn
+        .prepare_cached("SELECT * FROM guests WHERE id = ?1")?
+        .query_row([id], map)
+        .optional()?)
+}
+
+/// Which of `ids` do not exist.
+pub fn missing(conn: &Connection, ids: &[String]) -> AppResult<Vec<String>> {
+    let mut stmt = conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM guests WHERE id = ?1)")?;
+    let mut out = Vec::new();
+    for id in ids {
+        if !stmt.query_row([id], |r| r.get::<_, bool>(0))? {
+            out.push(id.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn write(tx: &Tx, sql: &str, g: &Guest) -> AppResult<()> {
+    tx.prepare_cached(sql)?.execute(rusqlite::named_params! {
+        ":id": &g.id,
+        ":first_name": &g.first_name,
+        ":last_name": &g.last_name,
+        ":email": &g.email,
+        ":email_key": g.email.as_ref().map(|e| e.to_lowercase()),
+        ":phone": &g.phone,
+        ":birth_date": &g.birth_date,
+        ":gender": &g.gender,
+        ":nationality": &g.nationality,
+        ":birth_place": nested_text(&g.birth_place),
+        ":document": nested_text(&g.document),
+        ":address": nested_text(&g.address),
+        ":notes": &g.notes,
+        ":name_key": name_key(g),
+        ":sort_key": sort_key(g),
+        ":version": g.version,
+        ":created_at": &g.created_at.0,
+        ":updated_at": &g.updated_at.0,
+    })?;
+    Ok(())
+}
+
+/// Inserts a guest.
+pub fn insert(tx: &Tx, g: &Guest) -> AppResult<()> {
+    write(
+        tx,
+        "INSERT INTO guests (id, first_name, last_name, email, email_key, phone, birth_date,
+             gender, nationality, birth_place, document, address, notes, name_key, sort_key,
+             version, created_at, updated_at)
+         VALUES (:id, :first_name, :last_name, :email, :email_key, :phone, :birth_date,
+             :gender, :nationality, :birth_place, :document, :address, :notes, :name_key,
+             :sort_key, :version, :created_at, :updated_at)",
+        g,
+    )
+}
+
+/// Stores a changed guest, logging a name change for stable cursors.
+pub fn update(tx: &Tx, old: &Guest, g: &Guest) -> AppResult<()> {
+    if sort_key(old) != sort_key(g) {
+        page::record_move(tx, ENTITY, &g.id, &sort_key(old))?;
+    }
+    write(
+        tx,
+        "UPDATE guests SET first_name = :first_name, last_name = :last_name, email = :email,
+             email_key = :email_key, phone = :phone, birth_date = :birth_date, gender = :gender,
+             nationality = :nationality, birth_place = :birth_place, document = :document,
+             address = :address, notes = :notes, name_key = :name_key, sort_key = :sort_key,
+             version = :version, updated_at = :updated_at, created_at = :created_at
+         WHERE id = :id",
+        g,
+    )
+}
+
+/// Guest list filters.
+#[derive(Debug, Default, Clone)]
+pub struct GuestFilter {
+    /// Case-insensitive substring of first, last or full name.
+    pub name: Option<String>,
+    /// Exact e-mail, case-insensitive.
+    pub email: Option<String>,
+    /// On a (not cancelled) reservation arriving on or after this date.
+    pub arrival_from: Option<Date>,
+    /// On a (not cancelled) reservation arriving on or before this date.
+    pub arrival_to: Option<Date>,
+}
+
+/// A page of guests.
+pub fn list(
+    conn: &Connection,
+    f: &GuestFilter,
+    after: Option<&Position>,
+    as_of: i64,
+    limit: usize,
+) -> AppResult<Vec<(Guest, Position)>> {
+    let mut q = ListQuery::new(ENTITY, "guests", "sort_key");
+    if let Some(name) = &f.name {
+        q.filter(
+            "instr(t.name_key, ?) > 0",
+            [Value::Text(name.to_lowercase())],
+        );
+    }
+    if let Some(email) = &f.email {
+        q.filter("t.email_key = ?", [Value::Text(email.to_lowercase())]);
+    }
+    if f.arrival_from.is_some() || f.arrival_to.is_some() {
+        let from = f.arrival_from.map(|d| d.to_string()).unwrap_or_default();
+        let to = f
+            .arrival_to
+            .map(|d| d.to_string())
+            .unwrap_or_else(|| "9999-12-31".into());
+        q.filter(
+            "EXISTS (SELECT 1 FROM reservation_guests rg JOIN reservations r \
+               ON r.id = rg.reservation_id WHERE rg.guest_id = t.id \
+               AND r.arrival BETWEEN ? AND ? AND r.status <> 'cancelled')",
+            [Value::Text(from), Value::Text(to)],
+        );
+    }
+    page::fetch(conn, &q, after, as_of, limit, map)
+}

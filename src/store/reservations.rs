@@ -1,0 +1,286 @@
+//! Reservations and their guests. List order: `arrival`, then id.
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row};
+
+use super::page::{self, ListQuery, Position};
+use crate::db::Tx;
+use crate::domain::reservation::Status;
+use crate::domain::stay::StayDates;
+use crate::error::AppResult;
+use crate::model::{Date, Reservation};
+
+const ENTITY: &str = "reservation";
+const GUEST_IDS: &str = ", (SELECT json_group_array(guest_id) FROM (SELECT guest_id \
+    FROM reservation_guests WHERE reservation_id = t.id ORDER BY position)) AS guest_ids_json";
+const HOLDS_INVENTORY: &str = "status IN ('confirmed', 'checked_in')";
+
+fn map(r: &Row) -> rusqlite::Result<Reservation> {
+    let guest_ids: String = r.get("guest_ids_json")?;
+    let guest_ids: Vec<String> = serde_json::from_str(&guest_ids).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+    })?;
+    let arrival: Date = r.get("arrival")?;
+    let departure: Date = r.get("departure")?;
+    Ok(Reservation {
+        id: r.get("id")?,
+        code: r.get("code")?,
+        status: r.get("status")?,
+        primary_guest_id: r.get("primary_guest_id")?,
+        guest_ids,
+        room_type_id: r.get("room_type_id")?,
+        room_id: r.get("room_id")?,
+        arrival,
+        departure,
+        nights: (departure.0 - arrival.0).num_days(),
+        adults: r.get("adults")?,
+        children: r.get("children")?,
+        nightly_rate: r.get("nightly_rate")?,
+        currency: r.get("currency")?,
+        source: r.get("source")?,
+        notes: r.get("notes")?,
+        checked_in_at: r.get("checked_in_at")?,
+        checked_out_at: r.get("checked_out_at")?,
+        cancelled_at: r.get("cancelled_at")?,
+        invoice_id: r.get("invoice_id")?,
+        registration: None,
+        version: r.get("version")?,
+        created_at: r.get("created_at")?,
+        updated_at: r.get("updated_at")?,
+    })
+}
+
+/// One reservation.
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Reservation>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT t.*{GUEST_IDS} FROM reservations t WHERE t.id = ?1"
+        ))?
+        .query_row([id], map)
+        .optional()?)
+}
+
+/// Whether a confirmation code is already used.
+pub fn code_exists(conn: &Connection, code: &str) -> AppResult<bool> {
+    Ok(conn
+        .prepare_cached("SELECT EXISTS(SELECT 1 FROM reservations WHERE code = ?1)")?
+        .query_row([code], |r| r.get(0))?)
+}
+
+/// Stays of a room type that hold inventory and overlap `window`, except `exclude`.
+pub fn stays_of_type(
+    conn: &Connection,
+    room_type_id: &str,
+    window: &StayDates,
+    exclude: Option<&str>,
+) -> AppResult<Vec<StayDates>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT arrival, departure FROM reservations WHERE room_type_id = ?1 AND {HOLDS_INVENTORY}
+           AND arrival < ?2 AND departure > ?3 AND id <> ?4"
+    ))?;
+    let rows = stmt.query_map(
+        (
+            room_type_id,
+            Date(window.departure()),
+            Date(window.arrival()),
+            exclude.unwrap_or(""),
+        ),
+        |r| Ok((r.get::<_, Date>(0)?, r.get::<_, Date>(1)?)),
+    )?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (a, d) = row?;
+        if let Ok(stay) = StayDates::new(a.0, d.0) {
+            out.push(stay);
+        }
+    }
+    Ok(out)
+}
+
+/// The code of a stay in `room_id` that overlaps `stay` and holds inventory, if any.
+pub fn room_clash(
+    conn: &Connection,
+    room_id: &str,
+    stay: &StayDates,
+    exclude: Option<&str>,
+) -> AppResult<Option<String>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT code FROM reservations WHERE room_id = ?1 AND {HOLDS_INVENTORY}
+               AND arrival < ?2 AND departure > ?3 AND id <> ?4 LIMIT 1"
+        ))?
+        .query_row(
+            (
+                room_id,
+                Date(stay.departure()),
+                Date(stay.arrival()),
+                exclude.unwrap_or(""),
+            ),
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+fn write(tx: &Tx, sql: &str, r: &Reservation) -> AppResult<()> {
+    tx.prepare_cached(sql)?.execute(rusqlite::named_params! {
+        ":id": &r.id,
+        ":code": &r.code,
+        ":status": r.status,
+        ":primary_guest_id": &r.primary_guest_id,
+        ":room_type_id": &r.room_type_id,
+        ":room_id": &r.room_id,
+        ":arrival": r.arrival,
+        ":departure": r.departure,
+        ":adults": r.adults,
+        ":children": r.children,
+        ":nightly_rate": r.nightly_rate,
+        ":currency": &r.currency,
+        ":source": r.source,
+        ":notes": &r.notes,
+        ":checked_in_at": r.checked_in_at.as_ref().map(|t| &t.0),
+        ":checked_out_at": r.checked_out_at.as_ref().map(|t| &t.0),
+        ":cancelled_at": r.cancelled_at.as_ref().map(|t| &t.0),
+        ":invoice_id": &r.invoice_id,
+        ":version": r.version,
+        ":created_at": &r.created_at.0,
+        ":updated_at": &r.updated_at.0,
+    })?;
+    Ok(())
+}
+
+fn write_guests(tx: &Tx, r: &Reservation) -> AppResult<()> {
+    tx.prepare_cached("DELETE FROM reservation_guests WHERE reservation_id = ?1")?
+        .execute([&r.id])?;
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO reservation_guests (reservation_id, guest_id, position) VALUES (?1, ?2, ?3)",
+    )?;
+    for (i, g) in r.guest_ids.iter().enumerate() {
+        stmt.execute((&r.id, g, i as i64))?;
+    }
+    Ok(())
+}
+
+/// Inserts a reservation and its guests.
+pub fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
+    write(
+        tx,
+        "INSERT INTO reservations (id, code, status, primary_guest_id, room_type_id, room_id,
+             arrival, departure, adults, children, nightly_rate, currency, source, notes,
+             checked_in_at, checked_out_at, cancelled_at, invoice_id, version, created_at,
+             updated_at)
+         VALUES (:id, :code, :status, :primary_guest_id, :room_type_id, :room_id, :arrival,
+             :departure, :adults, :children, :nightly_rate, :currency, :source, :notes,
+             :checked_in_at, :checked_out_at, :cancelled_at, :invoice_id, :version,
+             :created_at, :updated_at)",
+        r,
+    )?;
+    write_guests(tx, r)
+}
+
+/// Stores a changed reservation, logging an arrival change for stable cursors.
+pub fn update(tx: &Tx, old: &Reservation, r: &Reservation) -> AppResult<()> {
+    if old.arrival != r.arrival {
+        page::record_move(tx, ENTITY, &r.id, &old.arrival.to_string())?;
+    }
+    write(
+        tx,
+        "UPDATE reservations SET code = :code, status = :status,
+             primary_guest_id = :primary_guest_id, room_type_id = :room_type_id,
+             room_id = :room_id, arrival = :arrival, departure = :departure, adults = :adults,
+             children = :children, nightly_rate = :nightly_rate, currency = :currency,
+             source = :source, notes = :notes, checked_in_at = :checked_in_at,
+             checked_out_at = :checked_out_at, cancelled_at = :cancelled_at,
+             invoice_id = :invoice_id, version = :version, created_at = :created_at,
+             updated_at = :updated_at
+         WHERE id = :id",
+        r,
+    )?;
+    if old.guest_ids != r.guest_ids {
+        write_guests(tx, r)?;
+    }
+    Ok(())
+}
+
+/// Reservation list filters; all optional, combined with AND.
+#[derive(Debug, Default, Clone)]
+pub struct ReservationFilter {
+    /// The stay overlaps the days from this date...
+    pub from: Option<Date>,
+    /// ...to this date (inclusive).
+    pub to: Option<Date>,
+    /// Arrival on or after.
+    pub arrival_from: Option<Date>,
+    /// Arrival on or before.
+    pub arrival_to: Option<Date>,
+    /// Departure on or after.
+    pub departure_from: Option<Date>,
+    /// Departure on or before.
+    pub departure_to: Option<Date>,
+    /// Any of these statuses.
+    pub status: Vec<Status>,
+    /// Of this room type.
+    pub room_type_id: Option<String>,
+    /// With this guest staying.
+    pub guest_id: Option<String>,
+}
+
+fn date_param(d: Date) -> Value {
+    Value::Text(d.to_string())
+}
+
+/// A page of reservations.
+pub fn list(
+    conn: &Connection,
+    f: &ReservationFilter,
+    after: Option<&Position>,
+    as_of: i64,
+    limit: usize,
+) -> AppResult<Vec<(Reservation, Position)>> {
+    let mut q = ListQuery::new(ENTITY, "reservations", "arrival");
+    q.extra_columns = GUEST_IDS;
+    if let Some(to) = f.to {
+        q.filter("t.arrival <= ?", [date_param(to)]);
+    }
+    if let Some(from) = f.from {
+        q.filter("t.departure > ?", [date_param(from)]);
+    }
+    let ranges = [
+        ("t.arrival >= ?", f.arrival_from),
+        ("t.arrival <= ?", f.arrival_to),
+        ("t.departure >= ?", f.departure_from),
+        ("t.departure <= ?", f.departure_to),
+    ];
+    for (sql, value) in ranges {
+        if let Some(d) = value {
+            q.filter(sql, [date_param(d)]);
+        }
+    }
+    if !f.status.is_empty() {
+        let marks = vec!["?"; f.status.len()].join(", ");
+        q.filter(
+            format!("t.status IN ({marks})"),
+            f.status.iter().map(|s| Value::Text(s.as_str().into())),
+        );
+    }
+    if let Some(rt) = &f.room_type_id {
+        q.filter("t.room_type_id = ?", [Value::Text(rt.clone())]);
+    }
+    if let Some(g) = &f.guest_id {
+        q.filter(
+            "EXISTS (SELECT 1 FROM reservation_guests rg WHERE rg.reservation_id = t.id \
+             AND rg.guest_id = ?)",
+            [Value::Text(g.clone())],
+        );
+    }
+    page::fetch(conn, &q, after, as_of, limit, map)
+}
+
+/// The code of a confirmed or checked-in reservation assigned to `room_id`, if any.
+pub fn active_in_room(conn: &Connection, room_id: &str) -> AppResult<Option<String>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT code FROM reservations WHERE room_id = ?1 AND {HOLDS_INVENTORY} LIMIT 1"
+        ))?
+        .query_row([room_id], |r| r.get(0))
+        .optional()?)
+}

@@ -1,0 +1,51 @@
+//! The single settings row.
+
+use rusqlite::Connection;
+
+use crate::db::Tx;
+use crate::error::AppResult;
+use crate::model::Settings;
+
+/// Reads the settings.
+pub fn get(conn: &Connection) -> AppResult<Settings> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT name, time_zone, currency, country, city_tax, invoice_series,
+                    default_tax_rate, version, created_at, updated_at FROM settings WHERE id = 1",
+        )?
+        .query_row([], |r| {
+            Ok(Settings {
+                name: r.get("name")?,
+                time_zone: r.get("time_zone")?,
+                currency: r.get("currency")?,
+                country: r.get("country")?,
+                city_tax: super::nested(r, "city_tax")?,
+                invoice_series: r.get("invoice_series")?,
+                default_tax_rate: r.get("default_tax_rate")?,
+                version: r.get("version")?,
+                created_at: r.get("created_at")?,
+                updated_at: r.get("updated_at")?,
+            })
+        })?)
+}
+
+/// Stores changed settings (version and updated_at as given).
+pub fn save(tx: &Tx, s: &Settings) -> AppResult<()> {
+    tx.prepare_cached(
+        "UPDATE settings SET name = ?1, time_zone = ?2, currency = ?3, country = ?4,
+                city_tax = ?5, invoice_series = ?6, default_tax_rate = ?7, version = ?8,
+                updated_at = ?9 WHERE id = 1",
+    )?
+    .execute((
+        &s.name,
+        &s.time_zone,
+        &s.currency,
+        &s.country,
+        super::nested_text(&s.city_tax),
+        &s.invoice_series,
+        s.default_tax_rate,
+        s.version,
+        &s.updated_at.0,
+    ))?;
+    Ok(())
+}
