@@ -77,15 +77,9 @@ async fn limit_body(req: &mut Request) -> Result<(), AppError> {
 pub fn from_poem(err: poem::Error, method: &Method, path: &str) -> AppError {
     use poem_openapi::error::{ContentTypeError, ParseParamError, ParseRequestPayloadError};
     if let Some(e) = err.downcast_ref::<ParseParamError>() {
-        return AppError::bad_request(format!(
-            "The {} parameter is invalid: {}.",
-            e.name, e.reason
-        ))
-        .with_errors(vec![FieldError::new(
-            e.name,
-            "invalid_parameter",
-            e.reason.clone(),
-        )]);
+        let reason = plain_reason(&e.reason);
+        return AppError::bad_request(format!("The {} parameter {reason}.", e.name))
+            .with_errors(vec![FieldError::new(e.name, "invalid_parameter", reason)]);
     }
     if err.is::<ContentTypeError>() {
         return AppError::new(
@@ -115,6 +109,39 @@ pub fn from_poem(err: poem::Error, method: &Method, path: &str) -> AppError {
         ),
         s if s.is_client_error() => AppError::bad_request(err.to_string()),
         _ => AppError::internal(err.to_string()),
+    }
+}
+
+/// Rewrites poem-openapi's validator messages ("verification failed. minimum(1, exclusive:
+/// false)") in plain words.
+fn plain_reason(reason: &str) -> String {
+    let bound = |name: &str| {
+        reason
+            .split(&format!("{name}("))
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .map(str::to_string)
+    };
+    if reason.starts_with("verification failed") {
+        if let Some(min) = bound("minimum") {
+            return format!("must be at least {min}");
+        }
+        if let Some(max) = bound("maximum") {
+            return format!("must be at most {max}");
+        }
+    }
+    if reason.contains("failed to parse \"integer") {
+        return "must be a whole number".into();
+    }
+    // `failed to parse "date": must be … (occurred while parsing "optional_date")`
+    let inner = reason
+        .split_once("\": ")
+        .map(|(_, rest)| rest.split(" (occurred while").next().unwrap_or(rest))
+        .unwrap_or(reason);
+    if inner.starts_with("must ") {
+        inner.to_string()
+    } else {
+        format!("is invalid: {inner}")
     }
 }
 

@@ -236,6 +236,8 @@ pub fn check<F: Field>(
 /// Declares a request body object: an OpenAPI `Object` plus a collecting [`FromJson`].
 /// Fields take an optional `as "json_name"` and an optional `=> rule` checked when present.
 /// An optional `ignore ["id", ...]` lists read-only keys a client may send back unchanged.
+/// An optional `cross path::to::fn` runs rules across fields (`fn(&Map, &str, &mut Errors)`)
+/// even when some fields failed, so that every failure is reported at once.
 #[macro_export]
 macro_rules! input_object {
     (
@@ -247,6 +249,7 @@ macro_rules! input_object {
             ),* $(,)?
         }
         $(ignore [$($ignored:literal),* $(,)?])?
+        $(cross $cross:path)?
     ) => {
         $(#[$smeta])*
         #[derive(Debug, Clone, poem_openapi::Object)]
@@ -280,6 +283,7 @@ macro_rules! input_object {
                         value
                     };
                 )*
+                $( $cross(obj, path, errs); )?
                 Some(Self { $($field: $field?,)* })
             }
         }
@@ -334,3 +338,18 @@ pub fn parse_body<T: FromJson>(bytes: &[u8]) -> Result<T, AppError> {
 }
 
 poem_openapi::impl_apirequest_for_payload!(Body<T>, T: Type + FromJson + Send);
+
+/// Cross-field rule for bodies with `arrival` and `departure`: departure after arrival,
+/// at most 365 nights (checked whenever both dates parse).
+pub fn stay_dates(obj: &Map<String, Value>, path: &str, errs: &mut Errors) {
+    let date_of = |name: &str| obj.get(name).and_then(Value::as_str).and_then(|s| Date::parse(s).ok());
+    let (Some(arrival), Some(departure)) = (date_of("arrival"), date_of("departure")) else {
+        return;
+    };
+    let nights = (departure.0 - arrival.0).num_days();
+    if nights < 1 {
+        errs.push(FieldError::new(join(path, "departure"), "must_be_after", "must be after arrival"));
+    } else if nights > crate::domain::stay::MAX_NIGHTS {
+        errs.push(FieldError::new(join(path, "departure"), "too_long", "must be at most 365 nights after arrival"));
+    }
+}

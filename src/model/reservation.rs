@@ -99,6 +99,7 @@ input_object! {
         /// Notes for staff.
         pub notes: Option<String> => rules::free_text(4000),
     }
+    cross crate::api::input::stay_dates
 }
 
 input_object! {
