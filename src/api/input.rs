@@ -342,14 +342,26 @@ poem_openapi::impl_apirequest_for_payload!(Body<T>, T: Type + FromJson + Send);
 /// Cross-field rule for bodies with `arrival` and `departure`: departure after arrival,
 /// at most 365 nights (checked whenever both dates parse).
 pub fn stay_dates(obj: &Map<String, Value>, path: &str, errs: &mut Errors) {
-    let date_of = |name: &str| obj.get(name).and_then(Value::as_str).and_then(|s| Date::parse(s).ok());
+    let date_of = |name: &str| {
+        obj.get(name)
+            .and_then(Value::as_str)
+            .and_then(|s| Date::parse(s).ok())
+    };
     let (Some(arrival), Some(departure)) = (date_of("arrival"), date_of("departure")) else {
         return;
     };
     let nights = (departure.0 - arrival.0).num_days();
     if nights < 1 {
-        errs.push(FieldError::new(join(path, "departure"), "must_be_after", "must be after arrival"));
+        errs.push(FieldError::new(
+            join(path, "departure"),
+            "must_be_after",
+            "must be after arrival",
+        ));
     } else if nights > crate::domain::stay::MAX_NIGHTS {
-        errs.push(FieldError::new(join(path, "departure"), "too_long", "must be at most 365 nights after arrival"));
+        errs.push(FieldError::new(
+            join(path, "departure"),
+            "too_long",
+            "must be at most 365 nights after arrival",
+        ));
     }
 }

@@ -9,7 +9,7 @@ use crate::store;
 
 /// The current settings.
 pub async fn get(db: &Db) -> AppResult<Settings> {
-    db.read(|c| store::settings::get(c)).await
+    db.read(store::settings::get).await
 }
 
 /// Applies changes to the settings.

@@ -1,0 +1,193 @@
+//! Cross-cutting rules: problem+json for every error, request ids, limits, the spec.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::support::spawn_app;
+
+#[tokio::test]
+async fn health_and_ready_answer() {
+    let app = spawn_app().await;
+    assert_eq!(app.get("/health").await.expect(200).body["status"], "ok");
+    let ready = app.get("/ready").await.expect(200);
+    assert_eq!(ready.body["status"], "ready");
+}
+
+#[tokio::test]
+async fn request_ids_are_echoed_or_made() {
+    let app = spawn_app().await;
+    let mine = app
+        .send(Method::GET, "/health", None, &[("x-request-id", "abc-123")])
+        .await;
+    assert_eq!(mine.header("x-request-id").as_deref(), Some("abc-123"));
+    let made = app.get("/health").await;
+    assert!(
+        made.header("x-request-id")
+            .is_some_and(|id| id.starts_with("req_"))
+    );
+    let err = app
+        .send(
+            Method::GET,
+            "/v1/nothing",
+            None,
+            &[("x-request-id", "trace-9")],
+        )
+        .await;
+    assert_eq!(err.body["request_id"], "trace-9");
+}
+
+#[tokio::test]
+async fn unknown_routes_are_404_problems() {
+    let app = spawn_app().await;
+    app.get("/v1/nothing-here").await.problem(404, "not_found");
+    app.get("/nothing-here").await.problem(404, "not_found");
+    app.get("/v1/guests/gst_doesnotexist")
+        .await
+        .problem(404, "not_found");
+}
+
+#[tokio::test]
+async fn wrong_methods_are_405_with_allow() {
+    let app = spawn_app().await;
+    let r = app
+        .send(Method::DELETE, "/v1/guests", None, &[])
+        .await
+        .problem(405, "method_not_allowed");
+    assert_eq!(r.header("allow").as_deref(), Some("GET, POST"));
+    let r = app
+        .send(Method::POST, "/v1/guests/gst_x", None, &[])
+        .await
+        .problem(405, "method_not_allowed");
+    assert_eq!(r.header("allow").as_deref(), Some("GET, PUT"));
+}
+
+#[tokio::test]
+async fn malformed_json_is_400_and_wrong_media_type_415() {
+    let app = spawn_app().await;
+    let r = app
+        .client
+        .post(app.url("/v1/guests"))
+        .header("content-type", "application/json")
+        .body("{\"first_name\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.headers()["content-type"], "application/problem+json");
+    let r = app
+        .client
+        .post(app.url("/v1/guests"))
+        .header("content-type", "text/plain")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 415);
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body["code"], "unsupported_media_type");
+    let r = app
+        .client
+        .post(app.url("/v1/guests"))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 415);
+    let r = app
+        .client
+        .post(app.url("/v1/guests"))
+        .header("content-type", "application/json")
+        .body("")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+}
+
+#[tokio::test]
+async fn bodies_over_one_mebibyte_are_413() {
+    let app = spawn_app().await;
+    let big = json!({"first_name": "a".repeat(1024 * 1024), "last_name": "b"});
+    app.post("/v1/guests", big)
+        .await
+        .problem(413, "payload_too_large");
+    let list = app.get("/v1/guests").await.expect(200);
+    assert_eq!(
+        list.body["data"].as_array().unwrap().len(),
+        0,
+        "nothing was written"
+    );
+}
+
+#[tokio::test]
+async fn bad_query_parameters_are_400_naming_the_parameter() {
+    let app = spawn_app().await;
+    for q in ["limit=0", "limit=201", "limit=ten"] {
+        let r = app
+            .get(&format!("/v1/guests?{q}"))
+            .await
+            .problem(400, "bad_request");
+        assert_eq!(r.fields()[0].0, "limit");
+    }
+    let r = app
+        .get("/v1/reservations?arrival_from=2026-13-01")
+        .await
+        .problem(400, "bad_request");
+    assert_eq!(r.fields()[0].0, "arrival_from");
+    let r = app
+        .get("/v1/reservations?status=confirmed,sleeping")
+        .await
+        .problem(400, "bad_request");
+    assert_eq!(r.fields()[0].0, "status");
+    app.get("/v1/guests?cursor=not-a-cursor")
+        .await
+        .problem(400, "invalid_cursor");
+}
+
+#[tokio::test]
+async fn the_spec_is_served_and_matches_the_committed_file() {
+    let app = spawn_app().await;
+    let served = app.get("/v1/openapi.json").await.expect(200).body;
+    assert_eq!(served["info"]["title"], "innkeep");
+    let code: serde_json::Value = serde_json::from_str(&innkeep::api::spec_json()).unwrap();
+    assert_eq!(served, code);
+    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json"))
+        .expect("openapi.json is committed at the repo root");
+    let committed: serde_json::Value = serde_json::from_str(&committed).unwrap();
+    assert!(
+        committed == code,
+        "openapi.json drifted from the code: run `cargo run -- openapi > openapi.json` and commit it"
+    );
+    let docs = app.client.get(app.url("/docs")).send().await.unwrap();
+    assert_eq!(docs.status(), 200);
+}
+
+#[tokio::test]
+async fn every_operation_is_documented() {
+    let spec: serde_json::Value = serde_json::from_str(&innkeep::api::spec_json()).unwrap();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let name = format!("{method} {path}");
+            assert!(op["operationId"].is_string(), "{name} has no operationId");
+            assert!(op["summary"].is_string(), "{name} has no summary");
+            assert!(
+                op["tags"].as_array().is_some_and(|t| !t.is_empty()),
+                "{name} has no tag"
+            );
+            let responses = op["responses"].as_object().unwrap();
+            assert!(
+                responses.contains_key("400"),
+                "{name} does not document 400"
+            );
+            for (status, r) in responses
+                .iter()
+                .filter(|(s, _)| s.starts_with('4') || s.starts_with('5'))
+            {
+                assert!(
+                    r["content"]["application/problem+json"].is_object(),
+                    "{name} {status} is not problem+json"
+                );
+            }
+        }
+    }
+}

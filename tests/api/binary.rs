@@ -1,0 +1,180 @@
+//! The real `innkeep` binary: start-up, graceful stop, refusal of a newer schema, config.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_innkeep");
+
+fn innkeep(dir: &std::path::Path) -> Command {
+    let mut c = Command::new(BIN);
+    c.env_remove("INNKEEP_CONFIG").env("INNKEEP_DATA_DIR", dir);
+    c
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn wait_healthy(port: u16) {
+    for _ in 0..200 {
+        if let Ok(r) = reqwest::get(format!("http://127.0.0.1:{port}/health")).await
+            && r.status() == 200
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the server did not become healthy");
+}
+
+fn serve(dir: &std::path::Path, port: u16) -> Child {
+    innkeep(dir)
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn terminate(child: &mut Child) -> std::process::ExitStatus {
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    for _ in 0..200 {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    panic!("the server did not stop on SIGTERM");
+}
+
+#[tokio::test]
+async fn serves_stops_on_sigterm_and_keeps_its_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut child = serve(dir.path(), port);
+    wait_healthy(port).await;
+    let client = reqwest::Client::new();
+    let created: serde_json::Value = client
+        .post(format!("http://127.0.0.1:{port}/v1/guests"))
+        .json(&serde_json::json!({"first_name": "Anna", "last_name": "Rossi"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let status = terminate(&mut child);
+    assert!(status.success(), "exit status {status}");
+    assert!(dir.path().join("innkeep.sqlite3").exists());
+
+    let port = free_port();
+    let mut child = serve(dir.path(), port);
+    wait_healthy(port).await;
+    let id = created["id"].as_str().unwrap();
+    let got: serde_json::Value = reqwest::get(format!("http://127.0.0.1:{port}/v1/guests/{id}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(got, created);
+    assert!(terminate(&mut child).success());
+}
+
+#[test]
+fn refuses_a_database_from_a_newer_innkeep() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = innkeep(dir.path())
+        .args(["migrate", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["to_version"], innkeep::db::SCHEMA_VERSION);
+
+    let conn = rusqlite::Connection::open(dir.path().join("innkeep.sqlite3")).unwrap();
+    conn.execute(
+        "INSERT INTO refinery_schema_history (version, name, applied_on, checksum) VALUES (999, 'future', '', '0')",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    for args in [vec!["migrate"], vec!["serve", "--listen", "127.0.0.1:0"]] {
+        let out = innkeep(dir.path()).args(&args).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("newer innkeep") && err.contains("999"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn config_check_names_unknown_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let ok = innkeep(dir.path())
+        .args(["config", "check", "--json"])
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+    assert_eq!(report["config"]["server"]["listen"], "127.0.0.1:8080");
+
+    std::fs::write(
+        dir.path().join("innkeep.toml"),
+        "[server]\nlisten = \"127.0.0.1:9999\"\nlistn = 1\n",
+    )
+    .unwrap();
+    let bad = innkeep(dir.path())
+        .args(["config", "check"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("listn") && err.contains("innkeep.toml"),
+        "{err}"
+    );
+
+    std::fs::write(
+        dir.path().join("innkeep.toml"),
+        "[server]\nlisten = \"127.0.0.1:9999\"\n",
+    )
+    .unwrap();
+    let env = innkeep(dir.path())
+        .args(["config", "check", "--json"])
+        .env("INNKEEP_SERVER__SHUTDOWN_GRACE", "5")
+        .output()
+        .unwrap();
+    assert!(!env.status.success());
+    assert!(String::from_utf8_lossy(&env.stderr).contains("INNKEEP_SERVER__SHUTDOWN_GRACE"));
+    let good = innkeep(dir.path())
+        .args(["config", "check", "--json"])
+        .env("INNKEEP_LOG__LEVEL", "debug")
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&good.stdout).unwrap();
+    assert_eq!(report["config"]["server"]["listen"], "127.0.0.1:9999");
+    assert_eq!(report["config"]["log"]["level"], "debug");
+}
+
+#[test]
+fn openapi_command_prints_the_spec() {
+    let out = Command::new(BIN).arg("openapi").output().unwrap();
+    assert!(out.status.success());
+    let spec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(spec["paths"]["/reservations"].is_object());
+}

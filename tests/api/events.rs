@@ -1,0 +1,158 @@
+//! The event feed, and data surviving a restart.
+
+use serde_json::json;
+
+use crate::support::{day, spawn_app, start};
+
+#[tokio::test]
+async fn every_change_records_an_event_with_a_snapshot() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    app.room("1", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    app.put(
+        &format!("/v1/guests/{g}"),
+        json!({"email": "anna@example.com"}),
+    )
+    .await
+    .expect(200);
+    app.put(
+        &format!("/v1/guests/{g}"),
+        json!({"email": "anna@example.com"}),
+    )
+    .await
+    .expect(200);
+    let res = app.reserve(&g, &rt, &day(2), &day(4)).await.expect(201);
+    let id = res.id();
+    app.put(&format!("/v1/reservations/{id}"), json!({"adults": 2}))
+        .await
+        .expect(200);
+    let cancelled = app
+        .put(
+            &format!("/v1/reservations/{id}"),
+            json!({"status": "cancelled"}),
+        )
+        .await
+        .expect(200);
+    let today = app
+        .reserve(&g, &rt, &day(0), &day(1))
+        .await
+        .expect(201)
+        .id();
+    app.put(
+        &format!("/v1/reservations/{today}"),
+        json!({"status": "no_show"}),
+    )
+    .await
+    .expect(200);
+
+    let feed = app.get("/v1/events").await.expect(200);
+    let events = feed.body["data"].as_array().unwrap();
+    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        types,
+        vec![
+            "guest.created",
+            "guest.updated",
+            "reservation.created",
+            "reservation.updated",
+            "reservation.cancelled",
+            "reservation.created",
+            "reservation.no_show",
+        ],
+        "an unchanged PUT records nothing"
+    );
+    let seqs: Vec<i64> = events
+        .iter()
+        .map(|e| e["sequence"].as_i64().unwrap())
+        .collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]));
+    assert!(
+        events
+            .iter()
+            .all(|e| e["id"].as_str().unwrap().starts_with("evt_"))
+    );
+    assert_eq!(
+        events[2]["data"], res.body,
+        "the snapshot is what the API returned"
+    );
+    assert_eq!(events[4]["data"], cancelled.body);
+    assert_eq!(feed.body["has_more"], false);
+    assert_eq!(feed.body["next_after"], seqs[6]);
+
+    let page = app
+        .get(&format!("/v1/events?after={}&limit=2", seqs[1]))
+        .await
+        .expect(200);
+    assert_eq!(page.body["data"].as_array().unwrap().len(), 2);
+    assert_eq!(page.body["has_more"], true);
+    assert_eq!(page.body["next_after"], seqs[3]);
+    let only = app
+        .get("/v1/events?type=reservation.cancelled,guest.created")
+        .await
+        .expect(200);
+    assert_eq!(only.body["data"].as_array().unwrap().len(), 2);
+    let family = app.get("/v1/events?type=reservation.*").await.expect(200);
+    assert_eq!(family.body["data"].as_array().unwrap().len(), 5);
+    let empty = app
+        .get(&format!("/v1/events?after={}", seqs[6]))
+        .await
+        .expect(200);
+    assert!(empty.body["data"].as_array().unwrap().is_empty());
+    assert_eq!(empty.body["next_after"], seqs[6]);
+    app.get("/v1/events?type=reservation.exploded")
+        .await
+        .problem(400, "bad_request");
+    app.get("/v1/events?after=-1")
+        .await
+        .problem(400, "bad_request");
+}
+
+#[tokio::test]
+async fn failed_writes_record_no_event() {
+    let app = spawn_app().await;
+    let rt = app.room_type("SGL", 1).await;
+    app.room("1", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    app.reserve(&g, &rt, &day(1), &day(2)).await.expect(201);
+    app.reserve(&g, &rt, &day(1), &day(2))
+        .await
+        .problem(409, "no_availability");
+    let events = app.get("/v1/events?type=reservation.*").await.expect(200);
+    assert_eq!(events.body["data"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn data_survives_a_restart() {
+    let mut app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    app.room("1", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    let res = app.reserve(&g, &rt, &day(1), &day(3)).await.expect(201);
+    let before = app.get("/v1/events").await.body;
+    app.stop().await;
+
+    let dir = app.dir.take().unwrap();
+    let again = start(dir.path().to_path_buf()).await;
+    assert_eq!(
+        again
+            .get(&format!("/v1/reservations/{}", res.id()))
+            .await
+            .expect(200)
+            .body,
+        res.body
+    );
+    assert_eq!(
+        again.get(&format!("/v1/guests/{g}")).await.expect(200).body["last_name"],
+        "Rossi"
+    );
+    assert_eq!(again.get("/v1/events").await.body, before);
+    let next = again.guest("Bob", "Li").await;
+    let feed = again.get("/v1/events?type=guest.created").await.body;
+    assert_eq!(
+        feed["data"][1]["data"]["id"],
+        next.as_str(),
+        "sequences continue after a restart"
+    );
+    drop(dir);
+}

@@ -1,0 +1,14 @@
+//! Integration tests: the real server on port 0 with a temporary data directory, spoken to
+//! over real HTTP as a client would. One binary, many modules, to save link time.
+
+mod support;
+
+mod basics;
+mod binary;
+mod events;
+mod guests;
+mod idempotency;
+mod pagination;
+mod reservations;
+mod rooms;
+mod settings;

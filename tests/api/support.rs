@@ -1,0 +1,274 @@
+//! The test harness: `spawn_app()` and typed helpers.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use innkeep::app::App;
+use innkeep::config::{Config, Loaded};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// A running server.
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    pub dir: Option<tempfile::TempDir>,
+    stop: Option<oneshot::Sender<()>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// A response, read fully.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    }
+
+    /// Asserts the status, printing the body when it differs.
+    #[track_caller]
+    pub fn expect(self, status: u16) -> Reply {
+        assert_eq!(
+            self.status.as_u16(),
+            status,
+            "unexpected status; body: {}",
+            self.body
+        );
+        self
+    }
+
+    /// Asserts a problem+json answer with this status and code.
+    #[track_caller]
+    pub fn problem(self, status: u16, code: &str) -> Reply {
+        let r = self.expect(status);
+        assert_eq!(
+            r.header("content-type").as_deref(),
+            Some("application/problem+json"),
+            "body: {}",
+            r.body
+        );
+        assert_eq!(r.body["code"], code, "body: {}", r.body);
+        assert_eq!(r.body["status"], status, "body: {}", r.body);
+        assert!(
+            r.body["type"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("/problems/"))
+        );
+        assert!(r.body["title"].is_string() && r.body["detail"].is_string());
+        assert!(
+            r.body["request_id"]
+                .as_str()
+                .is_some_and(|id| !id.is_empty())
+        );
+        r
+    }
+
+    /// The failing fields of a problem, as (field, code) pairs.
+    pub fn fields(&self) -> Vec<(String, String)> {
+        self.body["errors"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|e| {
+                        (
+                            e["field"].as_str().unwrap_or("").into(),
+                            e["code"].as_str().unwrap_or("").into(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn id(&self) -> String {
+        self.body["id"].as_str().expect("id").to_string()
+    }
+}
+
+pub async fn spawn_app() -> TestApp {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data_dir = dir.path().to_path_buf();
+    let mut app = start(data_dir.clone()).await;
+    app.dir = Some(dir);
+    app
+}
+
+/// Starts a server on an existing data directory.
+pub async fn start(data_dir: PathBuf) -> TestApp {
+    let mut config = Config::default();
+    config.server.listen = "127.0.0.1:0".parse().unwrap();
+    config.server.shutdown_grace_seconds = 5;
+    let loaded = Loaded {
+        config,
+        data_dir: data_dir.clone(),
+        file: None,
+        env_keys: vec![],
+    };
+    let app = App::build(&loaded).await.expect("app builds");
+    let addr = app.local_addr();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let handle = tokio::spawn(async move {
+        app.run(async {
+            let _ = stopped.await;
+        })
+        .await
+        .expect("server runs");
+    });
+    TestApp {
+        addr,
+        client: reqwest::Client::new(),
+        dir: None,
+        stop: Some(stop),
+        handle: Some(handle),
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    /// Stops the server gracefully and waits until the database is closed.
+    pub async fn stop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(h) = self.handle.take() {
+            h.await.expect("server task");
+        }
+    }
+
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let mut req = self.client.request(method, self.url(path));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        if let Some(b) = body {
+            req = req
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        let resp = req.send().await.expect("request sent");
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let bytes = resp.bytes().await.expect("body");
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+        };
+        Reply {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.send(Method::GET, path, None, &[]).await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Reply {
+        self.send(Method::POST, path, Some(body), &[]).await
+    }
+
+    pub async fn put(&self, path: &str, body: Value) -> Reply {
+        self.send(Method::PUT, path, Some(body), &[]).await
+    }
+
+    pub async fn put_if(&self, path: &str, etag: &str, body: Value) -> Reply {
+        self.send(Method::PUT, path, Some(body), &[("if-match", etag)])
+            .await
+    }
+
+    pub async fn room_type(&self, code: &str, max_occupancy: i64) -> String {
+        self.post(
+            "/v1/room-types",
+            json!({"code": code, "name": format!("Room type {code}"), "max_occupancy": max_occupancy, "base_rate": 10000}),
+        )
+        .await
+        .expect(201)
+        .id()
+    }
+
+    pub async fn room(&self, number: &str, room_type_id: &str) -> String {
+        self.post(
+            "/v1/rooms",
+            json!({"number": number, "room_type_id": room_type_id}),
+        )
+        .await
+        .expect(201)
+        .id()
+    }
+
+    pub async fn guest(&self, first: &str, last: &str) -> String {
+        self.post(
+            "/v1/guests",
+            json!({"first_name": first, "last_name": last}),
+        )
+        .await
+        .expect(201)
+        .id()
+    }
+
+    pub async fn reserve(
+        &self,
+        guest: &str,
+        room_type: &str,
+        arrival: &str,
+        departure: &str,
+    ) -> Reply {
+        self.post(
+            "/v1/reservations",
+            json!({"primary_guest_id": guest, "room_type_id": room_type, "arrival": arrival,
+                   "departure": departure, "adults": 1}),
+        )
+        .await
+    }
+
+    /// Every record of a list, following cursors.
+    pub async fn all(&self, path: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let mut url = format!("{path}{sep}limit=200");
+        loop {
+            let r = self.get(&url).await.expect(200);
+            out.extend(r.body["data"].as_array().unwrap().iter().cloned());
+            match r.body["next_cursor"].as_str() {
+                Some(c) => url = format!("{path}{sep}limit=200&cursor={c}"),
+                None => return out,
+            }
+        }
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+    }
+}
+
+/// Today in UTC (the default property time zone), plus `days`.
+pub fn day(days: i64) -> String {
+    (chrono::Utc::now().date_naive() + chrono::Duration::days(days))
+        .format("%Y-%m-%d")
+        .to_string()
+}
