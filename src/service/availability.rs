@@ -21,10 +21,7 @@ pub async fn nights(
                 store::room_types::get(c, id)?
                     .ok_or_else(|| AppError::not_found("room type", id))?,
             ],
-            None => {
-                let all = store::room_types::list(c, None, i64::MAX, usize::MAX >> 1)?;
-                all.into_iter().map(|(t, _)| t).collect()
-            }
+            None => store::room_types::all(c)?,
         };
         let mut per_type = Vec::with_capacity(types.len());
         for t in &types {

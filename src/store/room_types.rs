@@ -40,26 +40,32 @@ pub fn id_by_code(conn: &Connection, code: &str) -> AppResult<Option<String>> {
         .optional()?)
 }
 
+fn write(tx: &Tx, sql: &str, t: &RoomType) -> AppResult<()> {
+    tx.prepare_cached(sql)?.execute(rusqlite::named_params! {
+        ":id": &t.id,
+        ":code": &t.code,
+        ":name": &t.name,
+        ":description": &t.description,
+        ":max_occupancy": t.max_occupancy,
+        ":base_rate": t.base_rate,
+        ":currency": &t.currency,
+        ":version": t.version,
+        ":created_at": &t.created_at.0,
+        ":updated_at": &t.updated_at.0,
+    })?;
+    Ok(())
+}
+
 /// Inserts a room type.
 pub fn insert(tx: &Tx, t: &RoomType) -> AppResult<()> {
-    tx.prepare_cached(
+    write(
+        tx,
         "INSERT INTO room_types (id, code, name, description, max_occupancy, base_rate,
                                  currency, version, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?
-    .execute((
-        &t.id,
-        &t.code,
-        &t.name,
-        &t.description,
-        t.max_occupancy,
-        t.base_rate,
-        &t.currency,
-        t.version,
-        &t.created_at.0,
-        &t.updated_at.0,
-    ))?;
-    Ok(())
+         VALUES (:id, :code, :name, :description, :max_occupancy, :base_rate, :currency,
+                 :version, :created_at, :updated_at)",
+        t,
+    )
 }
 
 /// Stores a changed room type, logging a code change for stable cursors.
@@ -67,22 +73,21 @@ pub fn update(tx: &Tx, old: &RoomType, t: &RoomType) -> AppResult<()> {
     if old.code != t.code {
         page::record_move(tx, ENTITY, &t.id, &old.code)?;
     }
-    tx.prepare_cached(
-        "UPDATE room_types SET code = ?2, name = ?3, description = ?4, max_occupancy = ?5,
-                base_rate = ?6, currency = ?7, version = ?8, updated_at = ?9 WHERE id = ?1",
-    )?
-    .execute((
-        &t.id,
-        &t.code,
-        &t.name,
-        &t.description,
-        t.max_occupancy,
-        t.base_rate,
-        &t.currency,
-        t.version,
-        &t.updated_at.0,
-    ))?;
-    Ok(())
+    write(
+        tx,
+        "UPDATE room_types SET code = :code, name = :name, description = :description,
+                max_occupancy = :max_occupancy, base_rate = :base_rate, currency = :currency,
+                version = :version, created_at = :created_at, updated_at = :updated_at
+         WHERE id = :id",
+        t,
+    )
+}
+
+/// Every room type, in list order.
+pub fn all(conn: &Connection) -> AppResult<Vec<RoomType>> {
+    let mut stmt = conn.prepare_cached("SELECT * FROM room_types ORDER BY code, id")?;
+    let rows = stmt.query_map([], map)?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
 /// A page of room types.

@@ -55,24 +55,30 @@ pub fn count_of_type(conn: &Connection, room_type_id: &str) -> AppResult<(i64, i
         .query_row([room_type_id], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
 
+fn write(tx: &Tx, sql: &str, room: &Room) -> AppResult<()> {
+    tx.prepare_cached(sql)?.execute(rusqlite::named_params! {
+        ":id": &room.id,
+        ":number": &room.number,
+        ":room_type_id": &room.room_type_id,
+        ":floor": room.floor,
+        ":housekeeping_status": room.housekeeping_status,
+        ":version": room.version,
+        ":created_at": &room.created_at.0,
+        ":updated_at": &room.updated_at.0,
+    })?;
+    Ok(())
+}
+
 /// Inserts a room.
 pub fn insert(tx: &Tx, room: &Room) -> AppResult<()> {
-    tx.prepare_cached(
+    write(
+        tx,
         "INSERT INTO rooms (id, number, room_type_id, floor, housekeeping_status, version,
                             created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute((
-        &room.id,
-        &room.number,
-        &room.room_type_id,
-        room.floor,
-        room.housekeeping_status,
-        room.version,
-        &room.created_at.0,
-        &room.updated_at.0,
-    ))?;
-    Ok(())
+         VALUES (:id, :number, :room_type_id, :floor, :housekeeping_status, :version,
+                 :created_at, :updated_at)",
+        room,
+    )
 }
 
 /// Stores a changed room, logging a number change for stable cursors.
@@ -80,20 +86,14 @@ pub fn update(tx: &Tx, old: &Room, room: &Room) -> AppResult<()> {
     if old.number != room.number {
         page::record_move(tx, ENTITY, &room.id, &old.number)?;
     }
-    tx.prepare_cached(
-        "UPDATE rooms SET number = ?2, room_type_id = ?3, floor = ?4, housekeeping_status = ?5,
-                version = ?6, updated_at = ?7 WHERE id = ?1",
-    )?
-    .execute((
-        &room.id,
-        &room.number,
-        &room.room_type_id,
-        room.floor,
-        room.housekeeping_status,
-        room.version,
-        &room.updated_at.0,
-    ))?;
-    Ok(())
+    write(
+        tx,
+        "UPDATE rooms SET number = :number, room_type_id = :room_type_id, floor = :floor,
+                housekeeping_status = :housekeeping_status, version = :version,
+                created_at = :created_at, updated_at = :updated_at
+         WHERE id = :id",
+        room,
+    )
 }
 
 /// Room list filters.
