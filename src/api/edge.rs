@@ -129,6 +129,13 @@ fn plain_reason(reason: &str) -> String {
         if let Some(max) = bound("maximum") {
             return format!("must be at most {max}");
         }
+        if let Some(pattern) = reason.split("pattern(").nth(1) {
+            let pattern = pattern.trim_end_matches(')').trim_matches('"');
+            return format!("must match {pattern} (see the parameter's documentation)");
+        }
+        if let Some(max) = bound("maxLength") {
+            return format!("must be at most {max} characters");
+        }
     }
     if reason.contains("failed to parse \"integer") {
         return "must be a whole number".into();

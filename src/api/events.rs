@@ -6,6 +6,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
 use super::Tag;
+use super::pagination::given;
 use super::problem::{ApiError, ListErrors};
 use crate::db::Db;
 use crate::domain::reservation::{Status, TRANSITIONS};
@@ -116,7 +117,7 @@ impl EventsApi {
         #[oai(name = "type")]
         kind: Query<Option<String>>,
     ) -> Result<Json<EventPage>, ApiError<ListErrors>> {
-        let types = check_types(kind.0)?;
+        let types = check_types(given(&kind))?;
         let limit = limit.0.unwrap_or(50).clamp(1, 200) as usize;
         Ok(Json(
             service::events::list(db.0, after.0.unwrap_or(0).max(0), limit, types).await?,

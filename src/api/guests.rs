@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest};
+use super::pagination::{Filters, ListRequest, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use crate::db::Db;
@@ -44,8 +44,8 @@ impl GuestsApi {
         cursor: Query<Option<String>>,
     ) -> Result<Json<GuestPage>, ApiError<ListErrors>> {
         let filter = GuestFilter {
-            name: name.0.filter(|n| !n.trim().is_empty()),
-            email: email.0,
+            name: given(&name),
+            email: given(&email),
             arrival_from: arrival_from.0,
             arrival_to: arrival_to.0,
         };
@@ -75,7 +75,10 @@ impl GuestsApi {
         &self,
         db: Data<&Db>,
         /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(name = "Idempotency-Key")]
+        #[oai(
+            name = "Idempotency-Key",
+            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
+        )]
         _idempotency_key: Header<Option<String>>,
         body: Body<GuestCreate>,
     ) -> Result<Created<Guest>, ApiError<CreateErrors>> {
@@ -108,7 +111,7 @@ impl GuestsApi {
         if_match: Header<Option<String>>,
         body: Body<GuestUpdate>,
     ) -> Result<Tagged<Guest>, ApiError<UpdateErrors>> {
-        let if_match = if_match.0.as_deref().map(IfMatch::parse);
+        let if_match = IfMatch::from_header(if_match.0.as_deref());
         Ok(service::guests::update(db.0, id.0, if_match, body.0)
             .await?
             .into())

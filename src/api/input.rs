@@ -12,7 +12,6 @@ use poem_openapi::registry::{MetaSchemaRef, Registry};
 use poem_openapi::types::{MaybeUndefined, Type};
 use serde_json::{Map, Value};
 
-use crate::domain::rules::Check;
 use crate::error::{AppError, FieldError};
 use crate::model::Date;
 
@@ -27,19 +26,14 @@ pub trait FromJson: Sized {
 
 /// How a struct field treats absence and `null`.
 pub trait Field: Sized {
-    /// The value rules are checked on.
-    type Leaf;
     /// The field is missing from the object.
     fn absent(path: &str, errs: &mut Errors) -> Option<Self>;
     /// The field is present (possibly `null`).
     fn present(value: &Value, path: &str, errs: &mut Errors) -> Option<Self>;
-    /// The value to check rules on, if there is one.
-    fn leaf(&self) -> Option<&Self::Leaf>;
 }
 
 /// A plain type is required and must not be null.
 impl<T: FromJson> Field for T {
-    type Leaf = T;
     fn absent(path: &str, errs: &mut Errors) -> Option<Self> {
         errs.push(FieldError::new(path, "required", "is required"));
         None
@@ -55,14 +49,10 @@ impl<T: FromJson> Field for T {
         }
         T::from_json(value, path, errs)
     }
-    fn leaf(&self) -> Option<&T> {
-        Some(self)
-    }
 }
 
 /// `Option<T>`: absent or `null` mean "none".
 impl<T: FromJson> Field for Option<T> {
-    type Leaf = T;
     fn absent(_: &str, _: &mut Errors) -> Option<Self> {
         Some(None)
     }
@@ -72,14 +62,10 @@ impl<T: FromJson> Field for Option<T> {
         }
         T::from_json(value, path, errs).map(Some)
     }
-    fn leaf(&self) -> Option<&T> {
-        self.as_ref()
-    }
 }
 
 /// `MaybeUndefined<T>` (updates): absent keeps the value, `null` clears it.
 impl<T: FromJson> Field for MaybeUndefined<T> {
-    type Leaf = T;
     fn absent(_: &str, _: &mut Errors) -> Option<Self> {
         Some(MaybeUndefined::Undefined)
     }
@@ -88,9 +74,6 @@ impl<T: FromJson> Field for MaybeUndefined<T> {
             return Some(MaybeUndefined::Null);
         }
         T::from_json(value, path, errs).map(MaybeUndefined::Value)
-    }
-    fn leaf(&self) -> Option<&T> {
-        self.value()
     }
 }
 
@@ -214,27 +197,9 @@ pub fn field<F: Field>(
     }
 }
 
-/// Applies a rule to a parsed field, recording a failure at its path.
-pub fn check<F: Field>(
-    value: &Option<F>,
-    path: &str,
-    name: &str,
-    rule: impl Fn(&F::Leaf) -> Check,
-    errs: &mut Errors,
-) {
-    if let Some(leaf) = value.as_ref().and_then(Field::leaf)
-        && let Err(broken) = rule(leaf)
-    {
-        errs.push(FieldError::new(
-            join(path, name),
-            broken.code,
-            broken.message,
-        ));
-    }
-}
-
 /// Declares a request body object: an OpenAPI `Object` plus a collecting [`FromJson`].
-/// Fields take an optional `as "json_name"` and an optional `=> rule` checked when present.
+/// Field types enforce their own rules (see `model::fields`); a field takes an optional
+/// `as "json_name"`.
 /// An optional `ignore ["id", ...]` lists read-only keys a client may send back unchanged.
 /// An optional `cross path::to::fn` runs rules across fields (`fn(&Map, &str, &mut Errors)`)
 /// even when some fields failed, so that every failure is reported at once.
@@ -245,7 +210,7 @@ macro_rules! input_object {
         pub struct $name:ident {
             $(
                 $(#[$fmeta:meta])*
-                pub $field:ident $(as $json:literal)? : $ty:ty $(=> $rule:expr)?
+                pub $field:ident $(as $json:literal)? : $ty:ty
             ),* $(,)?
         }
         $(ignore [$($ignored:literal),* $(,)?])?
@@ -278,9 +243,7 @@ macro_rules! input_object {
                 $(
                     let $field = {
                         let name = $crate::input_object!(@name $field $($json)?);
-                        let value = $crate::api::input::field::<$ty>(obj, path, name, errs);
-                        $( $crate::api::input::check(&value, path, name, $rule, errs); )?
-                        value
+                        $crate::api::input::field::<$ty>(obj, path, name, errs)
                     };
                 )*
                 $( $cross(obj, path, errs); )?

@@ -99,7 +99,7 @@ fn request(
             ]),
         );
     }
-    let Some(text) = cursor else {
+    let Some(text) = cursor.filter(|c| !c.is_empty()) else {
         return Ok((
             PageRequest {
                 after: None,
@@ -175,4 +175,12 @@ pub fn csv<T>(
             })
         })
         .collect()
+}
+
+/// A text query parameter, where an empty value (`?status=`) means "not given".
+pub fn given(q: &poem_openapi::param::Query<Option<String>>) -> Option<String> {
+    q.0.as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
 }

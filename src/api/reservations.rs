@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv};
+use super::pagination::{Filters, ListRequest, csv, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use crate::db::Db;
@@ -57,7 +57,7 @@ impl ReservationsApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
     ) -> Result<Json<ReservationPage>, ApiError<ListErrors>> {
-        let mut statuses = csv("status", status.0, Status::parse, Status::choices())?;
+        let mut statuses = csv("status", given(&status), Status::parse, Status::choices())?;
         statuses.sort_by_key(|s| s.as_str());
         statuses.dedup();
         let d = |q: &Query<Option<Date>>| q.0.map(|d| d.to_string());
@@ -80,8 +80,8 @@ impl ReservationsApi {
                             .join(","),
                     ),
                 ),
-                ("room_type_id", room_type_id.0.clone()),
-                ("guest_id", guest_id.0.clone()),
+                ("room_type_id", given(&room_type_id)),
+                ("guest_id", given(&guest_id)),
             ],
         );
         let filter = ReservationFilter {
@@ -92,8 +92,8 @@ impl ReservationsApi {
             departure_from: departure_from.0,
             departure_to: departure_to.0,
             status: statuses,
-            room_type_id: room_type_id.0,
-            guest_id: guest_id.0,
+            room_type_id: given(&room_type_id),
+            guest_id: given(&guest_id),
         };
         let req = ListRequest::new(limit.0, cursor.0, filters)?;
         let page = service::reservations::list(db.0, filter, req.page.clone()).await?;
@@ -118,7 +118,10 @@ impl ReservationsApi {
         &self,
         db: Data<&Db>,
         /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(name = "Idempotency-Key")]
+        #[oai(
+            name = "Idempotency-Key",
+            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
+        )]
         _idempotency_key: Header<Option<String>>,
         body: Body<ReservationCreate>,
     ) -> Result<Created<Reservation>, ApiError<CreateErrors>> {
@@ -163,7 +166,7 @@ impl ReservationsApi {
         if_match: Header<Option<String>>,
         body: Body<ReservationUpdate>,
     ) -> Result<Tagged<Reservation>, ApiError<UpdateErrors>> {
-        let if_match = if_match.0.as_deref().map(IfMatch::parse);
+        let if_match = IfMatch::from_header(if_match.0.as_deref());
         Ok(service::reservations::update(db.0, id.0, if_match, body.0)
             .await?
             .into())

@@ -83,7 +83,7 @@ impl RoomTypesApi {
         if_match: Header<Option<String>>,
         body: Body<RoomTypeUpdate>,
     ) -> Result<Tagged<RoomType>, ApiError<UpdateErrors>> {
-        let if_match = if_match.0.as_deref().map(IfMatch::parse);
+        let if_match = IfMatch::from_header(if_match.0.as_deref());
         Ok(service::room_types::update(db.0, id.0, if_match, body.0)
             .await?
             .into())

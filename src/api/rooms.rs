@@ -8,7 +8,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv};
+use super::pagination::{Filters, ListRequest, csv, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use crate::db::Db;
@@ -43,15 +43,15 @@ impl RoomsApi {
         let filters = Filters::new(
             "rooms",
             &[
-                ("room_type_id", room_type_id.0.clone()),
-                ("housekeeping_status", housekeeping_status.0.clone()),
+                ("room_type_id", given(&room_type_id)),
+                ("housekeeping_status", given(&housekeeping_status)),
             ],
         );
         let filter = RoomFilter {
-            room_type_id: room_type_id.0,
+            room_type_id: given(&room_type_id),
             housekeeping_status: csv(
                 "housekeeping_status",
-                housekeeping_status.0,
+                given(&housekeeping_status),
                 HousekeepingStatus::parse,
                 HousekeepingStatus::choices(),
             )?,
@@ -71,7 +71,10 @@ impl RoomsApi {
         &self,
         db: Data<&Db>,
         /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(name = "Idempotency-Key")]
+        #[oai(
+            name = "Idempotency-Key",
+            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
+        )]
         _idempotency_key: Header<Option<String>>,
         body: Body<RoomCreate>,
     ) -> Result<Created<Room>, ApiError<CreateErrors>> {
@@ -104,7 +107,7 @@ impl RoomsApi {
         if_match: Header<Option<String>>,
         body: Body<RoomUpdate>,
     ) -> Result<Tagged<Room>, ApiError<UpdateErrors>> {
-        let if_match = if_match.0.as_deref().map(IfMatch::parse);
+        let if_match = IfMatch::from_header(if_match.0.as_deref());
         Ok(service::rooms::update(db.0, id.0, if_match, body.0)
             .await?
             .into())
@@ -144,7 +147,7 @@ impl RoomsApi {
                     "must be on or after from, at most 364 days later",
                 )])
         })?;
-        let data = service::availability::nights(db.0, window, room_type_id.0).await?;
+        let data = service::availability::nights(db.0, window, given(&room_type_id)).await?;
         Ok(Json(AvailabilityList { data }))
     }
 }

@@ -38,7 +38,7 @@ impl SettingsApi {
         if_match: Header<Option<String>>,
         body: Body<SettingsUpdate>,
     ) -> Result<Tagged<Settings>, ApiError<UpdateErrors>> {
-        let if_match = if_match.0.as_deref().map(IfMatch::parse);
+        let if_match = IfMatch::from_header(if_match.0.as_deref());
         Ok(service::settings::update(db.0, if_match, body.0)
             .await?
             .into())

@@ -6,11 +6,24 @@
 
 use serde_json::{Value, json};
 
-/// Makes optional properties nullable throughout `components.schemas`.
+/// A schema title that marks a property as never null (update fields that may be left out
+/// but not cleared); the finisher removes it.
+pub const NOT_NULL_MARK: &str = "innkeep:not-null";
+
+/// Makes optional properties nullable throughout `components.schemas`, and closes request
+/// bodies to unknown properties (the server rejects them with 422).
 pub fn finish(spec: &str) -> String {
     let Ok(mut doc) = serde_json::from_str::<Value>(spec) else {
         return spec.to_string();
     };
+    for name in request_schemas(&doc) {
+        if let Some(schema) = doc.pointer_mut(&format!("/components/schemas/{name}"))
+            && schema.get("properties").is_some()
+        {
+            schema["additionalProperties"] = Value::Bool(false);
+        }
+    }
+    document_parameters(&mut doc);
     if let Some(schemas) = doc
         .pointer_mut("/components/schemas")
         .and_then(Value::as_object_mut)
@@ -20,6 +33,108 @@ pub fn finish(spec: &str) -> String {
         }
     }
     serde_json::to_string_pretty(&doc).unwrap_or_else(|_| spec.to_string())
+}
+
+/// Patterns of query parameters that the handlers check themselves (so that their errors
+/// can name the allowed values in plain words), added to the spec here.
+const PARAMETER_PATTERNS: &[(&str, &str)] = &[
+    ("cursor", "^[A-Za-z0-9_-]*$"),
+    (
+        "status",
+        "^((confirmed|checked_in|checked_out|cancelled|no_show)(,(confirmed|checked_in|checked_out|cancelled|no_show))*)?$",
+    ),
+    (
+        "housekeeping_status",
+        "^((clean|dirty|inspected|out_of_order)(,(clean|dirty|inspected|out_of_order))*)?$",
+    ),
+];
+
+/// The `type` filter of the event feed: known types, `family.*` or `*`, comma-separated.
+fn event_type_pattern() -> String {
+    let mut families: Vec<&str> = Vec::new();
+    for t in super::EVENT_TYPES {
+        let family = t.split('.').next().unwrap_or(t);
+        if !families.contains(&family) {
+            families.push(family);
+        }
+    }
+    let mut one: Vec<String> = vec![r"\*".to_string()];
+    one.extend(families.iter().map(|f| format!(r"{f}\.\*")));
+    one.extend(super::EVENT_TYPES.iter().map(|t| t.replace('.', r"\.")));
+    let one = format!("({})", one.join("|"));
+    format!("^({one}(,{one})*)?$")
+}
+
+fn document_parameters(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for op in paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|m| m.values_mut())
+    {
+        let Some(params) = op.get_mut("parameters").and_then(Value::as_array_mut) else {
+            continue;
+        };
+        for p in params.iter_mut().filter(|p| p["in"] == "query") {
+            let name = p["name"].as_str().unwrap_or_default().to_string();
+            let pattern = match PARAMETER_PATTERNS.iter().find(|(n, _)| *n == name) {
+                Some((_, pattern)) => Some(pattern.to_string()),
+                None if name == "type" => Some(event_type_pattern()),
+                None => None,
+            };
+            if let Some(pattern) = pattern
+                && let Some(schema) = p.get_mut("schema").and_then(Value::as_object_mut)
+            {
+                schema.insert("pattern".into(), Value::String(pattern));
+            }
+        }
+    }
+}
+
+/// Names of the component schemas reachable from request bodies.
+fn request_schemas(doc: &Value) -> Vec<String> {
+    let mut todo: Vec<String> = Vec::new();
+    if let Some(paths) = doc.get("paths").and_then(Value::as_object) {
+        for op in paths
+            .values()
+            .filter_map(Value::as_object)
+            .flat_map(|m| m.values())
+        {
+            if let Some(body) = op.get("requestBody") {
+                collect_refs(body, &mut todo);
+            }
+        }
+    }
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(name) = todo.pop() {
+        if seen.contains(&name) {
+            continue;
+        }
+        if let Some(schema) = doc.pointer(&format!("/components/schemas/{name}")) {
+            collect_refs(schema, &mut todo);
+        }
+        seen.push(name);
+    }
+    seen
+}
+
+fn collect_refs(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            if let Some(name) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/components/schemas/"))
+            {
+                out.push(name.to_string());
+            }
+            map.values().for_each(|v| collect_refs(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
+        _ => {}
+    }
 }
 
 fn mark_nullable(schema: &mut Value) {
@@ -40,6 +155,10 @@ fn mark_nullable(schema: &mut Value) {
             continue;
         }
         if let Some(obj) = prop.as_object_mut() {
+            if obj.get("title").and_then(Value::as_str) == Some(NOT_NULL_MARK) {
+                obj.remove("title");
+                continue;
+            }
             if let Some(reference) = obj.remove("$ref") {
                 obj.insert("allOf".into(), json!([{ "$ref": reference }]));
             }

@@ -160,7 +160,7 @@ pub fn phone(s: &String) -> Check {
 }
 
 /// ISO 3166-1 alpha-2 codes, plus XK (Kosovo), which travel documents use.
-const COUNTRIES: &str = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI \
+pub const COUNTRIES: &str = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI \
 BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ \
 DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ \
 GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN \
@@ -183,7 +183,7 @@ pub fn country(s: &String) -> Check {
 }
 
 /// ISO 4217 active currency codes.
-const CURRENCIES: &str = "AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB \
+pub const CURRENCIES: &str = "AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB \
 BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR \
 FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES \
 KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR \
@@ -214,6 +214,25 @@ pub fn room_type_code(s: &String) -> Check {
         Err(Rule::new(
             "invalid_code",
             "must be 1 to 16 characters of A-Z, 0-9, _ and -",
+        ))
+    }
+}
+
+/// An invoice series pattern: letters, digits, `-`, `_`, `/` and the `{year}` placeholder,
+/// 1 to 32 characters.
+pub fn invoice_series(s: &String) -> Check {
+    let rest = s.replace("{year}", "");
+    if !s.is_empty()
+        && s.len() <= 32
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_/".contains(c))
+    {
+        Ok(())
+    } else {
+        Err(Rule::new(
+            "invalid_pattern",
+            "may contain letters, digits, -, _, / and the placeholder {year} (1 to 32 characters)",
         ))
     }
 }

@@ -4,19 +4,19 @@ use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
 
 use crate::domain::enums::{DocumentType, Gender};
-use crate::domain::rules;
 use crate::input_object;
+use crate::model::fields::{Country, Email, Line, Patch, Phone, Text};
 use crate::model::{Date, Instant};
 
 input_object! {
     /// Where a guest was born, as police registration systems ask for it.
     pub struct BirthPlace {
         /// ISO 3166-1 alpha-2 country.
-        pub country: Option<String> => rules::country,
+        pub country: Option<Country>,
         /// Municipality (town or city).
-        pub municipality: Option<String> => rules::line(100),
+        pub municipality: Option<Line<100>>,
         /// Region, province or county.
-        pub region: Option<String> => rules::line(100),
+        pub region: Option<Line<100>>,
     }
 }
 
@@ -26,11 +26,11 @@ input_object! {
         /// Passport, identity card, driving licence or other.
         pub kind as "type": DocumentType,
         /// The document number.
-        pub number: String => rules::line(40),
+        pub number: Line<40>,
         /// ISO 3166-1 alpha-2 country that issued it.
-        pub issuing_country: Option<String> => rules::country,
+        pub issuing_country: Option<Country>,
         /// Place (authority or town) that issued it.
-        pub issuing_place: Option<String> => rules::line(100),
+        pub issuing_place: Option<Line<100>>,
         /// Last day it is valid.
         pub expiry_date: Option<Date>,
     }
@@ -40,17 +40,17 @@ input_object! {
     /// A postal address.
     pub struct Address {
         /// Street and number.
-        pub line1: Option<String> => rules::line(200),
+        pub line1: Option<Line<200>>,
         /// Further address line.
-        pub line2: Option<String> => rules::line(200),
+        pub line2: Option<Line<200>>,
         /// Town or city.
-        pub city: Option<String> => rules::line(100),
+        pub city: Option<Line<100>>,
         /// Postal code.
-        pub postal_code: Option<String> => rules::line(20),
+        pub postal_code: Option<Line<20>>,
         /// Region, province or state.
-        pub region: Option<String> => rules::line(100),
+        pub region: Option<Line<100>>,
         /// ISO 3166-1 alpha-2 country.
-        pub country: Option<String> => rules::country,
+        pub country: Option<Country>,
     }
 }
 
@@ -93,19 +93,19 @@ input_object! {
     /// A new guest.
     pub struct GuestCreate {
         /// Given name(s).
-        pub first_name: String => rules::line(100),
+        pub first_name: Line<100>,
         /// Family name(s).
-        pub last_name: String => rules::line(100),
+        pub last_name: Line<100>,
         /// E-mail address.
-        pub email: Option<String> => rules::email,
+        pub email: Option<Email>,
         /// Phone number.
-        pub phone: Option<String> => rules::phone,
+        pub phone: Option<Phone>,
         /// Date of birth (not in the future).
         pub birth_date: Option<Date>,
         /// male, female or other.
         pub gender: Option<Gender>,
         /// Nationality, ISO 3166-1 alpha-2.
-        pub nationality: Option<String> => rules::country,
+        pub nationality: Option<Country>,
         /// Place of birth.
         pub birth_place: Option<BirthPlace>,
         /// Identity document.
@@ -113,7 +113,7 @@ input_object! {
         /// Home address.
         pub address: Option<Address>,
         /// Notes for staff.
-        pub notes: Option<String> => rules::free_text(4000),
+        pub notes: Option<Text<4000>>,
     }
 }
 
@@ -123,19 +123,19 @@ input_object! {
     /// read; they are ignored.
     pub struct GuestUpdate {
         /// Given name(s); cannot be null.
-        pub first_name: MaybeUndefined<String> => rules::line(100),
+        pub first_name: Patch<Line<100>>,
         /// Family name(s); cannot be null.
-        pub last_name: MaybeUndefined<String> => rules::line(100),
+        pub last_name: Patch<Line<100>>,
         /// E-mail address.
-        pub email: MaybeUndefined<String> => rules::email,
+        pub email: MaybeUndefined<Email>,
         /// Phone number.
-        pub phone: MaybeUndefined<String> => rules::phone,
+        pub phone: MaybeUndefined<Phone>,
         /// Date of birth.
         pub birth_date: MaybeUndefined<Date>,
         /// male, female or other.
         pub gender: MaybeUndefined<Gender>,
         /// Nationality, ISO 3166-1 alpha-2.
-        pub nationality: MaybeUndefined<String> => rules::country,
+        pub nationality: MaybeUndefined<Country>,
         /// Place of birth (replaced as a whole).
         pub birth_place: MaybeUndefined<BirthPlace>,
         /// Identity document (replaced as a whole).
@@ -143,7 +143,7 @@ input_object! {
         /// Home address (replaced as a whole).
         pub address: MaybeUndefined<Address>,
         /// Notes for staff.
-        pub notes: MaybeUndefined<String> => rules::free_text(4000),
+        pub notes: MaybeUndefined<Text<4000>>,
     }
     ignore ["id", "version", "created_at", "updated_at"]
 }

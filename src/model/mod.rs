@@ -5,6 +5,7 @@
 //! receiver sees exactly what `GET` returns. Request bodies are declared with
 //! `input_object!`, which parses every field and reports every failure.
 
+pub mod fields;
 mod guest;
 mod page;
 mod property;

@@ -4,22 +4,23 @@ use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
 
 use crate::domain::enums::HousekeepingStatus;
-use crate::domain::rules;
 use crate::input_object;
+use crate::model::fields::{
+    Code, Country, Currency, Int, Line, Patch, RoomTypeId, Series, Text, TimeZone,
+};
 use crate::model::{Date, Instant};
 
 input_object! {
     /// The property's tourist tax, charged per guest per night.
     pub struct CityTax {
         /// Gross amount per person per night, in minor units.
-        #[oai(validator(minimum(value = "0")))]
-        pub amount_per_person_night: i64 => rules::range(0, 1_000_000),
+        pub amount_per_person_night: Int<0, 1_000_000>,
         /// VAT on the city tax, in basis points (usually 0).
-        pub tax_rate: Option<i64> => rules::range(0, 10_000),
+        pub tax_rate: Option<Int<0, 10_000>>,
         /// Nights per stay after which no more tax is due (null: no cap).
-        pub max_nights: Option<i64> => rules::range(1, 365),
+        pub max_nights: Option<Int<1, 365>>,
         /// Guests younger than this many years on arrival pay nothing (null: nobody exempt).
-        pub exempt_under_age: Option<i64> => rules::range(0, 120),
+        pub exempt_under_age: Option<Int<0, 120>>,
     }
 }
 
@@ -52,19 +53,20 @@ input_object! {
     /// Changes to the settings. Absent fields keep their value; `null` clears an optional one.
     pub struct SettingsUpdate {
         /// The property's name.
-        pub name: MaybeUndefined<String> => rules::line(200),
+        pub name: Patch<Line<200>>,
         /// IANA time zone, such as Europe/Rome.
-        pub time_zone: MaybeUndefined<String>,
+        pub time_zone: Patch<TimeZone>,
         /// ISO 4217 currency, such as EUR.
-        pub currency: MaybeUndefined<String> => rules::currency,
-        /// ISO 3166-1 alpha-2 country, such as IT.
-        pub country: MaybeUndefined<String> => rules::country,
+        pub currency: Patch<Currency>,
+        /// ISO 3166-1 alpha-2 country, such as IT; null clears it.
+        pub country: MaybeUndefined<Country>,
         /// City tax, or null for none.
         pub city_tax: MaybeUndefined<CityTax>,
-        /// Invoice number series pattern, such as `{year}` or `B-{year}`.
-        pub invoice_series: MaybeUndefined<String> => rules::line(32),
+        /// Invoice number series pattern, such as `{year}` or `B-{year}`: letters, digits,
+        /// `-`, `_`, `/` and the placeholder `{year}`.
+        pub invoice_series: Patch<Series>,
         /// Default tax rate in basis points (1300 = 13 %).
-        pub default_tax_rate: MaybeUndefined<i64> => rules::range(0, 10_000),
+        pub default_tax_rate: Patch<Int<0, 10_000>>,
     }
     ignore ["version", "created_at", "updated_at"]
 }
@@ -98,17 +100,17 @@ input_object! {
     /// A new room type.
     pub struct RoomTypeCreate {
         /// Unique code, 1 to 16 of `A-Z0-9_-`.
-        pub code: String => rules::room_type_code,
+        pub code: Code,
         /// Display name.
-        pub name: String => rules::line(200),
+        pub name: Line<200>,
         /// Longer description.
-        pub description: Option<String> => rules::free_text(2000),
+        pub description: Option<Text<2000>>,
         /// Most guests one room holds, 1 to 20.
-        pub max_occupancy: i64 => rules::range(1, 20),
+        pub max_occupancy: Int<1, 20>,
         /// Default gross nightly rate in minor units.
-        pub base_rate: i64 => rules::range(0, 100_000_000),
+        pub base_rate: Int<0, 100_000_000>,
         /// ISO 4217 currency; defaults to the property's.
-        pub currency: Option<String> => rules::currency,
+        pub currency: Option<Currency>,
     }
 }
 
@@ -116,17 +118,17 @@ input_object! {
     /// Changes to a room type. Absent fields keep their value.
     pub struct RoomTypeUpdate {
         /// Unique code, 1 to 16 of `A-Z0-9_-`.
-        pub code: MaybeUndefined<String> => rules::room_type_code,
+        pub code: Patch<Code>,
         /// Display name.
-        pub name: MaybeUndefined<String> => rules::line(200),
+        pub name: Patch<Line<200>>,
         /// Longer description; null clears it.
-        pub description: MaybeUndefined<String> => rules::free_text(2000),
+        pub description: MaybeUndefined<Text<2000>>,
         /// Most guests one room holds, 1 to 20.
-        pub max_occupancy: MaybeUndefined<i64> => rules::range(1, 20),
+        pub max_occupancy: Patch<Int<1, 20>>,
         /// Default gross nightly rate in minor units.
-        pub base_rate: MaybeUndefined<i64> => rules::range(0, 100_000_000),
+        pub base_rate: Patch<Int<0, 100_000_000>>,
         /// ISO 4217 currency.
-        pub currency: MaybeUndefined<String> => rules::currency,
+        pub currency: Patch<Currency>,
     }
     ignore ["id", "version", "created_at", "updated_at"]
 }
@@ -158,11 +160,11 @@ input_object! {
     /// A new room.
     pub struct RoomCreate {
         /// The room number on the door; unique.
-        pub number: String => rules::line(16),
+        pub number: Line<16>,
         /// Its room type (`rt_…`).
-        pub room_type_id: String,
+        pub room_type_id: RoomTypeId,
         /// Floor.
-        pub floor: Option<i64> => rules::range(-10, 200),
+        pub floor: Option<Int<-10, 200>>,
         /// Housekeeping state; defaults to `clean`.
         pub housekeeping_status: Option<HousekeepingStatus>,
     }
@@ -172,13 +174,13 @@ input_object! {
     /// Changes to a room. Absent fields keep their value.
     pub struct RoomUpdate {
         /// The room number on the door; unique.
-        pub number: MaybeUndefined<String> => rules::line(16),
+        pub number: Patch<Line<16>>,
         /// Its room type (`rt_…`).
-        pub room_type_id: MaybeUndefined<String>,
+        pub room_type_id: Patch<RoomTypeId>,
         /// Floor; null clears it.
-        pub floor: MaybeUndefined<i64> => rules::range(-10, 200),
+        pub floor: MaybeUndefined<Int<-10, 200>>,
         /// Housekeeping state.
-        pub housekeeping_status: MaybeUndefined<HousekeepingStatus>,
+        pub housekeeping_status: Patch<HousekeepingStatus>,
     }
     ignore ["id", "occupied", "version", "created_at", "updated_at"]
 }

@@ -5,8 +5,8 @@ use poem_openapi::types::MaybeUndefined;
 
 use crate::domain::enums::Source;
 use crate::domain::reservation::Status;
-use crate::domain::rules;
 use crate::input_object;
+use crate::model::fields::{Currency, GuestId, Int, Patch, RoomId, RoomTypeId, Text};
 use crate::model::{Date, Instant};
 
 /// Guest registration with the national authority, when a scheme applies.
@@ -75,29 +75,29 @@ input_object! {
     /// A new reservation. Availability is checked when it is created.
     pub struct ReservationCreate {
         /// The guest the reservation is for (`gst_…`).
-        pub primary_guest_id: String => rules::id_with_prefix("gst"),
+        pub primary_guest_id: GuestId,
         /// Every guest staying; the primary guest is put first. Defaults to the primary alone.
-        pub guest_ids: Option<Vec<String>>,
+        pub guest_ids: Option<Vec<GuestId>>,
         /// The room type to book (`rt_…`).
-        pub room_type_id: String => rules::id_with_prefix("rt"),
+        pub room_type_id: RoomTypeId,
         /// A room of that type to assign now (`rm_…`).
-        pub room_id: Option<String> => rules::id_with_prefix("rm"),
+        pub room_id: Option<RoomId>,
         /// First night.
         pub arrival: Date,
         /// Departure morning: after arrival, at most 365 nights later.
         pub departure: Date,
         /// Adults, at least 1.
-        pub adults: i64 => rules::range(1, 20),
+        pub adults: Int<1, 20>,
         /// Children; adults + children may not exceed the room type's max_occupancy.
-        pub children: Option<i64> => rules::range(0, 19),
+        pub children: Option<Int<0, 19>>,
         /// Gross rate per night in minor units; defaults to the room type's base_rate.
-        pub nightly_rate: Option<i64> => rules::range(0, 100_000_000),
+        pub nightly_rate: Option<Int<0, 100_000_000>>,
         /// ISO 4217 currency; defaults to the room type's.
-        pub currency: Option<String> => rules::currency,
+        pub currency: Option<Currency>,
         /// Booking channel; defaults to `direct`.
         pub source: Option<Source>,
         /// Notes for staff.
-        pub notes: Option<String> => rules::free_text(4000),
+        pub notes: Option<Text<4000>>,
     }
     cross crate::api::input::stay_dates
 }
@@ -109,31 +109,31 @@ input_object! {
     /// `notes` may change. Read-only fields may be sent back as read; they are ignored.
     pub struct ReservationUpdate {
         /// `cancelled` or `no_show` (other statuses change through check-in and check-out).
-        pub status: MaybeUndefined<Status>,
+        pub status: Patch<Status>,
         /// The guest the reservation is for.
-        pub primary_guest_id: MaybeUndefined<String> => rules::id_with_prefix("gst"),
+        pub primary_guest_id: Patch<GuestId>,
         /// Every guest staying.
-        pub guest_ids: MaybeUndefined<Vec<String>>,
+        pub guest_ids: MaybeUndefined<Vec<GuestId>>,
         /// The room type.
-        pub room_type_id: MaybeUndefined<String> => rules::id_with_prefix("rt"),
+        pub room_type_id: Patch<RoomTypeId>,
         /// The room assigned; null unassigns it.
-        pub room_id: MaybeUndefined<String> => rules::id_with_prefix("rm"),
+        pub room_id: MaybeUndefined<RoomId>,
         /// First night.
-        pub arrival: MaybeUndefined<Date>,
+        pub arrival: Patch<Date>,
         /// Departure morning.
-        pub departure: MaybeUndefined<Date>,
+        pub departure: Patch<Date>,
         /// Adults.
-        pub adults: MaybeUndefined<i64> => rules::range(1, 20),
+        pub adults: Patch<Int<1, 20>>,
         /// Children.
-        pub children: MaybeUndefined<i64> => rules::range(0, 19),
+        pub children: Patch<Int<0, 19>>,
         /// Gross rate per night in minor units.
-        pub nightly_rate: MaybeUndefined<i64> => rules::range(0, 100_000_000),
+        pub nightly_rate: Patch<Int<0, 100_000_000>>,
         /// ISO 4217 currency.
-        pub currency: MaybeUndefined<String> => rules::currency,
+        pub currency: Patch<Currency>,
         /// Booking channel.
-        pub source: MaybeUndefined<Source>,
+        pub source: Patch<Source>,
         /// Notes for staff.
-        pub notes: MaybeUndefined<String> => rules::free_text(4000),
+        pub notes: MaybeUndefined<Text<4000>>,
     }
     ignore [
         "id", "code", "nights", "checked_in_at", "checked_out_at", "cancelled_at",

@@ -4,9 +4,7 @@ use crate::clock;
 use crate::db::{Db, Tx};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Guest, GuestCreate, GuestUpdate, Instant, snapshot};
-use crate::service::{
-    IfMatch, Page, PageRequest, fail_on, page, set_optional, set_required, unchanged,
-};
+use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
 use crate::store::{self, guests::GuestFilter};
 
 /// Rules that need the property's "today": birth and document dates.
@@ -30,17 +28,17 @@ pub async fn create(db: &Db, input: GuestCreate) -> AppResult<Guest> {
         let now = Instant(clock::now_text());
         let g = Guest {
             id: crate::ids::new("gst"),
-            first_name: input.first_name,
-            last_name: input.last_name,
-            email: input.email,
-            phone: input.phone,
+            first_name: input.first_name.into(),
+            last_name: input.last_name.into(),
+            email: input.email.map(Into::into),
+            phone: input.phone.map(Into::into),
             birth_date: input.birth_date,
             gender: input.gender,
-            nationality: input.nationality,
+            nationality: input.nationality.map(Into::into),
             birth_place: input.birth_place,
             document: input.document,
             address: input.address,
-            notes: input.notes,
+            notes: input.notes.map(Into::into),
             version: 1,
             created_at: now.clone(),
             updated_at: now,
@@ -73,8 +71,8 @@ pub async fn update(
         IfMatch::check(if_match.as_ref(), old.version)?;
         let mut g = old.clone();
         let mut errs = Vec::new();
-        set_required(&mut g.first_name, input.first_name, "first_name", &mut errs);
-        set_required(&mut g.last_name, input.last_name, "last_name", &mut errs);
+        input.first_name.apply(&mut g.first_name);
+        input.last_name.apply(&mut g.last_name);
         set_optional(&mut g.email, input.email);
         set_optional(&mut g.phone, input.phone);
         set_optional(&mut g.birth_date, input.birth_date);

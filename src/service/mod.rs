@@ -26,6 +26,11 @@ pub enum IfMatch {
 }
 
 impl IfMatch {
+    /// Parses an `If-Match` header value; an empty one means no precondition.
+    pub fn from_header(header: Option<&str>) -> Option<IfMatch> {
+        header.filter(|h| !h.trim().is_empty()).map(IfMatch::parse)
+    }
+
     /// Parses an `If-Match` header value.
     pub fn parse(header: &str) -> IfMatch {
         if header.trim() == "*" {
@@ -60,27 +65,18 @@ impl IfMatch {
     }
 }
 
-/// Applies an update of a required field: absent keeps, null is refused.
-pub(crate) fn set_required<T>(
-    target: &mut T,
-    update: MaybeUndefined<T>,
-    field: &str,
-    errs: &mut Vec<FieldError>,
-) {
-    match update {
-        MaybeUndefined::Undefined => {}
-        MaybeUndefined::Null => errs.push(FieldError::new(field, "required", "cannot be null")),
-        MaybeUndefined::Value(v) => *target = v,
-    }
-}
-
 /// Applies an update of an optional field: absent keeps, null clears.
-pub(crate) fn set_optional<T>(target: &mut Option<T>, update: MaybeUndefined<T>) {
+pub(crate) fn set_optional<T, U: Into<T>>(target: &mut Option<T>, update: MaybeUndefined<U>) {
     match update {
         MaybeUndefined::Undefined => {}
         MaybeUndefined::Null => *target = None,
-        MaybeUndefined::Value(v) => *target = Some(v),
+        MaybeUndefined::Value(v) => *target = Some(v.into()),
     }
+}
+
+/// Converts a list of input values.
+pub(crate) fn all_into<T, U: Into<T>>(items: Vec<U>) -> Vec<T> {
+    items.into_iter().map(Into::into).collect()
 }
 
 /// Fails with 422 when any field error was collected.

@@ -11,7 +11,7 @@ use crate::domain::reservation::Status;
 use crate::domain::stay::{StayDates, StayError};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Instant, Reservation, ReservationCreate, RoomType, snapshot};
-use crate::service::{Page, PageRequest, fail_on, page};
+use crate::service::{Page, PageRequest, all_into, fail_on, page};
 use crate::store::{self, reservations::ReservationFilter};
 
 mod update;
@@ -192,8 +192,10 @@ fn unused_code(tx: &Tx) -> AppResult<String> {
 pub async fn create(db: &Db, input: ReservationCreate) -> AppResult<Reservation> {
     db.write(move |tx| {
         let mut errs = Vec::new();
-        let room_type = store::room_types::get(tx, &input.room_type_id)?;
-        let (nightly_rate, currency) = match (&room_type, input.nightly_rate, input.currency) {
+        let room_type = store::room_types::get(tx, &input.room_type_id.0)?;
+        let rate: Option<i64> = input.nightly_rate.map(Into::into);
+        let currency: Option<String> = input.currency.map(Into::into);
+        let (nightly_rate, currency) = match (&room_type, rate, currency) {
             (_, Some(rate), Some(cur)) => (rate, cur),
             (Some(rt), None, Some(cur)) if cur != rt.currency => {
                 errs.push(FieldError::new(
@@ -217,19 +219,19 @@ pub async fn create(db: &Db, input: ReservationCreate) -> AppResult<Reservation>
             id: crate::ids::new("res"),
             code: unused_code(tx)?,
             status: Status::Confirmed,
-            guest_ids: guest_list(&input.primary_guest_id, input.guest_ids),
-            primary_guest_id: input.primary_guest_id,
-            room_type_id: input.room_type_id,
-            room_id: input.room_id,
+            guest_ids: guest_list(&input.primary_guest_id.0, input.guest_ids.map(all_into)),
+            primary_guest_id: input.primary_guest_id.into(),
+            room_type_id: input.room_type_id.into(),
+            room_id: input.room_id.map(Into::into),
             arrival: input.arrival,
             departure: input.departure,
             nights: (input.departure.0 - input.arrival.0).num_days(),
-            adults: input.adults,
-            children: input.children.unwrap_or(0),
+            adults: input.adults.into(),
+            children: input.children.map_or(0, Into::into),
             nightly_rate,
             currency,
             source: input.source.unwrap_or(Source::Direct),
-            notes: input.notes,
+            notes: input.notes.map(Into::into),
             checked_in_at: None,
             checked_out_at: None,
             cancelled_at: None,

@@ -4,9 +4,7 @@ use crate::clock;
 use crate::db::{Db, Tx};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Instant, RoomType, RoomTypeCreate, RoomTypeUpdate};
-use crate::service::{
-    IfMatch, Page, PageRequest, fail_on, page, set_optional, set_required, unchanged,
-};
+use crate::service::{IfMatch, Page, PageRequest, page, set_optional, unchanged};
 use crate::store;
 
 fn code_taken(code: &str) -> AppError {
@@ -32,17 +30,17 @@ fn ensure_code_free(tx: &Tx, code: &str, own_id: &str) -> AppResult<()> {
 pub async fn create(db: &Db, input: RoomTypeCreate) -> AppResult<RoomType> {
     db.write(move |tx| {
         let currency = match input.currency {
-            Some(c) => c,
+            Some(c) => c.into(),
             None => store::settings::get(tx)?.currency,
         };
         let now = Instant(clock::now_text());
         let t = RoomType {
             id: crate::ids::new("rt"),
-            code: input.code,
-            name: input.name,
-            description: input.description,
-            max_occupancy: input.max_occupancy,
-            base_rate: input.base_rate,
+            code: input.code.into(),
+            name: input.name.into(),
+            description: input.description.map(Into::into),
+            max_occupancy: input.max_occupancy.into(),
+            base_rate: input.base_rate.into(),
             currency,
             version: 1,
             created_at: now.clone(),
@@ -75,19 +73,12 @@ pub async fn update(
             .ok_or_else(|| AppError::not_found("room type", &id))?;
         IfMatch::check(if_match.as_ref(), old.version)?;
         let mut t = old.clone();
-        let mut errs = Vec::new();
-        set_required(&mut t.code, input.code, "code", &mut errs);
-        set_required(&mut t.name, input.name, "name", &mut errs);
+        input.code.apply(&mut t.code);
+        input.name.apply(&mut t.name);
         set_optional(&mut t.description, input.description);
-        set_required(
-            &mut t.max_occupancy,
-            input.max_occupancy,
-            "max_occupancy",
-            &mut errs,
-        );
-        set_required(&mut t.base_rate, input.base_rate, "base_rate", &mut errs);
-        set_required(&mut t.currency, input.currency, "currency", &mut errs);
-        fail_on(errs)?;
+        input.max_occupancy.apply(&mut t.max_occupancy);
+        input.base_rate.apply(&mut t.base_rate);
+        input.currency.apply(&mut t.currency);
         if unchanged(&old, &t) {
             return Ok(old);
         }

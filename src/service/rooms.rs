@@ -5,9 +5,7 @@ use crate::db::{Db, Tx};
 use crate::domain::enums::HousekeepingStatus;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Instant, Room, RoomCreate, RoomUpdate};
-use crate::service::{
-    IfMatch, Page, PageRequest, fail_on, page, set_optional, set_required, unchanged,
-};
+use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
 use crate::store::{self, rooms::RoomFilter};
 
 fn ensure_number_free(tx: &Tx, number: &str, own_id: &str) -> AppResult<()> {
@@ -40,14 +38,14 @@ fn ensure_room_type(tx: &Tx, id: &str, errs: &mut Vec<FieldError>) -> AppResult<
 pub async fn create(db: &Db, input: RoomCreate) -> AppResult<Room> {
     db.write(move |tx| {
         let mut errs = Vec::new();
-        ensure_room_type(tx, &input.room_type_id, &mut errs)?;
+        ensure_room_type(tx, &input.room_type_id.0, &mut errs)?;
         fail_on(errs)?;
         let now = Instant(clock::now_text());
         let room = Room {
             id: crate::ids::new("rm"),
-            number: input.number,
-            room_type_id: input.room_type_id,
-            floor: input.floor,
+            number: input.number.into(),
+            room_type_id: input.room_type_id.into(),
+            floor: input.floor.map(Into::into),
             housekeeping_status: input
                 .housekeeping_status
                 .unwrap_or(HousekeepingStatus::Clean),
@@ -82,20 +80,12 @@ pub async fn update(
         IfMatch::check(if_match.as_ref(), old.version)?;
         let mut room = old.clone();
         let mut errs = Vec::new();
-        set_required(&mut room.number, input.number, "number", &mut errs);
-        set_required(
-            &mut room.room_type_id,
-            input.room_type_id,
-            "room_type_id",
-            &mut errs,
-        );
+        input.number.apply(&mut room.number);
+        input.room_type_id.apply(&mut room.room_type_id);
         set_optional(&mut room.floor, input.floor);
-        set_required(
-            &mut room.housekeeping_status,
-            input.housekeeping_status,
-            "housekeeping_status",
-            &mut errs,
-        );
+        input
+            .housekeeping_status
+            .apply(&mut room.housekeeping_status);
         if room.room_type_id != old.room_type_id {
             ensure_room_type(tx, &room.room_type_id, &mut errs)?;
         }

@@ -8,7 +8,7 @@ use crate::db::Db;
 use crate::domain::reservation::{self as rules, Editable, Status, TransitionError};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Instant, Reservation, ReservationUpdate, snapshot};
-use crate::service::{IfMatch, fail_on, set_optional, set_required, unchanged};
+use crate::service::{IfMatch, all_into, fail_on, set_optional, unchanged};
 use crate::store;
 
 /// The names of the fields that differ between two versions (status aside).
@@ -66,27 +66,25 @@ pub async fn update(
         IfMatch::check(if_match.as_ref(), old.version)?;
         let today = today(tx)?;
         let mut r = old.clone();
-        let mut errs = Vec::new();
         let mut status = old.status;
-        set_required(&mut status, input.status, "status", &mut errs);
-        set_required(&mut r.primary_guest_id, input.primary_guest_id, "primary_guest_id", &mut errs);
-        match input.guest_ids {
-            MaybeUndefined::Undefined => r.guest_ids = guest_list(&r.primary_guest_id, Some(old.guest_ids.clone())),
-            MaybeUndefined::Null => r.guest_ids = vec![r.primary_guest_id.clone()],
-            MaybeUndefined::Value(ids) => r.guest_ids = guest_list(&r.primary_guest_id, Some(ids)),
-        }
-        set_required(&mut r.room_type_id, input.room_type_id, "room_type_id", &mut errs);
+        input.status.apply(&mut status);
+        input.primary_guest_id.apply(&mut r.primary_guest_id);
+        r.guest_ids = match input.guest_ids {
+            MaybeUndefined::Undefined => guest_list(&r.primary_guest_id, Some(old.guest_ids.clone())),
+            MaybeUndefined::Null => vec![r.primary_guest_id.clone()],
+            MaybeUndefined::Value(ids) => guest_list(&r.primary_guest_id, Some(all_into(ids))),
+        };
+        input.room_type_id.apply(&mut r.room_type_id);
         set_optional(&mut r.room_id, input.room_id);
-        set_required(&mut r.arrival, input.arrival, "arrival", &mut errs);
-        set_required(&mut r.departure, input.departure, "departure", &mut errs);
-        set_required(&mut r.adults, input.adults, "adults", &mut errs);
-        set_required(&mut r.children, input.children, "children", &mut errs);
-        set_required(&mut r.nightly_rate, input.nightly_rate, "nightly_rate", &mut errs);
-        set_required(&mut r.currency, input.currency, "currency", &mut errs);
-        set_required(&mut r.source, input.source, "source", &mut errs);
+        input.arrival.apply(&mut r.arrival);
+        input.departure.apply(&mut r.departure);
+        input.adults.apply(&mut r.adults);
+        input.children.apply(&mut r.children);
+        input.nightly_rate.apply(&mut r.nightly_rate);
+        input.currency.apply(&mut r.currency);
+        input.source.apply(&mut r.source);
         set_optional(&mut r.notes, input.notes);
         r.nights = (r.departure.0 - r.arrival.0).num_days();
-        fail_on(errs)?;
 
         if let Some(next) = rules::put_status(old.status, status, old.arrival.0, today).map_err(transition_error)? {
             r.status = next;

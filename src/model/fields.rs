@@ -1,0 +1,438 @@
+//! Input field types that parse instead of validating.
+//!
+//! Each type enforces one rule when a request body is read (reporting a field error) and
+//! describes the same rule in OpenAPI (pattern, length, range, enum), so the spec tells
+//! integrators exactly what the server accepts. Below the API edge they are plain values.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
+use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
+use serde_json::Value;
+
+use crate::api::input::{Errors, FromJson};
+use crate::domain::rules::{self, Rule};
+use crate::error::FieldError;
+
+/// One line of text without control characters and not blank.
+const LINE_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$";
+/// Free text: no control characters except tab and line breaks.
+const TEXT_PATTERN: &str = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$";
+
+macro_rules! scalar_type {
+    (impl [$($gen:tt)*] $ty:ty, $name:expr, $schema:expr) => {
+        impl<$($gen)*> Type for $ty {
+            const IS_REQUIRED: bool = true;
+            type RawValueType = Self;
+            type RawElementValueType = Self;
+
+            fn name() -> Cow<'static, str> {
+                Cow::Owned($name)
+            }
+
+            fn schema_ref() -> MetaSchemaRef {
+                MetaSchemaRef::Inline(Box::new($schema))
+            }
+
+            fn as_raw_value(&self) -> Option<&Self> {
+                Some(self)
+            }
+
+            fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
+                Box::new(std::iter::once(self))
+            }
+        }
+    };
+}
+
+/// Implements JSON parsing (through a checker) and printing for a string newtype.
+macro_rules! string_field {
+    (impl [$($gen:tt)*] $ty:ty, $make:expr, $check:expr) => {
+        impl<$($gen)*> FromJson for $ty {
+            fn from_json(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+                let s = String::from_json(value, path, errs)?;
+                match ($check)(&s) {
+                    Ok(()) => Some(($make)(s)),
+                    Err(Rule { code, message }) => {
+                        errs.push(FieldError::new(path, code, message));
+                        None
+                    }
+                }
+            }
+        }
+
+        impl<$($gen)*> ParseFromJSON for $ty {
+            fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+                let mut errs = Vec::new();
+                <$ty as FromJson>::from_json(&value.unwrap_or_default(), "", &mut errs)
+                    .ok_or_else(|| ParseError::custom(errs.first().map(|e| e.message.clone()).unwrap_or_default()))
+            }
+        }
+
+        impl<$($gen)*> ToJSON for $ty {
+            fn to_json(&self) -> Option<Value> {
+                Some(Value::String(self.0.clone()))
+            }
+        }
+    };
+}
+
+fn string_schema(min: Option<usize>, max: usize, pattern: &str) -> MetaSchema {
+    MetaSchema {
+        min_length: min,
+        max_length: Some(max),
+        pattern: Some(pattern.to_string()),
+        ..MetaSchema::new("string")
+    }
+}
+
+/// A non-blank single line of at most `MAX` characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line<const MAX: usize>(pub String);
+scalar_type!(impl [const MAX: usize] Line<MAX>, format!("line_{MAX}"), string_schema(Some(1), MAX, LINE_PATTERN));
+string_field!(impl [const MAX: usize] Line<MAX>, Line, rules::line(MAX));
+
+/// Free text (may be empty, may span lines) of at most `MAX` characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text<const MAX: usize>(pub String);
+scalar_type!(impl [const MAX: usize] Text<MAX>, format!("text_{MAX}"), string_schema(None, MAX, TEXT_PATTERN));
+string_field!(impl [const MAX: usize] Text<MAX>, Text, rules::free_text(MAX));
+
+/// An e-mail address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email(pub String);
+scalar_type!(impl [] Email, "email".to_string(), MetaSchema {
+    format: Some("email"),
+    ..string_schema(Some(3), 254, r"^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$")
+});
+string_field!(impl [] Email, Email, rules::email);
+
+/// A phone number: 5 to 20 digits, with an optional leading `+` and separators.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Phone(pub String);
+scalar_type!(impl [] Phone, "phone".to_string(), string_schema(Some(5), 40, r"^\+?[ ().-]*([0-9][ ().-]*){5,20}$"));
+string_field!(impl [] Phone, Phone, rules::phone);
+
+/// A room-type code: 1 to 16 of `A-Z`, `0-9`, `_`, `-`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Code(pub String);
+scalar_type!(impl [] Code, "room_type_code".to_string(), string_schema(Some(1), 16, "^[A-Z0-9_-]{1,16}$"));
+string_field!(impl [] Code, Code, rules::room_type_code);
+
+/// An IANA time zone name, such as `Europe/Rome`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeZone(pub String);
+
+impl Type for TimeZone {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = Self;
+    type RawElementValueType = Self;
+
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("TimeZoneName")
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        MetaSchemaRef::Reference("TimeZoneName".to_string())
+    }
+
+    fn register(registry: &mut Registry) {
+        registry.create_schema::<Self, _>("TimeZoneName".to_string(), |_| MetaSchema {
+            description: Some("IANA time zone name, such as Europe/Rome or UTC."),
+            enum_items: chrono_tz::TZ_VARIANTS
+                .iter()
+                .map(|tz| Value::String(tz.name().to_string()))
+                .collect(),
+            ..MetaSchema::new("string")
+        });
+    }
+
+    fn as_raw_value(&self) -> Option<&Self> {
+        Some(self)
+    }
+
+    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
+        Box::new(std::iter::once(self))
+    }
+}
+
+string_field!(impl [] TimeZone, TimeZone, |s: &String| {
+    if crate::clock::is_time_zone(s) {
+        Ok(())
+    } else {
+        Err(Rule::new("invalid_time_zone", "must be an IANA time zone such as Europe/Rome"))
+    }
+});
+
+/// An invoice number series pattern: letters, digits, `-`, `_`, `/` and `{year}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Series(pub String);
+scalar_type!(impl [] Series, "invoice_series".to_string(), string_schema(Some(1), 32, r"^([A-Za-z0-9_/-]|\{year\})+$"));
+string_field!(impl [] Series, Series, rules::invoice_series);
+
+/// A named enum-of-strings schema, registered once and referenced.
+macro_rules! listed_code {
+    ($(#[$m:meta])* $ty:ident, $schema:literal, $list:expr, $check:expr, $doc:literal) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $ty(pub String);
+
+        impl Type for $ty {
+            const IS_REQUIRED: bool = true;
+            type RawValueType = Self;
+            type RawElementValueType = Self;
+
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed($schema)
+            }
+
+            fn schema_ref() -> MetaSchemaRef {
+                MetaSchemaRef::Reference($schema.to_string())
+            }
+
+            fn register(registry: &mut Registry) {
+                registry.create_schema::<Self, _>($schema.to_string(), |_| MetaSchema {
+                    description: Some($doc),
+                    enum_items: $list.split(' ').map(|c| Value::String(c.to_string())).collect(),
+                    ..MetaSchema::new("string")
+                });
+            }
+
+            fn as_raw_value(&self) -> Option<&Self> {
+                Some(self)
+            }
+
+            fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
+                Box::new(std::iter::once(self))
+            }
+        }
+
+        string_field!(impl [] $ty, $ty, $check);
+    };
+}
+
+listed_code!(
+    /// An ISO 3166-1 alpha-2 country code.
+    Country, "CountryCode", rules::COUNTRIES, rules::country,
+    "ISO 3166-1 alpha-2 country code, upper case (plus XK for Kosovo)."
+);
+listed_code!(
+    /// An ISO 4217 currency code.
+    Currency, "CurrencyCode", rules::CURRENCIES, rules::currency,
+    "ISO 4217 currency code, upper case."
+);
+
+/// An integer within `MIN..=MAX`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Int<const MIN: i64, const MAX: i64>(pub i64);
+scalar_type!(impl [const MIN: i64, const MAX: i64] Int<MIN, MAX>, format!("int_{MIN}_{MAX}"), MetaSchema {
+    minimum: Some(MIN as f64),
+    maximum: Some(MAX as f64),
+    ..MetaSchema::new_with_format("integer", "int64")
+});
+
+impl<const MIN: i64, const MAX: i64> FromJson for Int<MIN, MAX> {
+    fn from_json(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        let n = i64::from_json(value, path, errs)?;
+        match rules::range(MIN, MAX)(&n) {
+            Ok(()) => Some(Int(n)),
+            Err(Rule { code, message }) => {
+                errs.push(FieldError::new(path, code, message));
+                None
+            }
+        }
+    }
+}
+
+impl<const MIN: i64, const MAX: i64> ParseFromJSON for Int<MIN, MAX> {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        let mut errs = Vec::new();
+        Self::from_json(&value.unwrap_or_default(), "", &mut errs)
+            .ok_or_else(|| ParseError::custom("out of range"))
+    }
+}
+
+impl<const MIN: i64, const MAX: i64> ToJSON for Int<MIN, MAX> {
+    fn to_json(&self) -> Option<Value> {
+        Some(Value::from(self.0))
+    }
+}
+
+impl<const MIN: i64, const MAX: i64> From<Int<MIN, MAX>> for i64 {
+    fn from(v: Int<MIN, MAX>) -> i64 {
+        v.0
+    }
+}
+
+/// The type prefix of an id.
+pub trait Prefix: Send + Sync + 'static {
+    /// Such as `gst`.
+    const PREFIX: &'static str;
+}
+
+/// A reference to a resource by id, such as `gst_…`.
+#[derive(Debug)]
+pub struct Id<P: Prefix>(pub String, PhantomData<P>);
+
+impl<P: Prefix> Clone for Id<P> {
+    fn clone(&self) -> Self {
+        Id(self.0.clone(), PhantomData)
+    }
+}
+
+scalar_type!(impl [P: Prefix] Id<P>, format!("{}_id", P::PREFIX), MetaSchema {
+    description: None,
+    ..string_schema(Some(P::PREFIX.len() + 2), 64, &format!("^{}_[0-9a-zA-Z]+$", P::PREFIX))
+});
+string_field!(impl [P: Prefix] Id<P>, |s| Id(s, PhantomData), rules::id_with_prefix(P::PREFIX));
+
+macro_rules! prefixes {
+    ($($(#[$m:meta])* $marker:ident = $p:literal => $alias:ident;)+) => {$(
+        #[doc = concat!("Marker for `", $p, "_` ids.")]
+        #[derive(Debug)]
+        pub struct $marker;
+        impl Prefix for $marker {
+            const PREFIX: &'static str = $p;
+        }
+        $(#[$m])*
+        pub type $alias = Id<$marker>;
+    )+};
+}
+
+prefixes! {
+    /// A guest id.
+    GuestPrefix = "gst" => GuestId;
+    /// A room-type id.
+    RoomTypePrefix = "rt" => RoomTypeId;
+    /// A room id.
+    RoomPrefix = "rm" => RoomId;
+}
+
+macro_rules! into_string {
+    (impl [$($gen:tt)*] $ty:ty) => {
+        impl<$($gen)*> From<$ty> for String {
+            fn from(v: $ty) -> String {
+                v.0
+            }
+        }
+    };
+}
+
+into_string!(impl [const MAX: usize] Line<MAX>);
+into_string!(impl [const MAX: usize] Text<MAX>);
+into_string!(impl [] Email);
+into_string!(impl [] Phone);
+into_string!(impl [] Code);
+into_string!(impl [] TimeZone);
+into_string!(impl [] Series);
+into_string!(impl [] Country);
+into_string!(impl [] Currency);
+into_string!(impl [P: Prefix] Id<P>);
+
+/// A field of an update that may be left out but never cleared: absent keeps the value,
+/// `null` is refused with a field error.
+#[derive(Debug, Clone)]
+pub enum Patch<T> {
+    /// Not sent: keep the current value.
+    Keep,
+    /// Sent: the new value.
+    Set(T),
+}
+
+impl<T> Patch<T> {
+    /// Replaces `target` when set.
+    pub fn apply<U>(self, target: &mut U)
+    where
+        T: Into<U>,
+    {
+        if let Patch::Set(v) = self {
+            *target = v.into();
+        }
+    }
+}
+
+impl<T: Type> Type for Patch<T> {
+    const IS_REQUIRED: bool = false;
+    type RawValueType = T::RawValueType;
+    type RawElementValueType = T::RawElementValueType;
+
+    fn name() -> Cow<'static, str> {
+        format!("patch_{}", T::name()).into()
+    }
+
+    /// T's schema, marked so that the spec finisher does not make it nullable.
+    fn schema_ref() -> MetaSchemaRef {
+        let mark = Some(crate::api::spec::NOT_NULL_MARK.to_string());
+        match T::schema_ref() {
+            MetaSchemaRef::Inline(schema) => MetaSchemaRef::Inline(Box::new(MetaSchema {
+                title: mark,
+                ..*schema
+            })),
+            reference => MetaSchemaRef::Inline(Box::new(MetaSchema {
+                title: mark,
+                all_of: vec![reference],
+                ..MetaSchema::ANY
+            })),
+        }
+    }
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+
+    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+        match self {
+            Patch::Set(v) => v.as_raw_value(),
+            Patch::Keep => None,
+        }
+    }
+
+    fn raw_element_iter<'a>(
+        &'a self,
+    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+        match self {
+            Patch::Set(v) => v.raw_element_iter(),
+            Patch::Keep => Box::new(std::iter::empty()),
+        }
+    }
+}
+
+impl<T: ParseFromJSON> ParseFromJSON for Patch<T> {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        match value {
+            None => Ok(Patch::Keep),
+            Some(Value::Null) => Err(ParseError::custom("cannot be null")),
+            Some(v) => T::parse_from_json(Some(v))
+                .map(Patch::Set)
+                .map_err(ParseError::propagate),
+        }
+    }
+}
+
+impl<T: ToJSON> ToJSON for Patch<T> {
+    fn to_json(&self) -> Option<Value> {
+        match self {
+            Patch::Set(v) => v.to_json(),
+            Patch::Keep => None,
+        }
+    }
+}
+
+impl<T: FromJson> crate::api::input::Field for Patch<T> {
+    fn absent(_: &str, _: &mut Errors) -> Option<Self> {
+        Some(Patch::Keep)
+    }
+
+    fn present(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
+        if value.is_null() {
+            errs.push(FieldError::new(
+                path,
+                "required",
+                "cannot be null; leave the field out to keep its value",
+            ));
+            return None;
+        }
+        T::from_json(value, path, errs).map(Patch::Set)
+    }
+}
