@@ -16,8 +16,6 @@ use crate::error::{AppError, AppResult};
 
 /// How often old events, idempotency keys and sort-key log entries are pruned.
 const MAINTENANCE_EVERY: Duration = Duration::from_secs(3600);
-/// Events are kept this long.
-const EVENT_RETENTION: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// A bound, ready-to-serve innkeep.
 pub struct App {
@@ -25,6 +23,7 @@ pub struct App {
     addr: SocketAddr,
     db: Db,
     grace: Duration,
+    event_retention: Duration,
     instance: Arc<str>,
 }
 
@@ -67,6 +66,9 @@ impl App {
             addr,
             db,
             grace: Duration::from_secs(loaded.config.server.shutdown_grace_seconds),
+            event_retention: Duration::from_secs(
+                u64::from(loaded.config.events.retention_days) * 24 * 3600,
+            ),
             instance: Arc::from(crate::ids::new("srv")),
         })
     }
@@ -79,12 +81,12 @@ impl App {
     /// Serves until `shutdown` resolves, then waits for in-flight requests (up to the
     /// configured grace period) and closes the database.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> AppResult<()> {
-        let db = self.db.clone();
+        let (db, retention) = (self.db.clone(), self.event_retention);
         let maintenance = tokio::spawn(async move {
             let mut tick = tokio::time::interval(MAINTENANCE_EVERY);
             loop {
                 tick.tick().await;
-                match crate::service::maintenance::prune(&db, EVENT_RETENTION).await {
+                match crate::service::maintenance::prune(&db, retention).await {
                     Ok(p) => tracing::debug!(?p, "maintenance pass"),
                     Err(e) => tracing::warn!(error = %e, "maintenance pass failed"),
                 }

@@ -28,6 +28,22 @@ pub struct Config {
     pub server: ServerConfig,
     /// Logging.
     pub log: LogConfig,
+    /// The event feed.
+    pub events: EventsConfig,
+}
+
+/// `[events]`
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EventsConfig {
+    /// Days events are kept in the feed before they are pruned (at least 1).
+    pub retention_days: u32,
+}
+
+impl Default for EventsConfig {
+    fn default() -> Self {
+        Self { retention_days: 30 }
+    }
 }
 
 /// `[server]`
@@ -158,6 +174,11 @@ pub fn load(
         .map_err(|e| ConfigError(format!("configuration: {}", e.message())))?;
     if let Some(listen) = flags.listen {
         config.server.listen = listen;
+    }
+    if config.events.retention_days == 0 {
+        return Err(ConfigError(
+            "events.retention_days must be at least 1".into(),
+        ));
     }
     tracing_subscriber::EnvFilter::try_new(&config.log.level).map_err(|e| {
         ConfigError(format!(

@@ -102,7 +102,7 @@ impl EventsApi {
     /// Events in sequence order, each with a full snapshot of the resource after the change
     /// (`data` is what `GET` returned at that moment). Poll with `after` set to the
     /// `next_after` of the previous answer: nothing that committed is ever skipped. Events
-    /// are kept for 30 days.
+    /// are kept for 30 days by default (`[events] retention_days`).
     #[oai(path = "/events", method = "get", operation_id = "listEvents")]
     async fn list(
         &self,

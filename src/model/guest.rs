@@ -5,7 +5,8 @@ use poem_openapi::types::MaybeUndefined;
 
 use crate::domain::enums::{DocumentType, Gender};
 use crate::input_object;
-use crate::model::fields::{Country, Email, Line, Patch, Phone, Text};
+use crate::model::Patch;
+use crate::model::fields::{Country, Email, Line, Phone, Text};
 use crate::model::{Date, Instant};
 
 input_object! {

@@ -8,12 +8,14 @@
 pub mod fields;
 mod guest;
 mod page;
+mod patch;
 mod property;
 mod reservation;
 mod types;
 
 pub use guest::*;
 pub use page::*;
+pub use patch::Patch;
 pub use property::*;
 pub use reservation::*;
 pub use types::{Date, Instant};

@@ -5,8 +5,9 @@ use poem_openapi::types::MaybeUndefined;
 
 use crate::domain::enums::HousekeepingStatus;
 use crate::input_object;
+use crate::model::Patch;
 use crate::model::fields::{
-    Code, Country, Currency, Int, Line, Patch, RoomTypeId, Series, Text, TimeZone,
+    Code, Country, Currency, Int, Line, RoomTypeId, Series, Text, TimeZone,
 };
 use crate::model::{Date, Instant};
 

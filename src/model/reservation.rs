@@ -6,7 +6,8 @@ use poem_openapi::types::MaybeUndefined;
 use crate::domain::enums::Source;
 use crate::domain::reservation::Status;
 use crate::input_object;
-use crate::model::fields::{Currency, GuestId, Int, Patch, RoomId, RoomTypeId, Text};
+use crate::model::Patch;
+use crate::model::fields::{Currency, GuestId, Int, RoomId, RoomTypeId, Text};
 use crate::model::{Date, Instant};
 
 /// Guest registration with the national authority, when a scheme applies.

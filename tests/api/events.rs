@@ -156,3 +156,48 @@ async fn data_survives_a_restart() {
     );
     drop(dir);
 }
+
+#[tokio::test]
+async fn old_events_are_pruned_and_recent_ones_kept() {
+    use innkeep::service::maintenance::prune;
+    use std::time::Duration;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = tokio::task::spawn_blocking({
+        let path = dir.path().to_path_buf();
+        move || innkeep::app::open_db(&path).unwrap()
+    })
+    .await
+    .unwrap();
+    let record = |subject: &'static str| {
+        let db = db.clone();
+        async move {
+            db.write(move |tx| {
+                innkeep::store::events::record(
+                    tx,
+                    "guest.created",
+                    subject,
+                    &json!({"id": subject}),
+                )
+            })
+            .await
+            .unwrap()
+        }
+    };
+    let old = record("gst_old").await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let recent = record("gst_new").await;
+    let pruned = prune(&db, Duration::from_millis(25)).await.unwrap();
+    assert_eq!(pruned.events, 1);
+    let left = db
+        .read(|c| innkeep::store::events::list(c, 0, 10, &[]))
+        .await
+        .unwrap();
+    assert_eq!(
+        left.iter().map(|e| e.sequence).collect::<Vec<_>>(),
+        vec![recent]
+    );
+    assert!(recent > old);
+    let next = record("gst_next").await;
+    assert!(next > recent, "sequences are never reused after pruning");
+}

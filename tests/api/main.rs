@@ -5,6 +5,7 @@ mod support;
 
 mod basics;
 mod binary;
+mod concurrency;
 mod events;
 mod guests;
 mod idempotency;
