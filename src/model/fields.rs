@@ -20,32 +20,6 @@ const LINE_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x0
 /// Free text: no control characters except tab and line breaks.
 const TEXT_PATTERN: &str = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$";
 
-macro_rules! scalar_type {
-    (impl [$($gen:tt)*] $ty:ty, $name:expr, $schema:expr) => {
-        impl<$($gen)*> Type for $ty {
-            const IS_REQUIRED: bool = true;
-            type RawValueType = Self;
-            type RawElementValueType = Self;
-
-            fn name() -> Cow<'static, str> {
-                Cow::Owned($name)
-            }
-
-            fn schema_ref() -> MetaSchemaRef {
-                MetaSchemaRef::Inline(Box::new($schema))
-            }
-
-            fn as_raw_value(&self) -> Option<&Self> {
-                Some(self)
-            }
-
-            fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
-                Box::new(std::iter::once(self))
-            }
-        }
-    };
-}
-
 /// Implements JSON parsing (through a checker) and printing for a string newtype.
 macro_rules! string_field {
     (impl [$($gen:tt)*] $ty:ty, $make:expr, $check:expr) => {

@@ -5,6 +5,33 @@
 //! receiver sees exactly what `GET` returns. Request bodies are declared with
 //! `input_object!`, which parses every field and reports every failure.
 
+/// Implements poem-openapi's `Type` for a scalar with the given name and schema.
+macro_rules! scalar_type {
+    (impl [$($gen:tt)*] $ty:ty, $name:expr, $schema:expr) => {
+        impl<$($gen)*> ::poem_openapi::types::Type for $ty {
+            const IS_REQUIRED: bool = true;
+            type RawValueType = Self;
+            type RawElementValueType = Self;
+
+            fn name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Owned($name)
+            }
+
+            fn schema_ref() -> ::poem_openapi::registry::MetaSchemaRef {
+                ::poem_openapi::registry::MetaSchemaRef::Inline(Box::new($schema))
+            }
+
+            fn as_raw_value(&self) -> Option<&Self> {
+                Some(self)
+            }
+
+            fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
+                Box::new(std::iter::once(self))
+            }
+        }
+    };
+}
+
 pub mod fields;
 mod guest;
 mod page;

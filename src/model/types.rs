@@ -4,13 +4,9 @@
 //! instants with `+00:00`; these print exactly what API.md promises (`YYYY-MM-DD`, and
 //! RFC 3339 UTC with `Z`) and document `format: date` / `format: date-time`.
 
-use std::borrow::Cow;
-
 use chrono::NaiveDate;
-use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
-use poem_openapi::types::{
-    ParseError, ParseFromJSON, ParseFromParameter, ParseResult, ToJSON, Type,
-};
+use poem_openapi::registry::MetaSchema;
+use poem_openapi::types::{ParseError, ParseFromJSON, ParseFromParameter, ParseResult, ToJSON};
 use serde_json::Value;
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
@@ -21,40 +17,11 @@ use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
 use crate::error::FieldError;
 
-/// Implements poem-openapi's `Type` for a string-backed scalar with a given format.
-macro_rules! string_scalar {
-    ($ty:ty, $name:literal, $format:literal) => {
-        impl Type for $ty {
-            const IS_REQUIRED: bool = true;
-            type RawValueType = Self;
-            type RawElementValueType = Self;
-
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed($name)
-            }
-
-            fn schema_ref() -> MetaSchemaRef {
-                MetaSchemaRef::Inline(Box::new(MetaSchema::new_with_format("string", $format)))
-            }
-
-            fn as_raw_value(&self) -> Option<&Self::RawValueType> {
-                Some(self)
-            }
-
-            fn raw_element_iter<'a>(
-                &'a self,
-            ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
-                Box::new(self.as_raw_value().into_iter())
-            }
-        }
-    };
-}
-
 /// A property-local calendar date, `YYYY-MM-DD`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Date(pub NaiveDate);
 
-string_scalar!(Date, "date", "date");
+scalar_type!(impl [] Date, "date".to_string(), MetaSchema::new_with_format("string", "date"));
 
 impl Date {
     /// Parses exactly `YYYY-MM-DD`.
@@ -94,7 +61,7 @@ impl ToJSON for Date {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Instant(pub String);
 
-string_scalar!(Instant, "date-time", "date-time");
+scalar_type!(impl [] Instant, "date-time".to_string(), MetaSchema::new_with_format("string", "date-time"));
 
 impl ParseFromJSON for Instant {
     fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
@@ -117,31 +84,11 @@ impl ToJSON for Instant {
 /// query-parameter parsing, and their SQLite mapping.
 macro_rules! enum_glue {
     ($($ty:ty),+ $(,)?) => {$(
-        impl Type for $ty {
-            const IS_REQUIRED: bool = true;
-            type RawValueType = Self;
-            type RawElementValueType = Self;
-
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed(stringify!($ty))
-            }
-
-            fn schema_ref() -> MetaSchemaRef {
-                let mut schema = MetaSchema::new("string");
-                schema.enum_items = <$ty>::NAMES.iter().map(|n| Value::String(n.to_string())).collect();
-                MetaSchemaRef::Inline(Box::new(schema))
-            }
-
-            fn as_raw_value(&self) -> Option<&Self::RawValueType> {
-                Some(self)
-            }
-
-            fn raw_element_iter<'a>(
-                &'a self,
-            ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
-                Box::new(self.as_raw_value().into_iter())
-            }
-        }
+        scalar_type!(impl [] $ty, stringify!($ty).to_string(), {
+            let mut schema = MetaSchema::new("string");
+            schema.enum_items = <$ty>::NAMES.iter().map(|n| Value::String(n.to_string())).collect();
+            schema
+        });
 
         impl ParseFromJSON for $ty {
             fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
