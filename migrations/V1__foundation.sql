@@ -99,6 +99,7 @@ CREATE TABLE reservations (
 CREATE INDEX reservations_arrival ON reservations (arrival, id);
 CREATE INDEX reservations_departure ON reservations (departure, id);
 CREATE INDEX reservations_status ON reservations (status, arrival, id);
+CREATE INDEX reservations_type ON reservations (room_type_id, arrival, id);
 -- Availability: active stays of a room type, and of a room, by date.
 CREATE INDEX reservations_type_stay ON reservations (room_type_id, arrival, departure)
     WHERE status IN ('confirmed', 'checked_in');

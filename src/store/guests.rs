@@ -159,9 +159,9 @@ pub fn list(
             .map(|d| d.to_string())
             .unwrap_or_else(|| "9999-12-31".into());
         q.filter(
-            "EXISTS (SELECT 1 FROM reservation_guests rg JOIN reservations r \
-               ON r.id = rg.reservation_id WHERE rg.guest_id = t.id \
-               AND r.arrival BETWEEN ? AND ? AND r.status <> 'cancelled')",
+            "t.id IN (SELECT rg.guest_id FROM reservations r JOIN reservation_guests rg \
+               ON rg.reservation_id = r.id \
+               WHERE r.arrival BETWEEN ? AND ? AND r.status <> 'cancelled')",
             [Value::Text(from), Value::Text(to)],
         );
     }

@@ -255,20 +255,26 @@ pub fn list(
             q.filter(sql, [date_param(d)]);
         }
     }
-    if !f.status.is_empty() {
-        let marks = vec!["?"; f.status.len()].join(", ");
-        q.filter(
-            format!("t.status IN ({marks})"),
-            f.status.iter().map(|s| Value::Text(s.as_str().into())),
-        );
+    match f.status.as_slice() {
+        [] => {}
+        // One status: the (status, arrival, id) index yields the list order directly.
+        [one] => q.filter("t.status = ?", [Value::Text(one.as_str().into())]),
+        // Several: walk the arrival index and filter (`+` keeps SQLite from sorting every
+        // match of the status index on each page).
+        many => {
+            let marks = vec!["?"; many.len()].join(", ");
+            q.filter(
+                format!("+t.status IN ({marks})"),
+                many.iter().map(|s| Value::Text(s.as_str().into())),
+            );
+        }
     }
     if let Some(rt) = &f.room_type_id {
         q.filter("t.room_type_id = ?", [Value::Text(rt.clone())]);
     }
     if let Some(g) = &f.guest_id {
         q.filter(
-            "EXISTS (SELECT 1 FROM reservation_guests rg WHERE rg.reservation_id = t.id \
-             AND rg.guest_id = ?)",
+            "t.id IN (SELECT reservation_id FROM reservation_guests WHERE guest_id = ?)",
             [Value::Text(g.clone())],
         );
     }
