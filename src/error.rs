@@ -153,6 +153,17 @@ impl AppError {
     }
 }
 
+impl AppError {
+    /// The message for an operator at the command line: the cause itself for internal
+    /// errors (there is no request id to look up), the detail otherwise.
+    pub fn operator_message(&self) -> String {
+        match (&self.source, self.kind) {
+            (Some(source), Kind::Internal) => source.to_string(),
+            _ => self.detail.clone(),
+        }
+    }
+}
+
 impl fmt::Display for AppError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.code, self.detail)?;

@@ -106,6 +106,14 @@ fn openapi_json(spec: Data<&Arc<String>>) -> Response {
         .body(spec.0.as_str().to_owned())
 }
 
+/// The rendered Swagger UI page.
+struct DocsPage(String);
+
+#[handler]
+fn docs_page(page: Data<&Arc<DocsPage>>) -> poem::web::Html<String> {
+    poem::web::Html(page.0.0.clone())
+}
+
 #[handler]
 fn health() -> Response {
     Response::builder()
@@ -140,16 +148,19 @@ async fn ready(db: Data<&Db>) -> Response {
 /// The whole HTTP application.
 pub fn app(db: Db, instance: Arc<str>) -> impl Endpoint<Output = Response> {
     let api = service();
-    let spec = Arc::new(spec::finish(&api.spec()));
+    let raw = api.spec();
+    let spec = Arc::new(spec::finish(&raw));
     let allow = Arc::new(spec::AllowTable::from_spec(&spec, "/v1"));
-    let docs = api.swagger_ui();
+    // The docs page embeds the spec; give it the finished one.
+    let docs = Arc::new(DocsPage(api.swagger_ui_html().replacen(&raw, &spec, 1)));
     let routes = Route::new()
         .at("/v1/openapi.json", poem::get(openapi_json))
         .nest("/v1", api)
-        .nest("/docs", docs)
+        .at("/docs", poem::get(docs_page))
         .at("/health", poem::get(health))
         .at("/ready", poem::get(ready))
         .data(spec)
+        .data(docs)
         .data(db.clone());
     let guarded = idempotency::Idempotency::new(routes, db, instance);
     edge::Edge::new(guarded, allow)

@@ -130,11 +130,11 @@ fn config_check(l: &Loaded, json: bool) {
 }
 
 fn migrate(l: &Loaded, json: bool) -> Result<(), String> {
-    crate::app::prepare_data_dir(&l.data_dir).map_err(|e| e.detail.clone())?;
+    crate::app::prepare_data_dir(&l.data_dir).map_err(|e| e.operator_message())?;
     let path = l.data_dir.join(db::DB_FILE);
-    let mut conn = db::open_writable(&path).map_err(|e| e.to_string())?;
-    let before = db::migration_status(&conn).map_err(|e| e.to_string())?;
-    let after = db::migrate(&mut conn).map_err(|e| e.detail.clone())?;
+    let mut conn = db::open_writable(&path).map_err(|e| e.operator_message())?;
+    let before = db::migration_status(&conn).map_err(|e| e.operator_message())?;
+    let after = db::migrate(&mut conn).map_err(|e| e.operator_message())?;
     if json {
         println!(
             "{}",

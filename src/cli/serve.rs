@@ -44,24 +44,17 @@ pub fn run(l: &Loaded) -> Result<(), String> {
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async {
-        let app = App::build(l)
-            .await
-            .map_err(|e| e.detail.clone() + &cause(&e))?;
+        let app = App::build(l).await.map_err(|e| e.operator_message())?;
         println!(
             "innkeep {} serving http://{} (data in {})",
             env!("CARGO_PKG_VERSION"),
             app.local_addr(),
             l.data_dir.display()
         );
-        app.run(stop_signal()).await.map_err(|e| e.to_string())
+        app.run(stop_signal())
+            .await
+            .map_err(|e| e.operator_message())
     })?;
     tracing::info!("stopped");
     Ok(())
-}
-
-fn cause(e: &crate::error::AppError) -> String {
-    e.source
-        .as_ref()
-        .map(|s| format!(": {s}"))
-        .unwrap_or_default()
 }

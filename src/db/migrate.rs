@@ -59,9 +59,16 @@ pub fn migrate(conn: &mut Connection) -> AppResult<MigrationStatus> {
             ),
         ));
     }
-    embedded::migrations::runner()
-        .run(conn)
-        .map_err(AppError::internal)?;
+    embedded::migrations::runner().run(conn).map_err(|e| {
+        AppError::new(
+            Kind::Internal,
+            "migration_failed",
+            format!(
+                "The database could not be migrated: {e}. If it was made by another build of \
+                 innkeep, use that build or restore a backup."
+            ),
+        )
+    })?;
     status(conn)
 }
 
