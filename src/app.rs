@@ -10,6 +10,8 @@ use std::time::Duration;
 use poem::Server;
 use poem::listener::TcpAcceptor;
 
+use crate::auth::AuthServer;
+use crate::auth::keys::KeyStore;
 use crate::config::Loaded;
 use crate::db::{DB_FILE, Db};
 use crate::error::{AppError, AppResult};
@@ -25,10 +27,16 @@ pub struct App {
     grace: Duration,
     event_retention: Duration,
     instance: Arc<str>,
+    auth: Arc<AuthServer>,
 }
 
 /// Creates the data directory, readable by its owner only.
 pub fn prepare_data_dir(dir: &Path) -> AppResult<()> {
+    prepare_private_dir(dir)
+}
+
+/// Creates a directory only its owner can enter.
+pub fn prepare_private_dir(dir: &Path) -> AppResult<()> {
     std::fs::create_dir_all(dir).map_err(|e| {
         AppError::internal(format!(
             "cannot create the data directory {}: {e}",
@@ -61,6 +69,14 @@ impl App {
             .await
             .map_err(|e| AppError::internal(format!("cannot listen on {listen}: {e}")))?;
         let addr = listener.local_addr().map_err(AppError::internal)?;
+        let oauth = &loaded.config.oauth;
+        let keys = KeyStore::open(
+            &db,
+            &loaded.data_dir,
+            Duration::from_secs(oauth.access_token_minutes * 60),
+        )
+        .await?;
+        let auth = Arc::new(AuthServer::new(keys, oauth, addr));
         Ok(App {
             listener,
             addr,
@@ -70,12 +86,23 @@ impl App {
                 u64::from(loaded.config.events.retention_days) * 24 * 3600,
             ),
             instance: Arc::from(crate::ids::new("srv")),
+            auth,
         })
     }
 
     /// The address actually listened on.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The database (for start-up checks and tests).
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// The authorization server (for tests that mint tokens).
+    pub fn auth(&self) -> Arc<AuthServer> {
+        self.auth.clone()
     }
 
     /// Serves until `shutdown` resolves, then waits for in-flight requests (up to the
@@ -94,7 +121,7 @@ impl App {
         });
         let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
         tracing::info!(addr = %self.addr, "innkeep is listening");
-        let app = crate::api::app(self.db.clone(), self.instance);
+        let app = crate::api::app(self.db.clone(), self.instance, self.auth.clone());
         let served = Server::new_with_acceptor(acceptor)
             .run_with_graceful_shutdown(app, shutdown, Some(self.grace))
             .await;

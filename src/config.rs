@@ -30,6 +30,44 @@ pub struct Config {
     pub log: LogConfig,
     /// The event feed.
     pub events: EventsConfig,
+    /// The OAuth 2.0 authorization server.
+    pub oauth: OAuthConfig,
+}
+
+/// `[oauth]`
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OAuthConfig {
+    /// The issuer URL (`iss`); default `http://HOST:PORT` of the listen address. Set it to
+    /// the address clients use when innkeep serves the LAN.
+    pub issuer: Option<String>,
+    /// The audience (`aud`) of access tokens.
+    pub audience: String,
+    /// Lifetime of access tokens.
+    pub access_token_minutes: u64,
+    /// A refresh token unused this long dies.
+    pub refresh_idle_days: u64,
+    /// A login's refresh tokens die this long after it, whatever happens.
+    pub refresh_max_days: u64,
+    /// Failed authentications of one client or staff member before a lockout (an address
+    /// gets four times as many).
+    pub throttle_failures: u32,
+    /// The first lockout; each further one doubles, up to 15 minutes.
+    pub throttle_lockout_seconds: u64,
+}
+
+impl Default for OAuthConfig {
+    fn default() -> Self {
+        Self {
+            issuer: None,
+            audience: "innkeep".into(),
+            access_token_minutes: 15,
+            refresh_idle_days: 30,
+            refresh_max_days: 90,
+            throttle_failures: 5,
+            throttle_lockout_seconds: 60,
+        }
+    }
 }
 
 /// `[events]`
@@ -174,6 +212,9 @@ pub fn load(
         .map_err(|e| ConfigError(format!("configuration: {}", e.message())))?;
     if let Some(listen) = flags.listen {
         config.server.listen = listen;
+    }
+    if config.oauth.access_token_minutes == 0 || config.oauth.refresh_idle_days == 0 {
+        return Err(ConfigError("oauth lifetimes must be at least 1".into()));
     }
     if config.events.retention_days == 0 {
         return Err(ConfigError(

@@ -13,6 +13,10 @@ use std::fmt;
 pub enum Kind {
     /// Malformed request: bad JSON, a bad query parameter or header.
     BadRequest,
+    /// No valid access token.
+    Unauthorized,
+    /// The token lacks the scope.
+    Forbidden,
     /// The resource or route does not exist.
     NotFound,
     /// The method is not allowed on this path.
@@ -27,6 +31,8 @@ pub enum Kind {
     UnsupportedMediaType,
     /// Field rules failed.
     Unprocessable,
+    /// Too many requests or failed attempts.
+    TooManyRequests,
     /// Something broke on our side.
     Internal,
 }

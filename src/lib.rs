@@ -14,6 +14,7 @@
 pub mod domain;
 pub mod api;
 pub mod app;
+pub mod auth;
 pub mod cli;
 pub mod clock;
 pub mod config;

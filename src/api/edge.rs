@@ -10,7 +10,7 @@ use tokio::io::AsyncReadExt;
 use tracing::Instrument;
 
 use super::problem::render;
-use super::spec::AllowTable;
+use super::spec::RouteTable;
 use crate::error::{AppError, FieldError, Kind};
 
 /// Bodies above this many bytes get 413.
@@ -23,12 +23,12 @@ pub struct RequestId(pub String);
 /// Wraps the whole application.
 pub struct Edge<E> {
     inner: E,
-    allow: Arc<AllowTable>,
+    allow: Arc<RouteTable>,
 }
 
 impl<E> Edge<E> {
     /// Wraps `inner`; `allow` answers the `Allow` header of 405s.
-    pub fn new(inner: E, allow: Arc<AllowTable>) -> Self {
+    pub fn new(inner: E, allow: Arc<RouteTable>) -> Self {
         Edge { inner, allow }
     }
 }

@@ -7,7 +7,8 @@ use poem_openapi::{Object, OpenApi};
 
 use super::Tag;
 use super::pagination::given;
-use super::problem::{ApiError, ListErrors};
+use super::problem::{ApiError, ListErrors, PublicErrors};
+use super::security::{Scope, Token};
 use crate::db::Db;
 use crate::domain::reservation::{Status, TRANSITIONS};
 use crate::error::{AppError, FieldError};
@@ -107,6 +108,7 @@ impl EventsApi {
     async fn list(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::EventsRead")] _token: Token,
         /// Only events after this sequence (default 0: from the oldest kept).
         #[oai(validator(minimum(value = "0")))]
         after: Query<Option<i64>>,
@@ -133,7 +135,7 @@ impl EventsApi {
         operation_id = "getStateMachines",
         tag = "Tag::Meta"
     )]
-    async fn state_machines(&self) -> Result<Json<StateMachines>, ApiError<ListErrors>> {
+    async fn state_machines(&self) -> Result<Json<StateMachines>, ApiError<PublicErrors>> {
         let reservation = StateMachine {
             resource: "reservation".into(),
             states: Status::NAMES.iter().map(|s| s.to_string()).collect(),

@@ -10,6 +10,7 @@ use super::input::Body;
 use super::pagination::{Filters, ListRequest, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
+use super::security::{Scope, Token};
 use crate::db::Db;
 use crate::model::{Date, Guest, GuestCreate, GuestPage, GuestUpdate};
 use crate::service::{self, IfMatch};
@@ -29,6 +30,7 @@ impl GuestsApi {
     async fn list(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::GuestsRead")] _token: Token,
         /// Case-insensitive part of the first, last or full name.
         name: Query<Option<String>>,
         /// Exact e-mail address, case-insensitive.
@@ -74,6 +76,7 @@ impl GuestsApi {
     async fn create(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::GuestsWrite")] _token: Token,
         /// Makes retries safe: the same key and body within 24 h replays the first answer.
         #[oai(
             name = "Idempotency-Key",
@@ -90,6 +93,7 @@ impl GuestsApi {
     async fn get(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::GuestsRead")] _token: Token,
         /// `gst_…`
         id: Path<String>,
     ) -> Result<Tagged<Guest>, ApiError<GetErrors>> {
@@ -104,6 +108,7 @@ impl GuestsApi {
     async fn update(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::GuestsWrite")] _token: Token,
         /// `gst_…`
         id: Path<String>,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.

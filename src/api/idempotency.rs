@@ -112,7 +112,7 @@ impl<E: Endpoint> Endpoint for Idempotency<E> {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Response> {
-        if req.method() != Method::POST {
+        if req.method() != Method::POST || !req.uri().path().starts_with("/v1/") {
             return self.inner.call(req).await.map(IntoResponse::into_response);
         }
         let Some(key) = key_of(&req)? else {

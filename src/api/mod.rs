@@ -14,6 +14,7 @@ mod reservations;
 pub mod responses;
 mod room_types;
 mod rooms;
+pub mod security;
 mod settings;
 pub mod spec;
 
@@ -24,6 +25,10 @@ use poem::web::Data;
 use poem::{Endpoint, EndpointExt, Request, Response, Route, handler};
 use poem_openapi::{ExtraHeader, OpenApiService, Tags};
 
+use crate::auth::AuthServer;
+use crate::auth::endpoints::{self, OAuthState};
+use crate::auth::guard::Guard;
+use crate::auth::pages;
 use crate::db::{Db, SCHEMA_VERSION};
 
 pub use events::EVENT_TYPES;
@@ -68,8 +73,11 @@ optional field, and read-only fields sent back unchanged are ignored.
 `YYYY-MM-DD`; instants are RFC 3339 UTC with `Z`.";
 
 /// Who a request acts for, so that idempotency keys of different clients never collide.
-pub fn client_scope(_req: &Request) -> String {
-    "anonymous".to_string()
+pub fn client_scope(req: &Request) -> String {
+    req.extensions()
+        .get::<crate::auth::tokens::Principal>()
+        .map(|p| p.claims.client_id.clone())
+        .unwrap_or_else(|| "anonymous".to_string())
 }
 
 fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
@@ -146,11 +154,15 @@ async fn ready(db: Data<&Db>) -> Response {
 }
 
 /// The whole HTTP application.
-pub fn app(db: Db, instance: Arc<str>) -> impl Endpoint<Output = Response> {
+pub fn app(db: Db, instance: Arc<str>, auth: Arc<AuthServer>) -> impl Endpoint<Output = Response> {
     let api = service();
     let raw = api.spec();
     let spec = Arc::new(spec::finish(&raw));
-    let allow = Arc::new(spec::AllowTable::from_spec(&spec, "/v1"));
+    let table = Arc::new(spec::RouteTable::from_spec(&spec, "/v1"));
+    let oauth = Arc::new(OAuthState {
+        auth: auth.clone(),
+        db: db.clone(),
+    });
     // The docs page embeds the spec; give it the finished one.
     let docs = Arc::new(DocsPage(api.swagger_ui_html().replacen(&raw, &spec, 1)));
     let routes = Route::new()
@@ -159,9 +171,32 @@ pub fn app(db: Db, instance: Arc<str>) -> impl Endpoint<Output = Response> {
         .at("/docs", poem::get(docs_page))
         .at("/health", poem::get(health))
         .at("/ready", poem::get(ready))
+        .at("/oauth/token", poem::post(endpoints::token_endpoint))
+        .at("/oauth/revoke", poem::post(endpoints::revoke))
+        .at("/oauth/introspect", poem::post(endpoints::introspect))
+        .at(
+            "/oauth/device_authorization",
+            poem::post(endpoints::device_authorization),
+        )
+        .at(
+            "/oauth/authorize",
+            poem::get(pages::authorize_page).post(pages::authorize_submit),
+        )
+        .at(
+            "/device",
+            poem::get(pages::device_form).post(pages::device_submit),
+        )
+        .at(
+            "/.well-known/oauth-authorization-server",
+            poem::get(endpoints::metadata),
+        )
+        .at("/.well-known/jwks.json", poem::get(endpoints::jwks))
+        .at("/assets/style.css", poem::get(pages::style))
         .data(spec)
         .data(docs)
+        .data(oauth)
         .data(db.clone());
-    let guarded = idempotency::Idempotency::new(routes, db, instance);
-    edge::Edge::new(guarded, allow)
+    let idempotent = idempotency::Idempotency::new(routes, db.clone(), instance);
+    let guarded = Guard::new(idempotent, auth, db, table.clone());
+    edge::Edge::new(guarded, table)
 }

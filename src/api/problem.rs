@@ -54,6 +54,8 @@ pub struct Problem {
 pub fn status_of(kind: Kind) -> StatusCode {
     match kind {
         Kind::BadRequest => StatusCode::BAD_REQUEST,
+        Kind::Unauthorized => StatusCode::UNAUTHORIZED,
+        Kind::Forbidden => StatusCode::FORBIDDEN,
         Kind::NotFound => StatusCode::NOT_FOUND,
         Kind::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         Kind::Conflict => StatusCode::CONFLICT,
@@ -61,6 +63,7 @@ pub fn status_of(kind: Kind) -> StatusCode {
         Kind::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Kind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         Kind::Unprocessable => StatusCode::UNPROCESSABLE_ENTITY,
+        Kind::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
         Kind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -71,6 +74,9 @@ fn title(e: &AppError) -> &'static str {
         "bad_request" => "Malformed request",
         "invalid_cursor" => "Invalid cursor",
         "not_found" => "Not found",
+        "unauthorized" => "Unauthorized",
+        "insufficient_scope" => "Insufficient scope",
+        "rate_limited" => "Too many requests",
         "method_not_allowed" => "Method not allowed",
         "no_availability" => "No availability",
         "room_unavailable" => "Room unavailable",
@@ -140,14 +146,17 @@ impl poem::error::ResponseError for AppError {
 pub trait ErrorSet: Send + Sync + 'static {
     /// Statuses beyond the ones every operation has (400, 500).
     const STATUSES: &'static [u16];
+    /// Whether the operation needs a token (so documents 401 and 403).
+    const AUTHENTICATED: bool = true;
 }
 
 macro_rules! error_set {
-    ($($(#[$m:meta])* $name:ident = [$($s:literal),*];)+) => {$(
+    ($($(#[$m:meta])* $name:ident = [$($s:literal),*] $(public $public:literal)?;)+) => {$(
         $(#[$m])*
         pub struct $name;
         impl ErrorSet for $name {
             const STATUSES: &'static [u16] = &[$($s),*];
+            $(const AUTHENTICATED: bool = !$public;)?
         }
     )+};
 }
@@ -161,6 +170,8 @@ error_set! {
     CreateErrors = [409, 413, 415, 422];
     /// Updates with If-Match.
     UpdateErrors = [404, 409, 412, 413, 415, 422];
+    /// Public reads (no token needed).
+    PublicErrors = [] public true;
 }
 
 fn describe(status: u16) -> &'static str {
@@ -206,6 +217,9 @@ impl<S: ErrorSet> IntoResponse for ApiError<S> {
 impl<S: ErrorSet> ApiResponse for ApiError<S> {
     fn meta() -> MetaResponses {
         let mut statuses = vec![400];
+        if S::AUTHENTICATED {
+            statuses.extend_from_slice(&[401, 403]);
+        }
         statuses.extend_from_slice(S::STATUSES);
         statuses.push(500);
         MetaResponses {

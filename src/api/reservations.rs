@@ -10,6 +10,7 @@ use super::input::Body;
 use super::pagination::{Filters, ListRequest, csv, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
+use super::security::{Scope, Token};
 use crate::db::Db;
 use crate::domain::reservation::Status;
 use crate::model::{Date, Reservation, ReservationCreate, ReservationPage, ReservationUpdate};
@@ -33,6 +34,7 @@ impl ReservationsApi {
     async fn list(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
         /// Stays overlapping the days from this date (the stay has a night on or after it).
         from: Query<Option<Date>>,
         /// Stays overlapping the days up to this date (arrival on or before it).
@@ -117,6 +119,7 @@ impl ReservationsApi {
     async fn create(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsWrite")] _token: Token,
         /// Makes retries safe: the same key and body within 24 h replays the first answer.
         #[oai(
             name = "Idempotency-Key",
@@ -137,6 +140,7 @@ impl ReservationsApi {
     async fn get(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
         /// `res_…`
         id: Path<String>,
     ) -> Result<Tagged<Reservation>, ApiError<GetErrors>> {
@@ -159,6 +163,7 @@ impl ReservationsApi {
     async fn update(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsWrite")] _token: Token,
         /// `res_…`
         id: Path<String>,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.

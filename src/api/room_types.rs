@@ -10,6 +10,7 @@ use super::input::Body;
 use super::pagination::{Filters, ListRequest};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
+use super::security::{Scope, Token};
 use crate::db::Db;
 use crate::model::{RoomType, RoomTypeCreate, RoomTypePage, RoomTypeUpdate};
 use crate::service::{self, IfMatch};
@@ -26,6 +27,7 @@ impl RoomTypesApi {
     async fn list(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
         /// Page size, 1 to 200 (default 50).
         #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
         limit: Query<Option<i64>>,
@@ -46,6 +48,7 @@ impl RoomTypesApi {
     async fn create(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::Admin")] _token: Token,
         /// Makes retries safe: the same key and body within 24 h replays the first answer.
         #[oai(name = "Idempotency-Key")]
         _idempotency_key: Header<Option<String>>,
@@ -59,6 +62,7 @@ impl RoomTypesApi {
     async fn get(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
         /// `rt_…`
         id: Path<String>,
     ) -> Result<Tagged<RoomType>, ApiError<GetErrors>> {
@@ -76,6 +80,7 @@ impl RoomTypesApi {
     async fn update(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::Admin")] _token: Token,
         /// `rt_…`
         id: Path<String>,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.

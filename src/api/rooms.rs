@@ -11,6 +11,7 @@ use super::input::Body;
 use super::pagination::{Filters, ListRequest, csv, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
+use super::security::{Scope, Token};
 use crate::db::Db;
 use crate::domain::enums::HousekeepingStatus;
 use crate::error::{AppError, FieldError};
@@ -30,6 +31,7 @@ impl RoomsApi {
     async fn list(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
         /// Only rooms of this room type.
         room_type_id: Query<Option<String>>,
         /// Only rooms in these housekeeping states, comma-separated (`dirty,inspected`).
@@ -70,6 +72,7 @@ impl RoomsApi {
     async fn create(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::Admin")] _token: Token,
         /// Makes retries safe: the same key and body within 24 h replays the first answer.
         #[oai(
             name = "Idempotency-Key",
@@ -86,6 +89,7 @@ impl RoomsApi {
     async fn get(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
         /// `rm_…`
         id: Path<String>,
     ) -> Result<Tagged<Room>, ApiError<GetErrors>> {
@@ -100,6 +104,7 @@ impl RoomsApi {
     async fn update(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::Housekeeping")] _token: Token,
         /// `rm_…`
         id: Path<String>,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
@@ -127,6 +132,7 @@ impl RoomsApi {
     async fn availability(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
         /// First night (default today).
         from: Query<Option<Date>>,
         /// Last night, inclusive (default `from` + 29 days).

@@ -8,6 +8,7 @@ use super::Tag;
 use super::input::Body;
 use super::problem::{ApiError, GetErrors, UpdateErrors};
 use super::responses::Tagged;
+use super::security::{Scope, Token};
 use crate::db::Db;
 use crate::model::{Settings, SettingsUpdate};
 use crate::service::{self, IfMatch};
@@ -22,7 +23,11 @@ impl SettingsApi {
     /// Name, time zone (which defines "today"), currency, country, city tax, invoice series
     /// and default tax rate. Defaults: time zone `UTC`, currency `EUR`.
     #[oai(path = "/settings", method = "get", operation_id = "getSettings")]
-    async fn get(&self, db: Data<&Db>) -> Result<Tagged<Settings>, ApiError<GetErrors>> {
+    async fn get(
+        &self,
+        db: Data<&Db>,
+        #[oai(scope = "Scope::Admin")] _token: Token,
+    ) -> Result<Tagged<Settings>, ApiError<GetErrors>> {
         Ok(service::settings::get(db.0).await?.into())
     }
 
@@ -33,6 +38,7 @@ impl SettingsApi {
     async fn update(
         &self,
         db: Data<&Db>,
+        #[oai(scope = "Scope::Admin")] _token: Token,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
         #[oai(name = "If-Match")]
         if_match: Header<Option<String>>,

@@ -167,43 +167,84 @@ fn mark_nullable(schema: &mut Value) {
     }
 }
 
-/// Path templates and their methods, for the `Allow` header of a 405.
-#[derive(Debug, Default)]
-pub struct AllowTable {
-    routes: Vec<(Vec<String>, Vec<String>)>,
+/// What an operation demands of the caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Requirement {
+    /// Nothing: public.
+    Public,
+    /// A token with every one of these scopes.
+    Scopes(Vec<String>),
 }
 
-impl AllowTable {
-    /// Reads the paths of `spec`, which are served under `prefix` (such as `/v1`).
-    pub fn from_spec(spec: &str, prefix: &str) -> AllowTable {
+#[derive(Debug)]
+struct Route {
+    template: Vec<String>,
+    method: String,
+    requirement: Requirement,
+}
+
+/// The operations of the spec: the `Allow` header of a 405, and each operation's required
+/// scopes, read from the same document clients read, so enforcement cannot drift from it.
+#[derive(Debug, Default)]
+pub struct RouteTable {
+    routes: Vec<Route>,
+}
+
+impl RouteTable {
+    /// Reads the operations of `spec`, which are served under `prefix` (such as `/v1`).
+    pub fn from_spec(spec: &str, prefix: &str) -> RouteTable {
         let doc: Value = serde_json::from_str(spec).unwrap_or(Value::Null);
         let mut routes = Vec::new();
-        if let Some(paths) = doc.get("paths").and_then(Value::as_object) {
-            for (path, item) in paths {
-                let segments = split(&format!("{prefix}{path}"));
-                let methods = item
-                    .as_object()
-                    .map(|m| m.keys().map(|k| k.to_uppercase()).collect())
-                    .unwrap_or_default();
-                routes.push((segments, methods));
+        for (path, item) in doc
+            .get("paths")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            for (method, op) in item.as_object().into_iter().flatten() {
+                let scopes: Option<Vec<String>> = op
+                    .get("security")
+                    .and_then(Value::as_array)
+                    .and_then(|reqs| reqs.first())
+                    .and_then(Value::as_object)
+                    .map(|req| {
+                        req.values()
+                            .flat_map(|v| v.as_array().into_iter().flatten())
+                            .filter_map(|s| s.as_str().map(str::to_string))
+                            .collect()
+                    });
+                routes.push(Route {
+                    template: split(&format!("{prefix}{path}")),
+                    method: method.to_uppercase(),
+                    requirement: scopes.map_or(Requirement::Public, Requirement::Scopes),
+                });
             }
         }
-        AllowTable { routes }
+        RouteTable { routes }
+    }
+
+    fn matching<'a>(&'a self, path: &str) -> impl Iterator<Item = &'a Route> + 'a {
+        let actual = split(path);
+        self.routes.iter().filter(move |r| {
+            r.template.len() == actual.len()
+                && r.template
+                    .iter()
+                    .zip(&actual)
+                    .all(|(t, a)| t == a || (t.starts_with('{') && !a.is_empty()))
+        })
     }
 
     /// The methods allowed on `path`, as an `Allow` header value.
     pub fn allowed(&self, path: &str) -> Option<String> {
-        let actual = split(path);
-        self.routes
-            .iter()
-            .find(|(template, _)| {
-                template.len() == actual.len()
-                    && template
-                        .iter()
-                        .zip(&actual)
-                        .all(|(t, a)| t == a || (t.starts_with('{') && !a.is_empty()))
-            })
-            .map(|(_, methods)| methods.join(", "))
+        let methods: Vec<&str> = self.matching(path).map(|r| r.method.as_str()).collect();
+        (!methods.is_empty()).then(|| methods.join(", "))
+    }
+
+    /// What the operation at `method path` demands; `None` when there is no such operation.
+    pub fn requirement(&self, method: &str, path: &str) -> Option<&Requirement> {
+        self.matching(path)
+            .find(|r| r.method == method)
+            .map(|r| &r.requirement)
     }
 }
 
@@ -230,12 +271,21 @@ mod tests {
     }
 
     #[test]
-    fn allow_lists_the_methods_of_the_matching_template() {
-        let spec =
-            r#"{"paths":{"/guests/{id}":{"get":{},"put":{}},"/guests":{"get":{},"post":{}}}}"#;
-        let t = AllowTable::from_spec(spec, "/v1");
+    fn routes_know_their_methods_and_scopes() {
+        let spec = r#"{"paths":{"/guests/{id}":{"get":{"security":[{"OAuth2":["guests:read"]}]},"put":{}},
+            "/guests":{"get":{},"post":{}}}}"#;
+        let t = RouteTable::from_spec(spec, "/v1");
         assert_eq!(t.allowed("/v1/guests/gst_1").as_deref(), Some("GET, PUT"));
         assert_eq!(t.allowed("/v1/guests").as_deref(), Some("GET, POST"));
         assert_eq!(t.allowed("/v1/nope"), None);
+        assert_eq!(
+            t.requirement("GET", "/v1/guests/gst_1"),
+            Some(&Requirement::Scopes(vec!["guests:read".into()]))
+        );
+        assert_eq!(
+            t.requirement("PUT", "/v1/guests/gst_1"),
+            Some(&Requirement::Public)
+        );
+        assert_eq!(t.requirement("DELETE", "/v1/guests/gst_1"), None);
     }
 }

@@ -3,7 +3,10 @@
 //! Every command takes `--data-dir` (or `INNKEEP_DATA_DIR`) and `--config` (or
 //! `INNKEEP_CONFIG`); commands meant for scripts take `--json`.
 
+mod admin;
 mod serve;
+
+pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -52,6 +55,30 @@ pub enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// OAuth clients: applications, integrations, kiosks.
+    Clients {
+        /// What to do.
+        #[command(subcommand)]
+        command: ClientsCommand,
+    },
+    /// Staff members who sign in.
+    Users {
+        /// What to do.
+        #[command(subcommand)]
+        command: UsersCommand,
+    },
+    /// Kiosks waiting for approval (device flow).
+    Devices {
+        /// What to do.
+        #[command(subcommand)]
+        command: DevicesCommand,
+    },
+    /// The server's token signing keys.
+    Keys {
+        /// What to do.
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
 }
 
 /// `innkeep config …`
@@ -96,6 +123,10 @@ pub fn run(cli: Cli) -> ExitCode {
         } => load(&cli).map(|l| config_check(&l, *json)),
         Command::Migrate { json } => load(&cli).and_then(|l| migrate(&l, *json)),
         Command::Serve { .. } => load(&cli).and_then(|l| serve::run(&l)),
+        Command::Clients { command } => load(&cli).and_then(|l| admin::clients(&l, command)),
+        Command::Users { command } => load(&cli).and_then(|l| admin::users(&l, command)),
+        Command::Devices { command } => load(&cli).and_then(|l| admin::devices(&l, command)),
+        Command::Keys { command } => load(&cli).and_then(|l| admin::keys(&l, command)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -38,6 +38,22 @@ async fn stop_signal() {
     tracing::info!("stop signal received; finishing in-flight requests");
 }
 
+/// On an installation without OAuth clients, says how to make the first one.
+async fn first_run_hint(app: &App) {
+    if crate::service::oauth::list_clients(app.db())
+        .await
+        .is_ok_and(|c| c.is_empty())
+    {
+        println!(
+            "\nNo OAuth clients yet. Create the first admin client, then get a token:\n\n  \
+             innkeep clients create --name admin --scopes \"{}\"\n  \
+             curl -s -u CLIENT_ID:CLIENT_SECRET -d grant_type=client_credentials http://{}/oauth/token\n",
+            crate::domain::scopes::Scope::NAMES.join(" "),
+            app.local_addr()
+        );
+    }
+}
+
 /// Runs the server until a stop signal.
 pub fn run(l: &Loaded) -> Result<(), String> {
     init_logging(l);
@@ -51,6 +67,7 @@ pub fn run(l: &Loaded) -> Result<(), String> {
             app.local_addr(),
             l.data_dir.display()
         );
+        first_run_hint(&app).await;
         app.run(stop_signal())
             .await
             .map_err(|e| e.operator_message())

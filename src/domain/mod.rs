@@ -8,4 +8,5 @@ pub mod enums;
 pub mod availability;
 pub mod reservation;
 pub mod rules;
+pub mod scopes;
 pub mod stay;

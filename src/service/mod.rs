@@ -6,6 +6,7 @@ pub mod availability;
 pub mod events;
 pub mod guests;
 pub mod maintenance;
+pub mod oauth;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;

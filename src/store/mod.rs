@@ -1,7 +1,9 @@
 //! SQL, one module per aggregate. Functions take a `&Connection` to read or a `&Tx` to
 //! write; they never open transactions and never know about HTTP.
 
+pub mod clients;
 pub mod events;
+pub mod grants;
 pub mod guests;
 pub mod idempotency;
 pub mod page;

@@ -67,6 +67,7 @@ async fn malformed_json_is_400_and_wrong_media_type_415() {
     let r = app
         .client
         .post(app.url("/v1/guests"))
+        .bearer_auth(&app.token)
         .header("content-type", "application/json")
         .body("{\"first_name\": ")
         .send()
@@ -77,6 +78,7 @@ async fn malformed_json_is_400_and_wrong_media_type_415() {
     let r = app
         .client
         .post(app.url("/v1/guests"))
+        .bearer_auth(&app.token)
         .header("content-type", "text/plain")
         .body("{}")
         .send()
@@ -88,6 +90,7 @@ async fn malformed_json_is_400_and_wrong_media_type_415() {
     let r = app
         .client
         .post(app.url("/v1/guests"))
+        .bearer_auth(&app.token)
         .body("{}")
         .send()
         .await
@@ -96,6 +99,7 @@ async fn malformed_json_is_400_and_wrong_media_type_415() {
     let r = app
         .client
         .post(app.url("/v1/guests"))
+        .bearer_auth(&app.token)
         .header("content-type", "application/json")
         .body("")
         .send()

@@ -61,9 +61,40 @@ async fn serves_stops_on_sigterm_and_keeps_its_data() {
     let port = free_port();
     let mut child = serve(dir.path(), port);
     wait_healthy(port).await;
+    let out = innkeep(dir.path())
+        .args([
+            "clients",
+            "create",
+            "--name",
+            "front desk",
+            "--scopes",
+            "guests:read guests:write",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (id, secret) = (
+        c["client_id"].as_str().unwrap(),
+        c["client_secret"].as_str().unwrap(),
+    );
     let client = reqwest::Client::new();
+    let token = crate::support::password_token(
+        &client,
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        id,
+        secret,
+        None,
+    )
+    .await;
     let created: serde_json::Value = client
         .post(format!("http://127.0.0.1:{port}/v1/guests"))
+        .bearer_auth(&token)
         .json(&serde_json::json!({"first_name": "Anna", "last_name": "Rossi"}))
         .send()
         .await
@@ -75,11 +106,15 @@ async fn serves_stops_on_sigterm_and_keeps_its_data() {
     assert!(status.success(), "exit status {status}");
     assert!(dir.path().join("innkeep.sqlite3").exists());
 
-    let port = free_port();
+    // Same port: the issuer (and so the token) stays valid across the restart, because the
+    // signing key was kept in the data directory.
     let mut child = serve(dir.path(), port);
     wait_healthy(port).await;
     let id = created["id"].as_str().unwrap();
-    let got: serde_json::Value = reqwest::get(format!("http://127.0.0.1:{port}/v1/guests/{id}"))
+    let got: serde_json::Value = client
+        .get(format!("http://127.0.0.1:{port}/v1/guests/{id}"))
+        .bearer_auth(&token)
+        .send()
         .await
         .unwrap()
         .json()

@@ -1,6 +1,7 @@
 //! Integration tests: the real server on port 0 with a temporary data directory, spoken to
 //! over real HTTP as a client would. One binary, many modules, to save link time.
 
+mod oauth_client;
 mod support;
 
 mod basics;
@@ -9,6 +10,7 @@ mod concurrency;
 mod events;
 mod guests;
 mod idempotency;
+mod oauth;
 mod pagination;
 mod reservations;
 mod rooms;

@@ -3,18 +3,30 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use std::sync::Arc;
+
 use innkeep::app::App;
+use innkeep::auth::AuthServer;
 use innkeep::config::{Config, Loaded};
+use innkeep::db::Db;
+use innkeep::domain::scopes::Scope;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-/// A running server.
+/// A running server, with an OAuth client holding every scope.
 pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
     pub dir: Option<tempfile::TempDir>,
+    /// A token with every scope, sent by default.
+    pub token: String,
+    /// The all-scopes client.
+    pub client_id: String,
+    pub client_secret: String,
+    pub db: Option<Db>,
+    pub auth: Arc<AuthServer>,
     stop: Option<oneshot::Sender<()>>,
     handle: Option<JoinHandle<()>>,
 }
@@ -105,9 +117,15 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts a server on an existing data directory.
 pub async fn start(data_dir: PathBuf) -> TestApp {
+    start_with(data_dir, |_| {}).await
+}
+
+/// Starts a server with a changed configuration.
+pub async fn start_with(data_dir: PathBuf, change: impl FnOnce(&mut Config)) -> TestApp {
     let mut config = Config::default();
     config.server.listen = "127.0.0.1:0".parse().unwrap();
     config.server.shutdown_grace_seconds = 5;
+    change(&mut config);
     let loaded = Loaded {
         config,
         data_dir: data_dir.clone(),
@@ -116,6 +134,7 @@ pub async fn start(data_dir: PathBuf) -> TestApp {
     };
     let app = App::build(&loaded).await.expect("app builds");
     let addr = app.local_addr();
+    let (db, auth) = (app.db().clone(), app.auth());
     let (stop, stopped) = oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
         app.run(async {
@@ -124,13 +143,59 @@ pub async fn start(data_dir: PathBuf) -> TestApp {
         .await
         .expect("server runs");
     });
+    let all = Scope::NAMES.join(" ");
+    let admin = innkeep::service::oauth::create_client(
+        &db,
+        "tests",
+        &all,
+        &["client_credentials".into()],
+        &[],
+        true,
+    )
+    .await
+    .expect("test client");
+    let client = reqwest::Client::new();
+    let secret = admin.secret.clone().expect("secret");
+    let token = password_token(&client, addr, &admin.client.id, &secret, None).await;
     TestApp {
         addr,
-        client: reqwest::Client::new(),
+        client,
         dir: None,
+        token,
+        client_id: admin.client.id,
+        client_secret: secret,
+        db: Some(db),
+        auth,
         stop: Some(stop),
         handle: Some(handle),
     }
+}
+
+/// A client-credentials token (optionally with fewer scopes).
+pub async fn password_token(
+    client: &reqwest::Client,
+    addr: SocketAddr,
+    id: &str,
+    secret: &str,
+    scope: Option<&str>,
+) -> String {
+    let mut form = vec![("grant_type", "client_credentials")];
+    if let Some(s) = scope {
+        form.push(("scope", s));
+    }
+    let r = client
+        .post(format!("http://{addr}/oauth/token"))
+        .basic_auth(id, Some(secret))
+        .form(&form)
+        .send()
+        .await
+        .expect("token request");
+    assert_eq!(r.status(), 200, "token request failed");
+    let v: Value = r.json().await.expect("token json");
+    v["access_token"]
+        .as_str()
+        .expect("access_token")
+        .to_string()
 }
 
 impl TestApp {
@@ -140,12 +205,22 @@ impl TestApp {
 
     /// Stops the server gracefully and waits until the database is closed.
     pub async fn stop(&mut self) {
+        if let Some(db) = self.db.take() {
+            tokio::task::spawn_blocking(move || drop(db))
+                .await
+                .expect("db closed");
+        }
         if let Some(s) = self.stop.take() {
             let _ = s.send(());
         }
         if let Some(h) = self.handle.take() {
             h.await.expect("server task");
         }
+    }
+
+    /// The database handle (for tests that set up clients and users directly).
+    pub fn db(&self) -> &Db {
+        self.db.as_ref().expect("server running")
     }
 
     pub async fn send(
@@ -155,7 +230,23 @@ impl TestApp {
         body: Option<Value>,
         headers: &[(&str, &str)],
     ) -> Reply {
+        self.send_as(Some(&self.token), method, path, body, headers)
+            .await
+    }
+
+    /// Sends with this bearer token, or none.
+    pub async fn send_as(
+        &self,
+        token: Option<&str>,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
         let mut req = self.client.request(method, self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
         for (k, v) in headers {
             req = req.header(*k, *v);
         }

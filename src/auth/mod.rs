@@ -1,0 +1,87 @@
+//! The OAuth 2.0 authorization server (API.md section 10) and the guard of `/v1`.
+//!
+//! - [`keys`]: Ed25519 signing keys, rotation, JWKS.
+//! - [`tokens`]: access tokens as RFC 9068 JWTs: minting and verifying.
+//! - [`secrets`]: random tokens, hashes, argon2id, PKCE.
+//! - [`throttle`]: slowing and refusing repeated failed authentication.
+//! - [`guard`]: the middleware that demands a token with the operation's scope.
+//! - [`endpoints`]: `/oauth/*` and `/.well-known/*` (RFC 6749 JSON errors).
+//! - [`pages`]: the staff login and consent page, and the device approval page.
+//!
+//! The grant logic itself (codes, device codes, refresh rotation) is a use case and lives
+//! in `service::oauth`.
+
+pub mod endpoints;
+pub mod guard;
+pub mod keys;
+pub mod pages;
+pub mod secrets;
+pub mod throttle;
+pub mod tokens;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::config::OAuthConfig;
+use keys::KeyStore;
+use throttle::Throttle;
+
+/// Everything the authorization server needs at run time.
+pub struct AuthServer {
+    /// Signing and verification keys.
+    pub keys: Arc<KeyStore>,
+    /// `iss` of every token.
+    pub issuer: String,
+    /// Whether the issuer was configured (then it is also the base of endpoint URLs;
+    /// otherwise they follow the `Host` the client used).
+    pub issuer_configured: bool,
+    /// `aud` of every access token.
+    pub audience: String,
+    /// Access token lifetime.
+    pub access_ttl: Duration,
+    /// Refresh tokens die when unused this long.
+    pub refresh_idle: Duration,
+    /// A refresh family dies this long after the login.
+    pub refresh_max: Duration,
+    /// Failed-authentication counters.
+    pub throttle: Throttle,
+}
+
+impl AuthServer {
+    /// The base URL for endpoints in documents and redirects: the configured issuer, or
+    /// the address the client reached us at.
+    pub fn base_url(&self, req: &poem::Request) -> String {
+        if self.issuer_configured {
+            return self.issuer.clone();
+        }
+        match req.headers().get("host").and_then(|h| h.to_str().ok()) {
+            Some(host) if host.bytes().all(|b| b.is_ascii_graphic()) => format!("http://{host}"),
+            _ => self.issuer.clone(),
+        }
+    }
+
+    /// The server for a configuration; `listen` gives the default issuer.
+    pub fn new(keys: Arc<KeyStore>, cfg: &OAuthConfig, listen: std::net::SocketAddr) -> AuthServer {
+        let issuer = cfg.issuer.clone().unwrap_or_else(|| {
+            let host = if listen.ip().is_unspecified() {
+                "localhost".to_string()
+            } else {
+                listen.ip().to_string()
+            };
+            format!("http://{host}:{}", listen.port())
+        });
+        AuthServer {
+            keys,
+            issuer: issuer.trim_end_matches('/').to_string(),
+            issuer_configured: cfg.issuer.is_some(),
+            audience: cfg.audience.clone(),
+            access_ttl: Duration::from_secs(cfg.access_token_minutes * 60),
+            refresh_idle: Duration::from_secs(cfg.refresh_idle_days * 86_400),
+            refresh_max: Duration::from_secs(cfg.refresh_max_days * 86_400),
+            throttle: Throttle::new(
+                cfg.throttle_failures,
+                Duration::from_secs(cfg.throttle_lockout_seconds),
+            ),
+        }
+    }
+}

@@ -1,0 +1,372 @@
+//! Staff pages: sign-in and consent at `/oauth/authorize`, device approval at `/device`.
+//!
+//! Rendered from `assets/`, with CSRF protection (a random token in a `SameSite=Strict`,
+//! `HttpOnly` cookie that the form must echo), exact redirect URI matching, no framing, and
+//! friendly messages instead of JSON errors.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use poem::http::StatusCode;
+use poem::web::{Data, Query};
+use poem::{Body, Request, Response, handler};
+
+use super::endpoints::{OAuthState, remote};
+use super::secrets;
+use crate::domain::scopes::Scope;
+use crate::service::oauth::{
+    self, Approver, AuthorizeError, AuthorizeParams, AuthorizeRequest, LoginError,
+};
+
+const LOGIN: &str = include_str!("../../assets/login.html");
+const DEVICE: &str = include_str!("../../assets/device.html");
+const MESSAGE: &str = include_str!("../../assets/message.html");
+const STYLE: &str = include_str!("../../assets/style.css");
+const CSRF_COOKIE: &str = "innkeep_csrf";
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+fn fill(template: &str, values: &[(&str, String)]) -> String {
+    values.iter().fold(template.to_string(), |t, (k, v)| {
+        t.replace(&format!("{{{{{k}}}}}"), v)
+    })
+}
+
+fn page(status: StatusCode, body: String, csrf: Option<&str>) -> Response {
+    let mut b = Response::builder()
+        .status(status)
+        .content_type("text/html; charset=utf-8")
+        .header("cache-control", "no-store")
+        .header("x-frame-options", "DENY")
+        .header("referrer-policy", "no-referrer")
+        .header(
+            "content-security-policy",
+            "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+        );
+    if let Some(token) = csrf {
+        b = b.header(
+            "set-cookie",
+            format!("{CSRF_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"),
+        );
+    }
+    b.body(body)
+}
+
+fn message(status: StatusCode, title: &str, text: &str, ok: bool) -> Response {
+    let body = fill(
+        MESSAGE,
+        &[
+            ("title", escape(title)),
+            ("message", escape(text)),
+            ("class", if ok { "ok" } else { "error" }.into()),
+        ],
+    );
+    page(status, body, None)
+}
+
+fn error_block(text: &str) -> String {
+    format!(r#"<p class="error">{}</p>"#, escape(text))
+}
+
+fn redirect(location: &str) -> Response {
+    Response::builder()
+        .status(StatusCode::FOUND)
+        .header("location", location)
+        .header("cache-control", "no-store")
+        .finish()
+}
+
+/// The CSRF token of the browser's cookie.
+fn cookie_csrf(req: &Request) -> Option<String> {
+    let header = req.headers().get("cookie")?.to_str().ok()?;
+    header
+        .split(';')
+        .filter_map(|c| c.trim().split_once('='))
+        .find(|(k, _)| *k == CSRF_COOKIE)
+        .map(|(_, v)| v.to_string())
+}
+
+async fn form(body: Body) -> Option<HashMap<String, String>> {
+    let bytes = body.into_bytes().await.ok()?;
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&bytes).ok()?;
+    let mut map = HashMap::new();
+    for (k, v) in pairs {
+        if map.insert(k, v).is_some() {
+            return None;
+        }
+    }
+    Some(map)
+}
+
+fn csrf_ok(req: &Request, form: &HashMap<String, String>) -> bool {
+    matches!((cookie_csrf(req), form.get("csrf")), (Some(c), Some(f)) if !c.is_empty() && secrets::constant_time_eq(&c, f))
+}
+
+fn login_page(
+    req: &AuthorizeRequest,
+    p: &AuthorizeParams,
+    username: &str,
+    error: Option<&str>,
+    status: StatusCode,
+) -> Response {
+    let scopes: String = req
+        .scope
+        .iter()
+        .map(|s: Scope| {
+            format!(
+                "<li><code>{}</code>: {}</li>",
+                s.as_str(),
+                escape(s.description())
+            )
+        })
+        .collect();
+    let fields = [
+        ("response_type", &p.response_type),
+        ("client_id", &p.client_id),
+        ("redirect_uri", &p.redirect_uri),
+        ("scope", &p.scope),
+        ("state", &p.state),
+        ("code_challenge", &p.code_challenge),
+        ("code_challenge_method", &p.code_challenge_method),
+    ];
+    let hidden: String = fields
+        .iter()
+        .filter_map(|(k, v)| {
+            v.as_ref()
+                .map(|v| format!(r#"<input type="hidden" name="{k}" value="{}">"#, escape(v)))
+        })
+        .collect();
+    let csrf = secrets::token("csrf");
+    let body = fill(
+        LOGIN,
+        &[
+            ("client_name", escape(&req.client.name)),
+            ("scopes", scopes),
+            ("hidden", hidden),
+            ("csrf", csrf.clone()),
+            ("username", escape(username)),
+            ("error", error.map(error_block).unwrap_or_default()),
+        ],
+    );
+    page(status, body, Some(&csrf))
+}
+
+fn authorize_error(e: AuthorizeError) -> Response {
+    match e {
+        AuthorizeError::Page(text) => message(
+            StatusCode::BAD_REQUEST,
+            "This sign-in link does not work",
+            &text,
+            false,
+        ),
+        AuthorizeError::Redirect(location) => redirect(&location),
+    }
+}
+
+fn throttled(wait: std::time::Duration, title: &str) -> Response {
+    let secs = wait.as_secs().max(1);
+    let mut r = message(
+        StatusCode::TOO_MANY_REQUESTS,
+        title,
+        &format!("Too many failed attempts. Wait {secs} seconds, then try again."),
+        false,
+    );
+    if let Ok(v) = poem::http::HeaderValue::from_str(&secs.to_string()) {
+        r.headers_mut().insert("retry-after", v);
+    }
+    r
+}
+
+/// `GET /oauth/authorize`: the sign-in and consent page.
+#[handler]
+pub async fn authorize_page(
+    Query(p): Query<AuthorizeParams>,
+    state: Data<&Arc<OAuthState>>,
+) -> Response {
+    match oauth::check_authorize(&state.db, &p).await {
+        Ok(req) => login_page(&req, &p, "", None, StatusCode::OK),
+        Err(e) => authorize_error(e),
+    }
+}
+
+/// `POST /oauth/authorize`: signs the staff member in and returns a code to the client.
+#[handler]
+pub async fn authorize_submit(
+    req: &Request,
+    body: Body,
+    state: Data<&Arc<OAuthState>>,
+) -> Response {
+    let Some(f) = form(body).await else {
+        return message(
+            StatusCode::BAD_REQUEST,
+            "Something went wrong",
+            "The form could not be read. Start again from the application.",
+            false,
+        );
+    };
+    if !csrf_ok(req, &f) {
+        return message(
+            StatusCode::FORBIDDEN,
+            "Please start again",
+            "This form expired or did not come from this page. Go back to the application and sign in again.",
+            false,
+        );
+    }
+    let get = |k: &str| f.get(k).cloned();
+    let p = AuthorizeParams {
+        response_type: get("response_type"),
+        client_id: get("client_id"),
+        redirect_uri: get("redirect_uri"),
+        scope: get("scope"),
+        state: get("state"),
+        code_challenge: get("code_challenge"),
+        code_challenge_method: get("code_challenge_method"),
+    };
+    let areq = match oauth::check_authorize(&state.db, &p).await {
+        Ok(r) => r,
+        Err(e) => return authorize_error(e),
+    };
+    if f.get("decision").map(String::as_str) == Some("deny") {
+        let mut q = vec![
+            ("error", "access_denied"),
+            ("error_description", "the staff member denied the request"),
+        ];
+        if let Some(s) = &areq.state {
+            q.push(("state", s));
+        }
+        return redirect(&oauth::redirect_with(&areq.redirect_uri, &q));
+    }
+    let username = get("username").unwrap_or_default();
+    let password = get("password").unwrap_or_default();
+    match oauth::login(&state.auth, &state.db, &username, &password, &remote(req)).await {
+        Ok(user) => match oauth::issue_code(&state.db, &areq, &user).await {
+            Ok(location) => redirect(&location),
+            Err(e) => authorize_error(e),
+        },
+        Err(LoginError::Invalid) => login_page(
+            &areq,
+            &p,
+            &username,
+            Some("Wrong user name or password."),
+            StatusCode::UNAUTHORIZED,
+        ),
+        Err(LoginError::Throttled(wait)) => throttled(wait, "Sign-in paused"),
+        Err(LoginError::Server(e)) => {
+            tracing::error!(error = %e, "sign-in failed");
+            message(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong",
+                "The server could not check the password. Try again.",
+                false,
+            )
+        }
+    }
+}
+
+fn device_page(code: &str, username: &str, error: Option<&str>, status: StatusCode) -> Response {
+    let csrf = secrets::token("csrf");
+    let body = fill(
+        DEVICE,
+        &[
+            ("csrf", csrf.clone()),
+            ("user_code", escape(code)),
+            ("username", escape(username)),
+            ("error", error.map(error_block).unwrap_or_default()),
+        ],
+    );
+    page(status, body, Some(&csrf))
+}
+
+/// `GET /device`: where staff enter a kiosk's code.
+#[handler]
+pub fn device_form(Query(q): Query<HashMap<String, String>>) -> Response {
+    device_page(
+        q.get("user_code").map(String::as_str).unwrap_or(""),
+        "",
+        None,
+        StatusCode::OK,
+    )
+}
+
+/// `POST /device`: signs the staff member in and approves or denies the device.
+#[handler]
+pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthState>>) -> Response {
+    let Some(f) = form(body).await else {
+        return device_page(
+            "",
+            "",
+            Some("The form could not be read; try again."),
+            StatusCode::BAD_REQUEST,
+        );
+    };
+    let get = |k: &str| f.get(k).cloned().unwrap_or_default();
+    let (code, username) = (get("user_code"), get("username"));
+    if !csrf_ok(req, &f) {
+        return device_page(
+            &code,
+            &username,
+            Some("This form expired; please submit it again."),
+            StatusCode::FORBIDDEN,
+        );
+    }
+    let user = match oauth::login(
+        &state.auth,
+        &state.db,
+        &username,
+        &get("password"),
+        &remote(req),
+    )
+    .await
+    {
+        Ok(u) => u,
+        Err(LoginError::Invalid) => {
+            return device_page(
+                &code,
+                &username,
+                Some("Wrong user name or password."),
+                StatusCode::UNAUTHORIZED,
+            );
+        }
+        Err(LoginError::Throttled(wait)) => return throttled(wait, "Approval paused"),
+        Err(LoginError::Server(e)) => {
+            tracing::error!(error = %e, "device approval failed");
+            return device_page(
+                &code,
+                &username,
+                Some("The server could not check the password; try again."),
+                StatusCode::INTERNAL_SERVER_ERROR,
+            );
+        }
+    };
+    let approve = get("decision") != "deny";
+    match oauth::decide_device(&state.db, &code, Approver::User(user), approve).await {
+        Ok(_) if approve => message(
+            StatusCode::OK,
+            "Device approved",
+            "The device is signed in. You can go back to it now.",
+            true,
+        ),
+        Ok(_) => message(
+            StatusCode::OK,
+            "Device denied",
+            "The device was not signed in.",
+            true,
+        ),
+        Err(e) => device_page(&code, &username, Some(&e.detail), StatusCode::BAD_REQUEST),
+    }
+}
+
+/// `GET /assets/style.css`.
+#[handler]
+pub fn style() -> Response {
+    Response::builder()
+        .content_type("text/css; charset=utf-8")
+        .header("cache-control", "max-age=3600")
+        .body(STYLE)
+}

@@ -1,0 +1,125 @@
+//! Access tokens: RFC 9068 JWTs (`typ` `at+jwt`), signed EdDSA with the active key.
+
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, Validation};
+use serde::{Deserialize, Serialize};
+
+use super::AuthServer;
+use super::keys::ACCESS_TOKEN_TYP;
+use crate::domain::scopes::ScopeSet;
+use crate::error::AppResult;
+
+/// The claims of an access token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessClaims {
+    /// Issuer.
+    pub iss: String,
+    /// The staff member (`usr_…`) or, for client credentials, the client (`cli_…`).
+    pub sub: String,
+    /// Audience: this API.
+    pub aud: String,
+    /// Expiry (unix seconds).
+    pub exp: i64,
+    /// Issued at (unix seconds).
+    pub iat: i64,
+    /// Token id, for revocation.
+    pub jti: String,
+    /// The client the token was issued to.
+    pub client_id: String,
+    /// Granted scopes, space-separated.
+    pub scope: String,
+}
+
+/// Who is calling, as proven by a valid access token.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    /// The token's claims.
+    pub claims: AccessClaims,
+    /// Its scopes, parsed.
+    pub scopes: ScopeSet,
+}
+
+/// Why a token was refused (the text goes into `WWW-Authenticate`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Invalid {
+    /// Not a JWT, wrong `typ`, wrong algorithm, missing claims.
+    Malformed,
+    /// Signed by a key this server does not know.
+    UnknownKey,
+    /// Signature does not verify.
+    BadSignature,
+    /// Past `exp`.
+    Expired,
+    /// Wrong `aud`.
+    WrongAudience,
+    /// Wrong `iss`.
+    WrongIssuer,
+}
+
+impl Invalid {
+    /// A plain-words description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Invalid::Malformed => "The access token is malformed.",
+            Invalid::UnknownKey => {
+                "The access token was signed by a key this server does not know."
+            }
+            Invalid::BadSignature => "The access token's signature is not valid.",
+            Invalid::Expired => "The access token has expired; get a new one.",
+            Invalid::WrongAudience => "The access token is meant for another audience.",
+            Invalid::WrongIssuer => "The access token was issued by another server.",
+        }
+    }
+}
+
+impl AuthServer {
+    /// Mints an access token; returns it with its claims.
+    pub fn mint(
+        &self,
+        client_id: &str,
+        subject: &str,
+        scope: &ScopeSet,
+    ) -> AppResult<(String, AccessClaims)> {
+        let now = chrono::Utc::now().timestamp();
+        let claims = AccessClaims {
+            iss: self.issuer.clone(),
+            sub: subject.to_string(),
+            aud: self.audience.clone(),
+            exp: now + self.access_ttl.as_secs() as i64,
+            iat: now,
+            jti: crate::ids::new("jti"),
+            client_id: client_id.to_string(),
+            scope: scope.to_string(),
+        };
+        Ok((self.keys.sign(&claims)?, claims))
+    }
+
+    /// Verifies a token's form, signature, expiry, audience and issuer.
+    pub fn verify(&self, token: &str) -> Result<AccessClaims, Invalid> {
+        let header = jsonwebtoken::decode_header(token).map_err(|_| Invalid::Malformed)?;
+        if header.alg != Algorithm::EdDSA
+            || !header
+                .typ
+                .as_deref()
+                .is_some_and(|t| t.eq_ignore_ascii_case(ACCESS_TOKEN_TYP))
+        {
+            return Err(Invalid::Malformed);
+        }
+        let kid = header.kid.ok_or(Invalid::Malformed)?;
+        let key = self.keys.decoding_key(&kid).ok_or(Invalid::UnknownKey)?;
+        let mut validation = Validation::new(Algorithm::EdDSA);
+        validation.leeway = 0;
+        validation.set_audience(&[&self.audience]);
+        validation.set_issuer(&[&self.issuer]);
+        validation.set_required_spec_claims(&["exp", "iat", "iss", "aud", "sub"]);
+        jsonwebtoken::decode::<AccessClaims>(token, &key, &validation)
+            .map(|data| data.claims)
+            .map_err(|e| match e.kind() {
+                ErrorKind::ExpiredSignature => Invalid::Expired,
+                ErrorKind::InvalidSignature => Invalid::BadSignature,
+                ErrorKind::InvalidAudience => Invalid::WrongAudience,
+                ErrorKind::InvalidIssuer => Invalid::WrongIssuer,
+                _ => Invalid::Malformed,
+            })
+    }
+}

@@ -1,0 +1,198 @@
+//! OAuth clients, staff users and signing-key metadata.
+
+use rusqlite::{Connection, OptionalExtension, Row};
+
+use crate::db::Tx;
+use crate::domain::scopes::Role;
+use crate::error::AppResult;
+
+/// A registered OAuth client.
+#[derive(Debug, Clone)]
+pub struct Client {
+    /// `cli_…`
+    pub id: String,
+    /// Who it is, for people.
+    pub name: String,
+    /// argon2id hash of the secret; `None` for a public client.
+    pub secret_hash: Option<String>,
+    /// Allowed flows: `client_credentials`, `authorization_code`, `device`.
+    pub grants: Vec<String>,
+    /// The most it may ever get, space-separated.
+    pub scopes: String,
+    /// Exact redirect URIs (authorization code flow).
+    pub redirect_uris: Vec<String>,
+    /// When it was registered.
+    pub created_at: String,
+    /// When it was revoked, if it was.
+    pub revoked_at: Option<String>,
+}
+
+fn map_client(r: &Row) -> rusqlite::Result<Client> {
+    let grants: String = r.get("grant_types")?;
+    let uris: String = r.get("redirect_uris")?;
+    Ok(Client {
+        id: r.get("id")?,
+        name: r.get("name")?,
+        secret_hash: r.get("secret_hash")?,
+        grants: grants.split_whitespace().map(str::to_string).collect(),
+        scopes: r.get("scopes")?,
+        redirect_uris: serde_json::from_str(&uris).unwrap_or_default(),
+        created_at: r.get("created_at")?,
+        revoked_at: r.get("revoked_at")?,
+    })
+}
+
+/// One client.
+pub fn get_client(conn: &Connection, id: &str) -> AppResult<Option<Client>> {
+    Ok(conn
+        .prepare_cached("SELECT * FROM oauth_clients WHERE id = ?1")?
+        .query_row([id], map_client)
+        .optional()?)
+}
+
+/// Every client, oldest first.
+pub fn list_clients(conn: &Connection) -> AppResult<Vec<Client>> {
+    let mut stmt = conn.prepare_cached("SELECT * FROM oauth_clients ORDER BY created_at, id")?;
+    let rows = stmt.query_map([], map_client)?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Registers a client.
+pub fn insert_client(tx: &Tx, c: &Client) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO oauth_clients (id, name, secret_hash, grant_types, scopes, redirect_uris, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute((
+        &c.id,
+        &c.name,
+        &c.secret_hash,
+        c.grants.join(" "),
+        &c.scopes,
+        serde_json::to_string(&c.redirect_uris)?,
+        &c.created_at,
+    ))?;
+    Ok(())
+}
+
+/// Revokes a client; returns whether it existed and was active.
+pub fn revoke_client(tx: &Tx, id: &str, at: &str) -> AppResult<bool> {
+    Ok(tx
+        .prepare_cached(
+            "UPDATE oauth_clients SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+        )?
+        .execute((id, at))?
+        == 1)
+}
+
+/// A staff member.
+#[derive(Debug, Clone)]
+pub struct User {
+    /// `usr_…`
+    pub id: String,
+    /// Login name (case-insensitive).
+    pub username: String,
+    /// argon2id hash.
+    pub password_hash: String,
+    /// What they may grant.
+    pub role: Role,
+    /// When they were added.
+    pub created_at: String,
+    /// When they were disabled, if they were.
+    pub disabled_at: Option<String>,
+}
+
+fn map_user(r: &Row) -> rusqlite::Result<User> {
+    let role: String = r.get("role")?;
+    Ok(User {
+        id: r.get("id")?,
+        username: r.get("username")?,
+        password_hash: r.get("password_hash")?,
+        role: Role::parse(&role).unwrap_or(Role::Housekeeping),
+        created_at: r.get("created_at")?,
+        disabled_at: r.get("disabled_at")?,
+    })
+}
+
+/// A user by login name.
+pub fn user_by_name(conn: &Connection, username: &str) -> AppResult<Option<User>> {
+    Ok(conn
+        .prepare_cached("SELECT * FROM users WHERE username = ?1")?
+        .query_row([username], map_user)
+        .optional()?)
+}
+
+/// A user by id.
+pub fn get_user(conn: &Connection, id: &str) -> AppResult<Option<User>> {
+    Ok(conn
+        .prepare_cached("SELECT * FROM users WHERE id = ?1")?
+        .query_row([id], map_user)
+        .optional()?)
+}
+
+/// Every user, by name.
+pub fn list_users(conn: &Connection) -> AppResult<Vec<User>> {
+    let mut stmt = conn.prepare_cached("SELECT * FROM users ORDER BY username")?;
+    let rows = stmt.query_map([], map_user)?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Adds a user.
+pub fn insert_user(tx: &Tx, u: &User) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO users (id, username, password_hash, role, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute((&u.id, &u.username, &u.password_hash, u.role.as_str(), &u.created_at))?;
+    Ok(())
+}
+
+/// Disables a user; returns whether they existed and were active.
+pub fn disable_user(tx: &Tx, username: &str, at: &str) -> AppResult<bool> {
+    Ok(tx
+        .prepare_cached(
+            "UPDATE users SET disabled_at = ?2 WHERE username = ?1 AND disabled_at IS NULL",
+        )?
+        .execute((username, at))?
+        == 1)
+}
+
+/// A signing key's public half.
+#[derive(Debug, Clone)]
+pub struct KeyRecord {
+    /// Key id (JWT `kid`).
+    pub kid: String,
+    /// base64url raw public key.
+    pub public_key: String,
+    /// When it was made.
+    pub created_at: String,
+    /// When a newer key took over, if one did.
+    pub retired_at: Option<String>,
+}
+
+/// Keys still able to verify tokens: the active one and those retired after `since`.
+pub fn live_keys(conn: &Connection, since: &str) -> AppResult<Vec<KeyRecord>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT kid, public_key, created_at, retired_at FROM signing_keys
+         WHERE retired_at IS NULL OR retired_at > ?1 ORDER BY created_at DESC, kid DESC",
+    )?;
+    let rows = stmt.query_map([since], |r| {
+        Ok(KeyRecord {
+            kid: r.get(0)?,
+            public_key: r.get(1)?,
+            created_at: r.get(2)?,
+            retired_at: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Records a new key and retires the others.
+pub fn add_key(tx: &Tx, kid: &str, public_key: &str, at: &str) -> AppResult<()> {
+    tx.prepare_cached("UPDATE signing_keys SET retired_at = ?1 WHERE retired_at IS NULL")?
+        .execute([at])?;
+    tx.prepare_cached(
+        "INSERT INTO signing_keys (kid, algorithm, public_key, created_at) VALUES (?1, 'EdDSA', ?2, ?3)",
+    )?
+    .execute((kid, public_key, at))?;
+    Ok(())
+}
