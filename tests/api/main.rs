@@ -11,6 +11,7 @@ mod events;
 mod guests;
 mod idempotency;
 mod oauth;
+mod oauth_tokens;
 mod pagination;
 mod reservations;
 mod rooms;

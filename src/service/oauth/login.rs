@@ -357,13 +357,15 @@ pub async fn poll_device(
                     (now - last.with_timezone(&chrono::Utc)).num_milliseconds()
                         < d.interval_seconds * 1000
                 });
-            let interval = if too_soon {
+            // slow_down is part of waiting (RFC 8628 3.5); a decided code answers at once.
+            let slow = too_soon && d.status == "pending";
+            let interval = if slow {
                 d.interval_seconds + 5
             } else {
                 d.interval_seconds
             };
             store::grants::record_poll(tx, &hash, &now_text, interval)?;
-            if too_soon {
+            if slow {
                 return err(
                     "slow_down",
                     &format!("Poll at most every {interval} seconds."),
