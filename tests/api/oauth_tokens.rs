@@ -326,7 +326,7 @@ async fn refresh_revoke_and_introspect() {
         "",
         "a new refresh token on every use"
     );
-    assert_eq!(introspected.0, true);
+    assert!(introspected.0, "an issued access token is active");
     assert_eq!(introspected.1.as_deref(), Some("guests:read"));
     assert!(introspected.2.is_some());
     assert!(!after_revoke, "a revoked access token is inactive");
