@@ -15,4 +15,5 @@ mod oauth_tokens;
 mod pagination;
 mod reservations;
 mod rooms;
+mod scopes;
 mod settings;
