@@ -9,6 +9,7 @@ use poem::{Endpoint, IntoResponse, Request, Response};
 use tokio::io::AsyncReadExt;
 use tracing::Instrument;
 
+use super::metrics::Metrics;
 use super::problem::render;
 use super::spec::RouteTable;
 use crate::error::{AppError, FieldError, Kind};
@@ -24,12 +25,17 @@ pub struct RequestId(pub String);
 pub struct Edge<E> {
     inner: E,
     allow: Arc<RouteTable>,
+    metrics: Arc<Metrics>,
 }
 
 impl<E> Edge<E> {
-    /// Wraps `inner`; `allow` answers the `Allow` header of 405s.
-    pub fn new(inner: E, allow: Arc<RouteTable>) -> Self {
-        Edge { inner, allow }
+    /// Wraps `inner`; `allow` answers the `Allow` header of 405s; `metrics` counts answers.
+    pub fn new(inner: E, allow: Arc<RouteTable>, metrics: Arc<Metrics>) -> Self {
+        Edge {
+            inner,
+            allow,
+            metrics,
+        }
     }
 }
 
@@ -194,6 +200,7 @@ impl<E: Endpoint> Endpoint for Edge<E> {
         if let Ok(v) = HeaderValue::from_str(&id) {
             resp.headers_mut().insert("x-request-id", v);
         }
+        self.metrics.record(resp.status().as_u16());
         tracing::info!(
             request_id = %id,
             %method,

@@ -8,6 +8,7 @@ mod events;
 mod guests;
 pub mod idempotency;
 pub mod input;
+pub mod metrics;
 pub mod pagination;
 pub mod problem;
 mod reservations;
@@ -158,7 +159,14 @@ pub fn app(db: Db, instance: Arc<str>, auth: Arc<AuthServer>) -> impl Endpoint<O
     let api = service();
     let raw = api.spec();
     let spec = Arc::new(spec::finish(&raw));
-    let table = Arc::new(spec::RouteTable::from_spec(&spec, "/v1"));
+    let table = Arc::new(spec::RouteTable::from_spec(&spec, "/v1").with(
+        "GET",
+        "/metrics",
+        spec::Requirement::Scopes(vec![
+            crate::domain::scopes::Scope::Admin.as_str().to_string(),
+        ]),
+    ));
+    let counters = Arc::new(metrics::Metrics::default());
     let oauth = Arc::new(OAuthState {
         auth: auth.clone(),
         db: db.clone(),
@@ -171,6 +179,7 @@ pub fn app(db: Db, instance: Arc<str>, auth: Arc<AuthServer>) -> impl Endpoint<O
         .at("/docs", poem::get(docs_page))
         .at("/health", poem::get(health))
         .at("/ready", poem::get(ready))
+        .at("/metrics", poem::get(metrics::metrics))
         .at("/oauth/token", poem::post(endpoints::token_endpoint))
         .at("/oauth/revoke", poem::post(endpoints::revoke))
         .at("/oauth/introspect", poem::post(endpoints::introspect))
@@ -195,8 +204,9 @@ pub fn app(db: Db, instance: Arc<str>, auth: Arc<AuthServer>) -> impl Endpoint<O
         .data(spec)
         .data(docs)
         .data(oauth)
+        .data(counters.clone())
         .data(db.clone());
     let idempotent = idempotency::Idempotency::new(routes, db.clone(), instance);
     let guarded = Guard::new(idempotent, auth, db, table.clone());
-    edge::Edge::new(guarded, table)
+    edge::Edge::new(guarded, table, counters)
 }

@@ -223,6 +223,16 @@ impl RouteTable {
         RouteTable { routes }
     }
 
+    /// Adds an operation outside the spec (such as `GET /metrics`).
+    pub fn with(mut self, method: &str, path: &str, requirement: Requirement) -> RouteTable {
+        self.routes.push(Route {
+            template: split(path),
+            method: method.to_string(),
+            requirement,
+        });
+        self
+    }
+
     fn matching<'a>(&'a self, path: &str) -> impl Iterator<Item = &'a Route> + 'a {
         let actual = split(path);
         self.routes.iter().filter(move |r| {

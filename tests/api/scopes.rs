@@ -203,3 +203,55 @@ async fn revoked_clients_and_disabled_staff_lose_access_at_once() {
         .await
         .problem(401, "unauthorized");
 }
+
+#[tokio::test]
+async fn metrics_need_admin() {
+    let app = spawn_app().await;
+    app.send_as(None, Method::GET, "/metrics", None, &[])
+        .await
+        .problem(401, "unauthorized");
+    let reader = password_token(
+        &app.client,
+        app.addr,
+        &app.client_id,
+        &app.client_secret,
+        Some("guests:read"),
+    )
+    .await;
+    app.send_as(Some(&reader), Method::GET, "/metrics", None, &[])
+        .await
+        .problem(403, "insufficient_scope");
+    let r = app
+        .client
+        .get(app.url("/metrics"))
+        .bearer_auth(&app.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let text = r.text().await.unwrap();
+    assert!(
+        text.contains("innkeep_http_requests_total{class=\"4xx\"} 2"),
+        "{text}"
+    );
+    assert!(text.contains("innkeep_events_last_sequence"), "{text}");
+    for public in [
+        "/health",
+        "/ready",
+        "/v1/openapi.json",
+        "/docs",
+        "/.well-known/jwks.json",
+        "/.well-known/oauth-authorization-server",
+    ] {
+        assert_eq!(
+            app.client
+                .get(app.url(public))
+                .send()
+                .await
+                .unwrap()
+                .status(),
+            200,
+            "{public} stays public"
+        );
+    }
+}
