@@ -254,13 +254,22 @@ pub async fn revoke(req: &Request, body: Body, state: Data<&Arc<OAuthState>>) ->
     }
 }
 
-/// `POST /oauth/introspect` (RFC 7662): for authenticated clients.
+/// `POST /oauth/introspect` (RFC 7662): for confidential clients (resource servers and
+/// integrations with a secret); a public client's id proves nothing.
 #[handler]
 pub async fn introspect(req: &Request, body: Body, state: Data<&Arc<OAuthState>>) -> Response {
-    let (params, _client, basic) = match authenticated(&state, req, body).await {
+    let (params, client, basic) = match authenticated(&state, req, body).await {
         Ok(ok) => ok,
         Err((e, basic)) => return error_response(&e, basic),
     };
+    if client.secret_hash.is_none() {
+        return error_response(
+            &OAuthError::invalid_client(
+                "Introspection needs a confidential client (one with a secret).",
+            ),
+            basic,
+        );
+    }
     let Some(token) = params.get("token") else {
         return error_response(
             &OAuthError::new("invalid_request", "token is required."),

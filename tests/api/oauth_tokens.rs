@@ -511,3 +511,40 @@ async fn rotated_keys_keep_old_tokens_valid_and_sign_new_ones() {
             .any(|g| g == "urn:ietf:params:oauth:grant-type:device_code")
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn introspection_needs_a_confidential_client() {
+    let app = spawn_app().await;
+    let (public_id, _) = new_client(&app, "guests:read", "device", false).await;
+    let token = app.token.clone();
+    let (status, body, _) = form(
+        &app,
+        "/oauth/introspect",
+        &public_id,
+        None,
+        &[("token", token.as_str())],
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (401, Some("invalid_client"))
+    );
+    let (status, body, _) = form(
+        &app,
+        "/oauth/introspect",
+        &app.client_id,
+        Some(&app.client_secret),
+        &[("token", token.as_str())],
+    )
+    .await;
+    assert_eq!((status, body["active"].as_bool()), (200, Some(true)));
+    let (_, body, _) = form(
+        &app,
+        "/oauth/introspect",
+        &app.client_id,
+        Some(&app.client_secret),
+        &[("token", "garbage")],
+    )
+    .await;
+    assert_eq!(body, serde_json::json!({"active": false}));
+}
