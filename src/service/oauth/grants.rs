@@ -1,10 +1,8 @@
 //! The token endpoint's grants, and revocation and introspection.
 
-use std::time::Duration;
-
 use serde_json::{Value, json};
 
-use super::OAuthError;
+use super::{OAuthError, at};
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
@@ -50,10 +48,6 @@ pub struct ClientAuth {
     pub id: String,
     /// `client_secret`, if any.
     pub secret: Option<String>,
-}
-
-fn at(offset: Duration) -> String {
-    format_instant(chrono::Utc::now() + chrono::Duration::from_std(offset).unwrap_or_default())
 }
 
 /// Authenticates a client; failures are throttled per client and per address.

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::OAuthError;
 use super::grants::{Family, TokenResponse, grant_scope, new_refresh};
+use super::{OAuthError, at};
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
@@ -22,10 +22,6 @@ pub const CODE_TTL: Duration = Duration::from_secs(60);
 pub const DEVICE_TTL: Duration = Duration::from_secs(600);
 /// Devices poll at most this often (seconds); `slow_down` adds 5.
 pub const DEVICE_INTERVAL: i64 = 5;
-
-fn at(offset: Duration) -> String {
-    format_instant(chrono::Utc::now() + chrono::Duration::from_std(offset).unwrap_or_default())
-}
 
 /// The query of `GET /oauth/authorize`, also posted back by the login form.
 #[derive(Debug, Clone, Default, serde::Deserialize, serde::Serialize)]

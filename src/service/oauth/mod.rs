@@ -75,6 +75,21 @@ impl From<AppError> for OAuthError {
     }
 }
 
+/// An instant `offset` from now, as stored.
+pub(crate) fn at(offset: std::time::Duration) -> String {
+    crate::clock::format_instant(
+        chrono::Utc::now() + chrono::Duration::from_std(offset).unwrap_or_default(),
+    )
+}
+
+/// argon2id on a blocking thread (it takes tens of milliseconds on purpose).
+async fn hash_secret(secret: String) -> AppResult<String> {
+    tokio::task::spawn_blocking(move || secrets::hash_password(&secret))
+        .await
+        .map_err(AppError::internal)?
+        .map_err(AppError::internal)
+}
+
 /// A new client and, for confidential clients, its secret (shown once).
 #[derive(Debug)]
 pub struct NewClient {
@@ -150,15 +165,7 @@ pub async fn create_client(
     let secret = (confidential || grants.iter().any(|g| g == "client_credentials"))
         .then(|| secrets::token("cs"));
     let secret_hash = match &secret {
-        Some(s) => {
-            let s = s.clone();
-            Some(
-                tokio::task::spawn_blocking(move || secrets::hash_password(&s))
-                    .await
-                    .map_err(AppError::internal)?
-                    .map_err(AppError::internal)?,
-            )
-        }
+        Some(s) => Some(hash_secret(s.clone()).await?),
         None => None,
     };
     let client = Client {
@@ -231,11 +238,7 @@ pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) ->
         ));
     }
     crate::service::fail_on(errs)?;
-    let pw = password.to_string();
-    let password_hash = tokio::task::spawn_blocking(move || secrets::hash_password(&pw))
-        .await
-        .map_err(AppError::internal)?
-        .map_err(AppError::internal)?;
+    let password_hash = hash_secret(password.to_string()).await?;
     let user = User {
         id: crate::ids::new("usr"),
         username,
