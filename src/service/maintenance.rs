@@ -1,5 +1,5 @@
 //! Housekeeping of the database itself: expired idempotency keys, old events and old
-//! sort-key log entries are deleted on a schedule.
+//! sort-key log entries, and expired OAuth codes and tokens are deleted on a schedule.
 
 use std::time::Duration;
 
@@ -24,6 +24,8 @@ pub struct Pruned {
     pub events: usize,
     /// Sort-key log entries.
     pub moves: usize,
+    /// Expired authorization and device codes, refresh tokens and revocations.
+    pub grants: usize,
 }
 
 /// One maintenance pass.
@@ -32,11 +34,13 @@ pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
     let ago = |d: Duration| format_instant(now - chrono::Duration::from_std(d).unwrap_or_default());
     let (keys_cutoff, events_cutoff) = (ago(IDEMPOTENCY_TTL), ago(event_retention));
     let moves_cutoff = ago(CURSOR_TTL + Duration::from_secs(3600));
+    let now_text = format_instant(now);
     db.write(move |tx| {
         Ok(Pruned {
             keys: store::idempotency::prune(tx, &keys_cutoff)?,
             events: store::events::prune(tx, &events_cutoff)?,
             moves: store::page::prune_moves(tx, &moves_cutoff)?,
+            grants: store::grants::prune(tx, &now_text)?,
         })
     })
     .await
