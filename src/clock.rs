@@ -1,9 +1,54 @@
-//! Instants and property-local dates, in the formats the API promises.
+//! Instants and property-local dates, in the formats the API promises, and the [`Clock`]
+//! business dates come from.
 //!
 //! Instants are stored and served as RFC 3339 UTC with millisecond precision and a `Z`, so
-//! their text order is their time order. "Today" is today in the property's time zone.
+//! their text order is their time order. "Today" is today in the property's time zone, read
+//! from the [`Clock`], which tests can set. Security lifetimes (token expiry) follow the wall
+//! clock, because JWT validation does.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+
+/// The wall clock plus an offset that tests can set; cheap to clone, shared by clones.
+#[derive(Debug, Clone, Default)]
+pub struct Clock {
+    offset_ms: Arc<AtomicI64>,
+}
+
+impl Clock {
+    /// Now.
+    pub fn now(&self) -> DateTime<Utc> {
+        Utc::now() + chrono::Duration::milliseconds(self.offset_ms.load(Ordering::Relaxed))
+    }
+
+    /// Now, in the stored format.
+    pub fn now_text(&self) -> String {
+        format_instant(self.now())
+    }
+
+    /// Today in the given IANA time zone.
+    pub fn today_in(&self, time_zone: &str) -> NaiveDate {
+        let now = self.now();
+        match time_zone.parse::<chrono_tz::Tz>() {
+            Ok(tz) => now.with_timezone(&tz).date_naive(),
+            Err(_) => now.date_naive(),
+        }
+    }
+
+    /// Makes "now" be `at` (the clock keeps running from there). For tests and drills.
+    pub fn set_now(&self, at: DateTime<Utc>) {
+        self.offset_ms
+            .store((at - Utc::now()).num_milliseconds(), Ordering::Relaxed);
+    }
+
+    /// Moves the clock by `days` (may be negative).
+    pub fn advance_days(&self, days: i64) {
+        self.offset_ms
+            .fetch_add(days * 86_400_000, Ordering::Relaxed);
+    }
+}
 
 /// Now, as the API and the database store it: `2026-11-22T10:15:30.123Z`.
 pub fn now_text() -> String {
@@ -13,16 +58,6 @@ pub fn now_text() -> String {
 /// An instant in the API's format.
 pub fn format_instant(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-/// Today's date in the given IANA time zone (falls back to UTC for an unknown zone, which
-/// settings validation never lets through).
-pub fn today_in(time_zone: &str) -> NaiveDate {
-    let now = Utc::now();
-    match time_zone.parse::<chrono_tz::Tz>() {
-        Ok(tz) => now.with_timezone(&tz).date_naive(),
-        Err(_) => now.date_naive(),
-    }
 }
 
 /// Whether a string names an IANA time zone.
@@ -39,6 +74,30 @@ mod tests {
         let t = now_text();
         assert!(t.ends_with('Z'), "{t}");
         assert_eq!(t.len(), 24);
+    }
+
+    #[test]
+    fn the_clock_can_be_set_and_moved() {
+        let clock = Clock::default();
+        let copy = clock.clone();
+        let noon = chrono::NaiveDate::from_ymd_opt(2027, 3, 1)
+            .unwrap()
+            .and_hms_opt(12, 0, 0)
+            .unwrap()
+            .and_utc();
+        clock.set_now(noon);
+        assert_eq!(
+            copy.today_in("Europe/Rome").to_string(),
+            "2027-03-01",
+            "clones share the setting"
+        );
+        copy.advance_days(2);
+        assert_eq!(clock.today_in("UTC").to_string(), "2027-03-03");
+        assert_eq!(
+            clock.today_in("Pacific/Kiritimati").to_string(),
+            "2027-03-04",
+            "today is local"
+        );
     }
 
     #[test]

@@ -58,7 +58,7 @@ fn decide(
     instance: &str,
 ) -> Result<Decision, AppError> {
     let cutoff = crate::clock::format_instant(
-        chrono::Utc::now() - chrono::Duration::from_std(IDEMPOTENCY_TTL).unwrap_or_default(),
+        tx.clock().now() - chrono::Duration::from_std(IDEMPOTENCY_TTL).unwrap_or_default(),
     );
     let decision = match keys::get(tx, scope, key)? {
         Some(rec) if rec.created_at < cutoff => Decision::Proceed,

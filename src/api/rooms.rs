@@ -142,7 +142,7 @@ impl RoomsApi {
     ) -> Result<Json<AvailabilityList>, ApiError<GetErrors>> {
         let from = match from.0 {
             Some(d) => d.0,
-            None => db.0.read(service::reservations::today).await?,
+            None => service::reservations::today_of(db.0).await?,
         };
         let to = to.0.map(|d| d.0).unwrap_or_else(|| from + Days::new(29));
         let window = service::availability::window(from, to).ok_or_else(|| {

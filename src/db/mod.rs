@@ -16,6 +16,7 @@ use std::time::Duration;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::Connection;
 
+use crate::clock::Clock;
 use crate::error::{AppError, AppResult};
 pub use migrate::{MigrationStatus, SCHEMA_VERSION, migrate, status as migration_status};
 pub use writer::{Tx, WriteHook, with_write_hook};
@@ -46,6 +47,7 @@ pub struct Db {
 }
 
 struct Inner {
+    clock: Clock,
     path: PathBuf,
     pool: r2d2::Pool<SqliteConnectionManager>,
     writer: writer::Writer,
@@ -70,11 +72,17 @@ impl Db {
         let writer = writer::Writer::start(conn, path.to_path_buf())?;
         Ok(Db {
             inner: Arc::new(Inner {
+                clock: Clock::default(),
                 path: path.to_path_buf(),
                 pool,
                 writer,
             }),
         })
+    }
+
+    /// The clock every use case reads "now" and "today" from (settable by tests).
+    pub fn clock(&self) -> &Clock {
+        &self.inner.clock
     }
 
     /// The database file.
@@ -104,7 +112,7 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Tx) -> AppResult<T> + Send + 'static,
     {
-        self.inner.writer.submit(f).await
+        self.inner.writer.submit(self.inner.clock.clone(), f).await
     }
 
     /// Checks that the database answers and is fully migrated (for `/ready`).

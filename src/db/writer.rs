@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
+use crate::clock::Clock;
 use crate::error::{AppError, AppResult};
 
 /// The most jobs one transaction carries.
@@ -25,9 +26,23 @@ const MAX_BATCH: usize = 64;
 /// How often the checkpointer copies the WAL back into the database file.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(1000);
 
-/// A connection inside a write transaction; store functions that write take `&Tx`.
+/// A connection inside a write transaction; store functions that write take `&Tx`. It also
+/// carries the clock, so a change reads "now" and "today" from one settable source.
 pub struct Tx<'a> {
     conn: &'a Connection,
+    clock: &'a Clock,
+}
+
+impl Tx<'_> {
+    /// Now, in the stored format.
+    pub fn now_text(&self) -> String {
+        self.clock.now_text()
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &Clock {
+        self.clock
+    }
 }
 
 impl Deref for Tx<'_> {
@@ -89,7 +104,7 @@ impl Writer {
         })
     }
 
-    pub(super) async fn submit<T, F>(&self, f: F) -> AppResult<T>
+    pub(super) async fn submit<T, F>(&self, clock: Clock, f: F) -> AppResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Tx) -> AppResult<T> + Send + 'static,
@@ -97,7 +112,11 @@ impl Writer {
         let hook = WRITE_HOOK.try_with(Arc::clone).ok();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<AppResult<T>>();
         let job: Job = Box::new(move |conn| {
-            let result = f(&Tx { conn }).and_then(|value| {
+            let result = f(&Tx {
+                conn,
+                clock: &clock,
+            })
+            .and_then(|value| {
                 if let Some(hook) = &hook {
                     hook(conn)?;
                 }

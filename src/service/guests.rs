@@ -1,6 +1,5 @@
 //! Guests.
 
-use crate::clock;
 use crate::db::{Db, Tx};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Guest, GuestCreate, GuestUpdate, Instant, snapshot};
@@ -10,7 +9,7 @@ use crate::store::{self, guests::GuestFilter};
 /// Rules that need the property's "today": birth and document dates.
 fn check_dates(tx: &Tx, g: &Guest, errs: &mut Vec<FieldError>) -> AppResult<()> {
     if let Some(birth) = g.birth_date {
-        let today = clock::today_in(&store::settings::get(tx)?.time_zone);
+        let today = tx.clock().today_in(&store::settings::get(tx)?.time_zone);
         if birth.0 > today {
             errs.push(FieldError::new(
                 "birth_date",
@@ -25,7 +24,7 @@ fn check_dates(tx: &Tx, g: &Guest, errs: &mut Vec<FieldError>) -> AppResult<()> 
 /// Creates a guest and records `guest.created`.
 pub async fn create(db: &Db, input: GuestCreate) -> AppResult<Guest> {
     db.write(move |tx| {
-        let now = Instant(clock::now_text());
+        let now = Instant(tx.now_text());
         let g = Guest {
             id: crate::ids::new("gst"),
             first_name: input.first_name.into(),
@@ -88,7 +87,7 @@ pub async fn update(
             return Ok(old);
         }
         g.version += 1;
-        g.updated_at = Instant(clock::now_text());
+        g.updated_at = Instant(tx.now_text());
         store::guests::update(tx, &old, &g)?;
         store::events::record(tx, "guest.updated", &g.id, &snapshot(&g))?;
         Ok(g)

@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use chrono::Utc;
-
 use crate::clock::format_instant;
 use crate::db::Db;
 use crate::error::AppResult;
@@ -30,7 +28,7 @@ pub struct Pruned {
 
 /// One maintenance pass.
 pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
-    let now = Utc::now();
+    let now = db.clock().now();
     let ago = |d: Duration| format_instant(now - chrono::Duration::from_std(d).unwrap_or_default());
     let (keys_cutoff, events_cutoff) = (ago(IDEMPOTENCY_TTL), ago(event_retention));
     let moves_cutoff = ago(CURSOR_TTL + Duration::from_secs(3600));

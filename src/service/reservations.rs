@@ -3,7 +3,6 @@
 
 use chrono::NaiveDate;
 
-use crate::clock;
 use crate::db::{Db, Tx};
 use crate::domain::availability::full_nights;
 use crate::domain::enums::{HousekeepingStatus, Source};
@@ -29,9 +28,16 @@ fn guest_list(primary: &str, given: Option<Vec<String>>) -> Vec<String> {
     ids
 }
 
-/// Today in the property's time zone.
-pub(crate) fn today(conn: &rusqlite::Connection) -> AppResult<NaiveDate> {
-    Ok(clock::today_in(&store::settings::get(conn)?.time_zone))
+/// Today in the property's time zone, inside a write.
+pub(crate) fn today(tx: &Tx) -> AppResult<NaiveDate> {
+    Ok(tx.clock().today_in(&store::settings::get(tx)?.time_zone))
+}
+
+/// Today in the property's time zone, for reads.
+pub async fn today_of(db: &Db) -> AppResult<NaiveDate> {
+    let clock = db.clock().clone();
+    db.read(move |c| Ok(clock.today_in(&store::settings::get(c)?.time_zone)))
+        .await
 }
 
 /// Field rules that need the database: references, dates, occupancy, the room's type.
@@ -214,7 +220,7 @@ pub async fn create(db: &Db, input: ReservationCreate) -> AppResult<Reservation>
             ),
             (None, rate, cur) => (rate.unwrap_or(0), cur.unwrap_or_default()),
         };
-        let now = Instant(clock::now_text());
+        let now = Instant(tx.now_text());
         let r = Reservation {
             id: crate::ids::new("res"),
             code: unused_code(tx)?,

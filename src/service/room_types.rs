@@ -1,6 +1,5 @@
 //! Room types.
 
-use crate::clock;
 use crate::db::{Db, Tx};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Instant, RoomType, RoomTypeCreate, RoomTypeUpdate};
@@ -33,7 +32,7 @@ pub async fn create(db: &Db, input: RoomTypeCreate) -> AppResult<RoomType> {
             Some(c) => c.into(),
             None => store::settings::get(tx)?.currency,
         };
-        let now = Instant(clock::now_text());
+        let now = Instant(tx.now_text());
         let t = RoomType {
             id: crate::ids::new("rt"),
             code: input.code.into(),
@@ -84,7 +83,7 @@ pub async fn update(
         }
         ensure_code_free(tx, &t.code, &t.id)?;
         t.version += 1;
-        t.updated_at = Instant(clock::now_text());
+        t.updated_at = Instant(tx.now_text());
         store::room_types::update(tx, &old, &t)?;
         Ok(t)
     })

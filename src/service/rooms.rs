@@ -1,6 +1,5 @@
 //! Rooms.
 
-use crate::clock;
 use crate::db::{Db, Tx};
 use crate::domain::enums::HousekeepingStatus;
 use crate::error::{AppError, AppResult, FieldError};
@@ -40,7 +39,7 @@ pub async fn create(db: &Db, input: RoomCreate) -> AppResult<Room> {
         let mut errs = Vec::new();
         ensure_room_type(tx, &input.room_type_id.0, &mut errs)?;
         fail_on(errs)?;
-        let now = Instant(clock::now_text());
+        let now = Instant(tx.now_text());
         let room = Room {
             id: crate::ids::new("rm"),
             number: input.number.into(),
@@ -106,7 +105,7 @@ pub async fn update(
             ));
         }
         room.version += 1;
-        room.updated_at = Instant(clock::now_text());
+        room.updated_at = Instant(tx.now_text());
         store::rooms::update(tx, &old, &room)?;
         Ok(room)
     })

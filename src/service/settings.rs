@@ -1,6 +1,5 @@
 //! Property settings.
 
-use crate::clock;
 use crate::db::Db;
 use crate::error::AppResult;
 use crate::model::{Instant, Settings, SettingsUpdate};
@@ -33,7 +32,7 @@ pub async fn update(
             return Ok(old);
         }
         s.version += 1;
-        s.updated_at = Instant(clock::now_text());
+        s.updated_at = Instant(tx.now_text());
         store::settings::save(tx, &s)?;
         Ok(s)
     })

@@ -18,13 +18,7 @@ pub fn record(tx: &Tx, kind: &str, subject_id: &str, data: &serde_json::Value) -
              VALUES (?1, ?2, ?3, ?4, ?5) RETURNING sequence",
         )?
         .query_row(
-            (
-                &id,
-                kind,
-                subject_id,
-                crate::clock::now_text(),
-                data.to_string(),
-            ),
+            (&id, kind, subject_id, tx.now_text(), data.to_string()),
             |r| r.get(0),
         )?)
 }

@@ -71,7 +71,7 @@ pub fn claim(tx: &Tx, scope: &str, key: &str, hash: &str, instance: &str) -> App
         "INSERT OR REPLACE INTO idempotency_keys (scope, key, request_hash, state, instance, created_at)
          VALUES (?1, ?2, ?3, 'in_progress', ?4, ?5)",
     )?
-    .execute((scope, key, hash, instance, crate::clock::now_text()))?;
+    .execute((scope, key, hash, instance, tx.now_text()))?;
     Ok(())
 }
 

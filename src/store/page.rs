@@ -81,7 +81,7 @@ pub fn record_move(tx: &Tx, entity: &str, id: &str, old_key: &str) -> AppResult<
     tx.prepare_cached(
         "INSERT INTO list_moves (entity, entity_id, old_key, created_at) VALUES (?1, ?2, ?3, ?4)",
     )?
-    .execute((entity, id, old_key, crate::clock::now_text()))?;
+    .execute((entity, id, old_key, tx.now_text()))?;
     Ok(())
 }
 

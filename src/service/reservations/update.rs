@@ -3,7 +3,6 @@
 use poem_openapi::types::MaybeUndefined;
 
 use super::{check_fields, check_stay, guest_list, today};
-use crate::clock;
 use crate::db::Db;
 use crate::domain::reservation::{self as rules, Editable, Status, TransitionError};
 use crate::error::{AppError, AppResult, FieldError};
@@ -135,7 +134,7 @@ pub async fn update(
             fail_on(errs)?;
         }
 
-        let now = Instant(clock::now_text());
+        let now = Instant(tx.now_text());
         if r.status == Status::Cancelled && old.status != Status::Cancelled {
             r.cancelled_at = Some(now.clone());
         }
