@@ -1,0 +1,234 @@
+//! Money: integer minor units, gross (tax-inclusive) prices, tax rates in basis points.
+//!
+//! API.md's rule: each line's net is its gross divided by (1 + rate), rounded half away from
+//! zero to the minor unit; its tax is gross minus net; totals are sums of lines. Rounding
+//! half away from zero is symmetric, so a credit note (every gross negated) has exactly the
+//! negated net and tax of the invoice it reverses.
+
+use chrono::{Datelike, NaiveDate};
+
+/// Basis points in 100 %.
+pub const BASIS: i64 = 10_000;
+
+/// Money that no longer fits: a line too large to represent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Overflow;
+
+/// The amounts of a line or a total.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Amounts {
+    /// Net of tax.
+    pub net: i64,
+    /// Tax.
+    pub tax: i64,
+    /// Gross: net + tax.
+    pub gross: i64,
+}
+
+/// `n / d` rounded half away from zero (`d > 0`).
+pub fn div_round(n: i128, d: i128) -> i128 {
+    let (q, r) = (n / d, n % d);
+    if 2 * r.abs() >= d { q + n.signum() } else { q }
+}
+
+/// The amounts of `quantity` × `unit_price` (gross) at `tax_rate` basis points.
+pub fn line(quantity: i64, unit_price: i64, tax_rate: i64) -> Result<Amounts, Overflow> {
+    let gross = quantity.checked_mul(unit_price).ok_or(Overflow)?;
+    let net = div_round(
+        i128::from(gross) * i128::from(BASIS),
+        i128::from(BASIS + tax_rate),
+    );
+    let net = i64::try_from(net).map_err(|_| Overflow)?;
+    Ok(Amounts {
+        net,
+        tax: gross - net,
+        gross,
+    })
+}
+
+/// The sum of amounts.
+pub fn total<'a>(amounts: impl IntoIterator<Item = &'a Amounts>) -> Result<Amounts, Overflow> {
+    amounts.into_iter().try_fold(Amounts::default(), |acc, a| {
+        Ok(Amounts {
+            net: acc.net.checked_add(a.net).ok_or(Overflow)?,
+            tax: acc.tax.checked_add(a.tax).ok_or(Overflow)?,
+            gross: acc.gross.checked_add(a.gross).ok_or(Overflow)?,
+        })
+    })
+}
+
+/// Net and tax per tax rate, lowest rate first.
+pub fn breakdown(lines: &[(i64, Amounts)]) -> Vec<(i64, Amounts)> {
+    let mut rates: Vec<i64> = lines.iter().map(|(r, _)| *r).collect();
+    rates.sort_unstable();
+    rates.dedup();
+    rates
+        .into_iter()
+        .map(|rate| {
+            let sum =
+                lines
+                    .iter()
+                    .filter(|(r, _)| *r == rate)
+                    .fold(Amounts::default(), |acc, (_, a)| Amounts {
+                        net: acc.net + a.net,
+                        tax: acc.tax + a.tax,
+                        gross: acc.gross + a.gross,
+                    });
+            (rate, sum)
+        })
+        .collect()
+}
+
+/// Full years between `birth` and `on`.
+pub fn age_on(birth: NaiveDate, on: NaiveDate) -> i64 {
+    let mut years = i64::from(on.year() - birth.year());
+    if (on.month(), on.day()) < (birth.month(), birth.day()) {
+        years -= 1;
+    }
+    years
+}
+
+/// A property's tourist tax rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CityTaxRule {
+    /// Gross per person per night.
+    pub amount_per_person_night: i64,
+    /// Nights per stay after which nothing more is due.
+    pub max_nights: Option<i64>,
+    /// Persons younger than this on arrival are exempt.
+    pub exempt_under_age: Option<i64>,
+}
+
+/// Person-nights of city tax due for a stay: every person (`persons`) except the listed
+/// guests young enough to be exempt on `arrival`, for the nights up to the cap. Guests whose
+/// birth date is unknown are charged.
+pub fn city_tax_person_nights(
+    rule: &CityTaxRule,
+    nights: i64,
+    persons: i64,
+    births: &[Option<NaiveDate>],
+    arrival: NaiveDate,
+) -> i64 {
+    let exempt = match rule.exempt_under_age {
+        Some(limit) => births
+            .iter()
+            .flatten()
+            .filter(|b| age_on(**b, arrival) < limit)
+            .count() as i64,
+        None => 0,
+    };
+    let chargeable = (persons - exempt).max(0);
+    let nights = rule.max_nights.map_or(nights, |cap| nights.min(cap)).max(0);
+    chargeable * nights
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn worked_examples() {
+        // 120.00 at 13 %: net 106.19, tax 13.81.
+        assert_eq!(
+            line(1, 12000, 1300).unwrap(),
+            Amounts {
+                net: 10619,
+                tax: 1381,
+                gross: 12000
+            }
+        );
+        // Half away from zero: 1 cent at 100 % is 0.5 net, which rounds to 1 (and -1 to -1).
+        assert_eq!(
+            line(1, 1, 10_000).unwrap(),
+            Amounts {
+                net: 1,
+                tax: 0,
+                gross: 1
+            }
+        );
+        assert_eq!(
+            line(1, -1, 10_000).unwrap(),
+            Amounts {
+                net: -1,
+                tax: 0,
+                gross: -1
+            }
+        );
+        assert_eq!(
+            line(3, 1000, 0).unwrap(),
+            Amounts {
+                net: 3000,
+                tax: 0,
+                gross: 3000
+            }
+        );
+        assert_eq!(line(i64::MAX, 2, 0), Err(Overflow));
+    }
+
+    #[test]
+    fn city_tax_caps_nights_and_exempts_children() {
+        let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day).unwrap();
+        let rule = CityTaxRule {
+            amount_per_person_night: 300,
+            max_nights: Some(5),
+            exempt_under_age: Some(14),
+        };
+        let births = [Some(d(1980, 1, 1)), Some(d(2015, 6, 1)), None];
+        // 3 persons, one of them 11: 2 chargeable x min(7, 5) nights.
+        assert_eq!(
+            city_tax_person_nights(&rule, 7, 3, &births, d(2026, 7, 1)),
+            10
+        );
+        // The day before the 14th birthday still exempt; on it, not.
+        assert_eq!(
+            city_tax_person_nights(&rule, 1, 1, &[Some(d(2012, 7, 2))], d(2026, 7, 1)),
+            0
+        );
+        assert_eq!(
+            city_tax_person_nights(&rule, 1, 1, &[Some(d(2012, 7, 1))], d(2026, 7, 1)),
+            1
+        );
+        let open = CityTaxRule {
+            amount_per_person_night: 100,
+            max_nights: None,
+            exempt_under_age: None,
+        };
+        assert_eq!(
+            city_tax_person_nights(&open, 10, 2, &births, d(2026, 7, 1)),
+            20
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn lines_add_up_and_round_within_half_a_cent(
+            lines in proptest::collection::vec((1i64..50, -500_000i64..2_000_000, 0i64..3_000), 1..40),
+        ) {
+            let mut all = Vec::new();
+            for (q, p, r) in &lines {
+                let a = line(*q, *p, *r).unwrap();
+                prop_assert_eq!(a.net + a.tax, a.gross);
+                prop_assert_eq!(a.gross, q * p);
+                // net is the exact quotient rounded: |net*(1+r) - gross| <= half a step.
+                let err = (i128::from(a.net) * i128::from(BASIS + r) - i128::from(a.gross) * i128::from(BASIS)).abs();
+                prop_assert!(2 * err <= i128::from(BASIS + r));
+                all.push((*r, a));
+            }
+            let t = total(all.iter().map(|(_, a)| a)).unwrap();
+            prop_assert_eq!(t.net + t.tax, t.gross);
+            prop_assert_eq!(t.gross, all.iter().map(|(_, a)| a.gross).sum::<i64>());
+            let b = breakdown(&all);
+            prop_assert_eq!(b.iter().map(|(_, a)| a.net).sum::<i64>(), t.net);
+            prop_assert_eq!(b.iter().map(|(_, a)| a.tax).sum::<i64>(), t.tax);
+            prop_assert!(b.windows(2).all(|w| w[0].0 < w[1].0));
+        }
+
+        #[test]
+        fn a_credit_note_is_the_exact_negative(q in 1i64..100, p in -1_000_000i64..1_000_000, r in 0i64..3000) {
+            let a = line(q, p, r).unwrap();
+            let c = line(q, -p, r).unwrap();
+            prop_assert_eq!(c, Amounts { net: -a.net, tax: -a.tax, gross: -a.gross });
+        }
+    }
+}
