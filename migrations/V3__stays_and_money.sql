@@ -45,13 +45,15 @@ CREATE TABLE invoices (
     version             INTEGER NOT NULL,
     created_at          TEXT    NOT NULL,
     updated_at          TEXT    NOT NULL,
+    -- List order: issue date, then number (both immutable, so cursors never move).
+    sort_key            TEXT    GENERATED ALWAYS AS (issue_date || ' ' || number) VIRTUAL,
     UNIQUE (series, seq),
     CHECK (net + tax = gross)
 ) STRICT;
-CREATE INDEX invoices_order ON invoices (issue_date, number);
-CREATE INDEX invoices_by_guest ON invoices (guest_id, issue_date, number);
-CREATE INDEX invoices_by_reservation ON invoices (reservation_id, issue_date, number);
-CREATE INDEX invoices_by_status ON invoices (status, issue_date, number);
+CREATE INDEX invoices_order ON invoices (sort_key, id);
+CREATE INDEX invoices_by_guest ON invoices (guest_id, sort_key, id);
+CREATE INDEX invoices_by_reservation ON invoices (reservation_id, sort_key, id);
+CREATE INDEX invoices_by_status ON invoices (status, sort_key, id);
 
 CREATE TABLE invoice_lines (
     invoice_id   TEXT    NOT NULL REFERENCES invoices (id),

@@ -12,6 +12,7 @@ use poem::listener::TcpAcceptor;
 
 use crate::auth::AuthServer;
 use crate::auth::keys::KeyStore;
+use crate::compliance::Compliance;
 use crate::config::Loaded;
 use crate::db::{DB_FILE, Db};
 use crate::error::{AppError, AppResult};
@@ -28,6 +29,7 @@ pub struct App {
     event_retention: Duration,
     instance: Arc<str>,
     auth: Arc<AuthServer>,
+    compliance: Arc<Compliance>,
 }
 
 /// Creates the data directory, readable by its owner only.
@@ -60,6 +62,11 @@ pub fn open_db(dir: &Path) -> AppResult<Db> {
 impl App {
     /// Opens the database and binds the listener (port 0 picks a free port).
     pub async fn build(loaded: &Loaded) -> AppResult<App> {
+        App::build_with(loaded, Compliance::default()).await
+    }
+
+    /// Like [`App::build`], with the national compliance schemes to use.
+    pub async fn build_with(loaded: &Loaded, compliance: Compliance) -> AppResult<App> {
         let dir = loaded.data_dir.clone();
         let db = tokio::task::spawn_blocking(move || open_db(&dir))
             .await
@@ -87,6 +94,7 @@ impl App {
             ),
             instance: Arc::from(crate::ids::new("srv")),
             auth,
+            compliance: Arc::new(compliance),
         })
     }
 
@@ -121,7 +129,12 @@ impl App {
         });
         let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
         tracing::info!(addr = %self.addr, "innkeep is listening");
-        let app = crate::api::app(self.db.clone(), self.instance, self.auth.clone());
+        let app = crate::api::app(
+            self.db.clone(),
+            self.instance,
+            self.auth.clone(),
+            self.compliance.clone(),
+        );
         let served = Server::new_with_acceptor(acceptor)
             .run_with_graceful_shutdown(app, shutdown, Some(self.grace))
             .await;

@@ -17,6 +17,7 @@ pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod clock;
+pub mod compliance;
 pub mod config;
 pub mod db;
 pub mod error;

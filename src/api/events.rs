@@ -10,6 +10,7 @@ use super::pagination::given;
 use super::problem::{ApiError, ListErrors, PublicErrors};
 use super::security::{Scope, Token};
 use crate::db::Db;
+use crate::domain::enums::InvoiceStatus;
 use crate::domain::reservation::{Status, TRANSITIONS};
 use crate::error::{AppError, FieldError};
 use crate::model::EventPage;
@@ -154,8 +155,36 @@ impl EventsApi {
                 })
                 .collect(),
         };
+        let t = |from: &str, to: &str, via: &str| Transition {
+            from: from.into(),
+            to: to.into(),
+            via: via.into(),
+        };
+        let invoice = StateMachine {
+            resource: "invoice".into(),
+            states: InvoiceStatus::NAMES.iter().map(|s| s.to_string()).collect(),
+            initial: InvoiceStatus::Issued.as_str().into(),
+            terminal: vec![InvoiceStatus::Cancelled.as_str().into()],
+            transitions: vec![
+                t(
+                    "issued",
+                    "paid",
+                    "POST /v1/invoices/{id}/payments (payments reach the gross total)",
+                ),
+                t(
+                    "issued",
+                    "cancelled",
+                    "POST /v1/invoices with corrects_invoice_id (a credit note)",
+                ),
+                t(
+                    "paid",
+                    "cancelled",
+                    "POST /v1/invoices with corrects_invoice_id (a credit note)",
+                ),
+            ],
+        };
         Ok(Json(StateMachines {
-            data: vec![reservation],
+            data: vec![reservation, invoice],
         }))
     }
 }

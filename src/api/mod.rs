@@ -8,6 +8,7 @@ mod events;
 mod guests;
 pub mod idempotency;
 pub mod input;
+mod invoices;
 pub mod metrics;
 pub mod pagination;
 pub mod problem;
@@ -18,6 +19,7 @@ mod rooms;
 pub mod security;
 mod settings;
 pub mod spec;
+mod stays;
 
 use std::sync::Arc;
 
@@ -50,6 +52,10 @@ pub enum Tag {
     Guests,
     /// Bookings and their life cycle.
     Reservations,
+    /// Check-in and check-out.
+    Stays,
+    /// Invoices, credit notes and payments.
+    Invoices,
     /// The durable event feed.
     Events,
     /// Self-description of the API.
@@ -88,6 +94,8 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         rooms::RoomsApi,
         guests::GuestsApi,
         reservations::ReservationsApi,
+        stays::StaysApi,
+        invoices::InvoicesApi,
         events::EventsApi,
     );
     OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))
@@ -155,7 +163,12 @@ async fn ready(db: Data<&Db>) -> Response {
 }
 
 /// The whole HTTP application.
-pub fn app(db: Db, instance: Arc<str>, auth: Arc<AuthServer>) -> impl Endpoint<Output = Response> {
+pub fn app(
+    db: Db,
+    instance: Arc<str>,
+    auth: Arc<AuthServer>,
+    compliance: Arc<crate::compliance::Compliance>,
+) -> impl Endpoint<Output = Response> {
     let api = service();
     let raw = api.spec();
     let spec = Arc::new(spec::finish(&raw));
@@ -205,6 +218,7 @@ pub fn app(db: Db, instance: Arc<str>, auth: Arc<AuthServer>) -> impl Endpoint<O
         .data(docs)
         .data(oauth)
         .data(counters.clone())
+        .data(compliance)
         .data(db.clone());
     let idempotent = idempotency::Idempotency::new(routes, db.clone(), instance);
     let guarded = Guard::new(idempotent, auth, db, table.clone());

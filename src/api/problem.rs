@@ -170,6 +170,8 @@ error_set! {
     CreateErrors = [409, 413, 415, 422];
     /// Updates with If-Match.
     UpdateErrors = [404, 409, 412, 413, 415, 422];
+    /// Actions on an existing resource (check-in, check-out, charges, payments).
+    ActionErrors = [404, 409, 413, 415, 422];
     /// Public reads (no token needed).
     PublicErrors = [] public true;
 }

@@ -128,6 +128,7 @@ versioned! {
     crate::model::Room => "rooms",
     crate::model::Guest => "guests",
     crate::model::Reservation => "reservations",
+    crate::model::Invoice => "invoices",
 }
 
 impl Versioned for crate::model::Settings {

@@ -80,3 +80,19 @@ string_enum! {
         Other = "other",
     }
 }
+
+string_enum! {
+    /// How a guest pays.
+    pub enum PaymentMethod { Cash = "cash", Card = "card", BankTransfer = "bank_transfer", Other = "other" }
+}
+
+string_enum! {
+    /// An invoice or its reversal.
+    pub enum InvoiceKind { Invoice = "invoice", CreditNote = "credit_note" }
+}
+
+string_enum! {
+    /// Where an invoice is: `issued` → `paid` (payments reach the gross total); `issued` or
+    /// `paid` → `cancelled` (a credit note reversed it). Issued invoices never change otherwise.
+    pub enum InvoiceStatus { Issued = "issued", Paid = "paid", Cancelled = "cancelled" }
+}

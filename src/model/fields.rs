@@ -281,6 +281,10 @@ prefixes! {
     RoomTypePrefix = "rt" => RoomTypeId;
     /// A room id.
     RoomPrefix = "rm" => RoomId;
+    /// A reservation id.
+    ReservationPrefix = "res" => ReservationId;
+    /// An invoice id.
+    InvoicePrefix = "inv" => InvoiceId;
 }
 
 macro_rules! into_string {

@@ -34,6 +34,7 @@ macro_rules! scalar_type {
 
 pub mod fields;
 mod guest;
+mod money;
 mod page;
 mod patch;
 mod property;
@@ -41,6 +42,7 @@ mod reservation;
 mod types;
 
 pub use guest::*;
+pub use money::*;
 pub use page::*;
 pub use patch::Patch;
 pub use property::*;

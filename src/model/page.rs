@@ -2,7 +2,7 @@
 
 use poem_openapi::Object;
 
-use super::{Guest, Reservation, Room, RoomType};
+use super::{Charge, Guest, Invoice, Reservation, Room, RoomType};
 
 macro_rules! page {
     ($name:ident, $item:ty, $doc:literal) => {
@@ -21,3 +21,5 @@ page!(RoomTypePage, RoomType, "A page of room types.");
 page!(RoomPage, Room, "A page of rooms.");
 page!(GuestPage, Guest, "A page of guests.");
 page!(ReservationPage, Reservation, "A page of reservations.");
+page!(ChargePage, Charge, "A page of folio charges.");
+page!(InvoicePage, Invoice, "A page of invoices.");

@@ -12,7 +12,9 @@ use serde_json::Value;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 use crate::api::input::FromJson;
-use crate::domain::enums::{DocumentType, Gender, HousekeepingStatus, Source};
+use crate::domain::enums::{
+    DocumentType, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, PaymentMethod, Source,
+};
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
 use crate::error::FieldError;
@@ -144,7 +146,16 @@ macro_rules! enum_glue {
     )+};
 }
 
-enum_glue!(Gender, DocumentType, HousekeepingStatus, Source, Status);
+enum_glue!(
+    Gender,
+    DocumentType,
+    HousekeepingStatus,
+    Source,
+    Status,
+    PaymentMethod,
+    InvoiceKind,
+    InvoiceStatus
+);
 
 impl FromSql for Date {
     fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {

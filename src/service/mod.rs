@@ -3,14 +3,18 @@
 //! records its event in the same transaction.
 
 pub mod availability;
+pub mod charges;
 pub mod events;
 pub mod guests;
+pub mod invoices;
+pub mod invoicing;
 pub mod maintenance;
 pub mod oauth;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;
 pub mod settings;
+pub mod stays;
 
 use poem_openapi::types::MaybeUndefined;
 

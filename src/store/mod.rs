@@ -1,16 +1,19 @@
 //! SQL, one module per aggregate. Functions take a `&Connection` to read or a `&Tx` to
 //! write; they never open transactions and never know about HTTP.
 
+pub mod charges;
 pub mod clients;
 pub mod events;
 pub mod grants;
 pub mod guests;
 pub mod idempotency;
+pub mod invoices;
 pub mod page;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;
 pub mod settings;
+pub mod submissions;
 
 use poem_openapi::types::{ParseFromJSON, ToJSON};
 use rusqlite::Row;

@@ -8,11 +8,13 @@ use crate::db::Tx;
 use crate::domain::reservation::Status;
 use crate::domain::stay::StayDates;
 use crate::error::AppResult;
-use crate::model::{Date, Reservation};
+use crate::model::{Date, Registration, Reservation};
 
 const ENTITY: &str = "reservation";
 const GUEST_IDS: &str = ", (SELECT json_group_array(guest_id) FROM (SELECT guest_id \
-    FROM reservation_guests WHERE reservation_id = t.id ORDER BY position)) AS guest_ids_json";
+    FROM reservation_guests WHERE reservation_id = t.id ORDER BY position)) AS guest_ids_json, \
+    (SELECT json_array(s.id, s.status) FROM compliance_submissions s WHERE s.subject_id = t.id \
+    AND s.kind = 'guest_registration' ORDER BY s.created_at DESC, s.id DESC LIMIT 1) AS registration_json";
 const HOLDS_INVENTORY: &str = "status IN ('confirmed', 'checked_in')";
 
 fn map(r: &Row) -> rusqlite::Result<Reservation> {
@@ -43,7 +45,13 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         checked_out_at: r.get("checked_out_at")?,
         cancelled_at: r.get("cancelled_at")?,
         invoice_id: r.get("invoice_id")?,
-        registration: None,
+        registration: r
+            .get::<_, Option<String>>("registration_json")?
+            .and_then(|j| serde_json::from_str::<(String, String)>(&j).ok())
+            .map(|(submission_id, status)| Registration {
+                status,
+                submission_id,
+            }),
         version: r.get("version")?,
         created_at: r.get("created_at")?,
         updated_at: r.get("updated_at")?,

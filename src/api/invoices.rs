@@ -1,0 +1,170 @@
+//! `/v1/invoices`.
+
+use std::sync::Arc;
+
+use poem::web::Data;
+use poem_openapi::param::{Header, Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, OpenApi};
+
+use super::Tag;
+use super::input::Body;
+use super::pagination::{Filters, ListRequest, csv, given};
+use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors};
+use super::responses::{Created, Tagged};
+use super::security::{Scope, Token};
+use crate::compliance::Compliance;
+use crate::db::Db;
+use crate::domain::enums::InvoiceStatus;
+use crate::model::{Date, Invoice, InvoiceCreate, InvoicePage, PaymentInput, PaymentReceipt};
+use crate::service;
+use crate::store::invoices::InvoiceFilter;
+
+/// Invoices and credit notes.
+pub struct InvoicesApi;
+
+/// A recorded payment.
+#[derive(ApiResponse)]
+pub enum PaymentRecorded {
+    /// Recorded; the invoice is `paid` once payments reach its gross total.
+    #[oai(status = 201)]
+    Created(Json<PaymentReceipt>),
+}
+
+#[OpenApi(tag = "Tag::Invoices")]
+impl InvoicesApi {
+    /// List invoices
+    ///
+    /// Ordered by issue date, then number. Filters combine with AND.
+    #[oai(path = "/invoices", method = "get", operation_id = "listInvoices")]
+    #[allow(clippy::too_many_arguments)]
+    async fn list(
+        &self,
+        db: Data<&Db>,
+        #[oai(scope = "Scope::InvoicesRead")] _token: Token,
+        /// Issued on or after this date.
+        issued_from: Query<Option<Date>>,
+        /// Issued on or before this date.
+        issued_to: Query<Option<Date>>,
+        /// Statuses, comma-separated (`issued,paid`).
+        status: Query<Option<String>>,
+        /// Only this guest's.
+        guest_id: Query<Option<String>>,
+        /// Only this reservation's.
+        reservation_id: Query<Option<String>>,
+        /// Page size, 1 to 200 (default 50).
+        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        limit: Query<Option<i64>>,
+        /// `next_cursor` of the previous page.
+        cursor: Query<Option<String>>,
+    ) -> Result<Json<InvoicePage>, ApiError<ListErrors>> {
+        let mut statuses = csv(
+            "status",
+            given(&status),
+            InvoiceStatus::parse,
+            InvoiceStatus::choices(),
+        )?;
+        statuses.sort_by_key(|s| s.as_str());
+        statuses.dedup();
+        let filters = Filters::new(
+            "invoices",
+            &[
+                ("issued_from", issued_from.0.map(|d| d.to_string())),
+                ("issued_to", issued_to.0.map(|d| d.to_string())),
+                (
+                    "status",
+                    Some(
+                        statuses
+                            .iter()
+                            .map(|s| s.as_str())
+                            .collect::<Vec<_>>()
+                            .join(","),
+                    ),
+                ),
+                ("guest_id", given(&guest_id)),
+                ("reservation_id", given(&reservation_id)),
+            ],
+        );
+        let filter = InvoiceFilter {
+            issued_from: issued_from.0,
+            issued_to: issued_to.0,
+            status: statuses,
+            guest_id: given(&guest_id),
+            reservation_id: given(&reservation_id),
+        };
+        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let page = service::invoices::list(db.0, filter, req.page.clone()).await?;
+        let next_cursor = req.next_cursor(&page);
+        Ok(Json(InvoicePage {
+            data: page.items.into_iter().map(|(i, _)| i).collect(),
+            next_cursor,
+        }))
+    }
+
+    /// Issue an invoice or a credit note
+    ///
+    /// Three forms: `{reservation_id, payment_method}` bills the reservation's uninvoiced
+    /// folio charges (an interim bill; 409 `already_invoiced` when there are none);
+    /// `{guest_id, bill_to, payment_method, lines}` is a sale outside a stay;
+    /// `{corrects_invoice_id, reason}` reverses an invoice in full with a credit note, and the
+    /// original becomes `cancelled`. Numbers are gapless within the series. Lines are never
+    /// invoiced twice. Records `invoice.created`.
+    #[oai(path = "/invoices", method = "post", operation_id = "createInvoice")]
+    async fn create(
+        &self,
+        db: Data<&Db>,
+        compliance: Data<&Arc<Compliance>>,
+        #[oai(scope = "Scope::InvoicesWrite")] _token: Token,
+        /// Makes retries safe: the same key and body within 24 h replays the first answer.
+        #[oai(
+            name = "Idempotency-Key",
+            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
+        )]
+        _idempotency_key: Header<Option<String>>,
+        body: Body<InvoiceCreate>,
+    ) -> Result<Created<Invoice>, ApiError<CreateErrors>> {
+        Ok(service::invoices::create(db.0, compliance.0, body.0)
+            .await?
+            .into())
+    }
+
+    /// Get an invoice with its lines
+    #[oai(path = "/invoices/:id", method = "get", operation_id = "getInvoice")]
+    async fn get(
+        &self,
+        db: Data<&Db>,
+        #[oai(scope = "Scope::InvoicesRead")] _token: Token,
+        /// `inv_…`
+        id: Path<String>,
+    ) -> Result<Tagged<Invoice>, ApiError<GetErrors>> {
+        Ok(service::invoices::get(db.0, id.0).await?.into())
+    }
+
+    /// Record a payment
+    ///
+    /// For an `issued` invoice, at most what is still owed (422 `exceeds_outstanding`). When
+    /// payments reach the gross total the invoice becomes `paid` and `invoice.paid` is recorded.
+    #[oai(
+        path = "/invoices/:id/payments",
+        method = "post",
+        operation_id = "recordPayment"
+    )]
+    async fn pay(
+        &self,
+        db: Data<&Db>,
+        #[oai(scope = "Scope::InvoicesWrite")] _token: Token,
+        /// `inv_…`
+        id: Path<String>,
+        /// Makes retries safe: the same key and body within 24 h replays the first answer.
+        #[oai(
+            name = "Idempotency-Key",
+            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
+        )]
+        _idempotency_key: Header<Option<String>>,
+        body: Body<PaymentInput>,
+    ) -> Result<PaymentRecorded, ApiError<ActionErrors>> {
+        Ok(PaymentRecorded::Created(Json(
+            service::invoices::pay(db.0, id.0, body.0).await?,
+        )))
+    }
+}

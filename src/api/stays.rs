@@ -1,0 +1,159 @@
+//! `POST /v1/check-in`, `POST /v1/check-out`, `/v1/reservations/{id}/charges`.
+
+use std::sync::Arc;
+
+use poem::web::Data;
+use poem_openapi::param::{Header, Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, OpenApi};
+
+use super::Tag;
+use super::input::Body;
+use super::pagination::{Filters, ListRequest};
+use super::problem::{ActionErrors, ApiError, ListErrors};
+use super::responses::Tagged;
+use super::security::{Scope, Token};
+use crate::compliance::Compliance;
+use crate::db::Db;
+use crate::model::{
+    Charge, ChargeInput, ChargePage, CheckIn, CheckOut, CheckOutResult, Reservation,
+};
+use crate::service;
+
+/// The stay.
+pub struct StaysApi;
+
+/// The checked-out reservation and its invoice.
+#[derive(ApiResponse)]
+pub enum CheckedOut {
+    /// Checked out; the invoice is issued.
+    #[oai(status = 200)]
+    Ok(Json<CheckOutResult>),
+}
+
+/// A charge added to the folio.
+#[derive(ApiResponse)]
+pub enum ChargeAdded {
+    /// Added. Charges never change, so they carry no version.
+    #[oai(status = 201)]
+    Created(Json<Charge>, #[oai(header = "Location")] String),
+}
+
+#[OpenApi(tag = "Tag::Stays")]
+impl StaysApi {
+    /// Check a guest in
+    ///
+    /// The reservation must be `confirmed`, and today (property time) on or after its arrival
+    /// (409 `too_early`) and before its departure. The room (in the body, or already on the
+    /// reservation) must be of the booked type (422), not out of order and not occupied (409
+    /// `room_unavailable`). When guest registration applies, every guest must have the data
+    /// the national system needs (422 `registration_incomplete`, listing each guest's missing
+    /// fields) and the registration is queued. Records `reservation.checked_in`.
+    #[oai(path = "/check-in", method = "post", operation_id = "checkIn")]
+    async fn check_in(
+        &self,
+        db: Data<&Db>,
+        compliance: Data<&Arc<Compliance>>,
+        #[oai(scope = "Scope::FrontDesk")] _token: Token,
+        /// Makes retries safe: the same key and body within 24 h replays the first answer.
+        #[oai(
+            name = "Idempotency-Key",
+            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
+        )]
+        _idempotency_key: Header<Option<String>>,
+        body: Body<CheckIn>,
+    ) -> Result<Tagged<Reservation>, ApiError<ActionErrors>> {
+        Ok(service::stays::check_in(db.0, compliance.0, body.0)
+            .await?
+            .into())
+    }
+
+    /// Check a guest out and issue the invoice
+    ///
+    /// The reservation must be `checked_in`. In one transaction: the last `charges` join the
+    /// folio; the invoice is issued with a nights line at the nightly rate (a guest leaving
+    /// early is billed the nights stayed, at least one), every uninvoiced folio charge, and
+    /// the city tax when the property has one; its fiscal receipt is sealed; the room
+    /// becomes `dirty`. Records `reservation.checked_out` and `invoice.created`.
+    #[oai(path = "/check-out", method = "post", operation_id = "checkOut")]
+    async fn check_out(
+        &self,
+        db: Data<&Db>,
+        compliance: Data<&Arc<Compliance>>,
+        #[oai(scope = "Scope::FrontDesk")] _token: Token,
+        /// Makes retries safe: the same key and body within 24 h replays the first answer.
+        #[oai(
+            name = "Idempotency-Key",
+            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
+        )]
+        _idempotency_key: Header<Option<String>>,
+        body: Body<CheckOut>,
+    ) -> Result<CheckedOut, ApiError<ActionErrors>> {
+        Ok(CheckedOut::Ok(Json(
+            service::stays::check_out(db.0, compliance.0, body.0).await?,
+        )))
+    }
+
+    /// List a reservation's folio charges
+    ///
+    /// Oldest first. `invoice_id` shows which are billed.
+    #[oai(
+        path = "/reservations/:id/charges",
+        method = "get",
+        operation_id = "listCharges",
+        tag = "Tag::Reservations"
+    )]
+    async fn list_charges(
+        &self,
+        db: Data<&Db>,
+        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        /// `res_…`
+        id: Path<String>,
+        /// Page size, 1 to 200 (default 50).
+        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        limit: Query<Option<i64>>,
+        /// `next_cursor` of the previous page.
+        cursor: Query<Option<String>>,
+    ) -> Result<Json<ChargePage>, ApiError<ListErrors>> {
+        let req = ListRequest::new(
+            limit.0,
+            cursor.0,
+            Filters::new(&format!("charges/{}", id.0), &[]),
+        )?;
+        let page = service::charges::list(db.0, id.0, req.page.clone()).await?;
+        let next_cursor = req.next_cursor(&page);
+        Ok(Json(ChargePage {
+            data: page.items.into_iter().map(|(c, _)| c).collect(),
+            next_cursor,
+        }))
+    }
+
+    /// Add a folio charge
+    ///
+    /// While the reservation is `confirmed` or `checked_in`. A negative `unit_price` is an
+    /// allowance. Charges become invoice lines at check-out (or on an interim bill).
+    #[oai(
+        path = "/reservations/:id/charges",
+        method = "post",
+        operation_id = "addCharge",
+        tag = "Tag::Reservations"
+    )]
+    async fn add_charge(
+        &self,
+        db: Data<&Db>,
+        #[oai(scope = "Scope::FrontDesk")] _token: Token,
+        /// `res_…`
+        id: Path<String>,
+        /// Makes retries safe: the same key and body within 24 h replays the first answer.
+        #[oai(
+            name = "Idempotency-Key",
+            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
+        )]
+        _idempotency_key: Header<Option<String>>,
+        body: Body<ChargeInput>,
+    ) -> Result<ChargeAdded, ApiError<ActionErrors>> {
+        let c = service::charges::add(db.0, id.0, body.0).await?;
+        let location = format!("/v1/reservations/{}/charges", c.reservation_id);
+        Ok(ChargeAdded::Created(Json(c), location))
+    }
+}

@@ -1,0 +1,272 @@
+//! Folio charges, invoices, credit notes and payments.
+
+use poem_openapi::Object;
+
+use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
+use crate::input_object;
+use crate::model::fields::{Currency, GuestId, Int, InvoiceId, Line, ReservationId, RoomId};
+use crate::model::{Address, Date, Instant, Reservation};
+
+input_object! {
+    /// A charge: one line of goods or services at a gross unit price.
+    pub struct ChargeInput {
+        /// What it is, as printed on the invoice.
+        pub description: Line<200>,
+        /// How many, at least 1.
+        pub quantity: Int<1, 10_000>,
+        /// Gross price per unit in minor units; negative for an allowance.
+        pub unit_price: Int<-100_000_000, 100_000_000>,
+        /// Tax rate in basis points (1300 = 13 %); defaults to the property's default.
+        pub tax_rate: Option<Int<0, 10_000>>,
+        /// The day it was delivered; defaults to today.
+        pub service_date: Option<Date>,
+    }
+}
+
+/// A charge on a reservation's folio.
+#[derive(Debug, Clone, Object)]
+pub struct Charge {
+    /// `chg_…`
+    pub id: String,
+    /// Its reservation.
+    pub reservation_id: String,
+    /// What it is.
+    pub description: String,
+    /// How many.
+    pub quantity: i64,
+    /// Gross price per unit (minor units).
+    pub unit_price: i64,
+    /// Tax rate in basis points.
+    pub tax_rate: i64,
+    /// quantity × unit_price.
+    pub gross_amount: i64,
+    /// The reservation's currency.
+    pub currency: String,
+    /// The day it was delivered.
+    pub service_date: Date,
+    /// The invoice that billed it, once billed.
+    pub invoice_id: Option<String>,
+    /// When it was added.
+    pub created_at: Instant,
+}
+
+input_object! {
+    /// Who the invoice is addressed to.
+    pub struct BillTo {
+        /// Name of the person or company.
+        pub name: Line<200>,
+        /// Postal address.
+        pub address: Option<Address>,
+        /// VAT or tax number.
+        pub tax_id: Option<Line<40>>,
+    }
+}
+
+/// One line of an invoice.
+#[derive(Debug, Clone, Object)]
+pub struct InvoiceLine {
+    /// 1, 2, 3, ...
+    pub position: i64,
+    /// What it is.
+    pub description: String,
+    /// How many (nights, persons × nights, items).
+    pub quantity: i64,
+    /// Gross price per unit.
+    pub unit_price: i64,
+    /// Tax rate in basis points.
+    pub tax_rate: i64,
+    /// Gross divided by (1 + rate), rounded half away from zero.
+    pub net_amount: i64,
+    /// Gross minus net.
+    pub tax_amount: i64,
+    /// quantity × unit_price.
+    pub gross_amount: i64,
+    /// The day it was delivered.
+    pub service_date: Option<Date>,
+}
+
+/// Sums of the lines.
+#[derive(Debug, Clone, Object)]
+pub struct Totals {
+    /// Sum of net amounts.
+    pub net: i64,
+    /// Sum of tax amounts.
+    pub tax: i64,
+    /// Sum of gross amounts.
+    pub gross: i64,
+}
+
+/// Net and tax at one rate.
+#[derive(Debug, Clone, Object)]
+pub struct TaxLine {
+    /// Tax rate in basis points.
+    pub tax_rate: i64,
+    /// Net of the lines at this rate.
+    pub net: i64,
+    /// Tax of the lines at this rate.
+    pub tax: i64,
+}
+
+/// The invoice's standing with the national fiscal system.
+#[derive(Debug, Clone, Object)]
+pub struct Fiscal {
+    /// `none`, or a national scheme such as `hr-cis`.
+    pub scheme: String,
+    /// `not_required`, `queued`, `accepted`, ...
+    pub status: String,
+    /// Proof computed locally at issue (for example a protective code).
+    pub local_proof: Option<String>,
+    /// The authority's reference, once it has one.
+    pub authority_reference: Option<String>,
+    /// What to print as a QR code.
+    pub qr_payload: Option<String>,
+    /// When it was sent.
+    pub sent_at: Option<Instant>,
+    /// The last delivery problem.
+    pub last_error: Option<String>,
+}
+
+/// An invoice or credit note. Once issued it never changes, except its status, payments and
+/// fiscal record.
+#[derive(Debug, Clone, Object)]
+pub struct Invoice {
+    /// `inv_…`
+    pub id: String,
+    /// Gapless within its series, such as `2026-000042`.
+    pub number: String,
+    /// The series, such as `2026`.
+    pub series: String,
+    /// `invoice` or `credit_note`.
+    pub kind: InvoiceKind,
+    /// `issued`, `paid` or `cancelled`.
+    pub status: InvoiceStatus,
+    /// The stay it bills.
+    pub reservation_id: Option<String>,
+    /// The guest it is for.
+    pub guest_id: Option<String>,
+    /// Who it is addressed to.
+    pub bill_to: BillTo,
+    /// Property-local issue date.
+    pub issue_date: Date,
+    /// ISO 4217 currency of every amount.
+    pub currency: String,
+    /// How it is (to be) paid.
+    pub payment_method: Option<PaymentMethod>,
+    /// The lines, in order.
+    pub lines: Vec<InvoiceLine>,
+    /// Sums of the lines.
+    pub totals: Totals,
+    /// Net and tax per rate.
+    pub tax_breakdown: Vec<TaxLine>,
+    /// For a credit note: the invoice it reverses.
+    pub corrects_invoice_id: Option<String>,
+    /// For a credit note: why.
+    pub reason: Option<String>,
+    /// Payments received so far.
+    pub paid_amount: i64,
+    /// Fiscalization.
+    pub fiscal: Fiscal,
+    /// Incremented by every change; served as the ETag.
+    pub version: i64,
+    /// When it was issued.
+    pub created_at: Instant,
+    /// When its status, payments or fiscal record last changed.
+    pub updated_at: Instant,
+}
+
+input_object! {
+    /// One of three things, told apart by their fields:
+    /// `{reservation_id, payment_method}` bills the reservation's uninvoiced folio charges (an
+    /// interim bill); `{guest_id, bill_to, payment_method, lines}` is a sale outside a stay;
+    /// `{corrects_invoice_id, reason}` issues a credit note reversing an invoice in full.
+    pub struct InvoiceCreate {
+        /// Interim bill: the reservation.
+        pub reservation_id: Option<ReservationId>,
+        /// Interim bill or sale: how it is paid.
+        pub payment_method: Option<PaymentMethod>,
+        /// Sale: the guest.
+        pub guest_id: Option<GuestId>,
+        /// Interim bill or sale: who it is addressed to (defaults to the guest).
+        pub bill_to: Option<BillTo>,
+        /// Sale: the lines.
+        pub lines: Option<Vec<ChargeInput>>,
+        /// Sale: the currency (defaults to the property's).
+        pub currency: Option<Currency>,
+        /// Credit note: the invoice to reverse.
+        pub corrects_invoice_id: Option<InvoiceId>,
+        /// Credit note: why.
+        pub reason: Option<Line<500>>,
+    }
+}
+
+input_object! {
+    /// A payment received.
+    pub struct PaymentInput {
+        /// Amount in minor units, at most what is still owed.
+        pub amount: Int<1, 1_000_000_000>,
+        /// How it was paid.
+        pub method: PaymentMethod,
+        /// Card slip or transfer reference.
+        pub reference: Option<Line<100>>,
+    }
+}
+
+/// A payment against an invoice.
+#[derive(Debug, Clone, Object)]
+pub struct Payment {
+    /// `pay_…`
+    pub id: String,
+    /// The invoice.
+    pub invoice_id: String,
+    /// Amount in minor units.
+    pub amount: i64,
+    /// How it was paid.
+    pub method: PaymentMethod,
+    /// Card slip or transfer reference.
+    pub reference: Option<String>,
+    /// When it was received.
+    pub paid_at: Instant,
+}
+
+/// A recorded payment and the invoice after it.
+#[derive(Debug, Clone, Object)]
+pub struct PaymentReceipt {
+    /// The payment.
+    pub payment: Payment,
+    /// The invoice, `paid` once payments reach its gross total.
+    pub invoice: Invoice,
+}
+
+input_object! {
+    /// Check a confirmed reservation in.
+    pub struct CheckIn {
+        /// The reservation.
+        pub reservation_id: ReservationId,
+        /// The room, unless one is already assigned; it must be of the booked type, free and
+        /// not out of order.
+        pub room_id: Option<RoomId>,
+    }
+}
+
+input_object! {
+    /// Check a guest out: bill the stay and free the room.
+    pub struct CheckOut {
+        /// The reservation.
+        pub reservation_id: ReservationId,
+        /// How the invoice is paid.
+        pub payment_method: PaymentMethod,
+        /// Last charges to add to the folio first.
+        pub charges: Option<Vec<ChargeInput>>,
+        /// Who the invoice is addressed to (defaults to the primary guest).
+        pub bill_to: Option<BillTo>,
+    }
+}
+
+/// The checked-out reservation and its invoice.
+#[derive(Debug, Clone, Object)]
+pub struct CheckOutResult {
+    /// The reservation, now `checked_out`.
+    pub reservation: Reservation,
+    /// The final invoice.
+    pub invoice: Invoice,
+}

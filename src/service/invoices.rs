@@ -1,0 +1,320 @@
+//! Invoices: interim bills, sales, credit notes, payments, reading.
+
+use crate::compliance::Compliance;
+use crate::db::{Db, Tx};
+use crate::domain::enums::{InvoiceKind, InvoiceStatus};
+use crate::domain::reservation::Status;
+use crate::error::{AppError, AppResult, FieldError};
+use crate::model::fields::Line;
+use crate::model::{
+    BillTo, ChargeInput, Date, Instant, Invoice, InvoiceCreate, Payment, PaymentInput,
+    PaymentReceipt, snapshot,
+};
+use crate::service::invoicing::{Draft, DraftLine, issue};
+use crate::service::{Page, PageRequest, fail_on, page};
+use crate::store::{self, invoices::InvoiceFilter};
+
+/// The addressee from a guest record.
+pub(crate) fn bill_to_guest(tx: &Tx, guest_id: &str) -> AppResult<BillTo> {
+    let g =
+        store::guests::get(tx, guest_id)?.ok_or_else(|| AppError::not_found("guest", guest_id))?;
+    Ok(BillTo {
+        name: Line(format!("{} {}", g.first_name, g.last_name)),
+        address: g.address,
+        tax_id: None,
+    })
+}
+
+/// Folio-style lines from charge inputs, with the property's defaults.
+pub(crate) fn lines_from(
+    inputs: &[ChargeInput],
+    default_rate: i64,
+    today: chrono::NaiveDate,
+) -> Vec<DraftLine> {
+    inputs
+        .iter()
+        .map(|c| DraftLine {
+            description: c.description.0.clone(),
+            quantity: c.quantity.0,
+            unit_price: c.unit_price.0,
+            tax_rate: c.tax_rate.map_or(default_rate, |r| r.0),
+            service_date: Some(c.service_date.unwrap_or(Date(today))),
+            charge_id: None,
+        })
+        .collect()
+}
+
+fn only(input: &InvoiceCreate, allowed: &[&str]) -> Vec<FieldError> {
+    let given = [
+        ("reservation_id", input.reservation_id.is_some()),
+        ("payment_method", input.payment_method.is_some()),
+        ("guest_id", input.guest_id.is_some()),
+        ("bill_to", input.bill_to.is_some()),
+        ("lines", input.lines.is_some()),
+        ("currency", input.currency.is_some()),
+        ("corrects_invoice_id", input.corrects_invoice_id.is_some()),
+        ("reason", input.reason.is_some()),
+    ];
+    given
+        .iter()
+        .filter(|(name, present)| *present && !allowed.contains(name))
+        .map(|(name, _)| {
+            FieldError::new(
+                *name,
+                "not_allowed",
+                "does not belong to this kind of invoice request",
+            )
+        })
+        .collect()
+}
+
+fn required<T>(value: &Option<T>, field: &str, errs: &mut Vec<FieldError>) {
+    if value.is_none() {
+        errs.push(FieldError::new(field, "required", "is required"));
+    }
+}
+
+fn credit_note(tx: &Tx, c: &Compliance, id: &str, reason: Option<String>) -> AppResult<Invoice> {
+    let mut original = store::invoices::get(tx, id)?.ok_or_else(|| {
+        AppError::invalid_field("corrects_invoice_id", "not_found", "no invoice has this id")
+    })?;
+    if original.kind == InvoiceKind::CreditNote {
+        return Err(AppError::conflict(
+            "invalid_state_transition",
+            "A credit note cannot be reversed; issue a new invoice instead.",
+        ));
+    }
+    if original.status == InvoiceStatus::Cancelled {
+        return Err(AppError::conflict(
+            "invalid_state_transition",
+            format!(
+                "Invoice {} was already reversed by a credit note.",
+                original.number
+            ),
+        ));
+    }
+    let lines = original
+        .lines
+        .iter()
+        .map(|l| DraftLine {
+            description: l.description.clone(),
+            quantity: l.quantity,
+            unit_price: -l.unit_price,
+            tax_rate: l.tax_rate,
+            service_date: l.service_date,
+            charge_id: None,
+        })
+        .collect();
+    let credit = issue(
+        tx,
+        c.fiscal.as_ref(),
+        Draft {
+            kind: InvoiceKind::CreditNote,
+            reservation_id: original.reservation_id.clone(),
+            guest_id: original.guest_id.clone(),
+            bill_to: original.bill_to.clone(),
+            currency: original.currency.clone(),
+            payment_method: original.payment_method,
+            lines,
+            corrects_invoice_id: Some(original.id.clone()),
+            reason,
+        },
+    )?;
+    original.status = InvoiceStatus::Cancelled;
+    original.version += 1;
+    original.updated_at = Instant(tx.now_text());
+    store::invoices::update_state(tx, &original)?;
+    Ok(credit)
+}
+
+/// `POST /v1/invoices`: an interim bill, a sale, or a credit note.
+pub async fn create(db: &Db, c: &Compliance, input: InvoiceCreate) -> AppResult<Invoice> {
+    let c = c.clone();
+    db.write(move |tx| {
+        let settings = store::settings::get(tx)?;
+        let today = tx.clock().today_in(&settings.time_zone);
+        if let Some(original) = &input.corrects_invoice_id {
+            let mut errs = only(&input, &["corrects_invoice_id", "reason"]);
+            required(&input.reason, "reason", &mut errs);
+            fail_on(errs)?;
+            return credit_note(tx, &c, &original.0, input.reason.map(|r| r.0));
+        }
+        if let Some(res_id) = &input.reservation_id {
+            let mut errs = only(&input, &["reservation_id", "payment_method", "bill_to"]);
+            required(&input.payment_method, "payment_method", &mut errs);
+            let r = store::reservations::get(tx, &res_id.0)?;
+            if r.is_none() {
+                errs.push(FieldError::new(
+                    "reservation_id",
+                    "not_found",
+                    "no reservation has this id",
+                ));
+            }
+            fail_on(errs)?;
+            let r = r.ok_or_else(|| AppError::not_found("reservation", &res_id.0))?;
+            if !matches!(r.status, Status::Confirmed | Status::CheckedIn) {
+                return Err(AppError::conflict(
+                    "invalid_state_transition",
+                    format!("A {} reservation gets no interim bill.", r.status),
+                ));
+            }
+            let charges = store::charges::uninvoiced(tx, &r.id)?;
+            if charges.is_empty() {
+                return Err(AppError::conflict(
+                    "already_invoiced",
+                    "Every charge of this reservation is already invoiced.",
+                ));
+            }
+            let bill_to = match input.bill_to {
+                Some(b) => b,
+                None => bill_to_guest(tx, &r.primary_guest_id)?,
+            };
+            let lines = charges
+                .into_iter()
+                .map(|ch| DraftLine {
+                    description: ch.description,
+                    quantity: ch.quantity,
+                    unit_price: ch.unit_price,
+                    tax_rate: ch.tax_rate,
+                    service_date: Some(ch.service_date),
+                    charge_id: Some(ch.id),
+                })
+                .collect();
+            let draft = Draft {
+                kind: InvoiceKind::Invoice,
+                reservation_id: Some(r.id.clone()),
+                guest_id: Some(r.primary_guest_id.clone()),
+                bill_to,
+                currency: r.currency.clone(),
+                payment_method: input.payment_method,
+                lines,
+                corrects_invoice_id: None,
+                reason: None,
+            };
+            return issue(tx, c.fiscal.as_ref(), draft);
+        }
+        let mut errs = only(
+            &input,
+            &["guest_id", "bill_to", "payment_method", "lines", "currency"],
+        );
+        required(&input.guest_id, "guest_id", &mut errs);
+        required(&input.payment_method, "payment_method", &mut errs);
+        match &input.lines {
+            None => errs.push(FieldError::new(
+                "lines",
+                "required",
+                "is required (or send reservation_id or corrects_invoice_id)",
+            )),
+            Some(l) if l.is_empty() => errs.push(FieldError::new(
+                "lines",
+                "required",
+                "needs at least one line",
+            )),
+            Some(_) => {}
+        }
+        if let Some(g) = &input.guest_id
+            && store::guests::get(tx, &g.0)?.is_none()
+        {
+            errs.push(FieldError::new(
+                "guest_id",
+                "not_found",
+                "no guest has this id",
+            ));
+        }
+        fail_on(errs)?;
+        let guest = input.guest_id.map(|g| g.0).unwrap_or_default();
+        let bill_to = match input.bill_to {
+            Some(b) => b,
+            None => bill_to_guest(tx, &guest)?,
+        };
+        let draft = Draft {
+            kind: InvoiceKind::Invoice,
+            reservation_id: None,
+            guest_id: Some(guest),
+            bill_to,
+            currency: input.currency.map_or(settings.currency.clone(), |c| c.0),
+            payment_method: input.payment_method,
+            lines: lines_from(
+                input.lines.as_deref().unwrap_or_default(),
+                settings.default_tax_rate,
+                today,
+            ),
+            corrects_invoice_id: None,
+            reason: None,
+        };
+        issue(tx, c.fiscal.as_ref(), draft)
+    })
+    .await
+}
+
+/// One invoice.
+pub async fn get(db: &Db, id: String) -> AppResult<Invoice> {
+    db.read(move |c| {
+        store::invoices::get(c, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))
+    })
+    .await
+}
+
+/// A page of invoices.
+pub async fn list(db: &Db, filter: InvoiceFilter, req: PageRequest) -> AppResult<Page<Invoice>> {
+    page(db, req, move |c, after, as_of, limit| {
+        store::invoices::list(c, &filter, after, as_of, limit)
+    })
+    .await
+}
+
+/// Records a payment; the invoice is `paid` once payments reach its gross total.
+pub async fn pay(db: &Db, id: String, input: PaymentInput) -> AppResult<PaymentReceipt> {
+    db.write(move |tx| {
+        let mut inv =
+            store::invoices::get(tx, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))?;
+        if inv.kind == InvoiceKind::CreditNote {
+            return Err(AppError::conflict(
+                "invalid_state_transition",
+                "A credit note is not paid; it reverses an invoice.",
+            ));
+        }
+        if inv.status != InvoiceStatus::Issued {
+            return Err(AppError::conflict(
+                "invalid_state_transition",
+                format!(
+                    "Invoice {} is {}; it takes no more payments.",
+                    inv.number, inv.status
+                ),
+            ));
+        }
+        let outstanding = inv.totals.gross - inv.paid_amount;
+        if input.amount.0 > outstanding {
+            return Err(AppError::invalid_field(
+                "amount",
+                "exceeds_outstanding",
+                format!("must be at most {outstanding}, what is still owed"),
+            ));
+        }
+        let now = Instant(tx.now_text());
+        let payment = Payment {
+            id: crate::ids::new("pay"),
+            invoice_id: inv.id.clone(),
+            amount: input.amount.0,
+            method: input.method,
+            reference: input.reference.map(|r| r.0),
+            paid_at: now.clone(),
+        };
+        store::invoices::insert_payment(tx, &payment)?;
+        inv.paid_amount += payment.amount;
+        inv.version += 1;
+        inv.updated_at = now;
+        if inv.paid_amount == inv.totals.gross {
+            inv.status = InvoiceStatus::Paid;
+        }
+        store::invoices::update_state(tx, &inv)?;
+        if inv.status == InvoiceStatus::Paid {
+            store::events::record(tx, "invoice.paid", &inv.id, &snapshot(&inv))?;
+        }
+        Ok(PaymentReceipt {
+            payment,
+            invoice: inv,
+        })
+    })
+    .await
+}

@@ -1,0 +1,312 @@
+//! The stay: check-in and check-out (API.md section 6), each one transaction.
+
+use crate::compliance::Compliance;
+use crate::db::{Db, Tx};
+use crate::domain::enums::{HousekeepingStatus, InvoiceKind};
+use crate::domain::money::{CityTaxRule, city_tax_person_nights};
+use crate::domain::reservation::Status;
+use crate::error::{AppError, AppResult, FieldError, Kind};
+use crate::model::{
+    CheckIn, CheckOut, CheckOutResult, Date, Instant, Registration, Reservation, snapshot,
+};
+use crate::service::invoices::{bill_to_guest, lines_from};
+use crate::service::invoicing::{Draft, DraftLine, issue};
+use crate::service::reservations::today;
+use crate::store;
+
+fn load(tx: &Tx, id: &str) -> AppResult<Reservation> {
+    store::reservations::get(tx, id)?.ok_or_else(|| AppError::not_found("reservation", id))
+}
+
+/// The guests' missing registration data, as 422 `registration_incomplete`.
+fn check_registration(tx: &Tx, c: &Compliance, r: &Reservation) -> AppResult<()> {
+    let scheme = c.registration.as_ref();
+    if !scheme.enabled() {
+        return Ok(());
+    }
+    let mut errs = Vec::new();
+    let mut per_guest = Vec::new();
+    for (i, id) in r.guest_ids.iter().enumerate() {
+        let Some(g) = store::guests::get(tx, id)? else {
+            continue;
+        };
+        let missing = scheme.missing_fields(&g);
+        for f in &missing {
+            errs.push(FieldError::new(
+                format!("guest_ids[{i}].{f}"),
+                "required",
+                format!(
+                    "{} {}: {f} is required by {}",
+                    g.first_name,
+                    g.last_name,
+                    scheme.name()
+                ),
+            ));
+        }
+        if !missing.is_empty() {
+            per_guest.push(serde_json::json!({"guest_id": id, "missing": missing}));
+        }
+    }
+    if errs.is_empty() {
+        return Ok(());
+    }
+    Err(AppError::new(
+        Kind::Unprocessable,
+        "registration_incomplete",
+        format!(
+            "Guest registration ({}) needs more data before check-in; see errors.",
+            scheme.name()
+        ),
+    )
+    .with_errors(errs)
+    .with_extension("guests", per_guest.into()))
+}
+
+/// Checks a confirmed reservation in: room checks, registration, status, event.
+pub async fn check_in(db: &Db, c: &Compliance, input: CheckIn) -> AppResult<Reservation> {
+    let c = c.clone();
+    db.write(move |tx| {
+        let mut r = load(tx, &input.reservation_id.0)?;
+        if r.status != Status::Confirmed {
+            return Err(AppError::conflict(
+                "invalid_state_transition",
+                format!(
+                    "A {} reservation cannot be checked in; only confirmed ones can.",
+                    r.status
+                ),
+            ));
+        }
+        let today = today(tx)?;
+        if today < r.arrival.0 {
+            return Err(AppError::conflict(
+                "too_early",
+                format!(
+                    "This reservation arrives on {}; check-in opens that day.",
+                    r.arrival
+                ),
+            ));
+        }
+        if today >= r.departure.0 {
+            return Err(AppError::conflict(
+                "invalid_state_transition",
+                format!(
+                    "This stay ended on {}; it can no longer be checked in.",
+                    r.departure
+                ),
+            ));
+        }
+        let room_id = input
+            .room_id
+            .map(|id| id.0)
+            .or(r.room_id.clone())
+            .ok_or_else(|| {
+                AppError::invalid_field("room_id", "required", "no room is assigned; send room_id")
+            })?;
+        let room = store::rooms::get(tx, &room_id)?.ok_or_else(|| {
+            AppError::invalid_field("room_id", "not_found", "no room has this id")
+        })?;
+        if room.room_type_id != r.room_type_id {
+            return Err(AppError::invalid_field(
+                "room_id",
+                "room_type_mismatch",
+                "must be a room of the reservation's room type",
+            ));
+        }
+        if room.housekeeping_status == HousekeepingStatus::OutOfOrder {
+            return Err(AppError::conflict(
+                "room_unavailable",
+                format!("Room {} is out of order.", room.number),
+            ));
+        }
+        if room.occupied {
+            return Err(AppError::conflict(
+                "room_unavailable",
+                format!("Room {} is occupied.", room.number),
+            ));
+        }
+        if let Ok(stay) = crate::domain::stay::StayDates::new(r.arrival.0, r.departure.0)
+            && let Some(code) = store::reservations::room_clash(tx, &room_id, &stay, Some(&r.id))?
+        {
+            return Err(AppError::conflict(
+                "room_unavailable",
+                format!(
+                    "Room {} is given to reservation {code} for some of these nights.",
+                    room.number
+                ),
+            ));
+        }
+        check_registration(tx, &c, &r)?;
+        let old = r.clone();
+        let now = tx.clock().now();
+        r.status = Status::CheckedIn;
+        r.room_id = Some(room_id);
+        r.checked_in_at = Some(Instant(crate::clock::format_instant(now)));
+        r.version += 1;
+        r.updated_at = Instant(crate::clock::format_instant(now));
+        let scheme = c.registration.as_ref();
+        if scheme.enabled() {
+            let due = crate::clock::format_instant(scheme.due_at(now));
+            let id = crate::compliance::queue_submission(
+                tx,
+                "guest_registration",
+                scheme.name(),
+                &r.id,
+                &due,
+            )?;
+            r.registration = Some(Registration {
+                status: "queued".into(),
+                submission_id: id,
+            });
+        }
+        store::reservations::update(tx, &old, &r)?;
+        store::events::record(tx, "reservation.checked_in", &r.id, &snapshot(&r))?;
+        Ok(r)
+    })
+    .await
+}
+
+/// The invoice lines of a stay: the nights, the uninvoiced folio, the city tax.
+fn stay_lines(tx: &Tx, r: &Reservation) -> AppResult<Vec<DraftLine>> {
+    let settings = store::settings::get(tx)?;
+    let room = match &r.room_id {
+        Some(id) => store::rooms::get(tx, id)?.map(|room| room.number),
+        None => None,
+    };
+    let mut lines = vec![DraftLine {
+        description: format!(
+            "Accommodation{}: {} night{} from {} to {}",
+            room.map(|n| format!(", room {n}")).unwrap_or_default(),
+            r.nights,
+            if r.nights == 1 { "" } else { "s" },
+            r.arrival,
+            r.departure
+        ),
+        quantity: r.nights,
+        unit_price: r.nightly_rate,
+        tax_rate: settings.default_tax_rate,
+        service_date: Some(r.arrival),
+        charge_id: None,
+    }];
+    for ch in store::charges::uninvoiced(tx, &r.id)? {
+        lines.push(DraftLine {
+            description: ch.description,
+            quantity: ch.quantity,
+            unit_price: ch.unit_price,
+            tax_rate: ch.tax_rate,
+            service_date: Some(ch.service_date),
+            charge_id: Some(ch.id),
+        });
+    }
+    if let Some(tax) = &settings.city_tax {
+        let rule = CityTaxRule {
+            amount_per_person_night: tax.amount_per_person_night.0,
+            max_nights: tax.max_nights.map(|n| n.0),
+            exempt_under_age: tax.exempt_under_age.map(|a| a.0),
+        };
+        let mut births = Vec::new();
+        for id in &r.guest_ids {
+            births.push(
+                store::guests::get(tx, id)?
+                    .and_then(|g| g.birth_date)
+                    .map(|d| d.0),
+            );
+        }
+        let persons = r.adults + r.children;
+        let person_nights = city_tax_person_nights(&rule, r.nights, persons, &births, r.arrival.0);
+        if person_nights > 0 && rule.amount_per_person_night > 0 {
+            if r.currency != settings.currency {
+                return Err(AppError::invalid_field(
+                    "currency",
+                    "currency_mismatch",
+                    format!(
+                        "the city tax is in {} but the stay is in {}; one invoice cannot mix them",
+                        settings.currency, r.currency
+                    ),
+                ));
+            }
+            lines.push(DraftLine {
+                description: format!(
+                    "City tax: {person_nights} person-night{}",
+                    if person_nights == 1 { "" } else { "s" }
+                ),
+                quantity: person_nights,
+                unit_price: rule.amount_per_person_night,
+                tax_rate: tax.tax_rate.map_or(0, |t| t.0),
+                service_date: Some(r.arrival),
+                charge_id: None,
+            });
+        }
+    }
+    Ok(lines)
+}
+
+/// Checks a guest out: last charges, the invoice, the room to `dirty`, status, events.
+/// Leaving before the booked departure bills the nights actually stayed (at least one).
+pub async fn check_out(db: &Db, c: &Compliance, input: CheckOut) -> AppResult<CheckOutResult> {
+    let c = c.clone();
+    db.write(move |tx| {
+        let mut r = load(tx, &input.reservation_id.0)?;
+        if r.status != Status::CheckedIn {
+            return Err(AppError::conflict(
+                "invalid_state_transition",
+                format!(
+                    "A {} reservation cannot be checked out; only checked-in ones can.",
+                    r.status
+                ),
+            ));
+        }
+        let old = r.clone();
+        let settings = store::settings::get(tx)?;
+        let today = tx.clock().today_in(&settings.time_zone);
+        if today < r.departure.0 {
+            r.departure = Date(today.max(r.arrival.0 + chrono::Days::new(1)));
+            r.nights = (r.departure.0 - r.arrival.0).num_days();
+        }
+        let now = Instant(tx.now_text());
+        for line in lines_from(
+            input.charges.as_deref().unwrap_or_default(),
+            settings.default_tax_rate,
+            today,
+        ) {
+            crate::service::charges::insert(tx, &r, line, &now)?;
+        }
+        let bill_to = match input.bill_to {
+            Some(b) => b,
+            None => bill_to_guest(tx, &r.primary_guest_id)?,
+        };
+        let draft = Draft {
+            kind: InvoiceKind::Invoice,
+            reservation_id: Some(r.id.clone()),
+            guest_id: Some(r.primary_guest_id.clone()),
+            bill_to,
+            currency: r.currency.clone(),
+            payment_method: Some(input.payment_method),
+            lines: stay_lines(tx, &r)?,
+            corrects_invoice_id: None,
+            reason: None,
+        };
+        let invoice = issue(tx, c.fiscal.as_ref(), draft)?;
+        if let Some(room_id) = &r.room_id
+            && let Some(room) = store::rooms::get(tx, room_id)?
+            && room.housekeeping_status != HousekeepingStatus::Dirty
+        {
+            let mut dirty = room.clone();
+            dirty.housekeeping_status = HousekeepingStatus::Dirty;
+            dirty.version += 1;
+            dirty.updated_at = now.clone();
+            store::rooms::update(tx, &room, &dirty)?;
+        }
+        r.status = Status::CheckedOut;
+        r.checked_out_at = Some(now.clone());
+        r.invoice_id = Some(invoice.id.clone());
+        r.version += 1;
+        r.updated_at = now;
+        store::reservations::update(tx, &old, &r)?;
+        store::events::record(tx, "reservation.checked_out", &r.id, &snapshot(&r))?;
+        Ok(CheckOutResult {
+            reservation: r,
+            invoice,
+        })
+    })
+    .await
+}

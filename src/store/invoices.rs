@@ -1,0 +1,238 @@
+//! Invoices, their lines, number series and payments. List order: issue date, number.
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row};
+
+use super::page::{self, ListQuery, Position};
+use super::{nested, nested_text};
+use crate::db::Tx;
+use crate::domain::enums::InvoiceStatus;
+use crate::domain::money::{Amounts, breakdown};
+use crate::error::{AppError, AppResult};
+use crate::model::{Date, Invoice, InvoiceLine, Payment, TaxLine, Totals};
+
+const LINES: &str = ", (SELECT json_group_array(json_array(position, description, quantity, unit_price, \
+    tax_rate, net_amount, tax_amount, gross_amount, service_date)) FROM (SELECT * FROM invoice_lines \
+    WHERE invoice_id = t.id ORDER BY position)) AS lines_json";
+
+type LineRow = (i64, String, i64, i64, i64, i64, i64, i64, Option<String>);
+
+fn map(r: &Row) -> rusqlite::Result<Invoice> {
+    let text: String = r.get("lines_json")?;
+    let rows: Vec<LineRow> = serde_json::from_str(&text).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+    })?;
+    let lines: Vec<InvoiceLine> = rows
+        .into_iter()
+        .map(
+            |(position, description, quantity, unit_price, tax_rate, net, tax, gross, date)| {
+                InvoiceLine {
+                    position,
+                    description,
+                    quantity,
+                    unit_price,
+                    tax_rate,
+                    net_amount: net,
+                    tax_amount: tax,
+                    gross_amount: gross,
+                    service_date: date.and_then(|d| Date::parse(&d).ok()),
+                }
+            },
+        )
+        .collect();
+    let per_rate: Vec<(i64, Amounts)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l.tax_rate,
+                Amounts {
+                    net: l.net_amount,
+                    tax: l.tax_amount,
+                    gross: l.gross_amount,
+                },
+            )
+        })
+        .collect();
+    let missing = |what: &str| rusqlite::Error::InvalidColumnName(what.to_string());
+    Ok(Invoice {
+        id: r.get("id")?,
+        number: r.get("number")?,
+        series: r.get("series")?,
+        kind: r.get("kind")?,
+        status: r.get("status")?,
+        reservation_id: r.get("reservation_id")?,
+        guest_id: r.get("guest_id")?,
+        bill_to: nested(r, "bill_to")?.ok_or_else(|| missing("bill_to"))?,
+        issue_date: r.get("issue_date")?,
+        currency: r.get("currency")?,
+        payment_method: r.get("payment_method")?,
+        totals: Totals {
+            net: r.get("net")?,
+            tax: r.get("tax")?,
+            gross: r.get("gross")?,
+        },
+        tax_breakdown: breakdown(&per_rate)
+            .into_iter()
+            .map(|(tax_rate, a)| TaxLine {
+                tax_rate,
+                net: a.net,
+                tax: a.tax,
+            })
+            .collect(),
+        lines,
+        corrects_invoice_id: r.get("corrects_invoice_id")?,
+        reason: r.get("reason")?,
+        paid_amount: r.get("paid_amount")?,
+        fiscal: nested(r, "fiscal")?.ok_or_else(|| missing("fiscal"))?,
+        version: r.get("version")?,
+        created_at: r.get("created_at")?,
+        updated_at: r.get("updated_at")?,
+    })
+}
+
+/// The next number of a series (1, 2, 3, ...), inside the issuing transaction: if that
+/// transaction rolls back, so does the increment, and no number is skipped.
+pub fn next_seq(tx: &Tx, series: &str) -> AppResult<i64> {
+    Ok(tx
+        .prepare_cached(
+            "INSERT INTO invoice_series (series, last_seq) VALUES (?1, 1)
+             ON CONFLICT (series) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq",
+        )?
+        .query_row([series], |r| r.get(0))?)
+}
+
+/// One invoice with its lines.
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Invoice>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT t.*{LINES} FROM invoices t WHERE t.id = ?1"
+        ))?
+        .query_row([id], map)
+        .optional()?)
+}
+
+/// Stores a new invoice and its lines; `charges[i]` is the folio charge line `i` bills.
+pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO invoices (id, series, seq, number, kind, status, reservation_id, guest_id, bill_to,
+             issue_date, currency, payment_method, net, tax, gross, paid_amount, corrects_invoice_id,
+             reason, fiscal, version, created_at, updated_at)
+         VALUES (:id, :series, :seq, :number, :kind, :status, :reservation_id, :guest_id, :bill_to,
+             :issue_date, :currency, :payment_method, :net, :tax, :gross, :paid_amount,
+             :corrects_invoice_id, :reason, :fiscal, :version, :created_at, :updated_at)",
+    )?
+    .execute(rusqlite::named_params! {
+        ":id": &inv.id, ":series": &inv.series, ":seq": seq, ":number": &inv.number,
+        ":kind": inv.kind, ":status": inv.status, ":reservation_id": &inv.reservation_id,
+        ":guest_id": &inv.guest_id, ":bill_to": nested_text(&Some(inv.bill_to.clone())),
+        ":issue_date": inv.issue_date, ":currency": &inv.currency, ":payment_method": inv.payment_method,
+        ":net": inv.totals.net, ":tax": inv.totals.tax, ":gross": inv.totals.gross,
+        ":paid_amount": inv.paid_amount, ":corrects_invoice_id": &inv.corrects_invoice_id,
+        ":reason": &inv.reason, ":fiscal": nested_text(&Some(inv.fiscal.clone())),
+        ":version": inv.version, ":created_at": &inv.created_at.0, ":updated_at": &inv.updated_at.0,
+    })?;
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO invoice_lines (invoice_id, position, description, quantity, unit_price, tax_rate,
+             net_amount, tax_amount, gross_amount, service_date, charge_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    for (l, charge) in inv
+        .lines
+        .iter()
+        .zip(charges.iter().chain(std::iter::repeat(&None)))
+    {
+        stmt.execute(rusqlite::params![
+            &inv.id,
+            l.position,
+            &l.description,
+            l.quantity,
+            l.unit_price,
+            l.tax_rate,
+            l.net_amount,
+            l.tax_amount,
+            l.gross_amount,
+            l.service_date,
+            charge,
+        ])?;
+    }
+    Ok(())
+}
+
+/// Changes what may change on an issued invoice: status, paid amount, version.
+pub fn update_state(tx: &Tx, inv: &Invoice) -> AppResult<()> {
+    let n = tx
+        .prepare_cached(
+            "UPDATE invoices SET status = ?2, paid_amount = ?3, version = ?4, updated_at = ?5 WHERE id = ?1",
+        )?
+        .execute((&inv.id, inv.status, inv.paid_amount, inv.version, &inv.updated_at.0))?;
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(AppError::internal(format!("invoice {} vanished", inv.id)))
+    }
+}
+
+/// Records a payment.
+pub fn insert_payment(tx: &Tx, p: &Payment) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO payments (id, invoice_id, amount, method, reference, paid_at, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+    )?
+    .execute((
+        &p.id,
+        &p.invoice_id,
+        p.amount,
+        p.method,
+        &p.reference,
+        &p.paid_at.0,
+    ))?;
+    Ok(())
+}
+
+/// Invoice list filters.
+#[derive(Debug, Default, Clone)]
+pub struct InvoiceFilter {
+    /// Issued on or after.
+    pub issued_from: Option<Date>,
+    /// Issued on or before.
+    pub issued_to: Option<Date>,
+    /// Any of these statuses.
+    pub status: Vec<InvoiceStatus>,
+    /// For this guest.
+    pub guest_id: Option<String>,
+    /// For this reservation.
+    pub reservation_id: Option<String>,
+}
+
+/// A page of invoices.
+pub fn list(
+    conn: &Connection,
+    f: &InvoiceFilter,
+    after: Option<&Position>,
+    as_of: i64,
+    limit: usize,
+) -> AppResult<Vec<(Invoice, Position)>> {
+    let mut q = ListQuery::new("invoice", "invoices", "sort_key");
+    q.extra_columns = LINES;
+    if let Some(d) = f.issued_from {
+        q.filter("t.issue_date >= ?", [Value::Text(d.to_string())]);
+    }
+    if let Some(d) = f.issued_to {
+        q.filter("t.issue_date <= ?", [Value::Text(d.to_string())]);
+    }
+    match f.status.as_slice() {
+        [] => {}
+        [one] => q.filter("t.status = ?", [Value::Text(one.as_str().into())]),
+        many => q.filter(
+            format!("+t.status IN ({})", vec!["?"; many.len()].join(", ")),
+            many.iter().map(|s| Value::Text(s.as_str().into())),
+        ),
+    }
+    if let Some(g) = &f.guest_id {
+        q.filter("t.guest_id = ?", [Value::Text(g.clone())]);
+    }
+    if let Some(r) = &f.reservation_id {
+        q.filter("t.reservation_id = ?", [Value::Text(r.clone())]);
+    }
+    page::fetch(conn, &q, after, as_of, limit, map)
+}
