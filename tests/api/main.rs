@@ -17,3 +17,4 @@ mod reservations;
 mod rooms;
 mod scopes;
 mod settings;
+mod stays;

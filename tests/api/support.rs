@@ -122,6 +122,23 @@ pub async fn start(data_dir: PathBuf) -> TestApp {
 
 /// Starts a server with a changed configuration.
 pub async fn start_with(data_dir: PathBuf, change: impl FnOnce(&mut Config)) -> TestApp {
+    start_full(data_dir, change, innkeep::compliance::Compliance::default()).await
+}
+
+/// A fresh server with these compliance schemes.
+pub async fn spawn_with_compliance(compliance: innkeep::compliance::Compliance) -> TestApp {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut app = start_full(dir.path().to_path_buf(), |_| {}, compliance).await;
+    app.dir = Some(dir);
+    app
+}
+
+/// Starts a server with a changed configuration and compliance schemes.
+pub async fn start_full(
+    data_dir: PathBuf,
+    change: impl FnOnce(&mut Config),
+    compliance: innkeep::compliance::Compliance,
+) -> TestApp {
     let mut config = Config::default();
     config.server.listen = "127.0.0.1:0".parse().unwrap();
     config.server.shutdown_grace_seconds = 5;
@@ -132,7 +149,9 @@ pub async fn start_with(data_dir: PathBuf, change: impl FnOnce(&mut Config)) -> 
         file: None,
         env_keys: vec![],
     };
-    let app = App::build(&loaded).await.expect("app builds");
+    let app = App::build_with(&loaded, compliance)
+        .await
+        .expect("app builds");
     let addr = app.local_addr();
     let (db, auth) = (app.db().clone(), app.auth());
     let (stop, stopped) = oneshot::channel::<()>();
@@ -216,6 +235,20 @@ impl TestApp {
         if let Some(h) = self.handle.take() {
             h.await.expect("server task");
         }
+    }
+
+    /// The server's clock (business dates), which tests move.
+    pub fn clock(&self) -> &innkeep::clock::Clock {
+        self.db().clock()
+    }
+
+    /// Makes the property's "today" (UTC by default) be `days` from the real today.
+    pub fn set_today(&self, days: i64) {
+        let noon = (chrono::Utc::now().date_naive() + chrono::Duration::days(days))
+            .and_hms_opt(12, 0, 0)
+            .unwrap()
+            .and_utc();
+        self.clock().set_now(noon);
     }
 
     /// The database handle (for tests that set up clients and users directly).
@@ -331,6 +364,23 @@ impl TestApp {
                    "departure": departure, "adults": 1}),
         )
         .await
+    }
+
+    /// Every event of the feed.
+    pub async fn all_events(&self) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut after = 0;
+        loop {
+            let r = self
+                .get(&format!("/v1/events?after={after}&limit=200"))
+                .await
+                .expect(200);
+            out.extend(r.body["data"].as_array().unwrap().iter().cloned());
+            after = r.body["next_after"].as_i64().unwrap();
+            if r.body["has_more"] != true {
+                return out;
+            }
+        }
     }
 
     /// Every record of a list, following cursors.
