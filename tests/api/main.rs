@@ -18,3 +18,4 @@ mod rooms;
 mod scopes;
 mod settings;
 mod stays;
+mod stays_more;
