@@ -6,7 +6,6 @@ use super::{OAuthError, at};
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
-use crate::clock::format_instant;
 use crate::db::{Db, Tx};
 use crate::domain::scopes::ScopeSet;
 use crate::error::AppError;
@@ -334,90 +333,4 @@ pub async fn refresh(
         .await?;
     let (t, granted, new_token) = outcome?;
     respond(auth, &t.client_id, &t.subject, &granted, Some(new_token))
-}
-
-/// Revokes a refresh token (and its login) or an access token of `client`. Unknown tokens
-/// are not an error (RFC 7009 section 2.2).
-pub async fn revoke(
-    auth: &AuthServer,
-    db: &Db,
-    client: &Client,
-    token: &str,
-) -> Result<(), OAuthError> {
-    let (hash, now, client_id) = (
-        secrets::token_hash(token),
-        crate::clock::now_text(),
-        client.id.clone(),
-    );
-    let access = auth.verify(token).ok().filter(|c| c.client_id == client.id);
-    db.write(move |tx| {
-        if let Some(t) = store::grants::get_refresh(tx, &hash)?
-            && t.client_id == client_id
-        {
-            store::grants::revoke_family(tx, &t.family_id, &now)?;
-        }
-        if let Some(claims) = access {
-            let expires =
-                format_instant(chrono::DateTime::from_timestamp(claims.exp, 0).unwrap_or_default());
-            store::grants::revoke_access(tx, &claims.jti, &expires)?;
-        }
-        Ok(())
-    })
-    .await?;
-    Ok(())
-}
-
-/// Whether a verified access token is still good: not revoked, its client not revoked,
-/// its staff member not disabled.
-pub async fn still_valid(
-    db: &Db,
-    jti: &str,
-    client: &str,
-    subject: &str,
-) -> Result<bool, AppError> {
-    let (jti, client, subject) = (jti.to_string(), client.to_string(), subject.to_string());
-    db.read(move |c| {
-        Ok(c.prepare_cached(
-            "SELECT NOT EXISTS(SELECT 1 FROM revoked_access_tokens WHERE jti = ?1)
-                AND EXISTS(SELECT 1 FROM oauth_clients WHERE id = ?2 AND revoked_at IS NULL)
-                AND NOT EXISTS(SELECT 1 FROM users WHERE id = ?3 AND disabled_at IS NOT NULL)",
-        )?
-        .query_row((jti, client, subject), |r| r.get(0))?)
-    })
-    .await
-}
-
-/// RFC 7662 introspection of an access or refresh token.
-pub async fn introspect(auth: &AuthServer, db: &Db, token: &str) -> Result<Value, OAuthError> {
-    if let Ok(c) = auth.verify(token) {
-        if !still_valid(db, &c.jti, &c.client_id, &c.sub).await? {
-            return Ok(json!({"active": false}));
-        }
-        return Ok(json!({
-            "active": true, "token_type": "access_token", "scope": c.scope, "client_id": c.client_id,
-            "sub": c.sub, "aud": c.aud, "iss": c.iss, "exp": c.exp, "iat": c.iat, "jti": c.jti,
-        }));
-    }
-    let hash = secrets::token_hash(token);
-    let now = crate::clock::now_text();
-    let t = db
-        .read(move |c| store::grants::get_refresh(c, &hash))
-        .await?;
-    Ok(match t {
-        Some(t)
-            if t.used_at.is_none()
-                && t.revoked_at.is_none()
-                && t.idle_expires_at >= now
-                && t.family_expires_at >= now =>
-        {
-            let exp = chrono::DateTime::parse_from_rfc3339(
-                &t.idle_expires_at.min(t.family_expires_at.clone()),
-            )
-            .map(|d| d.timestamp())
-            .unwrap_or_default();
-            json!({"active": true, "token_type": "refresh_token", "scope": t.scope, "client_id": t.client_id,
-                   "sub": t.subject, "exp": exp, "iss": auth.issuer})
-        }
-        _ => json!({"active": false}),
-    })
 }

@@ -1,11 +1,15 @@
 //! OAuth use cases: registering clients and staff (the CLI), and the grants that issue
 //! tokens (the token endpoint and the login pages).
 
+mod device;
 mod grants;
 mod login;
+mod tokens;
 
+pub use device::*;
 pub use grants::*;
 pub use login::*;
+pub use tokens::*;
 
 use crate::auth::secrets;
 use crate::db::Db;
