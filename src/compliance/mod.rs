@@ -102,14 +102,3 @@ impl Default for Compliance {
         }
     }
 }
-
-/// Queues a submission (inside the caller's transaction); returns its id.
-pub fn queue_submission(
-    tx: &Tx,
-    kind: &str,
-    scheme: &str,
-    subject_id: &str,
-    due_at: &str,
-) -> AppResult<String> {
-    crate::store::submissions::insert(tx, kind, scheme, subject_id, due_at)
-}

@@ -107,6 +107,29 @@ pub struct TaxLine {
     pub tax: i64,
 }
 
+/// Net and tax per rate of some lines, lowest rate first.
+pub fn tax_breakdown(lines: &[InvoiceLine]) -> Vec<TaxLine> {
+    let per_rate: Vec<(i64, crate::domain::money::Amounts)> = lines
+        .iter()
+        .map(|l| {
+            let a = crate::domain::money::Amounts {
+                net: l.net_amount,
+                tax: l.tax_amount,
+                gross: l.gross_amount,
+            };
+            (l.tax_rate, a)
+        })
+        .collect();
+    crate::domain::money::breakdown(&per_rate)
+        .into_iter()
+        .map(|(tax_rate, a)| TaxLine {
+            tax_rate,
+            net: a.net,
+            tax: a.tax,
+        })
+        .collect()
+}
+
 /// The invoice's standing with the national fiscal system.
 #[derive(Debug, Clone, Object)]
 pub struct Fiscal {

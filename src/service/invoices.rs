@@ -14,8 +14,15 @@ use crate::service::invoicing::{Draft, DraftLine, issue};
 use crate::service::{Page, PageRequest, fail_on, page};
 use crate::store::{self, invoices::InvoiceFilter};
 
-/// The addressee from a guest record.
-pub(crate) fn bill_to_guest(tx: &Tx, guest_id: &str) -> AppResult<BillTo> {
+/// The addressee given, or else the guest's name and address.
+pub(crate) fn bill_to_or_guest(
+    tx: &Tx,
+    given: Option<BillTo>,
+    guest_id: &str,
+) -> AppResult<BillTo> {
+    if let Some(b) = given {
+        return Ok(b);
+    }
     let g =
         store::guests::get(tx, guest_id)?.ok_or_else(|| AppError::not_found("guest", guest_id))?;
     Ok(BillTo {
@@ -165,10 +172,7 @@ pub async fn create(db: &Db, c: &Compliance, input: InvoiceCreate) -> AppResult<
                     "Every charge of this reservation is already invoiced.",
                 ));
             }
-            let bill_to = match input.bill_to {
-                Some(b) => b,
-                None => bill_to_guest(tx, &r.primary_guest_id)?,
-            };
+            let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
             let lines = charges
                 .into_iter()
                 .map(|ch| DraftLine {
@@ -223,10 +227,7 @@ pub async fn create(db: &Db, c: &Compliance, input: InvoiceCreate) -> AppResult<
         }
         fail_on(errs)?;
         let guest = input.guest_id.map(|g| g.0).unwrap_or_default();
-        let bill_to = match input.bill_to {
-            Some(b) => b,
-            None => bill_to_guest(tx, &guest)?,
-        };
+        let bill_to = bill_to_or_guest(tx, input.bill_to, &guest)?;
         let draft = Draft {
             kind: InvoiceKind::Invoice,
             reservation_id: None,

@@ -13,7 +13,7 @@ use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
 use crate::domain::money;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{
-    BillTo, Date, Fiscal, Instant, Invoice, InvoiceLine, TaxLine, Totals, snapshot,
+    BillTo, Date, Fiscal, Instant, Invoice, InvoiceLine, Totals, snapshot, tax_breakdown,
 };
 use crate::store;
 
@@ -94,20 +94,16 @@ pub fn issue(tx: &Tx, fiscal: &dyn FiscalScheme, draft: Draft) -> AppResult<Invo
             service_date: l.service_date,
         });
     }
-    let per_rate: Vec<(i64, money::Amounts)> = lines
+    let amounts: Vec<money::Amounts> = lines
         .iter()
-        .map(|l| {
-            (
-                l.tax_rate,
-                money::Amounts {
-                    net: l.net_amount,
-                    tax: l.tax_amount,
-                    gross: l.gross_amount,
-                },
-            )
+        .map(|l| money::Amounts {
+            net: l.net_amount,
+            tax: l.tax_amount,
+            gross: l.gross_amount,
         })
         .collect();
-    let total = money::total(per_rate.iter().map(|(_, a)| a)).map_err(|_| too_large())?;
+    let total = money::total(&amounts).map_err(|_| too_large())?;
+    let tax_lines = tax_breakdown(&lines);
     let settings = store::settings::get(tx)?;
     let today = tx.clock().today_in(&settings.time_zone);
     let series = series_for(&settings.invoice_series, today);
@@ -131,14 +127,7 @@ pub fn issue(tx: &Tx, fiscal: &dyn FiscalScheme, draft: Draft) -> AppResult<Invo
             tax: total.tax,
             gross: total.gross,
         },
-        tax_breakdown: money::breakdown(&per_rate)
-            .into_iter()
-            .map(|(tax_rate, a)| TaxLine {
-                tax_rate,
-                net: a.net,
-                tax: a.tax,
-            })
-            .collect(),
+        tax_breakdown: tax_lines,
         corrects_invoice_id: draft.corrects_invoice_id,
         reason: draft.reason,
         paid_amount: 0,

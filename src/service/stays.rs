@@ -9,7 +9,7 @@ use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::model::{
     CheckIn, CheckOut, CheckOutResult, Date, Instant, Registration, Reservation, snapshot,
 };
-use crate::service::invoices::{bill_to_guest, lines_from};
+use crate::service::invoices::{bill_to_or_guest, lines_from};
 use crate::service::invoicing::{Draft, DraftLine, issue};
 use crate::service::reservations::today;
 use crate::store;
@@ -146,13 +146,8 @@ pub async fn check_in(db: &Db, c: &Compliance, input: CheckIn) -> AppResult<Rese
         let scheme = c.registration.as_ref();
         if scheme.enabled() {
             let due = crate::clock::format_instant(scheme.due_at(now));
-            let id = crate::compliance::queue_submission(
-                tx,
-                "guest_registration",
-                scheme.name(),
-                &r.id,
-                &due,
-            )?;
+            let id =
+                store::submissions::insert(tx, "guest_registration", scheme.name(), &r.id, &due)?;
             r.registration = Some(Registration {
                 status: "queued".into(),
                 submission_id: id,
@@ -270,10 +265,7 @@ pub async fn check_out(db: &Db, c: &Compliance, input: CheckOut) -> AppResult<Ch
         ) {
             crate::service::charges::insert(tx, &r, line, &now)?;
         }
-        let bill_to = match input.bill_to {
-            Some(b) => b,
-            None => bill_to_guest(tx, &r.primary_guest_id)?,
-        };
+        let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
         let draft = Draft {
             kind: InvoiceKind::Invoice,
             reservation_id: Some(r.id.clone()),

@@ -7,9 +7,8 @@ use super::page::{self, ListQuery, Position};
 use super::{nested, nested_text};
 use crate::db::Tx;
 use crate::domain::enums::InvoiceStatus;
-use crate::domain::money::{Amounts, breakdown};
 use crate::error::{AppError, AppResult};
-use crate::model::{Date, Invoice, InvoiceLine, Payment, TaxLine, Totals};
+use crate::model::{Date, Invoice, InvoiceLine, Payment, Totals, tax_breakdown};
 
 const LINES: &str = ", (SELECT json_group_array(json_array(position, description, quantity, unit_price, \
     tax_rate, net_amount, tax_amount, gross_amount, service_date)) FROM (SELECT * FROM invoice_lines \
@@ -40,19 +39,6 @@ fn map(r: &Row) -> rusqlite::Result<Invoice> {
             },
         )
         .collect();
-    let per_rate: Vec<(i64, Amounts)> = lines
-        .iter()
-        .map(|l| {
-            (
-                l.tax_rate,
-                Amounts {
-                    net: l.net_amount,
-                    tax: l.tax_amount,
-                    gross: l.gross_amount,
-                },
-            )
-        })
-        .collect();
     let missing = |what: &str| rusqlite::Error::InvalidColumnName(what.to_string());
     Ok(Invoice {
         id: r.get("id")?,
@@ -71,14 +57,7 @@ fn map(r: &Row) -> rusqlite::Result<Invoice> {
             tax: r.get("tax")?,
             gross: r.get("gross")?,
         },
-        tax_breakdown: breakdown(&per_rate)
-            .into_iter()
-            .map(|(tax_rate, a)| TaxLine {
-                tax_rate,
-                net: a.net,
-                tax: a.tax,
-            })
-            .collect(),
+        tax_breakdown: tax_breakdown(&lines),
         lines,
         corrects_invoice_id: r.get("corrects_invoice_id")?,
         reason: r.get("reason")?,
