@@ -71,10 +71,14 @@ impl StaysApi {
     /// Check a guest out and issue the invoice
     ///
     /// The reservation must be `checked_in`. In one transaction: the last `charges` join the
-    /// folio; the invoice is issued with a nights line at the nightly rate (a guest leaving
-    /// early is billed the nights stayed, at least one), every uninvoiced folio charge, and
-    /// the city tax when the property has one; its fiscal receipt is sealed; the room
-    /// becomes `dirty`. Records `reservation.checked_out` and `invoice.created`.
+    /// folio; the invoice is issued with a nights line at the nightly rate and the
+    /// property's `default_tax_rate` (a guest leaving early is billed the nights stayed, at
+    /// least one, and the departure moves to today), every uninvoiced folio charge, and the
+    /// city tax when the property has one (persons × nights up to `max_nights`, guests under
+    /// `exempt_under_age` on arrival exempt, at the city tax's own rate; 422
+    /// `currency_mismatch` when the stay is not in the property's currency); its fiscal
+    /// receipt is sealed; the room becomes `dirty`. The invoice is `issued`; record payments
+    /// on it. Records `reservation.checked_out` and `invoice.created`.
     #[oai(path = "/check-out", method = "post", operation_id = "checkOut")]
     async fn check_out(
         &self,
