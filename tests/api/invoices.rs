@@ -63,6 +63,54 @@ async fn credit_notes_reverse_and_numbering_continues() {
         .await
         .expect(201);
     assert_eq!(next.body["number"], format!("{year}-000003"));
+
+    let numbers = |path: String| {
+        let app = &app;
+        async move {
+            app.all(&path)
+                .await
+                .iter()
+                .map(|i| i["number"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    let all = numbers("/v1/invoices".into()).await;
+    assert_eq!(
+        all,
+        vec![
+            first.clone(),
+            format!("{year}-000002"),
+            format!("{year}-000003")
+        ],
+        "issue date, then number"
+    );
+    assert_eq!(
+        numbers("/v1/invoices?status=cancelled".into()).await,
+        vec![first.clone()]
+    );
+    assert_eq!(
+        numbers(format!("/v1/invoices?guest_id={}&status=issued", h.guest))
+            .await
+            .len(),
+        2
+    );
+    let today = crate::support::day(0);
+    assert_eq!(
+        numbers(format!(
+            "/v1/invoices?issued_from={today}&issued_to={today}"
+        ))
+        .await
+        .len(),
+        3
+    );
+    assert!(
+        numbers("/v1/invoices?issued_to=2000-01-01".into())
+            .await
+            .is_empty()
+    );
+    app.get("/v1/invoices?status=void")
+        .await
+        .problem(400, "bad_request");
 }
 
 #[tokio::test]
