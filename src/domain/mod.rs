@@ -11,3 +11,4 @@ pub mod reservation;
 pub mod rules;
 pub mod scopes;
 pub mod stay;
+pub mod webhooks;

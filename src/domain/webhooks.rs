@@ -1,0 +1,198 @@
+//! Webhook rules (API.md section 9): the retry schedule, event filters, and which
+//! destination addresses are never allowed.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+/// Delays before the 2nd, 3rd, ... attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.
+pub const RETRY_DELAYS: [Duration; 7] = [
+    Duration::from_secs(5),
+    Duration::from_secs(5 * 60),
+    Duration::from_secs(30 * 60),
+    Duration::from_secs(2 * 3600),
+    Duration::from_secs(5 * 3600),
+    Duration::from_secs(10 * 3600),
+    Duration::from_secs(10 * 3600),
+];
+
+/// An endpoint failing every delivery for this long is disabled.
+pub const DISABLE_AFTER: Duration = Duration::from_secs(5 * 24 * 3600);
+
+/// The delay before the next attempt after `attempts` failed ones, with `jitter` in
+/// `[-1, 1]` spreading it by up to ±10 %; `None` when the attempts are used up.
+pub fn next_delay(attempts: u32, jitter: f64) -> Option<Duration> {
+    let base = RETRY_DELAYS.get(attempts.checked_sub(1)? as usize)?;
+    let factor = 1.0 + 0.1 * jitter.clamp(-1.0, 1.0);
+    Some(base.mul_f64(factor))
+}
+
+/// Whether `event_type` matches any pattern: exact, `family.*` or `*`.
+pub fn matches(patterns: &[String], event_type: &str) -> bool {
+    patterns.iter().any(|p| {
+        p == "*"
+            || p == event_type
+            || p.strip_suffix(".*")
+                .is_some_and(|family| event_type.split('.').next() == Some(family))
+    })
+}
+
+/// Why an address may not receive webhooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Link-local, including the cloud metadata service (169.254.169.254, fe80::/10).
+    LinkLocal,
+    /// Loopback, when the configuration forbids it.
+    Loopback,
+    /// A private network, when the configuration forbids it.
+    Private,
+    /// Unspecified, broadcast or multicast.
+    NotUnicast,
+}
+
+/// The AWS instance metadata service over IPv6 (not link-local, so named explicitly).
+const AWS_METADATA_V6: std::net::Ipv6Addr =
+    std::net::Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254);
+
+/// What destinations the configuration allows beyond public addresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Destinations {
+    /// Private networks (a hotel LAN): allowed by default.
+    pub private: bool,
+    /// This machine: allowed by default (a local integration).
+    pub loopback: bool,
+}
+
+/// Checks one resolved address.
+pub fn check_address(ip: IpAddr, allow: Destinations) -> Result<(), Refused> {
+    let ip = match ip {
+        IpAddr::V6(v6) => v6
+            .to_ipv4_mapped()
+            .map(IpAddr::V4)
+            .unwrap_or(IpAddr::V6(v6)),
+        v4 => v4,
+    };
+    match ip {
+        IpAddr::V4(v4) => {
+            if v4.is_link_local() {
+                Err(Refused::LinkLocal)
+            } else if v4.is_unspecified() || v4.is_broadcast() || v4.is_multicast() {
+                Err(Refused::NotUnicast)
+            } else if v4.is_loopback() {
+                if allow.loopback {
+                    Ok(())
+                } else {
+                    Err(Refused::Loopback)
+                }
+            } else if v4.is_private()
+                || v4.octets()[0] == 100 && (64..128).contains(&v4.octets()[1])
+            {
+                if allow.private {
+                    Ok(())
+                } else {
+                    Err(Refused::Private)
+                }
+            } else {
+                Ok(())
+            }
+        }
+        IpAddr::V6(v6) => {
+            let seg = v6.segments();
+            if (seg[0] & 0xffc0) == 0xfe80 || v6 == AWS_METADATA_V6 {
+                Err(Refused::LinkLocal)
+            } else if v6.is_unspecified() || v6.is_multicast() {
+                Err(Refused::NotUnicast)
+            } else if v6.is_loopback() {
+                if allow.loopback {
+                    Ok(())
+                } else {
+                    Err(Refused::Loopback)
+                }
+            } else if (seg[0] & 0xfe00) == 0xfc00 {
+                if allow.private {
+                    Ok(())
+                } else {
+                    Err(Refused::Private)
+                }
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Refused {
+    /// Plain words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Refused::LinkLocal => "link-local and cloud-metadata addresses never receive webhooks",
+            Refused::Loopback => "this server is configured to refuse loopback destinations",
+            Refused::Private => "this server is configured to refuse private-network destinations",
+            Refused::NotUnicast => "the address is not a single host",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schedule_is_the_contracts_with_bounded_jitter() {
+        assert_eq!(next_delay(0, 0.0), None);
+        assert_eq!(next_delay(1, 0.0), Some(Duration::from_secs(5)));
+        assert_eq!(next_delay(2, 0.0), Some(Duration::from_secs(300)));
+        assert_eq!(next_delay(7, 0.0), Some(Duration::from_secs(36_000)));
+        assert_eq!(next_delay(8, 0.0), None, "eight attempts in all");
+        assert_eq!(next_delay(1, 1.0), Some(Duration::from_millis(5500)));
+        assert_eq!(next_delay(1, -5.0), Some(Duration::from_millis(4500)));
+    }
+
+    #[test]
+    fn filters_take_exact_names_families_and_everything() {
+        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(matches(&p(&["reservation.*"]), "reservation.created"));
+        assert!(!matches(&p(&["reservation.*"]), "invoice.created"));
+        assert!(matches(
+            &p(&["invoice.paid", "guest.created"]),
+            "guest.created"
+        ));
+        assert!(matches(&p(&["*"]), "webhook.test"));
+        assert!(!matches(&p(&["reservations.*"]), "reservation.created"));
+    }
+
+    #[test]
+    fn metadata_and_link_local_are_always_refused() {
+        let allow = Destinations {
+            private: true,
+            loopback: true,
+        };
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        assert_eq!(
+            check_address(ip("169.254.169.254"), allow),
+            Err(Refused::LinkLocal)
+        );
+        assert_eq!(check_address(ip("fe80::1"), allow), Err(Refused::LinkLocal));
+        assert_eq!(
+            check_address(ip("::ffff:169.254.169.254"), allow),
+            Err(Refused::LinkLocal)
+        );
+        assert_eq!(
+            check_address(ip("0.0.0.0"), allow),
+            Err(Refused::NotUnicast)
+        );
+        assert!(check_address(ip("192.168.1.20"), allow).is_ok());
+        assert!(check_address(ip("127.0.0.1"), allow).is_ok());
+        assert!(check_address(ip("93.184.216.34"), allow).is_ok());
+        let strict = Destinations {
+            private: false,
+            loopback: false,
+        };
+        assert_eq!(check_address(ip("10.1.2.3"), strict), Err(Refused::Private));
+        assert_eq!(check_address(ip("::1"), strict), Err(Refused::Loopback));
+        assert_eq!(check_address(ip("fd12::1"), strict), Err(Refused::Private));
+        assert_eq!(
+            check_address(ip("fd00:ec2::254"), allow),
+            Err(Refused::LinkLocal)
+        );
+    }
+}
