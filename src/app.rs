@@ -15,7 +15,10 @@ use crate::auth::keys::KeyStore;
 use crate::compliance::Compliance;
 use crate::config::Loaded;
 use crate::db::{DB_FILE, Db};
+use crate::domain::webhooks::Destinations;
 use crate::error::{AppError, AppResult};
+use crate::jobs::webhook::WebhookHandler;
+use crate::jobs::{Handler, Queue};
 
 /// How often old events, idempotency keys and sort-key log entries are pruned.
 const MAINTENANCE_EVERY: Duration = Duration::from_secs(3600);
@@ -30,6 +33,8 @@ pub struct App {
     instance: Arc<str>,
     auth: Arc<AuthServer>,
     compliance: Arc<Compliance>,
+    destinations: Destinations,
+    workers: usize,
 }
 
 /// Creates the data directory, readable by its owner only.
@@ -95,6 +100,11 @@ impl App {
             instance: Arc::from(crate::ids::new("srv")),
             auth,
             compliance: Arc::new(compliance),
+            destinations: Destinations {
+                private: loaded.config.webhooks.allow_private,
+                loopback: loaded.config.webhooks.allow_loopback,
+            },
+            workers: loaded.config.webhooks.workers,
         })
     }
 
@@ -127,19 +137,24 @@ impl App {
                 }
             }
         });
+        let handlers: Vec<Arc<dyn Handler>> =
+            vec![Arc::new(WebhookHandler::new(self.destinations))];
+        let queue = Queue::start(self.db.clone(), handlers, self.workers).await?;
         let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
         tracing::info!(addr = %self.addr, "innkeep is listening");
-        let app = crate::api::app(
-            self.db.clone(),
-            self.instance,
-            self.auth.clone(),
-            self.compliance.clone(),
-        );
+        let app = crate::api::app(crate::api::AppParts {
+            db: self.db.clone(),
+            instance: self.instance,
+            auth: self.auth.clone(),
+            compliance: self.compliance.clone(),
+            destinations: self.destinations,
+        });
         let served = Server::new_with_acceptor(acceptor)
             .run_with_graceful_shutdown(app, shutdown, Some(self.grace))
             .await;
         maintenance.abort();
         let _ = maintenance.await;
+        queue.stop(self.grace).await;
         let db = self.db;
         // Dropping the last handle joins the writer after its queued jobs.
         tokio::task::spawn_blocking(move || drop(db))

@@ -32,6 +32,30 @@ pub struct Config {
     pub events: EventsConfig,
     /// The OAuth 2.0 authorization server.
     pub oauth: OAuthConfig,
+    /// Webhook delivery.
+    pub webhooks: WebhooksConfig,
+}
+
+/// `[webhooks]`
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WebhooksConfig {
+    /// Deliveries (and other jobs) in flight at once.
+    pub workers: usize,
+    /// Whether endpoints may be on private networks (a hotel LAN).
+    pub allow_private: bool,
+    /// Whether endpoints may be on this machine.
+    pub allow_loopback: bool,
+}
+
+impl Default for WebhooksConfig {
+    fn default() -> Self {
+        Self {
+            workers: 4,
+            allow_private: true,
+            allow_loopback: true,
+        }
+    }
 }
 
 /// `[oauth]`
@@ -215,6 +239,11 @@ pub fn load(
     }
     if config.oauth.access_token_minutes == 0 || config.oauth.refresh_idle_days == 0 {
         return Err(ConfigError("oauth lifetimes must be at least 1".into()));
+    }
+    if config.webhooks.workers == 0 || config.webhooks.workers > 64 {
+        return Err(ConfigError(
+            "webhooks.workers must be between 1 and 64".into(),
+        ));
     }
     if config.events.retention_days == 0 {
         return Err(ConfigError(

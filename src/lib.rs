@@ -22,6 +22,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod ids;
+pub mod jobs;
 pub mod model;
 pub mod service;
 pub mod store;

@@ -20,6 +20,7 @@ pub mod security;
 mod settings;
 pub mod spec;
 mod stays;
+mod webhooks;
 
 use std::sync::Arc;
 
@@ -56,6 +57,8 @@ pub enum Tag {
     Stays,
     /// Invoices, credit notes and payments.
     Invoices,
+    /// Webhook endpoints and deliveries.
+    Webhooks,
     /// The durable event feed.
     Events,
     /// Self-description of the API.
@@ -96,6 +99,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         reservations::ReservationsApi,
         stays::StaysApi,
         invoices::InvoicesApi,
+        webhooks::WebhooksApi,
         events::EventsApi,
     );
     OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))
@@ -162,13 +166,29 @@ async fn ready(db: Data<&Db>) -> Response {
     }
 }
 
+/// What the HTTP application is made of.
+pub struct AppParts {
+    /// The database.
+    pub db: Db,
+    /// This process, for idempotency claims.
+    pub instance: Arc<str>,
+    /// The authorization server.
+    pub auth: Arc<AuthServer>,
+    /// The national compliance schemes.
+    pub compliance: Arc<crate::compliance::Compliance>,
+    /// Where webhooks may be delivered.
+    pub destinations: crate::domain::webhooks::Destinations,
+}
+
 /// The whole HTTP application.
-pub fn app(
-    db: Db,
-    instance: Arc<str>,
-    auth: Arc<AuthServer>,
-    compliance: Arc<crate::compliance::Compliance>,
-) -> impl Endpoint<Output = Response> {
+pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
+    let AppParts {
+        db,
+        instance,
+        auth,
+        compliance,
+        destinations,
+    } = parts;
     let api = service();
     let raw = api.spec();
     let spec = Arc::new(spec::finish(&raw));
@@ -219,6 +239,7 @@ pub fn app(
         .data(oauth)
         .data(counters.clone())
         .data(compliance)
+        .data(destinations)
         .data(db.clone());
     let idempotent = idempotency::Idempotency::new(routes, db.clone(), instance);
     let guarded = Guard::new(idempotent, auth, db, table.clone());

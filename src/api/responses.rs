@@ -129,6 +129,7 @@ versioned! {
     crate::model::Guest => "guests",
     crate::model::Reservation => "reservations",
     crate::model::Invoice => "invoices",
+    crate::model::Webhook => "webhooks",
 }
 
 impl Versioned for crate::model::Settings {

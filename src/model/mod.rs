@@ -40,6 +40,7 @@ mod patch;
 mod property;
 mod reservation;
 mod types;
+mod webhooks;
 
 pub use guest::*;
 pub use money::*;
@@ -48,6 +49,7 @@ pub use patch::Patch;
 pub use property::*;
 pub use reservation::*;
 pub use types::{Date, Instant};
+pub use webhooks::*;
 
 use poem_openapi::types::ToJSON;
 

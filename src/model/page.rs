@@ -2,7 +2,7 @@
 
 use poem_openapi::Object;
 
-use super::{Charge, Guest, Invoice, Reservation, Room, RoomType};
+use super::{Charge, Delivery, Guest, Invoice, Reservation, Room, RoomType, Webhook};
 
 macro_rules! page {
     ($name:ident, $item:ty, $doc:literal) => {
@@ -23,3 +23,5 @@ page!(GuestPage, Guest, "A page of guests.");
 page!(ReservationPage, Reservation, "A page of reservations.");
 page!(ChargePage, Charge, "A page of folio charges.");
 page!(InvoicePage, Invoice, "A page of invoices.");
+page!(WebhookPage, Webhook, "A page of webhook endpoints.");
+page!(DeliveryPage, Delivery, "A page of the delivery log.");

@@ -15,6 +15,7 @@ pub mod room_types;
 pub mod rooms;
 pub mod settings;
 pub mod stays;
+pub mod webhooks;
 
 use poem_openapi::types::MaybeUndefined;
 

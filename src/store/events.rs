@@ -9,10 +9,15 @@ use crate::db::Tx;
 use crate::error::AppResult;
 use crate::model::Event;
 
-/// Appends an event; returns its sequence.
-pub fn record(tx: &Tx, kind: &str, subject_id: &str, data: &serde_json::Value) -> AppResult<i64> {
+/// Appends an event; returns its sequence and id.
+pub fn record(
+    tx: &Tx,
+    kind: &str,
+    subject_id: &str,
+    data: &serde_json::Value,
+) -> AppResult<(i64, String)> {
     let id = crate::ids::new("evt");
-    Ok(tx
+    let sequence = tx
         .prepare_cached(
             "INSERT INTO events (id, type, subject_id, occurred_at, data)
              VALUES (?1, ?2, ?3, ?4, ?5) RETURNING sequence",
@@ -20,7 +25,8 @@ pub fn record(tx: &Tx, kind: &str, subject_id: &str, data: &serde_json::Value) -
         .query_row(
             (&id, kind, subject_id, tx.now_text(), data.to_string()),
             |r| r.get(0),
-        )?)
+        )?;
+    Ok((sequence, id))
 }
 
 /// A type filter: an exact type, or a `prefix.*` wildcard, or `*`.
@@ -71,6 +77,31 @@ pub fn list(
         })
     })?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// One event by id.
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Event>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .prepare_cached("SELECT sequence, id, type, occurred_at, data FROM events WHERE id = ?1")?
+        .query_row([id], |r| {
+            let data: String = r.get(4)?;
+            Ok(Event {
+                sequence: r.get(0)?,
+                id: r.get(1)?,
+                kind: r.get(2)?,
+                occurred_at: r.get(3)?,
+                data: serde_json::from_str(&data).unwrap_or(serde_json::Value::Null),
+            })
+        })
+        .optional()?)
+}
+
+/// The newest sequence.
+pub fn last_sequence(conn: &Connection) -> AppResult<i64> {
+    Ok(conn
+        .prepare_cached("SELECT COALESCE(MAX(sequence), 0) FROM events")?
+        .query_row([], |r| r.get(0))?)
 }
 
 /// Deletes events that occurred before `cutoff`; returns how many.

@@ -8,12 +8,14 @@ pub mod grants;
 pub mod guests;
 pub mod idempotency;
 pub mod invoices;
+pub mod jobs;
 pub mod page;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;
 pub mod settings;
 pub mod submissions;
+pub mod webhooks;
 
 use poem_openapi::types::{ParseFromJSON, ToJSON};
 use rusqlite::Row;

@@ -182,6 +182,7 @@ async fn old_events_are_pruned_and_recent_ones_kept() {
             })
             .await
             .unwrap()
+            .0
         }
     };
     let old = record("gst_old").await;

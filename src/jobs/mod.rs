@@ -1,0 +1,225 @@
+//! The durable job queue that runs inside `innkeep serve`.
+//!
+//! - The **dispatcher** fans the event feed out to webhook endpoints: it reads events after
+//!   its cursor, writes one delivery job per matching enabled endpoint, and moves the cursor,
+//!   all in one transaction, so a crash neither loses nor repeats a fan-out.
+//! - **Workers** (at most `[webhooks] workers` at once) claim due jobs with a lease in a
+//!   write transaction, run them, and record the outcome. A lease that runs out (a crash, a
+//!   hang) makes the job claimable again; at start-up every job left running is released.
+//!   A job may therefore run twice (a webhook receiver deduplicates on `webhook-id`), never
+//!   zero times.
+//! - Job kinds are generic: a [`Handler`] per kind. Time comes from the database's settable
+//!   clock, so tests can run a retry schedule of hours in seconds.
+
+pub mod signature;
+pub mod webhook;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{Notify, Semaphore, watch};
+
+use crate::clock::format_instant;
+use crate::db::Db;
+use crate::domain::webhooks::matches;
+use crate::error::AppResult;
+use crate::store::{self, jobs::Job};
+
+/// How long a claimed job is leased (longer than the 15 s delivery timeout).
+const LEASE: Duration = Duration::from_secs(60);
+/// How often idle loops look for work.
+const POLL: Duration = Duration::from_millis(200);
+/// Events fanned out per dispatcher transaction.
+const DISPATCH_BATCH: usize = 500;
+
+/// Runs jobs of one kind and records their outcome.
+pub trait Handler: Send + Sync {
+    /// The `jobs.kind` it runs.
+    fn kind(&self) -> &'static str;
+    /// Runs one claimed job; it records success, retry or failure itself.
+    fn run<'a>(&'a self, db: &'a Db, job: Job) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+}
+
+/// A running queue.
+pub struct Queue {
+    stop: watch::Sender<bool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Queue {
+    /// Starts the dispatcher and the workers.
+    pub async fn start(
+        db: Db,
+        handlers: Vec<Arc<dyn Handler>>,
+        workers: usize,
+    ) -> AppResult<Queue> {
+        let released = db.write(store::jobs::release_all_running).await?;
+        if released > 0 {
+            tracing::info!(
+                released,
+                "jobs left running by a previous process are pending again"
+            );
+        }
+        let (stop, stopped) = watch::channel(false);
+        let wake = Arc::new(Notify::new());
+        let handlers: HashMap<&'static str, Arc<dyn Handler>> =
+            handlers.into_iter().map(|h| (h.kind(), h)).collect();
+        let dispatcher = tokio::spawn(dispatch_loop(db.clone(), stopped.clone(), wake.clone()));
+        let runner = tokio::spawn(work_loop(
+            db,
+            Arc::new(handlers),
+            workers.max(1),
+            stopped,
+            wake,
+        ));
+        Ok(Queue {
+            stop,
+            tasks: vec![dispatcher, runner],
+        })
+    }
+
+    /// Stops claiming work and waits (up to `grace`) for jobs in flight. Jobs still running
+    /// after that keep their lease and are released at the next start.
+    pub async fn stop(self, grace: Duration) {
+        let _ = self.stop.send(true);
+        let all = futures_join(self.tasks);
+        if tokio::time::timeout(grace, all).await.is_err() {
+            tracing::warn!("jobs still running at shutdown; they will run again after restart");
+        }
+    }
+}
+
+async fn futures_join(tasks: Vec<tokio::task::JoinHandle<()>>) {
+    for t in tasks {
+        let _ = t.await;
+    }
+}
+
+/// Sleeps for `d`, or until woken or stopped.
+async fn pause(d: Duration, wake: &Notify, stopped: &mut watch::Receiver<bool>) {
+    tokio::select! {
+        _ = tokio::time::sleep(d) => {}
+        _ = wake.notified() => {}
+        _ = stopped.changed() => {}
+    }
+}
+
+/// Fans new events out to matching enabled endpoints, one batch per transaction.
+async fn dispatch_loop(db: Db, mut stopped: watch::Receiver<bool>, wake: Arc<Notify>) {
+    while !*stopped.borrow() {
+        let pending = db
+            .read(|c| Ok(store::events::last_sequence(c)? > store::jobs::dispatch_cursor(c)?))
+            .await;
+        match pending {
+            Ok(true) => match db.write(dispatch_batch).await {
+                Ok(n) => {
+                    if n > 0 {
+                        wake.notify_waiters();
+                    }
+                    continue;
+                }
+                Err(e) => tracing::error!(error = %e, "dispatching events failed; will retry"),
+            },
+            Ok(false) => {}
+            Err(e) => tracing::error!(error = %e, "reading the event feed failed; will retry"),
+        }
+        pause(POLL, &wake, &mut stopped).await;
+    }
+}
+
+/// One dispatch transaction; returns how many jobs it wrote.
+fn dispatch_batch(tx: &crate::db::Tx) -> AppResult<usize> {
+    let cursor = store::jobs::dispatch_cursor(tx)?;
+    let events = store::events::list(tx, cursor, DISPATCH_BATCH, &[])?;
+    let Some(last) = events.last().map(|e| e.sequence) else {
+        return Ok(0);
+    };
+    let endpoints = store::webhooks::enabled(tx)?;
+    let now = tx.now_text();
+    let mut n = 0;
+    for e in events.iter().filter(|e| e.kind != "webhook.test") {
+        for ep in endpoints
+            .iter()
+            .filter(|ep| matches(&ep.webhook.events, &e.kind))
+        {
+            store::jobs::enqueue(
+                tx,
+                webhook::KIND,
+                &ep.webhook.id,
+                &webhook::payload(&e.id),
+                &now,
+            )?;
+            n += 1;
+        }
+    }
+    store::jobs::set_dispatch_cursor(tx, last)?;
+    Ok(n)
+}
+
+/// Claims due jobs while workers are free and runs them.
+async fn work_loop(
+    db: Db,
+    handlers: Arc<HashMap<&'static str, Arc<dyn Handler>>>,
+    workers: usize,
+    mut stopped: watch::Receiver<bool>,
+    wake: Arc<Notify>,
+) {
+    let slots = Arc::new(Semaphore::new(workers));
+    while !*stopped.borrow() {
+        let free = slots.available_permits();
+        if free == 0 {
+            tokio::select! {
+                p = slots.clone().acquire_owned() => drop(p),
+                _ = stopped.changed() => {}
+            }
+            continue;
+        }
+        let now = db.clock().now();
+        let lease = format_instant(now + chrono::Duration::from_std(LEASE).unwrap_or_default());
+        let now_text = format_instant(now);
+        let claimed = db
+            .write(move |tx| store::jobs::claim(tx, &now_text, &lease, free))
+            .await;
+        let jobs = match claimed {
+            Ok(jobs) => jobs,
+            Err(e) => {
+                tracing::error!(error = %e, "claiming jobs failed; will retry");
+                pause(POLL, &wake, &mut stopped).await;
+                continue;
+            }
+        };
+        if jobs.is_empty() {
+            pause(POLL, &wake, &mut stopped).await;
+            continue;
+        }
+        for job in jobs {
+            let Ok(permit) = slots.clone().acquire_owned().await else {
+                break;
+            };
+            let (db, handlers) = (db.clone(), handlers.clone());
+            tokio::spawn(async move {
+                match handlers.get(job.kind.as_str()) {
+                    Some(h) => h.run(&db, job).await,
+                    None => {
+                        let (id, kind) = (job.id, job.kind.clone());
+                        let _ = db
+                            .write(move |tx| {
+                                store::jobs::fail(
+                                    tx,
+                                    id,
+                                    &format!("no handler for jobs of kind {kind}"),
+                                )
+                            })
+                            .await;
+                    }
+                }
+                drop(permit);
+            });
+        }
+    }
+    // Let jobs in flight finish (the caller bounds the wait).
+    let _ = slots.acquire_many(workers as u32).await;
+}
