@@ -6,7 +6,9 @@
 mod admin;
 mod serve;
 
-pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
+pub use admin::{
+    ClientsCommand, DevicesCommand, JobsCommand, KeysCommand, UsersCommand, WebhooksCommand,
+};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -79,6 +81,18 @@ pub enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+    /// Webhook endpoints.
+    Webhooks {
+        /// What to do.
+        #[command(subcommand)]
+        command: WebhooksCommand,
+    },
+    /// The job queue (webhook deliveries, submissions).
+    Jobs {
+        /// What to do.
+        #[command(subcommand)]
+        command: JobsCommand,
+    },
 }
 
 /// `innkeep config …`
@@ -127,6 +141,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Users { command } => load(&cli).and_then(|l| admin::users(&l, command)),
         Command::Devices { command } => load(&cli).and_then(|l| admin::devices(&l, command)),
         Command::Keys { command } => load(&cli).and_then(|l| admin::keys(&l, command)),
+        Command::Webhooks { command } => load(&cli).and_then(|l| admin::webhooks(&l, command)),
+        Command::Jobs { command } => load(&cli).and_then(|l| admin::jobs(&l, command)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -211,7 +211,8 @@ impl WebhookHandler {
                 {
                     secrets.push(prev);
                 }
-                let ts = now.timestamp();
+                // Receivers check the timestamp against their own clock: use the wall clock.
+                let ts = Utc::now().timestamp();
                 let headers = vec![
                     ("content-type", "application/json".to_string()),
                     ("webhook-id", event.id.clone()),

@@ -2,6 +2,7 @@
 //! over real HTTP as a client would. One binary, many modules, to save link time.
 
 mod oauth_client;
+mod receiver;
 mod support;
 
 mod basics;
@@ -21,3 +22,4 @@ mod scopes;
 mod settings;
 mod stays;
 mod stays_more;
+mod webhooks;
