@@ -33,57 +33,122 @@ impl Metrics {
     }
 }
 
+/// Writes one metric family: its help, its type and its samples (`labels`, value).
+fn family(out: &mut String, name: &str, kind: &str, help: &str, samples: &[(String, i64)]) {
+    let _ = writeln!(out, "# HELP {name} {help}");
+    let _ = writeln!(out, "# TYPE {name} {kind}");
+    for (labels, value) in samples {
+        let _ = writeln!(out, "{name}{labels} {value}");
+    }
+}
+
+/// Figures read from the database for one scrape.
+struct Stored {
+    last_sequence: i64,
+    reservations: Vec<(String, i64)>,
+    jobs: (i64, Option<String>),
+    deliveries: Vec<(String, i64)>,
+}
+
+fn stored(c: &rusqlite::Connection) -> crate::error::AppResult<Stored> {
+    let last_sequence = crate::store::events::last_sequence(c)?;
+    let mut stmt = c.prepare_cached("SELECT status, COUNT(*) FROM reservations GROUP BY status")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    Ok(Stored {
+        last_sequence,
+        reservations: rows.collect::<Result<Vec<_>, _>>()?,
+        jobs: crate::store::jobs::pending_stats(c)?,
+        deliveries: crate::store::webhooks::delivery_counts(c)?,
+    })
+}
+
 /// The Prometheus exposition.
 #[handler]
 pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Response {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# HELP innkeep_http_requests_total HTTP requests answered, by status class."
-    );
-    let _ = writeln!(out, "# TYPE innkeep_http_requests_total counter");
-    for (i, c) in m.by_class.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "innkeep_http_requests_total{{class=\"{}xx\"}} {}",
-            i + 1,
-            c.load(Ordering::Relaxed)
-        );
-    }
-    let _ = writeln!(
-        out,
-        "# HELP innkeep_uptime_seconds Seconds since the server started."
-    );
-    let _ = writeln!(out, "# TYPE innkeep_uptime_seconds gauge");
-    let _ = writeln!(
-        out,
-        "innkeep_uptime_seconds {}",
-        m.started.elapsed().as_secs()
-    );
-    let stats = db
-        .read(|c| {
-            let last: i64 =
-                c.query_row("SELECT COALESCE(MAX(sequence), 0) FROM events", [], |r| {
-                    r.get(0)
-                })?;
-            let mut stmt =
-                c.prepare_cached("SELECT status, COUNT(*) FROM reservations GROUP BY status")?;
-            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
-            Ok((last, rows.collect::<Result<Vec<_>, _>>()?))
+    let by_class: Vec<_> = m
+        .by_class
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            (
+                format!("{{class=\"{}xx\"}}", i + 1),
+                c.load(Ordering::Relaxed) as i64,
+            )
         })
-        .await;
-    if let Ok((last, by_status)) = stats {
-        let _ = writeln!(
-            out,
-            "# HELP innkeep_events_last_sequence Sequence of the newest event."
+        .collect();
+    family(
+        &mut out,
+        "innkeep_http_requests_total",
+        "counter",
+        "HTTP requests answered, by status class.",
+        &by_class,
+    );
+    let uptime = m.started.elapsed().as_secs() as i64;
+    family(
+        &mut out,
+        "innkeep_uptime_seconds",
+        "gauge",
+        "Seconds since the server started.",
+        &[(String::new(), uptime)],
+    );
+    let now = db.clock().now();
+    if let Ok(s) = db.read(stored).await {
+        let one = |v: i64| [(String::new(), v)];
+        let labelled = |label: &str, rows: Vec<(String, i64)>| -> Vec<(String, i64)> {
+            rows.into_iter()
+                .map(|(k, v)| (format!("{{{label}=\"{k}\"}}"), v))
+                .collect()
+        };
+        family(
+            &mut out,
+            "innkeep_events_last_sequence",
+            "counter",
+            "Sequence of the newest event.",
+            &one(s.last_sequence),
         );
-        let _ = writeln!(out, "# TYPE innkeep_events_last_sequence counter");
-        let _ = writeln!(out, "innkeep_events_last_sequence {last}");
-        let _ = writeln!(out, "# HELP innkeep_reservations Reservations by status.");
-        let _ = writeln!(out, "# TYPE innkeep_reservations gauge");
-        for (status, n) in by_status {
-            let _ = writeln!(out, "innkeep_reservations{{status=\"{status}\"}} {n}");
+        family(
+            &mut out,
+            "innkeep_reservations",
+            "gauge",
+            "Reservations by status.",
+            &labelled("status", s.reservations),
+        );
+        let (depth, oldest) = s.jobs;
+        family(
+            &mut out,
+            "innkeep_queue_depth",
+            "gauge",
+            "Jobs waiting or running (webhook deliveries, submissions).",
+            &one(depth),
+        );
+        let age = oldest
+            .and_then(|t| chrono::DateTime::parse_from_rfc3339(&t).ok())
+            .map_or(0, |t| {
+                (now - t.with_timezone(&chrono::Utc)).num_seconds().max(0)
+            });
+        family(
+            &mut out,
+            "innkeep_queue_oldest_pending_seconds",
+            "gauge",
+            "Age of the oldest job not yet done (0 when the queue is empty).",
+            &one(age),
+        );
+        let mut outcomes = labelled("outcome", s.deliveries);
+        for o in ["succeeded", "retrying", "failed"] {
+            let label = format!("{{outcome=\"{o}\"}}");
+            if !outcomes.iter().any(|(l, _)| *l == label) {
+                outcomes.push((label, 0));
+            }
         }
+        outcomes.sort();
+        family(
+            &mut out,
+            "innkeep_webhook_deliveries_total",
+            "counter",
+            "Webhook delivery attempts in the kept log, by outcome.",
+            &outcomes,
+        );
     }
     Response::builder()
         .content_type("text/plain; version=0.0.4; charset=utf-8")

@@ -99,7 +99,10 @@ pub enum KeysCommand {
     Rotate,
 }
 
-fn with_db<T>(l: &Loaded, f: impl AsyncFnOnce(&Db) -> Result<T, AppError>) -> Result<T, String> {
+pub(super) fn with_db<T>(
+    l: &Loaded,
+    f: impl AsyncFnOnce(&Db) -> Result<T, AppError>,
+) -> Result<T, String> {
     crate::app::prepare_data_dir(&l.data_dir).map_err(|e| e.operator_message())?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
@@ -289,117 +292,4 @@ pub fn keys(l: &Loaded, cmd: &KeysCommand) -> Result<(), String> {
     let kid = with_db(l, async |db| crate::auth::keys::rotate(db, &dir).await)?;
     println!("New signing key {kid}. The previous key stays in the JWKS until its tokens expire.");
     Ok(())
-}
-
-/// `innkeep webhooks …`
-#[derive(Debug, Subcommand)]
-pub enum WebhooksCommand {
-    /// List webhook endpoints.
-    List {
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
-}
-
-/// `innkeep jobs …`
-#[derive(Debug, Subcommand)]
-pub enum JobsCommand {
-    /// List jobs, newest first.
-    List {
-        /// Only jobs in this state: pending, running, done or failed.
-        #[arg(long)]
-        status: Option<String>,
-        /// At most this many.
-        #[arg(long, default_value_t = 50)]
-        limit: usize,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Put failed jobs back in the queue, due now.
-    Retry {
-        /// The job id; without it, every failed job.
-        id: Option<i64>,
-    },
-}
-
-/// Runs `innkeep webhooks …`.
-pub fn webhooks(l: &Loaded, cmd: &WebhooksCommand) -> Result<(), String> {
-    let WebhooksCommand::List { json } = cmd;
-    let all = with_db(l, async |db| db.read(crate::store::webhooks::all).await)?;
-    if *json {
-        let v: Vec<_> = all
-            .iter()
-            .map(|e| {
-                let w = &e.webhook;
-                json!({"id": w.id, "url": w.url, "events": w.events, "enabled": w.enabled,
-                       "disabled_reason": w.disabled_reason, "failing_since": e.failing_since})
-            })
-            .collect();
-        println!("{}", serde_json::Value::Array(v));
-    } else {
-        for e in all {
-            let w = &e.webhook;
-            let state = if w.enabled {
-                "enabled".to_string()
-            } else {
-                format!(
-                    "disabled: {}",
-                    w.disabled_reason.clone().unwrap_or_default()
-                )
-            };
-            println!("{}  {}  [{}]  {state}", w.id, w.url, w.events.join(","));
-        }
-    }
-    Ok(())
-}
-
-/// Runs `innkeep jobs …`.
-pub fn jobs(l: &Loaded, cmd: &JobsCommand) -> Result<(), String> {
-    match cmd {
-        JobsCommand::List {
-            status,
-            limit,
-            json,
-        } => {
-            let (status, limit) = (status.clone(), *limit);
-            let all = with_db(l, async |db| {
-                db.read(move |c| crate::store::jobs::list(c, status.as_deref(), limit))
-                    .await
-            })?;
-            if *json {
-                let v: Vec<_> = all
-                    .iter()
-                    .map(|j| json!({"id": j.id, "kind": j.kind, "subject_id": j.subject_id, "status": j.status,
-                                    "attempts": j.attempts, "run_at": j.run_at, "last_error": j.last_error,
-                                    "created_at": j.created_at}))
-                    .collect();
-                println!("{}", serde_json::Value::Array(v));
-            } else {
-                for j in all {
-                    println!(
-                        "{:>6}  {:8}  {:8}  attempts {:<2}  due {}  {}  {}",
-                        j.id,
-                        j.kind,
-                        j.status,
-                        j.attempts,
-                        j.run_at,
-                        j.subject_id,
-                        j.last_error.unwrap_or_default()
-                    );
-                }
-            }
-            Ok(())
-        }
-        JobsCommand::Retry { id } => {
-            let id = *id;
-            let n = with_db(l, async |db| {
-                db.write(move |tx| crate::store::jobs::requeue_failed(tx, id))
-                    .await
-            })?;
-            println!("{n} failed job(s) queued again.");
-            Ok(())
-        }
-    }
 }

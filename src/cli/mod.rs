@@ -4,11 +4,11 @@
 //! `INNKEEP_CONFIG`); commands meant for scripts take `--json`.
 
 mod admin;
+mod queue;
 mod serve;
 
-pub use admin::{
-    ClientsCommand, DevicesCommand, JobsCommand, KeysCommand, UsersCommand, WebhooksCommand,
-};
+pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
+pub use queue::{JobsCommand, WebhooksCommand};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -141,8 +141,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Users { command } => load(&cli).and_then(|l| admin::users(&l, command)),
         Command::Devices { command } => load(&cli).and_then(|l| admin::devices(&l, command)),
         Command::Keys { command } => load(&cli).and_then(|l| admin::keys(&l, command)),
-        Command::Webhooks { command } => load(&cli).and_then(|l| admin::webhooks(&l, command)),
-        Command::Jobs { command } => load(&cli).and_then(|l| admin::jobs(&l, command)),
+        Command::Webhooks { command } => load(&cli).and_then(|l| queue::webhooks(&l, command)),
+        Command::Jobs { command } => load(&cli).and_then(|l| queue::jobs(&l, command)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,27 +15,27 @@ fn init_logging(l: &Loaded) {
     };
 }
 
-/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
-async fn stop_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Installs the SIGINT (Ctrl-C) and SIGTERM handlers now, so that a signal arriving while
+/// the server starts is not lost, and returns a future that resolves on either.
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (mut int, mut term) = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (
+            signal(SignalKind::interrupt())?,
+            signal(SignalKind::terminate())?,
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
-    }
-    tracing::info!("stop signal received; finishing in-flight requests");
+    Ok(async move {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = int.recv() => {},
+            _ = term.recv() => {},
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("stop signal received; finishing in-flight requests");
+    })
 }
 
 /// On an installation without OAuth clients, says how to make the first one.
@@ -60,6 +60,7 @@ pub fn run(l: &Loaded) -> Result<(), String> {
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async {
+        let stop = stop_signal().map_err(|e| format!("cannot install signal handlers: {e}"))?;
         let app = App::build(l).await.map_err(|e| e.operator_message())?;
         println!(
             "innkeep {} serving http://{} (data in {})",
@@ -68,9 +69,7 @@ pub fn run(l: &Loaded) -> Result<(), String> {
             l.data_dir.display()
         );
         first_run_hint(&app).await;
-        app.run(stop_signal())
-            .await
-            .map_err(|e| e.operator_message())
+        app.run(stop).await.map_err(|e| e.operator_message())
     })?;
     tracing::info!("stopped");
     Ok(())

@@ -1,5 +1,6 @@
-//! Housekeeping of the database itself: expired idempotency keys, old events and old
-//! sort-key log entries, and expired OAuth codes and tokens are deleted on a schedule.
+//! Housekeeping of the database itself: expired idempotency keys, old events, finished jobs
+//! and delivery log rows as old as the events they carried, old sort-key log entries, and
+//! expired OAuth codes and tokens are deleted on a schedule.
 
 use std::time::Duration;
 
@@ -20,6 +21,8 @@ pub struct Pruned {
     pub keys: usize,
     /// Events.
     pub events: usize,
+    /// Finished jobs and webhook delivery log rows older than the event retention.
+    pub jobs: usize,
     /// Sort-key log entries.
     pub moves: usize,
     /// Expired authorization and device codes, refresh tokens and revocations.
@@ -37,6 +40,8 @@ pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
         Ok(Pruned {
             keys: store::idempotency::prune(tx, &keys_cutoff)?,
             events: store::events::prune(tx, &events_cutoff)?,
+            jobs: store::jobs::prune(tx, &events_cutoff)?
+                + store::webhooks::prune_deliveries(tx, &events_cutoff)?,
             moves: store::page::prune_moves(tx, &moves_cutoff)?,
             grants: store::grants::prune(tx, &now_text)?,
         })

@@ -8,6 +8,7 @@ pub mod events;
 pub mod guests;
 pub mod invoices;
 pub mod invoicing;
+pub mod jobs;
 pub mod maintenance;
 pub mod oauth;
 pub mod reservations;

@@ -172,3 +172,18 @@ pub fn set_dispatch_cursor(tx: &Tx, sequence: i64) -> AppResult<()> {
         .execute([sequence])?;
     Ok(())
 }
+
+/// Deletes finished jobs (done or failed) last changed before `cutoff`; returns how many.
+pub fn prune(tx: &Tx, cutoff: &str) -> AppResult<usize> {
+    Ok(tx
+        .prepare_cached("DELETE FROM jobs WHERE status IN ('done', 'failed') AND updated_at < ?1")?
+        .execute([cutoff])?)
+}
+
+/// One job by id.
+pub fn get(conn: &Connection, id: i64) -> AppResult<Option<Job>> {
+    Ok(conn
+        .prepare_cached("SELECT * FROM jobs WHERE id = ?1")?
+        .query_row([id], map)
+        .optional()?)
+}

@@ -187,3 +187,10 @@ pub fn delivery_counts(conn: &Connection) -> AppResult<Vec<(String, i64)>> {
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
+
+/// Deletes delivery log rows written before `cutoff` (their events are gone too).
+pub fn prune_deliveries(tx: &Tx, cutoff: &str) -> AppResult<usize> {
+    Ok(tx
+        .prepare_cached("DELETE FROM webhook_deliveries WHERE created_at < ?1")?
+        .execute([cutoff])?)
+}

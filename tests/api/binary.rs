@@ -5,13 +5,13 @@ use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_innkeep");
 
-fn innkeep(dir: &std::path::Path) -> Command {
+pub fn innkeep(dir: &std::path::Path) -> Command {
     let mut c = Command::new(BIN);
     c.env_remove("INNKEEP_CONFIG").env("INNKEEP_DATA_DIR", dir);
     c
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -19,7 +19,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-async fn wait_healthy(port: u16) {
+pub async fn wait_healthy(port: u16) {
     for _ in 0..200 {
         if let Ok(r) = reqwest::get(format!("http://127.0.0.1:{port}/health")).await
             && r.status() == 200
@@ -31,16 +31,27 @@ async fn wait_healthy(port: u16) {
     panic!("the server did not become healthy");
 }
 
-fn serve(dir: &std::path::Path, port: u16) -> Child {
+/// Starts `innkeep serve`; its log goes to `serve.log` in the data directory.
+pub fn serve(dir: &std::path::Path, port: u16) -> Child {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("serve.log"))
+        .unwrap();
     innkeep(dir)
         .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(log)
         .spawn()
         .unwrap()
 }
 
-fn terminate(child: &mut Child) -> std::process::ExitStatus {
+/// What `innkeep serve` logged in this data directory.
+pub fn serve_log(dir: &std::path::Path) -> String {
+    std::fs::read_to_string(dir.join("serve.log")).unwrap_or_default()
+}
+
+pub fn terminate(child: &mut Child) -> std::process::ExitStatus {
     Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -55,21 +66,12 @@ fn terminate(child: &mut Child) -> std::process::ExitStatus {
     panic!("the server did not stop on SIGTERM");
 }
 
-#[tokio::test]
-async fn serves_stops_on_sigterm_and_keeps_its_data() {
-    let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let mut child = serve(dir.path(), port);
-    wait_healthy(port).await;
-    let out = innkeep(dir.path())
+/// Creates an OAuth client with `innkeep clients create` and gets a token for it from the
+/// server listening on `port`.
+pub async fn cli_token(dir: &std::path::Path, port: u16, scopes: &str) -> String {
+    let out = innkeep(dir)
         .args([
-            "clients",
-            "create",
-            "--name",
-            "front desk",
-            "--scopes",
-            "guests:read guests:write",
-            "--json",
+            "clients", "create", "--name", "cli test", "--scopes", scopes, "--json",
         ])
         .output()
         .unwrap();
@@ -79,19 +81,24 @@ async fn serves_stops_on_sigterm_and_keeps_its_data() {
         String::from_utf8_lossy(&out.stderr)
     );
     let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let (id, secret) = (
+    crate::support::password_token(
+        &reqwest::Client::new(),
+        format!("127.0.0.1:{port}").parse().unwrap(),
         c["client_id"].as_str().unwrap(),
         c["client_secret"].as_str().unwrap(),
-    );
-    let client = reqwest::Client::new();
-    let token = crate::support::password_token(
-        &client,
-        format!("127.0.0.1:{port}").parse().unwrap(),
-        id,
-        secret,
         None,
     )
-    .await;
+    .await
+}
+
+#[tokio::test]
+async fn serves_stops_on_sigterm_and_keeps_its_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut child = serve(dir.path(), port);
+    wait_healthy(port).await;
+    let client = reqwest::Client::new();
+    let token = cli_token(dir.path(), port, "guests:read guests:write").await;
     let created: serde_json::Value = client
         .post(format!("http://127.0.0.1:{port}/v1/guests"))
         .bearer_auth(&token)
@@ -103,7 +110,11 @@ async fn serves_stops_on_sigterm_and_keeps_its_data() {
         .await
         .unwrap();
     let status = terminate(&mut child);
-    assert!(status.success(), "exit status {status}");
+    assert!(
+        status.success(),
+        "exit status {status}: {}",
+        serve_log(dir.path())
+    );
     assert!(dir.path().join("innkeep.sqlite3").exists());
 
     // Same port: the issuer (and so the token) stays valid across the restart, because the
@@ -121,7 +132,12 @@ async fn serves_stops_on_sigterm_and_keeps_its_data() {
         .await
         .unwrap();
     assert_eq!(got, created);
-    assert!(terminate(&mut child).success());
+    let status = terminate(&mut child);
+    assert!(
+        status.success(),
+        "exit status {status}: {}",
+        serve_log(dir.path())
+    );
 }
 
 #[test]

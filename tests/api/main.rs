@@ -3,6 +3,7 @@
 
 mod oauth_client;
 mod receiver;
+mod reply;
 mod support;
 
 mod basics;
@@ -23,3 +24,6 @@ mod settings;
 mod stays;
 mod stays_more;
 mod webhooks;
+mod webhooks_admin;
+mod webhooks_crash;
+mod webhooks_more;

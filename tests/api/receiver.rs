@@ -154,19 +154,16 @@ impl Receiver {
 
     /// Waits until at least `n` requests arrived (panics after `timeout`).
     pub async fn wait_for(&self, n: usize, timeout: Duration) -> Vec<Hit> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        loop {
+        let what = format!("{n} deliveries should arrive");
+        crate::support::eventually(timeout, &what, || async {
             let hits = self.hits();
             if hits.len() >= n {
-                return hits;
+                Ok(hits)
+            } else {
+                Err(hits.len())
             }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "only {} of {n} deliveries arrived",
-                hits.len()
-            );
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
+        })
+        .await
     }
 
     pub fn stop(&mut self) {

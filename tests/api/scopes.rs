@@ -221,15 +221,7 @@ async fn metrics_need_admin() {
     app.send_as(Some(&reader), Method::GET, "/metrics", None, &[])
         .await
         .problem(403, "insufficient_scope");
-    let r = app
-        .client
-        .get(app.url("/metrics"))
-        .bearer_auth(&app.token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    let text = r.text().await.unwrap();
+    let text = app.metrics().await;
     assert!(
         text.contains("innkeep_http_requests_total{class=\"4xx\"} 2"),
         "{text}"

@@ -10,10 +10,12 @@ use innkeep::auth::AuthServer;
 use innkeep::config::{Config, Loaded};
 use innkeep::db::Db;
 use innkeep::domain::scopes::Scope;
-use reqwest::{Method, StatusCode};
+use reqwest::Method;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+
+pub use crate::reply::Reply;
 
 /// A running server, with an OAuth client holding every scope.
 pub struct TestApp {
@@ -29,82 +31,6 @@ pub struct TestApp {
     pub auth: Arc<AuthServer>,
     stop: Option<oneshot::Sender<()>>,
     handle: Option<JoinHandle<()>>,
-}
-
-/// A response, read fully.
-#[derive(Debug)]
-pub struct Reply {
-    pub status: StatusCode,
-    pub headers: reqwest::header::HeaderMap,
-    pub body: Value,
-}
-
-impl Reply {
-    pub fn header(&self, name: &str) -> Option<String> {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    }
-
-    /// Asserts the status, printing the body when it differs.
-    #[track_caller]
-    pub fn expect(self, status: u16) -> Reply {
-        assert_eq!(
-            self.status.as_u16(),
-            status,
-            "unexpected status; body: {}",
-            self.body
-        );
-        self
-    }
-
-    /// Asserts a problem+json answer with this status and code.
-    #[track_caller]
-    pub fn problem(self, status: u16, code: &str) -> Reply {
-        let r = self.expect(status);
-        assert_eq!(
-            r.header("content-type").as_deref(),
-            Some("application/problem+json"),
-            "body: {}",
-            r.body
-        );
-        assert_eq!(r.body["code"], code, "body: {}", r.body);
-        assert_eq!(r.body["status"], status, "body: {}", r.body);
-        assert!(
-            r.body["type"]
-                .as_str()
-                .is_some_and(|t| t.starts_with("/problems/"))
-        );
-        assert!(r.body["title"].is_string() && r.body["detail"].is_string());
-        assert!(
-            r.body["request_id"]
-                .as_str()
-                .is_some_and(|id| !id.is_empty())
-        );
-        r
-    }
-
-    /// The failing fields of a problem, as (field, code) pairs.
-    pub fn fields(&self) -> Vec<(String, String)> {
-        self.body["errors"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|e| {
-                        (
-                            e["field"].as_str().unwrap_or("").into(),
-                            e["code"].as_str().unwrap_or("").into(),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    pub fn id(&self) -> String {
-        self.body["id"].as_str().expect("id").to_string()
-    }
 }
 
 pub async fn spawn_app() -> TestApp {
@@ -304,6 +230,19 @@ impl TestApp {
         }
     }
 
+    /// `/metrics` as text, read with the all-scopes token.
+    pub async fn metrics(&self) -> String {
+        let r = self
+            .client
+            .get(self.url("/metrics"))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        r.text().await.unwrap()
+    }
+
     pub async fn get(&self, path: &str) -> Reply {
         self.send(Method::GET, path, None, &[]).await
     }
@@ -412,4 +351,25 @@ pub fn day(days: i64) -> String {
     (chrono::Utc::now().date_naive() + chrono::Duration::days(days))
         .format("%Y-%m-%d")
         .to_string()
+}
+
+/// Polls `probe` every 25 ms until it yields a value; panics with `what` (and the last
+/// thing the probe saw) after `timeout`.
+pub async fn eventually<T, S, F, Fut>(timeout: std::time::Duration, what: &str, mut probe: F) -> T
+where
+    S: std::fmt::Debug,
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, S>>,
+{
+    let deadline = tokio::time::Instant::now() + timeout;
+    loop {
+        match probe().await {
+            Ok(v) => return v,
+            Err(seen) => assert!(
+                tokio::time::Instant::now() < deadline,
+                "{what}; last seen: {seen:?}"
+            ),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::receiver::{Hit, Receiver};
-use crate::support::{TestApp, day, spawn_app, start};
+use crate::support::{TestApp, day, eventually, spawn_app, start};
 
 const WAIT: Duration = Duration::from_secs(15);
 
@@ -20,6 +20,14 @@ pub async fn register(app: &TestApp, url: &str, events: &[&str]) -> (String, Str
         .expect(201);
     assert!(r.header("location").is_some());
     (r.id(), r.body["secret"].as_str().unwrap().to_string())
+}
+
+pub async fn wait_log(app: &TestApp, webhook: &str, n: usize) -> Vec<Value> {
+    eventually(WAIT, &format!("{n} log rows"), || async {
+        let l = log(app, webhook).await;
+        if l.len() >= n { Ok(l) } else { Err(l) }
+    })
+    .await
 }
 
 pub fn verifies(hit: &Hit, secret: &str) -> bool {
@@ -38,22 +46,6 @@ pub fn advance(app: &TestApp, by: Duration) {
 
 pub async fn log(app: &TestApp, webhook: &str) -> Vec<Value> {
     app.all(&format!("/v1/webhooks/{webhook}/deliveries")).await
-}
-
-async fn wait_log(app: &TestApp, webhook: &str, n: usize) -> Vec<Value> {
-    let deadline = tokio::time::Instant::now() + WAIT;
-    loop {
-        let l = log(app, webhook).await;
-        if l.len() >= n {
-            return l;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "only {} of {n} log rows: {l:?}",
-            l.len()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
