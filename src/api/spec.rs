@@ -35,19 +35,28 @@ pub fn finish(spec: &str) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_else(|_| spec.to_string())
 }
 
+/// `^(a|b)(,(a|b))*$` or empty: a comma-separated list of these values.
+fn csv_pattern(values: &[&str]) -> String {
+    let one = format!("({})", values.join("|"));
+    format!("^({one}(,{one})*)?$")
+}
+
 /// Patterns of query parameters that the handlers check themselves (so that their errors
-/// can name the allowed values in plain words), added to the spec here.
-const PARAMETER_PATTERNS: &[(&str, &str)] = &[
-    ("cursor", "^[A-Za-z0-9_-]*$"),
-    (
-        "status",
-        "^((confirmed|checked_in|checked_out|cancelled|no_show)(,(confirmed|checked_in|checked_out|cancelled|no_show))*)?$",
-    ),
-    (
-        "housekeeping_status",
-        "^((clean|dirty|inspected|out_of_order)(,(clean|dirty|inspected|out_of_order))*)?$",
-    ),
-];
+/// can name the allowed values in plain words), added to the spec here: by path (`*` for
+/// every path) and parameter name.
+fn parameter_pattern(path: &str, name: &str) -> Option<String> {
+    use crate::domain::enums::{HousekeepingStatus, InvoiceStatus};
+    use crate::domain::reservation::Status;
+    Some(match (path, name) {
+        (_, "cursor") => "^[A-Za-z0-9_-]*$".to_string(),
+        ("/events", "type") => event_type_pattern(),
+        ("/reservations", "status") => csv_pattern(Status::NAMES),
+        ("/invoices", "status") => csv_pattern(InvoiceStatus::NAMES),
+        ("/webhooks/{id}/deliveries", "status") => csv_pattern(super::webhooks::DELIVERY_STATUSES),
+        ("/rooms", "housekeeping_status") => csv_pattern(HousekeepingStatus::NAMES),
+        _ => return None,
+    })
+}
 
 /// The `type` filter of the event feed: known types, `family.*` or `*`, comma-separated.
 fn event_type_pattern() -> String {
@@ -61,33 +70,24 @@ fn event_type_pattern() -> String {
     let mut one: Vec<String> = vec![r"\*".to_string()];
     one.extend(families.iter().map(|f| format!(r"{f}\.\*")));
     one.extend(super::EVENT_TYPES.iter().map(|t| t.replace('.', r"\.")));
-    let one = format!("({})", one.join("|"));
-    format!("^({one}(,{one})*)?$")
+    let one: Vec<&str> = one.iter().map(String::as_str).collect();
+    csv_pattern(&one)
 }
 
 fn document_parameters(doc: &mut Value) {
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
     };
-    for op in paths
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|m| m.values_mut())
-    {
-        let Some(params) = op.get_mut("parameters").and_then(Value::as_array_mut) else {
-            continue;
-        };
-        for p in params.iter_mut().filter(|p| p["in"] == "query") {
-            let name = p["name"].as_str().unwrap_or_default().to_string();
-            let pattern = match PARAMETER_PATTERNS.iter().find(|(n, _)| *n == name) {
-                Some((_, pattern)) => Some(pattern.to_string()),
-                None if name == "type" => Some(event_type_pattern()),
-                None => None,
-            };
-            if let Some(pattern) = pattern
-                && let Some(schema) = p.get_mut("schema").and_then(Value::as_object_mut)
-            {
-                schema.insert("pattern".into(), Value::String(pattern));
+    for (path, ops) in paths.iter_mut() {
+        let ops = ops.as_object_mut().into_iter().flat_map(|m| m.values_mut());
+        for params in ops.filter_map(|op| op.get_mut("parameters")?.as_array_mut()) {
+            for p in params.iter_mut().filter(|p| p["in"] == "query") {
+                let name = p["name"].as_str().unwrap_or_default().to_string();
+                if let Some(pattern) = parameter_pattern(path, &name)
+                    && let Some(schema) = p.get_mut("schema").and_then(Value::as_object_mut)
+                {
+                    schema.insert("pattern".into(), Value::String(pattern));
+                }
             }
         }
     }

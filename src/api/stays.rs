@@ -10,7 +10,7 @@ use poem_openapi::{ApiResponse, OpenApi};
 use super::Tag;
 use super::input::Body;
 use super::pagination::{Filters, ListRequest};
-use super::problem::{ActionErrors, ApiError, ListErrors};
+use super::problem::{ActionErrors, ApiError, GetErrors};
 use super::responses::Tagged;
 use super::security::{Scope, Token};
 use crate::compliance::Compliance;
@@ -118,7 +118,7 @@ impl StaysApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
-    ) -> Result<Json<ChargePage>, ApiError<ListErrors>> {
+    ) -> Result<Json<ChargePage>, ApiError<GetErrors>> {
         let req = ListRequest::new(
             limit.0,
             cursor.0,

@@ -52,7 +52,8 @@ pub enum Deleted {
     NoContent,
 }
 
-const DELIVERY_STATUSES: &[&str] = &["succeeded", "retrying", "failed"];
+/// The outcomes a delivery-log row can have.
+pub(super) const DELIVERY_STATUSES: &[&str] = &["succeeded", "retrying", "failed"];
 
 fn etag(v: i64) -> String {
     format!("\"{v}\"")

@@ -66,9 +66,8 @@ pub fn terminate(child: &mut Child) -> std::process::ExitStatus {
     panic!("the server did not stop on SIGTERM");
 }
 
-/// Creates an OAuth client with `innkeep clients create` and gets a token for it from the
-/// server listening on `port`.
-pub async fn cli_token(dir: &std::path::Path, port: u16, scopes: &str) -> String {
+/// Creates an OAuth client with `innkeep clients create`: its id and secret.
+pub fn cli_client(dir: &std::path::Path, scopes: &str) -> (String, String) {
     let out = innkeep(dir)
         .args([
             "clients", "create", "--name", "cli test", "--scopes", scopes, "--json",
@@ -81,11 +80,18 @@ pub async fn cli_token(dir: &std::path::Path, port: u16, scopes: &str) -> String
         String::from_utf8_lossy(&out.stderr)
     );
     let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let field = |k: &str| c[k].as_str().unwrap().to_string();
+    (field("client_id"), field("client_secret"))
+}
+
+/// A token for a new client made with `innkeep clients create`, from the server on `port`.
+pub async fn cli_token(dir: &std::path::Path, port: u16, scopes: &str) -> String {
+    let (id, secret) = cli_client(dir, scopes);
     crate::support::password_token(
         &reqwest::Client::new(),
         format!("127.0.0.1:{port}").parse().unwrap(),
-        c["client_id"].as_str().unwrap(),
-        c["client_secret"].as_str().unwrap(),
+        &id,
+        &secret,
         None,
     )
     .await
