@@ -9,6 +9,8 @@ mod support;
 mod basics;
 mod binary;
 mod concurrency;
+mod crash_check;
+mod crash_loop;
 mod events;
 mod guests;
 mod idempotency;
