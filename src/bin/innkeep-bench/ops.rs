@@ -1,0 +1,132 @@
+//! The measured operations, as HTTP calls the way a front desk or a channel manager makes
+//! them.
+
+use chrono::{Duration, NaiveDate, Utc};
+use serde_json::json;
+
+use crate::load::{self, Call, Client, Sample, Stats};
+use crate::seed::Dataset;
+
+/// `GET /health`: the generator's own ceiling.
+pub fn health(_: usize) -> Call {
+    Call {
+        method: "GET",
+        path: "/health".into(),
+        body: None,
+        expect: 200,
+    }
+}
+
+/// A one-night booking 30 to 730 days ahead, for a seeded guest.
+pub fn create(data: &Dataset, i: usize) -> Call {
+    let today = Utc::now().date_naive();
+    let arrival = today + Duration::days(30 + (i as i64 * 7) % 700);
+    let (room_type, _) = &data.room_types[i % data.room_types.len()];
+    let guest = &data.guests[(i * 7919) % data.guests.len()];
+    Call {
+        method: "POST",
+        path: "/v1/reservations".into(),
+        body: Some(json!({"primary_guest_id": guest, "room_type_id": room_type,
+            "arrival": arrival.to_string(),
+            "departure": (arrival + Duration::days(1)).to_string(), "adults": 1})),
+        expect: 201,
+    }
+}
+
+/// The arrivals of one seeded date (a page of 50).
+pub fn arrivals(first: NaiveDate, span_days: i64, i: usize) -> Call {
+    let d = first + Duration::days((i as i64 * 7919) % span_days);
+    Call {
+        method: "GET",
+        path: format!("/v1/reservations?arrival_from={d}&arrival_to={d}&limit=50"),
+        body: None,
+        expect: 200,
+    }
+}
+
+/// Guests whose name contains a seeded last name (a page of 20).
+pub fn search(data: &Dataset, i: usize) -> Call {
+    let name = data.last_names[i % data.last_names.len()].replace(' ', "%20");
+    Call {
+        method: "GET",
+        path: format!("/v1/guests?name={name}&limit=20"),
+        body: None,
+        expect: 200,
+    }
+}
+
+/// Rounds of a full house: a booking for today in every room (not measured), then every
+/// guest checks in at once (measured), then every guest checks out with an invoice
+/// (measured), until the two measured phases have taken `secs`.
+pub fn stays(client: &Client, clients: usize, secs: f64, data: &Dataset) -> (Stats, Stats) {
+    let (mut ins, mut outs) = (Sample::default(), Sample::default());
+    let rooms: Vec<(&String, &String)> = data
+        .room_types
+        .iter()
+        .flat_map(|(rt, rooms)| rooms.iter().map(move |r| (rt, r)))
+        .collect();
+    for round in 0..100 {
+        if (ins.elapsed() + outs.elapsed()).as_secs_f64() >= secs {
+            break;
+        }
+        let bookings = book_today(client, clients, data, &rooms, round);
+        let n = Some(bookings.len());
+        ins.merge(load::run(client, clients, 3600.0, n, |i| Call {
+            method: "POST",
+            path: "/v1/check-in".into(),
+            body: Some(json!({"reservation_id": bookings[i].0, "room_id": bookings[i].1})),
+            expect: 200,
+        }));
+        outs.merge(load::run(client, clients, 3600.0, n, |i| Call {
+            method: "POST",
+            path: "/v1/check-out".into(),
+            body: Some(json!({"reservation_id": bookings[i].0, "payment_method": "card"})),
+            expect: 200,
+        }));
+    }
+    (ins.stats(), outs.stats())
+}
+
+/// One booking arriving today per room: (reservation id, room id).
+fn book_today(
+    client: &Client,
+    clients: usize,
+    data: &Dataset,
+    rooms: &[(&String, &String)],
+    round: usize,
+) -> Vec<(String, String)> {
+    let today = Utc::now().date_naive();
+    let per = rooms.len().div_ceil(clients.max(1));
+    std::thread::scope(|s| {
+        let handles: Vec<_> = rooms
+            .chunks(per)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let client = client.clone();
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    for (k, (rt, room)) in chunk.iter().enumerate() {
+                        let g = &data.guests[(round * 104_729 + c * 997 + k) % data.guests.len()];
+                        let (status, body) = client.send(&Call {
+                            method: "POST",
+                            path: "/v1/reservations".into(),
+                            body: Some(json!({"primary_guest_id": g, "room_type_id": rt,
+                                "arrival": today.to_string(),
+                                "departure": (today + Duration::days(1)).to_string(),
+                                "adults": 1})),
+                            expect: 201,
+                        });
+                        assert_eq!(status, 201, "booking for today: {body}");
+                        let id = body["id"].as_str().unwrap_or_default().to_string();
+                        out.push((id, room.to_string()));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    })
+}
