@@ -144,10 +144,18 @@ pub fn list(
 ) -> AppResult<Vec<(Guest, Position)>> {
     let mut q = ListQuery::new(ENTITY, "guests", "sort_key");
     if let Some(name) = &f.name {
-        q.filter(
-            "instr(t.name_key, ?) > 0",
-            [Value::Text(name.to_lowercase())],
-        );
+        let name = name.to_lowercase();
+        if name.chars().count() >= 3 {
+            // The trigram index finds the (few) guests containing the text; a phrase of
+            // trigrams matches exactly the substrings that `instr` would.
+            q.filter(
+                "t.id IN (SELECT m.guest_id FROM guest_search_rows m WHERE m.n IN \
+                   (SELECT rowid FROM guest_names WHERE guest_names MATCH ?))",
+                [Value::Text(format!("\"{}\"", name.replace('"', "\"\"")))],
+            );
+        } else {
+            q.filter("instr(t.name_key, ?) > 0", [Value::Text(name)]);
+        }
     }
     if let Some(email) = &f.email {
         q.filter("t.email_key = ?", [Value::Text(email.to_lowercase())]);

@@ -12,6 +12,7 @@ mod concurrency;
 mod crash_check;
 mod crash_loop;
 mod events;
+mod guest_search;
 mod guests;
 mod idempotency;
 mod invoices;

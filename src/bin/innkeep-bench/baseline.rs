@@ -46,11 +46,11 @@ pub fn arrivals(db: &Path, secs: f64, first: chrono::NaiveDate, span_days: i64) 
 }
 
 /// The store's guest search by name (what `GET /v1/guests?name=` runs).
-pub fn guest_search(db: &Path, secs: f64, names: &[&str]) -> Stats {
+pub fn guest_search(db: &Path, secs: f64, names: &[String]) -> Stats {
     let conn = innkeep::db::open_writable(db).expect("open the database");
     timed(secs, |i| {
         let filter = store::guests::GuestFilter {
-            name: Some(names[i % names.len()].to_string()),
+            name: Some(names[(i * 7919) % names.len()].clone()),
             ..Default::default()
         };
         let as_of = store::page::current_as_of(&conn).unwrap();

@@ -17,10 +17,12 @@ pub fn health(_: usize) -> Call {
     }
 }
 
-/// A one-night booking 30 to 730 days ahead, for a seeded guest.
+/// A one-night booking 30 to 730 days ahead, for a seeded guest: consecutive requests take
+/// each room type in turn, then the next night, so no night fills up.
 pub fn create(data: &Dataset, i: usize) -> Call {
     let today = Utc::now().date_naive();
-    let arrival = today + Duration::days(30 + (i as i64 * 7) % 700);
+    let per_night = i / data.room_types.len();
+    let arrival = today + Duration::days(30 + per_night as i64 % 700);
     let (room_type, _) = &data.room_types[i % data.room_types.len()];
     let guest = &data.guests[(i * 7919) % data.guests.len()];
     Call {
@@ -44,9 +46,9 @@ pub fn arrivals(first: NaiveDate, span_days: i64, i: usize) -> Call {
     }
 }
 
-/// Guests whose name contains a seeded last name (a page of 20).
+/// Guests whose name contains a seeded guest's surname (a page of 20), as the desk types it.
 pub fn search(data: &Dataset, i: usize) -> Call {
-    let name = data.last_names[i % data.last_names.len()].replace(' ', "%20");
+    let name = &data.last_names[(i * 7919) % data.last_names.len()];
     Call {
         method: "GET",
         path: format!("/v1/guests?name={name}&limit=20"),

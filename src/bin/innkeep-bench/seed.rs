@@ -15,8 +15,8 @@ pub struct Dataset {
     pub guests: Vec<String>,
     /// Dates that have arrivals.
     pub first_arrival: NaiveDate,
-    /// Last names in use (what the search operation looks for).
-    pub last_names: Vec<&'static str>,
+    /// Each seeded guest's surname, by guest (what the search operation looks for).
+    pub last_names: Vec<String>,
 }
 
 const FIRST: &[&str] = &[
@@ -26,89 +26,31 @@ const FIRST: &[&str] = &[
     "Chloe", "Louis", "Alice", "Jules", "Ines", "Arthur", "Lea", "Adam",
 ];
 
-const LAST: &[&str] = &[
-    "Rossi",
-    "Russo",
-    "Ferrari",
-    "Esposito",
-    "Bianchi",
-    "Romano",
-    "Colombo",
-    "Ricci",
-    "Marino",
-    "Greco",
-    "Bruno",
-    "Gallo",
-    "Conti",
-    "De Luca",
-    "Mancini",
-    "Costa",
-    "Giordano",
-    "Rizzo",
-    "Lombardi",
-    "Moretti",
-    "Horvat",
-    "Kovacevic",
-    "Babic",
-    "Maric",
-    "Juric",
-    "Novak",
-    "Kovacic",
-    "Knezevic",
-    "Vukovic",
-    "Markovic",
-    "Petrovic",
-    "Matic",
-    "Tomic",
-    "Pavlovic",
-    "Bozic",
-    "Blazevic",
-    "Grgic",
-    "Pavic",
-    "Radic",
-    "Peric",
-    "Muller",
-    "Schmidt",
-    "Schneider",
-    "Fischer",
-    "Weber",
-    "Meyer",
-    "Wagner",
-    "Becker",
-    "Schulz",
-    "Hoffmann",
-    "Martin",
-    "Bernard",
-    "Dubois",
-    "Thomas",
-    "Robert",
-    "Richard",
-    "Petit",
-    "Durand",
-    "Leroy",
-    "Moreau",
-    "Simon",
-    "Laurent",
-    "Lefebvre",
-    "Michel",
-    "Garcia",
-    "Fernandez",
-    "Lopez",
-    "Martinez",
-    "Sanchez",
-    "Perez",
-    "Gomez",
-    "Smith",
-    "Jones",
-    "Taylor",
-    "Brown",
-    "Williams",
-    "Wilson",
-    "Johnson",
-    "Davies",
-    "Evans",
-    "Walker",
+/// Surname stems; with the syllables below they make about 12,000 distinct surnames, so a
+/// surname is shared by a few dozen guests, as in a real guest book.
+const STEMS: &[&str] = &[
+    "Ross", "Bian", "Ferr", "Ricc", "Mar", "Gall", "Cont", "Cost", "Lomb", "Mor", "Horv", "Kov",
+    "Bab", "Jur", "Nov", "Knez", "Vuk", "Pet", "Tom", "Pav", "Boz", "Grg", "Rad", "Mull", "Schm",
+    "Schn", "Fisch", "Web", "Mey", "Wagn", "Beck", "Hoff", "Bern", "Dub", "Rich", "Dur", "Ler",
+    "Laur", "Lef", "Garc", "Fern", "Lop", "Sanch", "Gom", "Smith", "Jon", "Tayl", "Brow", "Wils",
+    "John", "Dav", "Ev", "Walk", "Whit", "Harr", "Mart", "Thomps", "Rob", "Clar", "Lew",
 ];
+const MIDDLES: &[&str] = &[
+    "a", "e", "i", "o", "u", "an", "el", "in", "or", "ur", "ab", "ed", "ik", "om", "us", "ar",
+    "en", "is", "ol", "ut",
+];
+const ENDINGS: &[&str] = &[
+    "i", "o", "ini", "etti", "ic", "ovic", "er", "mann", "son", "ez", "ard", "ot",
+];
+
+/// The `n`th surname.
+fn surname(n: u64) -> String {
+    let s = STEMS[(n % STEMS.len() as u64) as usize];
+    let n = n / STEMS.len() as u64;
+    let m = MIDDLES[(n % MIDDLES.len() as u64) as usize];
+    let e = ENDINGS[((n / MIDDLES.len() as u64) % ENDINGS.len() as u64) as usize];
+    format!("{s}{m}{e}")
+}
 
 /// A deterministic six-character confirmation code for seeded row `n` (the server's own
 /// codes are random and checked for clashes).
@@ -160,29 +102,30 @@ pub fn seed(db: &Path, reservations: u64, guests: u64, rooms: u64) -> rusqlite::
         room_types[kind].1.push(id);
     }
     let mut guest_ids = Vec::with_capacity(guests as usize);
+    let mut last_names = Vec::with_capacity(guests as usize);
     {
         let mut stmt = tx.prepare(
             "INSERT INTO guests (id, first_name, last_name, email, email_key, name_key, sort_key,
                  version, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, 1, ?7, ?7)",
         )?;
         for n in 0..guests {
-            let (f, l) = (
-                FIRST[(n % FIRST.len() as u64) as usize],
-                LAST[((n / FIRST.len() as u64) % LAST.len() as u64) as usize],
-            );
+            let f = FIRST[(n % FIRST.len() as u64) as usize];
+            let kinds = (STEMS.len() * MIDDLES.len() * ENDINGS.len()) as u64;
+            let l = surname((n.wrapping_mul(2_654_435_761) >> 7) % kinds);
             let (fl, ll) = (f.to_lowercase(), l.to_lowercase());
             let id = innkeep::ids::new("gst");
             let email = format!("{fl}.{}{n}@example.com", ll.replace(' ', ""));
             stmt.execute(params![
                 id,
                 f,
-                l,
+                l.as_str(),
                 email,
                 format!("{fl} {ll}\n{ll} {fl}"),
                 format!("{ll}\u{1f}{fl}"),
                 now
             ])?;
             guest_ids.push(id);
+            last_names.push(l);
         }
     }
     let today = Utc::now().date_naive();
@@ -237,6 +180,6 @@ pub fn seed(db: &Path, reservations: u64, guests: u64, rooms: u64) -> rusqlite::
         room_types,
         guests: guest_ids,
         first_arrival,
-        last_names: LAST.to_vec(),
+        last_names,
     })
 }
