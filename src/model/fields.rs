@@ -142,7 +142,7 @@ string_field!(impl [] TimeZone, TimeZone, |s: &String| {
 /// An invoice number series pattern: letters, digits, `-`, `_`, `/` and `{year}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Series(pub String);
-scalar_type!(impl [] Series, "invoice_series".to_string(), string_schema(Some(1), 32, r"^([A-Za-z0-9_/-]|\{year\})+$"));
+scalar_type!(impl [] Series, "invoice_series".to_string(), string_schema(Some(1), 32, r"^([A-Za-z0-9_/-]|[{]year[}])+$"));
 string_field!(impl [] Series, Series, rules::invoice_series);
 
 /// A named enum-of-strings schema, registered once and referenced.
