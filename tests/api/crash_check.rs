@@ -168,28 +168,31 @@ fn events_match_the_rows(conn: &Connection) {
 /// listens to `*`), none beyond it has one, and every finished job has its log row.
 fn jobs_match_the_events(conn: &Connection, webhook: &str) {
     let cursor = count(conn, "SELECT sequence FROM dispatch_cursor");
+    let mut jobs: HashMap<String, i64> = HashMap::new();
     let mut stmt = conn
         .prepare(
-            "SELECT e.sequence, e.id, (SELECT count(*) FROM jobs j
-                 WHERE j.kind = 'webhook' AND j.subject_id = ?1
-                   AND json_extract(j.payload, '$.event_id') = e.id)
-             FROM events e ORDER BY e.sequence",
+            "SELECT json_extract(payload, '$.event_id') FROM jobs
+             WHERE kind = 'webhook' AND subject_id = ?1",
         )
         .unwrap();
+    for event in stmt
+        .query_map([webhook], |r| r.get::<_, String>(0))
+        .unwrap()
+    {
+        *jobs.entry(event.unwrap()).or_default() += 1;
+    }
+    let mut stmt = conn
+        .prepare("SELECT sequence, id FROM events ORDER BY sequence")
+        .unwrap();
     let rows = stmt
-        .query_map([webhook], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-            ))
-        })
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
         .unwrap();
     for row in rows {
-        let (sequence, event, jobs) = row.unwrap();
+        let (sequence, event) = row.unwrap();
         let want = i64::from(sequence <= cursor);
         assert_eq!(
-            jobs, want,
+            jobs.get(&event).copied().unwrap_or(0),
+            want,
             "event {event} (sequence {sequence}, cursor {cursor})"
         );
     }
