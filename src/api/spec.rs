@@ -163,6 +163,12 @@ fn mark_nullable(schema: &mut Value) {
                 obj.insert("allOf".into(), json!([{ "$ref": reference }]));
             }
             obj.insert("nullable".into(), Value::Bool(true));
+            // OpenAPI 3.0.3: `nullable` does not widen an `enum`; null must be listed.
+            if let Some(values) = obj.get_mut("enum").and_then(Value::as_array_mut)
+                && !values.contains(&Value::Null)
+            {
+                values.push(Value::Null);
+            }
         }
     }
 }
@@ -272,12 +278,14 @@ mod tests {
     #[test]
     fn optional_properties_become_nullable() {
         let spec = r##"{"components":{"schemas":{"G":{"type":"object","required":["a"],
-            "properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"$ref":"#/x"}}}}}}"##;
+            "properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"$ref":"#/x"},
+            "d":{"type":"string","enum":["x","y"]}}}}}}"##;
         let out: Value = serde_json::from_str(&finish(spec)).unwrap();
         let props = &out["components"]["schemas"]["G"]["properties"];
         assert!(props["a"].get("nullable").is_none());
         assert_eq!(props["b"]["nullable"], true);
         assert_eq!(props["c"]["allOf"][0]["$ref"], "#/x");
+        assert_eq!(props["d"]["enum"], json!(["x", "y", null]));
     }
 
     #[test]
