@@ -35,10 +35,11 @@ pub fn finish(spec: &str) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_else(|_| spec.to_string())
 }
 
-/// `^(a|b)(,(a|b))*$` or empty: a comma-separated list of these values.
+/// A comma-separated list of these values, or nothing. The server trims the whole value and
+/// each item, so blanks around them are allowed too.
 fn csv_pattern(values: &[&str]) -> String {
     let one = format!("({})", values.join("|"));
-    format!("^({one}(,{one})*)?$")
+    format!(r"^\s*({one}\s*(,\s*{one}\s*)*)?$")
 }
 
 /// Patterns of query parameters that the handlers check themselves (so that their errors
@@ -48,7 +49,7 @@ fn parameter_pattern(path: &str, name: &str) -> Option<String> {
     use crate::domain::enums::{HousekeepingStatus, InvoiceStatus};
     use crate::domain::reservation::Status;
     Some(match (path, name) {
-        (_, "cursor") => "^[A-Za-z0-9_-]*$".to_string(),
+        (_, "cursor") => r"^\s*[A-Za-z0-9_-]*\s*$".to_string(),
         ("/events", "type") => event_type_pattern(),
         ("/reservations", "status") => csv_pattern(Status::NAMES),
         ("/invoices", "status") => csv_pattern(InvoiceStatus::NAMES),
@@ -70,8 +71,9 @@ fn event_type_pattern() -> String {
     let mut one: Vec<String> = vec![r"\*".to_string()];
     one.extend(families.iter().map(|f| format!(r"{f}\.\*")));
     one.extend(super::EVENT_TYPES.iter().map(|t| t.replace('.', r"\.")));
-    let one: Vec<&str> = one.iter().map(String::as_str).collect();
-    csv_pattern(&one)
+    // The feed's filter also skips empty items (`a,,b`).
+    let one = format!("({})", one.join("|"));
+    format!(r"^\s*({one}?\s*(,\s*{one}?\s*)*)$")
 }
 
 fn document_parameters(doc: &mut Value) {

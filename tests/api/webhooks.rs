@@ -177,7 +177,8 @@ async fn every_event_type_arrives_signed() {
     assert!(
         l.iter().all(|d| d["status"] == "succeeded"
             && d["attempt"] == 1
-            && d["response_status"] == 200)
+            && d["response_status"] == 200),
+        "every delivery succeeds at once: {l:?}"
     );
 }
 
