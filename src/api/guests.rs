@@ -77,12 +77,6 @@ impl GuestsApi {
         &self,
         db: Data<&Db>,
         #[oai(scope = "Scope::GuestsWrite")] _token: Token,
-        /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
         body: Body<GuestCreate>,
     ) -> Result<Created<Guest>, ApiError<CreateErrors>> {
         Ok(service::guests::create(db.0, body.0).await?.into())

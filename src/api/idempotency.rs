@@ -75,12 +75,31 @@ fn decide(
     Ok(decision)
 }
 
+/// The longest key accepted.
+const KEY_MAX: usize = 255;
+
+/// The `Idempotency-Key` request header as the OpenAPI document describes it on every POST
+/// (the spec finisher adds it): the same rule `key_of` enforces.
+pub fn header_parameter() -> serde_json::Value {
+    serde_json::json!({
+        "in": "header",
+        "name": "Idempotency-Key",
+        "required": false,
+        "deprecated": false,
+        "explode": true,
+        "description": "Makes retries safe: the same key and body within 24 h replays the first answer.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": KEY_MAX, "pattern": r"^[\x20-\x7e]+$"}
+    })
+}
+
 fn key_of(req: &Request) -> Result<Option<String>, AppError> {
     let Some(v) = req.headers().get("idempotency-key") else {
         return Ok(None);
     };
     match v.to_str() {
-        Ok(s) if (1..=255).contains(&s.len()) && s.bytes().all(|b| (0x20..0x7f).contains(&b)) => {
+        Ok(s)
+            if (1..=KEY_MAX).contains(&s.len()) && s.bytes().all(|b| (0x20..0x7f).contains(&b)) =>
+        {
             Ok(Some(s.to_string()))
         }
         _ => Err(AppError::bad_request(

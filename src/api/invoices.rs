@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use poem::web::Data;
-use poem_openapi::param::{Header, Path, Query};
+use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi};
 
@@ -115,12 +115,6 @@ impl InvoicesApi {
         db: Data<&Db>,
         compliance: Data<&Arc<Compliance>>,
         #[oai(scope = "Scope::InvoicesWrite")] _token: Token,
-        /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
         body: Body<InvoiceCreate>,
     ) -> Result<Created<Invoice>, ApiError<CreateErrors>> {
         Ok(service::invoices::create(db.0, compliance.0, body.0)
@@ -155,12 +149,6 @@ impl InvoicesApi {
         #[oai(scope = "Scope::InvoicesWrite")] _token: Token,
         /// `inv_…`
         id: Path<String>,
-        /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
         body: Body<PaymentInput>,
     ) -> Result<PaymentRecorded, ApiError<ActionErrors>> {
         Ok(PaymentRecorded::Created(Json(

@@ -120,12 +120,6 @@ impl ReservationsApi {
         &self,
         db: Data<&Db>,
         #[oai(scope = "Scope::ReservationsWrite")] _token: Token,
-        /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
         body: Body<ReservationCreate>,
     ) -> Result<Created<Reservation>, ApiError<CreateErrors>> {
         Ok(service::reservations::create(db.0, body.0).await?.into())

@@ -49,9 +49,6 @@ impl RoomTypesApi {
         &self,
         db: Data<&Db>,
         #[oai(scope = "Scope::Admin")] _token: Token,
-        /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(name = "Idempotency-Key")]
-        _idempotency_key: Header<Option<String>>,
         body: Body<RoomTypeCreate>,
     ) -> Result<Created<RoomType>, ApiError<CreateErrors>> {
         Ok(service::room_types::create(db.0, body.0).await?.into())

@@ -24,6 +24,7 @@ pub fn finish(spec: &str) -> String {
         }
     }
     document_parameters(&mut doc);
+    document_idempotency_keys(&mut doc);
     if let Some(schemas) = doc
         .pointer_mut("/components/schemas")
         .and_then(Value::as_object_mut)
@@ -91,6 +92,22 @@ fn document_parameters(doc: &mut Value) {
                     schema.insert("pattern".into(), Value::String(pattern));
                 }
             }
+        }
+    }
+}
+
+/// Every POST takes `Idempotency-Key` (the idempotency layer handles it for all of them).
+fn document_idempotency_keys(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for post in paths.values_mut().filter_map(|ops| ops.get_mut("post")) {
+        let Some(op) = post.as_object_mut() else {
+            continue;
+        };
+        let params = op.entry("parameters").or_insert_with(|| json!([]));
+        if let Some(params) = params.as_array_mut() {
+            params.push(super::idempotency::header_parameter());
         }
     }
 }

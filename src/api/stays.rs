@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use poem::web::Data;
-use poem_openapi::param::{Header, Path, Query};
+use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi};
 
@@ -55,12 +55,6 @@ impl StaysApi {
         db: Data<&Db>,
         compliance: Data<&Arc<Compliance>>,
         #[oai(scope = "Scope::FrontDesk")] _token: Token,
-        /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
         body: Body<CheckIn>,
     ) -> Result<Tagged<Reservation>, ApiError<ActionErrors>> {
         Ok(service::stays::check_in(db.0, compliance.0, body.0)
@@ -85,12 +79,6 @@ impl StaysApi {
         db: Data<&Db>,
         compliance: Data<&Arc<Compliance>>,
         #[oai(scope = "Scope::FrontDesk")] _token: Token,
-        /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
         body: Body<CheckOut>,
     ) -> Result<CheckedOut, ApiError<ActionErrors>> {
         Ok(CheckedOut::Ok(Json(
@@ -148,12 +136,6 @@ impl StaysApi {
         #[oai(scope = "Scope::FrontDesk")] _token: Token,
         /// `res_…`
         id: Path<String>,
-        /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
         body: Body<ChargeInput>,
     ) -> Result<ChargeAdded, ApiError<ActionErrors>> {
         let c = service::charges::add(db.0, id.0, body.0).await?;

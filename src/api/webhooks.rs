@@ -97,12 +97,6 @@ impl WebhooksApi {
         db: Data<&Db>,
         allow: Data<&Destinations>,
         #[oai(scope = "Scope::WebhooksManage")] _token: Token,
-        /// Makes retries safe: the same key and body within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
         body: Body<WebhookCreate>,
     ) -> Result<WithSecret, ApiError<CreateErrors>> {
         let w = service::webhooks::create(db.0, *allow.0, body.0).await?;
@@ -188,12 +182,6 @@ impl WebhooksApi {
         #[oai(scope = "Scope::WebhooksManage")] _token: Token,
         /// `whk_…`
         id: Path<String>,
-        /// Makes retries safe: the same key within 24 h replays the first answer (and secret).
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
     ) -> Result<WithSecret, ApiError<ActionErrors>> {
         let w = service::webhooks::rotate(db.0, id.0).await?;
         let tag = etag(w.webhook.version);
@@ -214,12 +202,6 @@ impl WebhooksApi {
         #[oai(scope = "Scope::WebhooksManage")] _token: Token,
         /// `whk_…`
         id: Path<String>,
-        /// Makes retries safe: the same key within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
     ) -> Result<Accepted, ApiError<ActionErrors>> {
         Ok(Accepted::Queued(Json(
             service::webhooks::test(db.0, id.0).await?,
@@ -288,12 +270,6 @@ impl WebhooksApi {
         id: Path<String>,
         /// `dlv_…`
         delivery_id: Path<String>,
-        /// Makes retries safe: the same key within 24 h replays the first answer.
-        #[oai(
-            name = "Idempotency-Key",
-            validator(min_length = 1, max_length = 255, pattern = r"^[\x20-\x7e]+$")
-        )]
-        _idempotency_key: Header<Option<String>>,
     ) -> Result<Accepted, ApiError<ActionErrors>> {
         Ok(Accepted::Queued(Json(
             service::webhooks::redeliver(db.0, id.0, delivery_id.0).await?,
