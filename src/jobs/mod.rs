@@ -180,9 +180,16 @@ async fn work_loop(
         let now = db.clock().now();
         let lease = format_instant(now + chrono::Duration::from_std(LEASE).unwrap_or_default());
         let now_text = format_instant(now);
-        let claimed = db
-            .write(move |tx| store::jobs::claim(tx, &now_text, &lease, free))
-            .await;
+        // Look first, so that an idle queue costs a read, not a turn of the one writer.
+        let probe = now_text.clone();
+        let claimed = match db.read(move |c| store::jobs::has_due(c, &probe)).await {
+            Ok(false) => Ok(Vec::new()),
+            Ok(true) => {
+                db.write(move |tx| store::jobs::claim(tx, &now_text, &lease, free))
+                    .await
+            }
+            Err(e) => Err(e),
+        };
         let jobs = match claimed {
             Ok(jobs) => jobs,
             Err(e) => {

@@ -65,14 +65,34 @@ struct Attempt {
     refused: bool,
 }
 
+impl Attempt {
+    /// An attempt that sent nothing; `refused` ones are not retried.
+    fn not_sent(error: String, refused: bool) -> Attempt {
+        Attempt {
+            status: None,
+            retry_after: None,
+            error: Some(error),
+            duration_ms: 0,
+            refused,
+        }
+    }
+}
+
+/// Why a delivery could not be sent.
+enum NotSent {
+    /// The host name did not resolve (it may later).
+    Unresolved(String),
+    /// The URL or an address it resolves to may never receive webhooks.
+    Refused(String),
+}
+
 /// Checks every address the URL's host resolves to.
-fn check_destination(url: &str, allow: Destinations) -> Result<(), String> {
-    let uri: poem::http::Uri = url
-        .parse()
-        .map_err(|_| "the URL is not valid".to_string())?;
+fn check_destination(url: &str, allow: Destinations) -> Result<(), NotSent> {
+    let refused = |why: &str| NotSent::Refused(why.to_string());
+    let uri: poem::http::Uri = url.parse().map_err(|_| refused("the URL is not valid"))?;
     let host = uri
         .host()
-        .ok_or("the URL has no host")?
+        .ok_or_else(|| refused("the URL has no host"))?
         .trim_start_matches('[')
         .trim_end_matches(']');
     let port = uri
@@ -84,9 +104,10 @@ fn check_destination(url: &str, allow: Destinations) -> Result<(), String> {
         });
     let addrs = (host, port)
         .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve {host}: {e}"))?;
+        .map_err(|e| NotSent::Unresolved(format!("cannot resolve {host}: {e}")))?;
     for a in addrs {
-        check_address(a.ip(), allow).map_err(|r| format!("{} ({})", r.describe(), a.ip()))?;
+        check_address(a.ip(), allow)
+            .map_err(|r| NotSent::Refused(format!("{} ({})", r.describe(), a.ip())))?;
     }
     Ok(())
 }
@@ -112,15 +133,10 @@ fn send(
 ) -> Attempt {
     let started = Clock::now();
     let elapsed = |s: Clock| s.elapsed().as_millis() as i64;
-    if let Err(why) = check_destination(url, allow) {
-        let refused = !why.starts_with("cannot resolve");
-        return Attempt {
-            status: None,
-            retry_after: None,
-            error: Some(why),
-            duration_ms: 0,
-            refused,
-        };
+    match check_destination(url, allow) {
+        Ok(()) => {}
+        Err(NotSent::Unresolved(why)) => return Attempt::not_sent(why, false),
+        Err(NotSent::Refused(why)) => return Attempt::not_sent(why, true),
     }
     let mut req = agent.post(url);
     for (k, v) in headers {
@@ -188,13 +204,7 @@ impl WebhookHandler {
                 .write(move |tx| store::jobs::fail(tx, job.id, "the endpoint was deleted"))
                 .await;
         };
-        let not_sent = |error: &str| Attempt {
-            status: None,
-            retry_after: None,
-            error: Some(error.into()),
-            duration_ms: 0,
-            refused: true,
-        };
+        let not_sent = |error: &str| Attempt::not_sent(error.into(), true);
         let (attempt, event) = match event {
             event if !endpoint.webhook.enabled => (not_sent("the endpoint is disabled"), event),
             None => (not_sent("the event is no longer kept"), None),
@@ -232,7 +242,8 @@ impl WebhookHandler {
             }
         };
         let event_type = event.map(|e: Event| e.kind).unwrap_or_default();
-        db.write(move |tx| record(tx, &job, &endpoint, &event_id, &event_type, attempt))
+        let webhook_id = endpoint.webhook.id;
+        db.write(move |tx| record(tx, &job, &webhook_id, &event_id, &event_type, attempt))
             .await
     }
 }
@@ -252,17 +263,18 @@ fn disable(tx: &Tx, e: &mut Endpoint, reason: String) -> AppResult<()> {
 fn record(
     tx: &Tx,
     job: &Job,
-    seen: &Endpoint,
+    webhook_id: &str,
     event_id: &str,
     event_type: &str,
     a: Attempt,
 ) -> AppResult<()> {
     let now: DateTime<Utc> = tx.clock().now();
-    let Some(mut endpoint) = store::webhooks::get(tx, &seen.webhook.id)? else {
+    let Some(mut endpoint) = store::webhooks::get(tx, webhook_id)? else {
         return store::jobs::fail(tx, job.id, "the endpoint was deleted");
     };
     let succeeded = a.status.is_some_and(|s| (200..300).contains(&s));
     let gone = a.status == Some(410);
+    let (was_failing, was_enabled) = (endpoint.failing_since.is_some(), endpoint.webhook.enabled);
     let mut next = None;
     let status = if succeeded {
         store::jobs::finish(tx, job.id)?;
@@ -311,7 +323,10 @@ fn record(
             }
         }
     };
-    store::webhooks::save(tx, &endpoint)?;
+    // The endpoint row changes only when its failure streak starts or ends, or it is disabled.
+    if endpoint.failing_since.is_some() != was_failing || endpoint.webhook.enabled != was_enabled {
+        store::webhooks::save(tx, &endpoint)?;
+    }
     let delivery = Delivery {
         id: crate::ids::new("dlv"),
         event_id: event_id.to_string(),

@@ -132,13 +132,15 @@ pub fn fail_for_subject(tx: &Tx, subject_id: &str, error: &str) -> AppResult<usi
         .execute((subject_id, error, &now))?)
 }
 
-/// The earliest `run_at` of a pending job.
-pub fn next_due(conn: &Connection) -> AppResult<Option<String>> {
+/// Whether any job is claimable at `now` (the condition of [`claim`]), read without a
+/// write transaction.
+pub fn has_due(conn: &Connection, now: &str) -> AppResult<bool> {
     Ok(conn
-        .prepare_cached("SELECT MIN(run_at) FROM jobs WHERE status = 'pending'")?
-        .query_row([], |r| r.get(0))
-        .optional()?
-        .flatten())
+        .prepare_cached(
+            "SELECT EXISTS(SELECT 1 FROM jobs
+                 WHERE (status = 'pending' AND run_at <= ?1) OR (status = 'running' AND lease_until < ?1))",
+        )?
+        .query_row([now], |r| r.get(0))?)
 }
 
 /// Jobs, newest first, optionally of one status.
