@@ -62,61 +62,48 @@ pub struct Destinations {
     pub loopback: bool,
 }
 
-/// Checks one resolved address.
-pub fn check_address(ip: IpAddr, allow: Destinations) -> Result<(), Refused> {
+/// Where an address is, for the configurable rules.
+enum Reach {
+    Public,
+    Private,
+    Loopback,
+}
+
+/// Classifies an address; link-local, metadata and non-unicast ones are refused outright.
+fn reach(ip: IpAddr) -> Result<Reach, Refused> {
     let ip = match ip {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map(IpAddr::V4)
-            .unwrap_or(IpAddr::V6(v6)),
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
         v4 => v4,
     };
     match ip {
-        IpAddr::V4(v4) => {
-            if v4.is_link_local() {
-                Err(Refused::LinkLocal)
-            } else if v4.is_unspecified() || v4.is_broadcast() || v4.is_multicast() {
-                Err(Refused::NotUnicast)
-            } else if v4.is_loopback() {
-                if allow.loopback {
-                    Ok(())
-                } else {
-                    Err(Refused::Loopback)
-                }
-            } else if v4.is_private()
-                || v4.octets()[0] == 100 && (64..128).contains(&v4.octets()[1])
-            {
-                if allow.private {
-                    Ok(())
-                } else {
-                    Err(Refused::Private)
-                }
-            } else {
-                Ok(())
-            }
+        IpAddr::V4(v4) if v4.is_link_local() => Err(Refused::LinkLocal),
+        IpAddr::V4(v4) if v4.is_unspecified() || v4.is_broadcast() || v4.is_multicast() => {
+            Err(Refused::NotUnicast)
         }
-        IpAddr::V6(v6) => {
-            let seg = v6.segments();
-            if (seg[0] & 0xffc0) == 0xfe80 || v6 == AWS_METADATA_V6 {
-                Err(Refused::LinkLocal)
-            } else if v6.is_unspecified() || v6.is_multicast() {
-                Err(Refused::NotUnicast)
-            } else if v6.is_loopback() {
-                if allow.loopback {
-                    Ok(())
-                } else {
-                    Err(Refused::Loopback)
-                }
-            } else if (seg[0] & 0xfe00) == 0xfc00 {
-                if allow.private {
-                    Ok(())
-                } else {
-                    Err(Refused::Private)
-                }
-            } else {
-                Ok(())
-            }
+        IpAddr::V4(v4) if v4.is_loopback() => Ok(Reach::Loopback),
+        // RFC 1918 and the carrier-grade NAT range 100.64.0.0/10.
+        IpAddr::V4(v4)
+            if v4.is_private() || v4.octets()[0] == 100 && (64..128).contains(&v4.octets()[1]) =>
+        {
+            Ok(Reach::Private)
         }
+        IpAddr::V6(v6) if (v6.segments()[0] & 0xffc0) == 0xfe80 || v6 == AWS_METADATA_V6 => {
+            Err(Refused::LinkLocal)
+        }
+        IpAddr::V6(v6) if v6.is_unspecified() || v6.is_multicast() => Err(Refused::NotUnicast),
+        IpAddr::V6(v6) if v6.is_loopback() => Ok(Reach::Loopback),
+        // Unique local addresses, fc00::/7.
+        IpAddr::V6(v6) if (v6.segments()[0] & 0xfe00) == 0xfc00 => Ok(Reach::Private),
+        _ => Ok(Reach::Public),
+    }
+}
+
+/// Checks one resolved address.
+pub fn check_address(ip: IpAddr, allow: Destinations) -> Result<(), Refused> {
+    match reach(ip)? {
+        Reach::Loopback if !allow.loopback => Err(Refused::Loopback),
+        Reach::Private if !allow.private => Err(Refused::Private),
+        _ => Ok(()),
     }
 }
 

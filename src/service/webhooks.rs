@@ -110,18 +110,30 @@ pub async fn create(
     .await
 }
 
-fn load(tx: &crate::db::Tx, id: &str) -> AppResult<Endpoint> {
-    store::webhooks::get(tx, id)?.ok_or_else(|| AppError::not_found("webhook", id))
+fn load(conn: &rusqlite::Connection, id: &str) -> AppResult<Endpoint> {
+    store::webhooks::get(conn, id)?.ok_or_else(|| AppError::not_found("webhook", id))
+}
+
+/// Queues a delivery of `event_id` to an enabled endpoint, due now (same `webhook-id` as
+/// any earlier delivery of that event).
+fn queue_delivery(tx: &crate::db::Tx, e: &Endpoint, event_id: String) -> AppResult<Queued> {
+    if !e.webhook.enabled {
+        return Err(AppError::conflict(
+            "invalid_state_transition",
+            "The endpoint is disabled; enable it first.",
+        ));
+    }
+    let payload = webhook::payload(&event_id);
+    store::jobs::enqueue(tx, webhook::KIND, &e.webhook.id, &payload, &tx.now_text())?;
+    Ok(Queued {
+        event_id,
+        status: "queued".into(),
+    })
 }
 
 /// One endpoint.
 pub async fn get(db: &Db, id: String) -> AppResult<Webhook> {
-    db.read(move |c| {
-        Ok(store::webhooks::get(c, &id)?
-            .ok_or_else(|| AppError::not_found("webhook", &id))?
-            .webhook)
-    })
-    .await
+    db.read(move |c| Ok(load(c, &id)?.webhook)).await
 }
 
 /// Changes an endpoint. Re-enabling clears the reason it was disabled.
@@ -200,13 +212,11 @@ pub async fn rotate(db: &Db, id: String) -> AppResult<WebhookWithSecret> {
 pub async fn test(db: &Db, id: String) -> AppResult<Queued> {
     db.write(move |tx| {
         let e = load(tx, &id)?;
-        if !e.webhook.enabled {
-            return Err(AppError::conflict("invalid_state_transition", "The endpoint is disabled; enable it first."));
-        }
-        let data = serde_json::json!({"webhook_id": id, "message": "A test event from innkeep.", "webhook": snapshot(&e.webhook)});
+        // A refusal (disabled endpoint) rolls the recorded event back with it.
+        let data = serde_json::json!({"webhook_id": id, "message": "A test event from innkeep.",
+            "webhook": snapshot(&e.webhook)});
         let (_, event_id) = store::events::record(tx, "webhook.test", &id, &data)?;
-        store::jobs::enqueue(tx, webhook::KIND, &id, &webhook::payload(&event_id), &tx.now_text())?;
-        Ok(Queued { event_id, status: "queued".into() })
+        queue_delivery(tx, &e, event_id)
     })
     .await
 }
@@ -219,13 +229,7 @@ pub async fn deliveries(
     req: PageRequest,
 ) -> AppResult<Page<Delivery>> {
     let wid = id.clone();
-    if db
-        .read(move |c| store::webhooks::get(c, &wid))
-        .await?
-        .is_none()
-    {
-        return Err(AppError::not_found("webhook", &id));
-    }
+    db.read(move |c| load(c, &wid)).await?;
     page(db, req, move |c, after, as_of, limit| {
         store::webhooks::deliveries(c, &id, &statuses, after, as_of, limit)
     })
@@ -244,23 +248,7 @@ pub async fn redeliver(db: &Db, id: String, delivery_id: String) -> AppResult<Qu
                 "The event is no longer kept (events are kept for 30 days by default).",
             ));
         }
-        if !e.webhook.enabled {
-            return Err(AppError::conflict(
-                "invalid_state_transition",
-                "The endpoint is disabled; enable it first.",
-            ));
-        }
-        store::jobs::enqueue(
-            tx,
-            webhook::KIND,
-            &id,
-            &webhook::payload(&d.event_id),
-            &tx.now_text(),
-        )?;
-        Ok(Queued {
-            event_id: d.event_id,
-            status: "queued".into(),
-        })
+        queue_delivery(tx, &e, d.event_id)
     })
     .await
 }
