@@ -19,7 +19,8 @@ const NAMES: &[(&str, &str)] = &[
 ];
 
 async fn search(app: &TestApp, term: &str) -> Vec<String> {
-    let path = format!("/v1/guests?name={}", urlencode(term));
+    let query = serde_urlencoded::to_string([("name", term)]).unwrap();
+    let path = format!("/v1/guests?{query}");
     let mut got: Vec<String> = app
         .all(&path)
         .await
@@ -28,17 +29,6 @@ async fn search(app: &TestApp, term: &str) -> Vec<String> {
         .collect();
     got.sort();
     got
-}
-
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// What the search promises: "first last" or "last first" contains the term, ignoring case
