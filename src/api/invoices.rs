@@ -9,7 +9,7 @@ use poem_openapi::{ApiResponse, OpenApi};
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv, given};
+use super::pagination::{Filters, ListRequest, csv, given, joined};
 use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -58,29 +58,18 @@ impl InvoicesApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
     ) -> Result<Json<InvoicePage>, ApiError<ListErrors>> {
-        let mut statuses = csv(
+        let statuses = csv(
             "status",
             given(&status),
             InvoiceStatus::parse,
             InvoiceStatus::choices(),
         )?;
-        statuses.sort_by_key(|s| s.as_str());
-        statuses.dedup();
         let filters = Filters::new(
             "invoices",
             &[
                 ("issued_from", issued_from.0.map(|d| d.to_string())),
                 ("issued_to", issued_to.0.map(|d| d.to_string())),
-                (
-                    "status",
-                    Some(
-                        statuses
-                            .iter()
-                            .map(|s| s.as_str())
-                            .collect::<Vec<_>>()
-                            .join(","),
-                    ),
-                ),
+                ("status", joined(&statuses, |s| s.as_str())),
                 ("guest_id", given(&guest_id)),
                 ("reservation_id", given(&reservation_id)),
             ],

@@ -135,7 +135,7 @@ pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Respon
             &one(age),
         );
         let mut outcomes = labelled("outcome", s.deliveries);
-        for o in ["succeeded", "retrying", "failed"] {
+        for o in crate::domain::webhooks::DELIVERY_OUTCOMES {
             let label = format!("{{outcome=\"{o}\"}}");
             if !outcomes.iter().any(|(l, _)| *l == label) {
                 outcomes.push((label, 0));
@@ -144,9 +144,9 @@ pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Respon
         outcomes.sort();
         family(
             &mut out,
-            "innkeep_webhook_deliveries_total",
-            "counter",
-            "Webhook delivery attempts in the kept log, by outcome.",
+            "innkeep_webhook_deliveries",
+            "gauge",
+            "Webhook delivery attempts in the kept log (pruned with the events), by outcome.",
             &outcomes,
         );
     }

@@ -152,8 +152,9 @@ fn next<T>(page: &Page<T>, filters: &Filters, issued: Option<i64>) -> Option<Str
         .map(|bytes| URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// Splits a comma-separated filter into values parsed by `parse`, naming bad ones.
-pub fn csv<T>(
+/// Splits a comma-separated filter into values parsed by `parse`, naming bad ones. The
+/// values come sorted and without repeats, so equal filters give equal cursors.
+pub fn csv<T: Ord>(
     param: &str,
     raw: Option<String>,
     parse: impl Fn(&str) -> Option<T>,
@@ -174,7 +175,17 @@ pub fn csv<T>(
                 )
             })
         })
-        .collect()
+        .collect::<Result<Vec<T>, AppError>>()
+        .map(|mut values| {
+            values.sort();
+            values.dedup();
+            values
+        })
+}
+
+/// The values of a [`csv`] filter, as the cursor remembers them.
+pub fn joined<T>(values: &[T], name: impl Fn(&T) -> &str) -> Option<String> {
+    Some(values.iter().map(name).collect::<Vec<_>>().join(","))
 }
 
 /// A text query parameter, where an empty value (`?status=`) means "not given".

@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv, given};
+use super::pagination::{Filters, ListRequest, csv, given, joined};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -59,9 +59,7 @@ impl ReservationsApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
     ) -> Result<Json<ReservationPage>, ApiError<ListErrors>> {
-        let mut statuses = csv("status", given(&status), Status::parse, Status::choices())?;
-        statuses.sort_by_key(|s| s.as_str());
-        statuses.dedup();
+        let statuses = csv("status", given(&status), Status::parse, Status::choices())?;
         let d = |q: &Query<Option<Date>>| q.0.map(|d| d.to_string());
         let filters = Filters::new(
             "reservations",
@@ -72,16 +70,7 @@ impl ReservationsApi {
                 ("arrival_to", d(&arrival_to)),
                 ("departure_from", d(&departure_from)),
                 ("departure_to", d(&departure_to)),
-                (
-                    "status",
-                    Some(
-                        statuses
-                            .iter()
-                            .map(|s| s.as_str())
-                            .collect::<Vec<_>>()
-                            .join(","),
-                    ),
-                ),
+                ("status", joined(&statuses, |s| s.as_str())),
                 ("room_type_id", given(&room_type_id)),
                 ("guest_id", given(&guest_id)),
             ],

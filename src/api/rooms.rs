@@ -8,7 +8,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv, given};
+use super::pagination::{Filters, ListRequest, csv, given, joined};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -42,21 +42,22 @@ impl RoomsApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
     ) -> Result<Json<RoomPage>, ApiError<ListErrors>> {
+        let housekeeping = csv(
+            "housekeeping_status",
+            given(&housekeeping_status),
+            HousekeepingStatus::parse,
+            HousekeepingStatus::choices(),
+        )?;
         let filters = Filters::new(
             "rooms",
             &[
                 ("room_type_id", given(&room_type_id)),
-                ("housekeeping_status", given(&housekeeping_status)),
+                ("housekeeping_status", joined(&housekeeping, |s| s.as_str())),
             ],
         );
         let filter = RoomFilter {
             room_type_id: given(&room_type_id),
-            housekeeping_status: csv(
-                "housekeeping_status",
-                given(&housekeeping_status),
-                HousekeepingStatus::parse,
-                HousekeepingStatus::choices(),
-            )?,
+            housekeeping_status: housekeeping,
         };
         let req = ListRequest::new(limit.0, cursor.0, filters)?;
         let page = service::rooms::list(db.0, filter, req.page.clone()).await?;

@@ -54,7 +54,9 @@ fn parameter_pattern(path: &str, name: &str) -> Option<String> {
         ("/events", "type") => event_type_pattern(),
         ("/reservations", "status") => csv_pattern(Status::NAMES),
         ("/invoices", "status") => csv_pattern(InvoiceStatus::NAMES),
-        ("/webhooks/{id}/deliveries", "status") => csv_pattern(super::webhooks::DELIVERY_STATUSES),
+        ("/webhooks/{id}/deliveries", "status") => {
+            csv_pattern(crate::domain::webhooks::DELIVERY_OUTCOMES)
+        }
         ("/rooms", "housekeeping_status") => csv_pattern(HousekeepingStatus::NAMES),
         _ => return None,
     })

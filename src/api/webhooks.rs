@@ -7,12 +7,12 @@ use poem_openapi::{ApiResponse, OpenApi};
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv, given};
+use super::pagination::{Filters, ListRequest, csv, given, joined};
 use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::Tagged;
 use super::security::{Scope, Token};
 use crate::db::Db;
-use crate::domain::webhooks::Destinations;
+use crate::domain::webhooks::{DELIVERY_OUTCOMES, Destinations};
 use crate::model::{
     DeliveryPage, Queued, Webhook, WebhookCreate, WebhookPage, WebhookUpdate, WebhookWithSecret,
 };
@@ -51,9 +51,6 @@ pub enum Deleted {
     #[oai(status = 204)]
     NoContent,
 }
-
-/// The outcomes a delivery-log row can have.
-pub(super) const DELIVERY_STATUSES: &[&str] = &["succeeded", "retrying", "failed"];
 
 fn etag(v: i64) -> String {
     format!("\"{v}\"")
@@ -231,18 +228,16 @@ impl WebhooksApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
     ) -> Result<Json<DeliveryPage>, ApiError<GetErrors>> {
-        let choices = crate::domain::rules::one_of(DELIVERY_STATUSES);
-        let mut statuses = csv(
+        let choices = crate::domain::rules::one_of(DELIVERY_OUTCOMES);
+        let statuses = csv(
             "status",
             given(&status),
-            |s| DELIVERY_STATUSES.contains(&s).then(|| s.to_string()),
+            |s| DELIVERY_OUTCOMES.contains(&s).then(|| s.to_string()),
             choices,
         )?;
-        statuses.sort();
-        statuses.dedup();
         let filters = Filters::new(
             &format!("deliveries/{}", id.0),
-            &[("status", Some(statuses.join(",")))],
+            &[("status", joined(&statuses, String::as_str))],
         );
         let req = ListRequest::new(limit.0, cursor.0, filters)?;
         let page = service::webhooks::deliveries(db.0, id.0, statuses, req.page.clone()).await?;

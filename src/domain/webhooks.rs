@@ -15,6 +15,9 @@ pub const RETRY_DELAYS: [Duration; 7] = [
     Duration::from_secs(10 * 3600),
 ];
 
+/// The outcomes a delivery-log row can have.
+pub const DELIVERY_OUTCOMES: &[&str] = &["succeeded", "retrying", "failed"];
+
 /// An endpoint failing every delivery for this long is disabled.
 pub const DISABLE_AFTER: Duration = Duration::from_secs(5 * 24 * 3600);
 

@@ -117,7 +117,7 @@ async fn retry_after_is_honoured_on_429_and_503_and_metrics_show_the_queue() {
     assert_eq!(metric(&m, "innkeep_queue_depth"), 1);
     assert!(metric(&m, "innkeep_queue_oldest_pending_seconds") >= 100);
     assert_eq!(
-        metric(&m, "innkeep_webhook_deliveries_total{outcome=\"retrying\"}"),
+        metric(&m, "innkeep_webhook_deliveries{outcome=\"retrying\"}"),
         1
     );
 
@@ -136,21 +136,18 @@ async fn retry_after_is_honoured_on_429_and_503_and_metrics_show_the_queue() {
     assert_eq!(metric(&m, "innkeep_queue_depth"), 0);
     assert_eq!(metric(&m, "innkeep_queue_oldest_pending_seconds"), 0);
     assert_eq!(
-        metric(
-            &m,
-            "innkeep_webhook_deliveries_total{outcome=\"succeeded\"}"
-        ),
+        metric(&m, "innkeep_webhook_deliveries{outcome=\"succeeded\"}"),
         1
     );
     assert_eq!(
-        metric(&m, "innkeep_webhook_deliveries_total{outcome=\"retrying\"}"),
+        metric(&m, "innkeep_webhook_deliveries{outcome=\"retrying\"}"),
         2
     );
     assert_eq!(
-        metric(&m, "innkeep_webhook_deliveries_total{outcome=\"failed\"}"),
+        metric(&m, "innkeep_webhook_deliveries{outcome=\"failed\"}"),
         0
     );
-    assert!(m.contains("# TYPE innkeep_webhook_deliveries_total counter"));
+    assert!(m.contains("# TYPE innkeep_webhook_deliveries gauge"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
