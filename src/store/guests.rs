@@ -11,19 +11,20 @@ use crate::model::{Date, Guest};
 
 const ENTITY: &str = "guest";
 
-/// The list order key: last name, then first name, case-folded.
-pub fn sort_key(g: &Guest) -> String {
-    format!(
-        "{}\u{1f}{}",
-        g.last_name.to_lowercase(),
-        g.first_name.to_lowercase()
-    )
+/// The stored keys of a name: what the name filter searches ("first last" and "last first")
+/// and the list order (last name, then first name), both case-folded.
+pub fn name_keys(first: &str, last: &str) -> (String, String) {
+    let (f, l) = (first.to_lowercase(), last.to_lowercase());
+    (format!("{f} {l}\n{l} {f}"), format!("{l}\u{1f}{f}"))
 }
 
-/// What the name filter searches: "first last" and "last first", case-folded.
+/// The list order key of a guest.
+pub fn sort_key(g: &Guest) -> String {
+    name_keys(&g.first_name, &g.last_name).1
+}
+
 fn name_key(g: &Guest) -> String {
-    let (f, l) = (g.first_name.to_lowercase(), g.last_name.to_lowercase());
-    format!("{f} {l}\n{l} {f}")
+    name_keys(&g.first_name, &g.last_name).0
 }
 
 fn map(r: &Row) -> rusqlite::Result<Guest> {

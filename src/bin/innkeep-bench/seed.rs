@@ -112,18 +112,11 @@ pub fn seed(db: &Path, reservations: u64, guests: u64, rooms: u64) -> rusqlite::
             let f = FIRST[(n % FIRST.len() as u64) as usize];
             let kinds = (STEMS.len() * MIDDLES.len() * ENDINGS.len()) as u64;
             let l = surname((n.wrapping_mul(2_654_435_761) >> 7) % kinds);
+            let (name_key, sort_key) = innkeep::store::guests::name_keys(f, &l);
             let (fl, ll) = (f.to_lowercase(), l.to_lowercase());
             let id = innkeep::ids::new("gst");
             let email = format!("{fl}.{}{n}@example.com", ll.replace(' ', ""));
-            stmt.execute(params![
-                id,
-                f,
-                l.as_str(),
-                email,
-                format!("{fl} {ll}\n{ll} {fl}"),
-                format!("{ll}\u{1f}{fl}"),
-                now
-            ])?;
+            stmt.execute(params![id, f, l.as_str(), email, name_key, sort_key, now])?;
             guest_ids.push(id);
             last_names.push(l);
         }
