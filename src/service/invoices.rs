@@ -173,17 +173,7 @@ pub async fn create(db: &Db, c: &Compliance, input: InvoiceCreate) -> AppResult<
                 ));
             }
             let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
-            let lines = charges
-                .into_iter()
-                .map(|ch| DraftLine {
-                    description: ch.description,
-                    quantity: ch.quantity,
-                    unit_price: ch.unit_price,
-                    tax_rate: ch.tax_rate,
-                    service_date: Some(ch.service_date),
-                    charge_id: Some(ch.id),
-                })
-                .collect();
+            let lines = charges.into_iter().map(DraftLine::from).collect();
             let draft = Draft {
                 kind: InvoiceKind::Invoice,
                 reservation_id: Some(r.id.clone()),

@@ -13,7 +13,7 @@ use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
 use crate::domain::money;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{
-    BillTo, Date, Fiscal, Instant, Invoice, InvoiceLine, Totals, snapshot, tax_breakdown,
+    BillTo, Charge, Date, Fiscal, Instant, Invoice, InvoiceLine, Totals, snapshot, tax_breakdown,
 };
 use crate::store;
 
@@ -32,6 +32,20 @@ pub struct DraftLine {
     pub service_date: Option<Date>,
     /// The folio charge it bills, if any.
     pub charge_id: Option<String>,
+}
+
+impl From<Charge> for DraftLine {
+    /// A folio charge as the invoice line that bills it.
+    fn from(ch: Charge) -> DraftLine {
+        DraftLine {
+            description: ch.description,
+            quantity: ch.quantity,
+            unit_price: ch.unit_price,
+            tax_rate: ch.tax_rate,
+            service_date: Some(ch.service_date),
+            charge_id: Some(ch.id),
+        }
+    }
 }
 
 /// An invoice before it has a number.

@@ -182,16 +182,11 @@ fn stay_lines(tx: &Tx, r: &Reservation) -> AppResult<Vec<DraftLine>> {
         service_date: Some(r.arrival),
         charge_id: None,
     }];
-    for ch in store::charges::uninvoiced(tx, &r.id)? {
-        lines.push(DraftLine {
-            description: ch.description,
-            quantity: ch.quantity,
-            unit_price: ch.unit_price,
-            tax_rate: ch.tax_rate,
-            service_date: Some(ch.service_date),
-            charge_id: Some(ch.id),
-        });
-    }
+    lines.extend(
+        store::charges::uninvoiced(tx, &r.id)?
+            .into_iter()
+            .map(DraftLine::from),
+    );
     if let Some(tax) = &settings.city_tax {
         let rule = CityTaxRule {
             amount_per_person_night: tax.amount_per_person_night.0,

@@ -66,17 +66,20 @@ pub fn list(
         params.len()
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(rusqlite::params_from_iter(params), |r| {
-        let data: String = r.get(4)?;
-        Ok(Event {
-            sequence: r.get(0)?,
-            id: r.get(1)?,
-            kind: r.get(2)?,
-            occurred_at: r.get(3)?,
-            data: serde_json::from_str(&data).unwrap_or(serde_json::Value::Null),
-        })
-    })?;
+    let rows = stmt.query_map(rusqlite::params_from_iter(params), map)?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// An event from `SELECT sequence, id, type, occurred_at, data`.
+fn map(r: &rusqlite::Row) -> rusqlite::Result<Event> {
+    let data: String = r.get(4)?;
+    Ok(Event {
+        sequence: r.get(0)?,
+        id: r.get(1)?,
+        kind: r.get(2)?,
+        occurred_at: r.get(3)?,
+        data: serde_json::from_str(&data).unwrap_or(serde_json::Value::Null),
+    })
 }
 
 /// One event by id.
@@ -84,16 +87,7 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Event>> {
     use rusqlite::OptionalExtension;
     Ok(conn
         .prepare_cached("SELECT sequence, id, type, occurred_at, data FROM events WHERE id = ?1")?
-        .query_row([id], |r| {
-            let data: String = r.get(4)?;
-            Ok(Event {
-                sequence: r.get(0)?,
-                id: r.get(1)?,
-                kind: r.get(2)?,
-                occurred_at: r.get(3)?,
-                data: serde_json::from_str(&data).unwrap_or(serde_json::Value::Null),
-            })
-        })
+        .query_row([id], map)
         .optional()?)
 }
 
