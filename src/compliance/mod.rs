@@ -5,15 +5,25 @@
 //! Italy's Alloggiati Web) plugs in as one more implementation, with no change to the calling
 //! code. Both run inside the caller's write transaction, so what they record (a sealed
 //! receipt, a queued submission) commits or rolls back with the invoice or the check-in.
-//! The `none` implementations are used while no scheme is configured.
+//! The `none` implementations are used while no scheme is configured; `from_config` picks
+//! the configured ones. The rules every adapter follows are in COMPLIANCE.md: snapshot in,
+//! bytes out, outcome back; persist before send; deadlines are data; secrets stay secret.
+
+pub mod alloggiati;
+pub mod codes;
+pub mod outcome;
+pub mod transport;
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::Connection;
+
+pub use outcome::{Exchange, Outcome, Party, Prepared, PreparedRow, Problem, RowResult};
 
 use crate::db::Tx;
 use crate::error::AppResult;
-use crate::model::{Fiscal, Guest, Invoice};
+use crate::model::{Fiscal, Invoice};
 
 /// Seals invoices for a national fiscal system.
 pub trait FiscalScheme: Send + Sync {
@@ -48,7 +58,12 @@ impl FiscalScheme for NoFiscal {
     }
 }
 
-/// Registers guests with a national authority at check-in.
+/// Registers guests with a national authority at check-in, then sends them from the queue.
+///
+/// Check-in calls [`RegistrationScheme::prepare`] inside its transaction: either the exact
+/// payload (stored with its hash before anything is sent) or every guest's missing or
+/// unusable fields (422 `registration_incomplete`). The queue later calls `authenticate`
+/// and `submit` on a blocking thread; their raw exchanges are appended to the log.
 pub trait RegistrationScheme: Send + Sync {
     /// The scheme's name, such as `it-alloggiati`; `none` when disabled.
     fn name(&self) -> &'static str;
@@ -56,11 +71,29 @@ pub trait RegistrationScheme: Send + Sync {
     /// Whether check-in must register guests (and so queue a submission).
     fn enabled(&self) -> bool;
 
-    /// The fields `guest` lacks for registration (API field paths); empty when complete.
-    fn missing_fields(&self, guest: &Guest) -> Vec<&'static str>;
+    /// Validates the party and builds its payload rows (a pure step over the party and the
+    /// imported code tables), or lists every problem.
+    fn prepare(
+        &self,
+        conn: &Connection,
+        party: &Party,
+    ) -> AppResult<Result<Prepared, Vec<Problem>>>;
 
-    /// When the registration of a check-in at `checked_in_at` is due.
-    fn due_at(&self, checked_in_at: DateTime<Utc>) -> DateTime<Utc>;
+    /// When the registration of a party checked in at `checked_in_at` is due.
+    fn due_at(&self, party: &Party, checked_in_at: DateTime<Utc>) -> DateTime<Utc>;
+
+    /// Whether rows recorded for `record_date` may still be sent on `today`; the reason
+    /// (for a manual upload) when not.
+    fn sendable(&self, record_date: NaiveDate, today: NaiveDate) -> Result<(), String>;
+
+    /// Makes sure the scheme holds valid credentials (`fresh`: discard cached ones first).
+    fn authenticate(&self, fresh: bool) -> Result<Vec<Exchange>, (Vec<Exchange>, Outcome)>;
+
+    /// Sends the rows; the exchanges made and how the authority answered.
+    fn submit(&self, lines: &[String]) -> (Vec<Exchange>, Outcome);
+
+    /// The rows as the authority's manual upload file.
+    fn export(&self, lines: &[String]) -> String;
 }
 
 /// No registration: nothing is required, nothing is queued.
@@ -76,12 +109,42 @@ impl RegistrationScheme for NoRegistration {
         false
     }
 
-    fn missing_fields(&self, _guest: &Guest) -> Vec<&'static str> {
-        Vec::new()
+    fn prepare(
+        &self,
+        _conn: &Connection,
+        _party: &Party,
+    ) -> AppResult<Result<Prepared, Vec<Problem>>> {
+        Ok(Ok(Prepared::default()))
     }
 
-    fn due_at(&self, checked_in_at: DateTime<Utc>) -> DateTime<Utc> {
+    fn due_at(&self, _party: &Party, checked_in_at: DateTime<Utc>) -> DateTime<Utc> {
         checked_in_at
+    }
+
+    fn sendable(&self, _record_date: NaiveDate, _today: NaiveDate) -> Result<(), String> {
+        Err("guest registration is not configured".into())
+    }
+
+    fn authenticate(&self, _fresh: bool) -> Result<Vec<Exchange>, (Vec<Exchange>, Outcome)> {
+        Err((
+            Vec::new(),
+            Outcome::Unknown {
+                reason: "guest registration is not configured".into(),
+            },
+        ))
+    }
+
+    fn submit(&self, _lines: &[String]) -> (Vec<Exchange>, Outcome) {
+        (
+            Vec::new(),
+            Outcome::Unknown {
+                reason: "guest registration is not configured".into(),
+            },
+        )
+    }
+
+    fn export(&self, lines: &[String]) -> String {
+        lines.join("\r\n")
     }
 }
 

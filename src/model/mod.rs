@@ -32,6 +32,7 @@ macro_rules! scalar_type {
     };
 }
 
+mod compliance;
 pub mod fields;
 mod guest;
 mod money;
@@ -42,6 +43,7 @@ mod reservation;
 mod types;
 mod webhooks;
 
+pub use compliance::*;
 pub use guest::*;
 pub use money::*;
 pub use page::*;

@@ -2,7 +2,7 @@
 
 use poem_openapi::Object;
 
-use super::{Charge, Delivery, Guest, Invoice, Reservation, Room, RoomType, Webhook};
+use super::{Charge, Delivery, Guest, Invoice, Reservation, Room, RoomType, Submission, Webhook};
 
 macro_rules! page {
     ($name:ident, $item:ty, $doc:literal) => {
@@ -25,3 +25,8 @@ page!(ChargePage, Charge, "A page of folio charges.");
 page!(InvoicePage, Invoice, "A page of invoices.");
 page!(WebhookPage, Webhook, "A page of webhook endpoints.");
 page!(DeliveryPage, Delivery, "A page of the delivery log.");
+page!(
+    SubmissionPage,
+    Submission,
+    "A page of compliance submissions."
+);

@@ -11,11 +11,13 @@ pub mod invoicing;
 pub mod jobs;
 pub mod maintenance;
 pub mod oauth;
+pub mod registration;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;
 pub mod settings;
 pub mod stays;
+pub mod submissions;
 pub mod webhooks;
 
 use poem_openapi::types::MaybeUndefined;

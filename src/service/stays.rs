@@ -5,10 +5,8 @@ use crate::db::{Db, Tx};
 use crate::domain::enums::{HousekeepingStatus, InvoiceKind};
 use crate::domain::money::{CityTaxRule, city_tax_person_nights};
 use crate::domain::reservation::Status;
-use crate::error::{AppError, AppResult, FieldError, Kind};
-use crate::model::{
-    CheckIn, CheckOut, CheckOutResult, Date, Instant, Registration, Reservation, snapshot,
-};
+use crate::error::{AppError, AppResult};
+use crate::model::{CheckIn, CheckOut, CheckOutResult, Date, Instant, Reservation, snapshot};
 use crate::service::invoices::{bill_to_or_guest, lines_from};
 use crate::service::invoicing::{Draft, DraftLine, issue};
 use crate::service::reservations::today;
@@ -16,50 +14,6 @@ use crate::store;
 
 fn load(tx: &Tx, id: &str) -> AppResult<Reservation> {
     store::reservations::get(tx, id)?.ok_or_else(|| AppError::not_found("reservation", id))
-}
-
-/// The guests' missing registration data, as 422 `registration_incomplete`.
-fn check_registration(tx: &Tx, c: &Compliance, r: &Reservation) -> AppResult<()> {
-    let scheme = c.registration.as_ref();
-    if !scheme.enabled() {
-        return Ok(());
-    }
-    let mut errs = Vec::new();
-    let mut per_guest = Vec::new();
-    for (i, id) in r.guest_ids.iter().enumerate() {
-        let Some(g) = store::guests::get(tx, id)? else {
-            continue;
-        };
-        let missing = scheme.missing_fields(&g);
-        for f in &missing {
-            errs.push(FieldError::new(
-                format!("guest_ids[{i}].{f}"),
-                "required",
-                format!(
-                    "{} {}: {f} is required by {}",
-                    g.first_name,
-                    g.last_name,
-                    scheme.name()
-                ),
-            ));
-        }
-        if !missing.is_empty() {
-            per_guest.push(serde_json::json!({"guest_id": id, "missing": missing}));
-        }
-    }
-    if errs.is_empty() {
-        return Ok(());
-    }
-    Err(AppError::new(
-        Kind::Unprocessable,
-        "registration_incomplete",
-        format!(
-            "Guest registration ({}) needs more data before check-in; see errors.",
-            scheme.name()
-        ),
-    )
-    .with_errors(errs)
-    .with_extension("guests", per_guest.into()))
 }
 
 /// Checks a confirmed reservation in: room checks, registration, status, event.
@@ -135,24 +89,15 @@ pub async fn check_in(db: &Db, c: &Compliance, input: CheckIn) -> AppResult<Rese
                 ),
             ));
         }
-        check_registration(tx, &c, &r)?;
         let old = r.clone();
         let now = tx.clock().now();
+        let registration = crate::service::registration::at_check_in(tx, &c, &r, today, now)?;
         r.status = Status::CheckedIn;
         r.room_id = Some(room_id);
         r.checked_in_at = Some(Instant(crate::clock::format_instant(now)));
         r.version += 1;
         r.updated_at = Instant(crate::clock::format_instant(now));
-        let scheme = c.registration.as_ref();
-        if scheme.enabled() {
-            let due = crate::clock::format_instant(scheme.due_at(now));
-            let id =
-                store::submissions::insert(tx, "guest_registration", scheme.name(), &r.id, &due)?;
-            r.registration = Some(Registration {
-                status: "queued".into(),
-                submission_id: id,
-            });
-        }
+        r.registration = registration;
         store::reservations::update(tx, &old, &r)?;
         store::events::record(tx, "reservation.checked_in", &r.id, &snapshot(&r))?;
         Ok(r)

@@ -3,6 +3,7 @@
 
 pub mod charges;
 pub mod clients;
+pub mod codes;
 pub mod events;
 pub mod grants;
 pub mod guests;

@@ -1,26 +1,208 @@
-//! Compliance submissions (delivered by the job queue in a later issue).
+//! Compliance submissions, their rows, and the append-only exchange log. List order:
+//! `created_at`, then id.
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row};
 
+use super::page::{self, ListQuery, Position};
+use crate::compliance::Exchange;
 use crate::db::Tx;
 use crate::error::AppResult;
+use crate::model::{Date, ExchangeRecord, Instant, Submission, SubmissionRow};
+
+/// A new submission, with the payload built and hashed in the caller's transaction.
+pub struct NewSubmission<'a> {
+    /// `guest_registration` or `fiscal_receipt`.
+    pub kind: &'a str,
+    /// Scheme name.
+    pub scheme: &'a str,
+    /// Reservation or invoice id.
+    pub subject_id: &'a str,
+    /// Deadline.
+    pub due_at: &'a str,
+    /// Rows.
+    pub rows: &'a [SubmissionRow],
+    /// The payload bytes.
+    pub payload: &'a str,
+    /// The record day.
+    pub record_date: Option<Date>,
+}
+
+fn json_error(e: serde_json::Error) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+}
+
+fn map(r: &Row) -> rusqlite::Result<Submission> {
+    let rows: String = r.get("rows")?;
+    Ok(Submission {
+        id: r.get("id")?,
+        kind: r.get("kind")?,
+        scheme: r.get("scheme")?,
+        subject_id: r.get("subject_id")?,
+        status: r.get("status")?,
+        attempts: r.get("attempts")?,
+        due_at: Instant(r.get("due_at")?),
+        overdue: false,
+        next_attempt_at: r.get::<_, Option<String>>("next_attempt_at")?.map(Instant),
+        authority_reference: r.get("authority_reference")?,
+        last_error: r.get("last_error")?,
+        record_date: r.get("record_date")?,
+        payload_sha256: r.get("payload_sha256")?,
+        rows: serde_json::from_str(&rows).map_err(json_error)?,
+        exchanges: None,
+        created_at: Instant(r.get("created_at")?),
+        updated_at: Instant(r.get("updated_at")?),
+    })
+}
+
+/// SHA-256 of a payload, as hex.
+pub fn sha256_hex(payload: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(payload.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
 
 /// Inserts a queued submission; returns its id.
-pub fn insert(
-    tx: &Tx,
-    kind: &str,
-    scheme: &str,
-    subject_id: &str,
-    due_at: &str,
-) -> AppResult<String> {
+pub fn insert(tx: &Tx, s: &NewSubmission) -> AppResult<String> {
     let id = crate::ids::new("sub");
     let now = tx.now_text();
+    let rows = serde_json::to_string(s.rows).map_err(crate::error::AppError::internal)?;
     tx.prepare_cached(
-        "INSERT INTO compliance_submissions (id, kind, scheme, subject_id, status, due_at, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?6, ?6)",
+        "INSERT INTO compliance_submissions (id, kind, scheme, subject_id, status, due_at, payload,
+             payload_sha256, rows, record_date, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
     )?
-    .execute((&id, kind, scheme, subject_id, due_at, &now))?;
+    .execute((
+        &id,
+        s.kind,
+        s.scheme,
+        s.subject_id,
+        s.due_at,
+        s.payload,
+        sha256_hex(s.payload),
+        rows,
+        s.record_date,
+        &now,
+    ))?;
     Ok(id)
+}
+
+/// A submission (without its exchange log).
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Submission>> {
+    Ok(conn
+        .prepare_cached("SELECT * FROM compliance_submissions WHERE id = ?1")?
+        .query_row([id], map)
+        .optional()?)
+}
+
+/// Writes a submission's changeable state back (status, attempts, rows and payload,
+/// reference, error, next attempt).
+pub fn save(tx: &Tx, s: &Submission, payload: &str) -> AppResult<()> {
+    let rows = serde_json::to_string(&s.rows).map_err(crate::error::AppError::internal)?;
+    tx.prepare_cached(
+        "UPDATE compliance_submissions SET status = ?2, attempts = ?3, rows = ?4, payload = ?5,
+             payload_sha256 = ?6, authority_reference = ?7, last_error = ?8, next_attempt_at = ?9,
+             updated_at = ?10
+         WHERE id = ?1",
+    )?
+    .execute((
+        &s.id,
+        &s.status,
+        s.attempts,
+        rows,
+        payload,
+        sha256_hex(payload),
+        &s.authority_reference,
+        &s.last_error,
+        s.next_attempt_at.as_ref().map(|i| &i.0),
+        tx.now_text(),
+    ))?;
+    Ok(())
+}
+
+/// Appends one exchange to the log.
+pub fn append_exchange(tx: &Tx, submission_id: &str, attempt: i64, e: &Exchange) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO compliance_exchanges (submission_id, attempt, operation, request, response,
+             http_status, error, started_at, duration_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute((
+        submission_id,
+        attempt,
+        &e.operation,
+        &e.request,
+        &e.response,
+        e.http_status.map(i64::from),
+        &e.error,
+        crate::clock::format_instant(e.started_at),
+        e.duration_ms,
+    ))?;
+    Ok(())
+}
+
+/// A submission's exchange log, oldest first.
+pub fn exchanges(conn: &Connection, submission_id: &str) -> AppResult<Vec<ExchangeRecord>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT * FROM compliance_exchanges WHERE submission_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([submission_id], |r| {
+        Ok(ExchangeRecord {
+            sequence: r.get("seq")?,
+            attempt: r.get("attempt")?,
+            operation: r.get("operation")?,
+            request: r.get("request")?,
+            response: r.get("response")?,
+            http_status: r.get("http_status")?,
+            error: r.get("error")?,
+            started_at: Instant(r.get("started_at")?),
+            duration_ms: r.get("duration_ms")?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A page of submissions, filtered by kinds and statuses.
+pub fn list(
+    conn: &Connection,
+    kinds: &[String],
+    statuses: &[String],
+    after: Option<&Position>,
+    as_of: i64,
+    limit: usize,
+) -> AppResult<Vec<(Submission, Position)>> {
+    let mut q = ListQuery::new("submission", "compliance_submissions", "created_at");
+    for (column, values) in [("kind", kinds), ("status", statuses)] {
+        if !values.is_empty() {
+            q.filter(
+                format!("t.{column} IN ({})", vec!["?"; values.len()].join(", ")),
+                values.iter().map(|s| Value::Text(s.clone())),
+            );
+        }
+    }
+    page::fetch(conn, &q, after, as_of, limit, map)
+}
+
+/// The submissions of a kind recorded for a day, oldest first.
+pub fn for_record_date(conn: &Connection, kind: &str, day: Date) -> AppResult<Vec<Submission>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT * FROM compliance_submissions WHERE kind = ?1 AND record_date = ?2
+         ORDER BY created_at, id",
+    )?;
+    let rows = stmt.query_map((kind, day), map)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Submissions by kind and status, and how many of them are past due and not accepted.
+pub fn counts(conn: &Connection, now: &str) -> AppResult<Vec<(String, String, i64, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT kind, status, COUNT(*), SUM(status <> 'accepted' AND due_at < ?1)
+         FROM compliance_submissions GROUP BY kind, status ORDER BY kind, status",
+    )?;
+    let rows = stmt.query_map([now], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// The newest submission of a kind for a subject: (id, status).

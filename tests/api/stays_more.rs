@@ -1,12 +1,12 @@
-//! Concurrent check-outs, a failure after the number was taken, registration, currencies.
+//! Concurrent check-outs, a failure after the number was taken, currencies.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use innkeep::compliance::{Compliance, FiscalScheme, NoFiscal, NoRegistration, RegistrationScheme};
+use innkeep::compliance::{Compliance, FiscalScheme, NoFiscal, NoRegistration};
 use innkeep::db::Tx;
 use innkeep::error::{AppError, AppResult};
-use innkeep::model::{Fiscal, Guest, Invoice};
+use innkeep::model::{Fiscal, Invoice};
 use serde_json::json;
 
 use crate::support::{TestApp, day, spawn_app, spawn_with_compliance};
@@ -118,103 +118,6 @@ async fn a_failed_check_out_leaves_no_gap() {
         ("000001".into(), "000002".into(), "000003".into())
     );
     assert_eq!(second.body["invoice"]["fiscal"]["scheme"], "none");
-}
-
-/// A registration scheme that needs a birth date and an identity document.
-struct NeedsDocuments;
-
-impl RegistrationScheme for NeedsDocuments {
-    fn name(&self) -> &'static str {
-        "test-police"
-    }
-
-    fn enabled(&self) -> bool {
-        true
-    }
-
-    fn missing_fields(&self, guest: &Guest) -> Vec<&'static str> {
-        let mut missing = Vec::new();
-        if guest.birth_date.is_none() {
-            missing.push("birth_date");
-        }
-        if guest.document.is_none() {
-            missing.push("document");
-        }
-        missing
-    }
-
-    fn due_at(
-        &self,
-        checked_in_at: chrono::DateTime<chrono::Utc>,
-    ) -> chrono::DateTime<chrono::Utc> {
-        checked_in_at + chrono::Duration::hours(24)
-    }
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn check_in_needs_what_registration_needs_and_queues_it() {
-    let app = spawn_with_compliance(Compliance {
-        fiscal: Arc::new(NoFiscal),
-        registration: Arc::new(NeedsDocuments),
-    })
-    .await;
-    let rt = app.room_type("DBL", 2).await;
-    let room = app.room("1", &rt).await;
-    let anna = app.guest("Anna", "Rossi").await;
-    let bob = app
-        .post(
-            "/v1/guests",
-            json!({"first_name": "Bob", "last_name": "Li", "birth_date": "1990-01-01"}),
-        )
-        .await
-        .expect(201)
-        .id();
-    let r = app
-        .post(
-            "/v1/reservations",
-            json!({"primary_guest_id": anna, "guest_ids": [bob], "room_type_id": rt, "room_id": room,
-                   "arrival": day(0), "departure": day(1), "adults": 2}),
-        )
-        .await
-        .expect(201)
-        .id();
-    let refused = app
-        .post("/v1/check-in", json!({"reservation_id": r}))
-        .await
-        .problem(422, "registration_incomplete");
-    assert_eq!(
-        refused.fields(),
-        vec![
-            ("guest_ids[0].birth_date".into(), "required".into()),
-            ("guest_ids[0].document".into(), "required".into()),
-            ("guest_ids[1].document".into(), "required".into()),
-        ]
-    );
-    assert_eq!(refused.body["guests"][1]["guest_id"], bob.as_str());
-    let doc = json!({"document": {"type": "passport", "number": "X1"}});
-    app.put(&format!("/v1/guests/{bob}"), doc.clone())
-        .await
-        .expect(200);
-    let mut anna_fix = doc.clone();
-    anna_fix["birth_date"] = json!("1985-04-12");
-    app.put(&format!("/v1/guests/{anna}"), anna_fix)
-        .await
-        .expect(200);
-    let ok = app
-        .post("/v1/check-in", json!({"reservation_id": r}))
-        .await
-        .expect(200);
-    assert_eq!(ok.body["registration"]["status"], "queued");
-    assert!(
-        ok.body["registration"]["submission_id"]
-            .as_str()
-            .unwrap()
-            .starts_with("sub_")
-    );
-    assert_eq!(
-        app.get(&format!("/v1/reservations/{r}")).await.body["registration"],
-        ok.body["registration"]
-    );
 }
 
 #[tokio::test]

@@ -1,0 +1,354 @@
+//! Italy's Alloggiati Web (Polizia di Stato): guest registration within 24 hours (6 for a
+//! stay of a day or less), for arrivals of today or yesterday only.
+//!
+//! `GenerateToken` gives a token that is reused until the `expires` it states; `Send` (or
+//! `Test` when `dry_run`) takes the rows and answers one result per row. The password, the
+//! WsKey and the token never reach the exchange log: they are redacted there.
+
+pub mod party;
+pub mod record;
+pub mod soap;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant as Clock};
+
+use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeZone, Utc};
+use rusqlite::Connection;
+
+use self::record::SEPARATOR;
+use self::soap::{Parsed, element, envelope, schedine};
+use super::transport::{Reply, Transport, TransportError};
+use super::{Exchange, Outcome, Party, Prepared, PreparedRow, Problem, RegistrationScheme};
+use crate::error::AppResult;
+
+/// What replaces secrets in the exchange log.
+const REDACTED: &str = "[redacted]";
+/// A token this close to its expiry is renewed first.
+const TOKEN_MARGIN: chrono::Duration = chrono::Duration::seconds(30);
+
+/// The credentials and endpoint (from `[compliance.registration]`).
+#[derive(Clone)]
+pub struct Settings {
+    /// The service URL.
+    pub endpoint: String,
+    /// `Utente`.
+    pub username: String,
+    /// `Password` (secret).
+    pub password: String,
+    /// `WsKey` (secret).
+    pub ws_key: String,
+    /// Call `Test` instead of `Send`.
+    pub dry_run: bool,
+}
+
+struct Token {
+    value: String,
+    expires: DateTime<Utc>,
+}
+
+/// The adapter.
+pub struct Alloggiati {
+    settings: Settings,
+    transport: Arc<dyn Transport>,
+    token: Mutex<Option<Token>>,
+}
+
+impl Alloggiati {
+    /// An adapter that calls the service through `transport`.
+    pub fn new(settings: Settings, transport: Arc<dyn Transport>) -> Alloggiati {
+        Alloggiati {
+            settings,
+            transport,
+            token: Mutex::new(None),
+        }
+    }
+
+    fn operation(&self) -> &'static str {
+        if self.settings.dry_run {
+            "Test"
+        } else {
+            "Send"
+        }
+    }
+
+    /// One SOAP call; the exchange is logged with `secrets` replaced.
+    fn call(
+        &self,
+        operation: &str,
+        children: &str,
+        secrets: &[&str],
+    ) -> (Exchange, Result<Reply, TransportError>) {
+        let body = envelope(operation, children);
+        let action = format!("\"{}/{operation}\"", soap::NS);
+        let headers = [
+            ("Content-Type", "text/xml; charset=utf-8"),
+            ("SOAPAction", action.as_str()),
+        ];
+        let started_at = Utc::now();
+        let clock = Clock::now();
+        let result = self
+            .transport
+            .post(&self.settings.endpoint, &headers, &body);
+        let redact = |s: &str| {
+            secrets
+                .iter()
+                .filter(|x| !x.is_empty())
+                .fold(s.to_string(), |acc, x| {
+                    acc.replace(&soap::escape(x), REDACTED)
+                        .replace(*x, REDACTED)
+                })
+        };
+        let exchange = Exchange {
+            operation: operation.to_string(),
+            request: Some(redact(&body)),
+            response: result.as_ref().ok().map(|r| redact(&r.body)),
+            http_status: result.as_ref().ok().map(|r| r.status),
+            error: result.as_ref().err().map(|e| match e {
+                TransportError::NotSent(m) => format!("not sent: {m}"),
+                TransportError::NoAnswer(m) => format!("no answer: {m}"),
+            }),
+            started_at,
+            duration_ms: clock.elapsed().as_millis() as i64,
+        };
+        (exchange, result)
+    }
+}
+
+/// Reads an `xs:dateTime`; one without an offset is Italian local time.
+fn parse_expiry(s: &str) -> Option<DateTime<Utc>> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Some(t.with_timezone(&Utc));
+    }
+    let local = NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f").ok()?;
+    chrono_tz::Europe::Rome
+        .from_local_datetime(&local)
+        .earliest()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// The outcome of an HTTP answer that is not a usable 200.
+fn http_failure(
+    reply: &Reply,
+    doc: Option<&roxmltree::Document>,
+    operation: &str,
+) -> Option<Outcome> {
+    if let Some(Ok(Parsed::Fault(code, text))) = doc.map(|d| soap::parse(d, operation)) {
+        return Some(Outcome::Retry {
+            reason: format!("the service answered a SOAP fault ({code}): {text}"),
+            after: reply.retry_after,
+        });
+    }
+    (reply.status != 200).then(|| Outcome::Retry {
+        reason: format!("the service answered HTTP {}", reply.status),
+        after: reply.retry_after,
+    })
+}
+
+impl RegistrationScheme for Alloggiati {
+    fn name(&self) -> &'static str {
+        party::SCHEME
+    }
+
+    fn enabled(&self) -> bool {
+        true
+    }
+
+    fn prepare(
+        &self,
+        conn: &Connection,
+        party: &Party,
+    ) -> AppResult<Result<Prepared, Vec<Problem>>> {
+        Ok(party::records(conn, party)?.map(|records| Prepared {
+            rows: party
+                .guests
+                .iter()
+                .zip(records)
+                .map(|(g, r)| PreparedRow {
+                    guest_id: g.id.clone(),
+                    line: r.line(),
+                })
+                .collect(),
+            record_date: Some(party.arrival),
+        }))
+    }
+
+    fn due_at(&self, party: &Party, checked_in_at: DateTime<Utc>) -> DateTime<Utc> {
+        let hours = if party.nights() <= 1 { 6 } else { 24 };
+        checked_in_at + chrono::Duration::hours(hours)
+    }
+
+    fn sendable(&self, record_date: NaiveDate, today: NaiveDate) -> Result<(), String> {
+        if record_date == today || record_date + chrono::Days::new(1) == today {
+            return Ok(());
+        }
+        Err(format!(
+            "Alloggiati Web accepts only arrivals of today or yesterday, and these guests arrived on {record_date}: \
+             register them with the Questura, using the records from GET /v1/compliance/registration/export?date={record_date}"
+        ))
+    }
+
+    fn authenticate(&self, fresh: bool) -> Result<Vec<Exchange>, (Vec<Exchange>, Outcome)> {
+        let mut cached = self.token.lock().unwrap_or_else(|p| p.into_inner());
+        if fresh {
+            *cached = None;
+        }
+        if cached
+            .as_ref()
+            .is_some_and(|t| t.expires - TOKEN_MARGIN > Utc::now())
+        {
+            return Ok(Vec::new());
+        }
+        let s = &self.settings;
+        let children = [
+            element("Utente", &s.username),
+            element("Password", &s.password),
+            element("WsKey", &s.ws_key),
+        ]
+        .concat();
+        let (mut exchange, result) =
+            self.call("GenerateToken", &children, &[&s.password, &s.ws_key]);
+        let retry = |reason: String, after: Option<Duration>| Outcome::Retry { reason, after };
+        let reply = match result {
+            Ok(r) => r,
+            Err(TransportError::NotSent(m) | TransportError::NoAnswer(m)) => {
+                return Err((
+                    vec![exchange],
+                    retry(format!("cannot get a token: {m}"), None),
+                ));
+            }
+        };
+        let doc = roxmltree::Document::parse(&reply.body).ok();
+        if let Some(o) = http_failure(&reply, doc.as_ref(), "GenerateToken") {
+            return Err((vec![exchange], o));
+        }
+        let parsed = match &doc {
+            Some(d) => soap::parse(d, "GenerateToken"),
+            None => Err("the answer is not XML".to_string()),
+        };
+        let token = match parsed {
+            Ok(Parsed::Response(node)) => soap::token(node).map_err(|e| e.describe()),
+            Ok(Parsed::Fault(..)) => Err("SOAP fault".into()),
+            Err(e) => Err(e),
+        };
+        match token.map(|(t, e)| (parse_expiry(&e), t, e)) {
+            Ok((Some(expires), value, _)) => {
+                exchange.response = exchange.response.map(|r| r.replace(&value, REDACTED));
+                *cached = Some(Token { value, expires });
+                Ok(vec![exchange])
+            }
+            Ok((None, value, raw)) => {
+                exchange.response = exchange.response.map(|r| r.replace(&value, REDACTED));
+                Err((
+                    vec![exchange],
+                    retry(
+                        format!("the token's expiry {raw:?} is not a date-time"),
+                        None,
+                    ),
+                ))
+            }
+            Err(why) => Err((
+                vec![exchange],
+                retry(
+                    format!(
+                        "Alloggiati Web gave no token ({why}); check username, password and ws_key"
+                    ),
+                    None,
+                ),
+            )),
+        }
+    }
+
+    fn submit(&self, lines: &[String]) -> (Vec<Exchange>, Outcome) {
+        let token = self
+            .token
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .map(|t| t.value.clone());
+        let Some(token) = token else {
+            return (
+                Vec::new(),
+                Outcome::Reauthenticate {
+                    reason: "no token yet".into(),
+                },
+            );
+        };
+        let op = self.operation();
+        let children = [
+            element("Utente", &self.settings.username),
+            element("token", &token),
+            schedine(lines),
+        ]
+        .concat();
+        let (exchange, result) = self.call(op, &children, &[&token]);
+        let reply = match result {
+            Ok(r) => r,
+            Err(TransportError::NotSent(m)) => {
+                return (
+                    vec![exchange],
+                    Outcome::Retry {
+                        reason: format!("the service could not be reached: {m}"),
+                        after: None,
+                    },
+                );
+            }
+            Err(TransportError::NoAnswer(m)) if self.settings.dry_run => {
+                return (
+                    vec![exchange],
+                    Outcome::Retry {
+                        reason: format!("no answer to Test: {m}"),
+                        after: None,
+                    },
+                );
+            }
+            Err(TransportError::NoAnswer(m)) => {
+                return (
+                    vec![exchange],
+                    Outcome::Unknown {
+                        reason: format!("the rows were sent but no answer came back ({m})"),
+                    },
+                );
+            }
+        };
+        let doc = roxmltree::Document::parse(&reply.body).ok();
+        if let Some(o) = http_failure(&reply, doc.as_ref(), op) {
+            return (vec![exchange], o);
+        }
+        let day = lines
+            .first()
+            .and_then(|l| l.get(2..12))
+            .unwrap_or("")
+            .to_string();
+        let reference = if self.settings.dry_run {
+            format!("dry run: validated by Test for {day}, not stored")
+        } else {
+            format!("Alloggiati Web, ricevuta del {day}")
+        };
+        let outcome = match doc.as_ref().map(|d| soap::parse(d, op)) {
+            Some(Ok(Parsed::Response(node))) => soap::outcome(node, op, lines.len(), reference),
+            Some(Ok(Parsed::Fault(..))) => unreachable_fault(),
+            Some(Err(e)) => Outcome::Unknown {
+                reason: format!("the answer could not be read: {e}"),
+            },
+            None => Outcome::Unknown {
+                reason: "the answer is not XML".into(),
+            },
+        };
+        if let Outcome::Reauthenticate { .. } = outcome {
+            *self.token.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        }
+        (vec![exchange], outcome)
+    }
+
+    fn export(&self, lines: &[String]) -> String {
+        lines.join(SEPARATOR)
+    }
+}
+
+/// A fault is classified by `http_failure` before the body is read for a response.
+fn unreachable_fault() -> Outcome {
+    Outcome::Retry {
+        reason: "the service answered a SOAP fault".into(),
+        after: None,
+    }
+}

@@ -1,0 +1,137 @@
+//! What goes into an adapter and what comes back: the party snapshot, the prepared rows,
+//! the problems that block a check-in, the raw exchanges, and the classified outcome.
+
+use std::time::Duration;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Guest, Reservation};
+
+/// An immutable snapshot of a party checking in.
+#[derive(Debug, Clone)]
+pub struct Party {
+    /// The reservation (its guests are `guests`, primary first).
+    pub reservation: Reservation,
+    /// Every guest staying, the head of the party first.
+    pub guests: Vec<Guest>,
+    /// The property-local day the party actually arrives (the check-in day).
+    pub arrival: NaiveDate,
+    /// The day they leave.
+    pub departure: NaiveDate,
+}
+
+impl Party {
+    /// Nights from the actual arrival to departure (at least 1).
+    pub fn nights(&self) -> i64 {
+        (self.departure - self.arrival).num_days().max(1)
+    }
+}
+
+/// One payload row and the guest it registers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreparedRow {
+    /// `gst_…`
+    pub guest_id: String,
+    /// The exact bytes of the row.
+    pub line: String,
+}
+
+/// The rows built at check-in, persisted before anything is sent.
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    /// One row per guest, in the order sent.
+    pub rows: Vec<PreparedRow>,
+    /// The property-local day the rows are recorded for.
+    pub record_date: Option<NaiveDate>,
+}
+
+/// A guest's field that stops registration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Position of the guest in the party (0 = head).
+    pub guest_index: usize,
+    /// `gst_…`
+    pub guest_id: String,
+    /// The guest's field path, such as `birth_place.municipality`.
+    pub field: String,
+    /// `required`, `not_found`, `ambiguous` or `not_supported`.
+    pub rule: &'static str,
+    /// What to do, in plain words.
+    pub message: String,
+}
+
+/// One raw exchange with the authority, as it goes into the append-only log.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    /// The operation, such as `GenerateToken` or `Send`.
+    pub operation: String,
+    /// The request body, secrets redacted.
+    pub request: Option<String>,
+    /// The response body.
+    pub response: Option<String>,
+    /// The HTTP status, when an answer came.
+    pub http_status: Option<u16>,
+    /// What went wrong, if anything.
+    pub error: Option<String>,
+    /// When it started.
+    pub started_at: DateTime<Utc>,
+    /// How long it took.
+    pub duration_ms: i64,
+}
+
+/// The authority's verdict on one row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowResult {
+    /// Whether the row was stored.
+    pub accepted: bool,
+    /// The authority's error for a refused row.
+    pub error: Option<String>,
+}
+
+/// How an answer is classified (COMPLIANCE.md, rule 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every row was stored.
+    Accepted {
+        /// What identifies the registration at the authority.
+        authority_reference: String,
+    },
+    /// Some rows were stored and some refused, one result per row in input order.
+    Partial {
+        /// Per-row results.
+        rows: Vec<RowResult>,
+        /// What identifies the stored rows at the authority.
+        authority_reference: String,
+    },
+    /// Nothing was stored; the data must change.
+    Rejected {
+        /// Why, in the authority's words.
+        reason: String,
+        /// Per-row results, when the authority gave them.
+        rows: Vec<RowResult>,
+    },
+    /// Nothing was stored; try again later.
+    Retry {
+        /// Why.
+        reason: String,
+        /// How long the authority asked us to wait.
+        after: Option<Duration>,
+    },
+    /// The request went out and no answer came: it may or may not be stored.
+    Unknown {
+        /// Why.
+        reason: String,
+    },
+    /// The authority already has it: success, with the evidence.
+    Duplicate {
+        /// What identifies the earlier registration.
+        authority_reference: String,
+    },
+    /// The credentials expired before the call was processed: authenticate afresh and send
+    /// again (nothing was stored).
+    Reauthenticate {
+        /// The authority's words.
+        reason: String,
+    },
+}

@@ -1,0 +1,119 @@
+//! How adapters reach an authority: one HTTP POST, behind a trait that tests can replace.
+//!
+//! The one distinction that matters for safety is whether a request may have reached the
+//! authority. A refused or unresolvable connection sent nothing ([`TransportError::NotSent`],
+//! safe to retry); a reset, a timeout or a broken answer after connecting may have been
+//! processed ([`TransportError::NoAnswer`], an Unknown outcome). Connections are not reused,
+//! so a stale pooled connection can never turn a harmless retry into an Unknown.
+
+use std::io::ErrorKind;
+use std::time::Duration;
+
+/// An HTTP answer.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// Status code.
+    pub status: u16,
+    /// Body, as text.
+    pub body: String,
+    /// `Retry-After`, in seconds, when given.
+    pub retry_after: Option<Duration>,
+}
+
+/// Why no answer came.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransportError {
+    /// The request never left (no connection could be made).
+    NotSent(String),
+    /// The request may have been delivered, but no complete answer came back.
+    NoAnswer(String),
+}
+
+/// Posts a body to a URL.
+pub trait Transport: Send + Sync {
+    /// One POST with these headers; blocking.
+    fn post(
+        &self,
+        url: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> Result<Reply, TransportError>;
+}
+
+/// The real transport: ureq, no connection reuse, a whole-call timeout.
+pub struct HttpTransport {
+    agent: ureq::Agent,
+}
+
+impl HttpTransport {
+    /// A transport whose calls give up after `timeout`.
+    pub fn new(timeout: Duration) -> HttpTransport {
+        let agent = ureq::Agent::config_builder()
+            .timeout_global(Some(timeout))
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .max_idle_connections(0)
+            .max_idle_connections_per_host(0)
+            .user_agent(format!(
+                "innkeep/{} (compliance)",
+                env!("CARGO_PKG_VERSION")
+            ))
+            .build()
+            .into();
+        HttpTransport { agent }
+    }
+}
+
+/// Whether a ureq error means nothing was sent.
+fn classify(e: ureq::Error) -> TransportError {
+    use ureq::Error as E;
+    use ureq::Timeout as T;
+    let not_sent = match &e {
+        E::HostNotFound | E::ConnectionFailed | E::BadUri(_) | E::Tls(_) => true,
+        E::Timeout(T::Resolve | T::Connect) => true,
+        E::Io(io) => matches!(
+            io.kind(),
+            ErrorKind::ConnectionRefused
+                | ErrorKind::HostUnreachable
+                | ErrorKind::NetworkUnreachable
+                | ErrorKind::AddrNotAvailable
+        ),
+        _ => false,
+    };
+    if not_sent {
+        TransportError::NotSent(e.to_string())
+    } else {
+        TransportError::NoAnswer(e.to_string())
+    }
+}
+
+impl Transport for HttpTransport {
+    fn post(
+        &self,
+        url: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> Result<Reply, TransportError> {
+        let mut req = self.agent.post(url);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let mut resp = req.send(body).map_err(classify)?;
+        let status = resp.status().as_u16();
+        let retry_after = resp
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse().ok())
+            .map(Duration::from_secs);
+        let body = resp
+            .body_mut()
+            .read_to_string()
+            .map_err(|e| TransportError::NoAnswer(format!("the answer broke off: {e}")))?;
+        Ok(Reply {
+            status,
+            body,
+            retry_after,
+        })
+    }
+}

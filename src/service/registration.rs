@@ -1,0 +1,181 @@
+//! Guest registration as the stay sees it: the check-in gate, the submission written in the
+//! check-in transaction (payload and hash before anything is sent), rebuilding rejected rows
+//! after the guests' data was fixed, and the day's manual-upload file.
+
+use chrono::{DateTime, NaiveDate, Utc};
+
+use crate::compliance::{Compliance, Party, Prepared, Problem, RegistrationScheme};
+use crate::db::{Db, Tx};
+use crate::error::{AppError, AppResult, FieldError, Kind};
+use crate::jobs::registration::enqueue;
+use crate::model::{Date, Registration, Reservation, SubmissionRow};
+use crate::store::{self, submissions::NewSubmission};
+
+/// The `kind` of guest-registration submissions.
+pub const KIND: &str = "guest_registration";
+
+/// The party of a reservation arriving on `arrival`.
+pub fn party(tx: &Tx, r: &Reservation, arrival: NaiveDate) -> AppResult<Party> {
+    let mut guests = Vec::with_capacity(r.guest_ids.len());
+    for id in &r.guest_ids {
+        guests.extend(store::guests::get(tx, id)?);
+    }
+    Ok(Party {
+        reservation: r.clone(),
+        guests,
+        arrival,
+        departure: r.departure.0,
+    })
+}
+
+/// 422 `registration_incomplete`, listing each guest's missing or unusable fields.
+fn incomplete(scheme: &dyn RegistrationScheme, party: &Party, problems: Vec<Problem>) -> AppError {
+    let mut per_guest: Vec<serde_json::Value> = Vec::new();
+    let errors = problems
+        .iter()
+        .map(|p| {
+            let g = &party.guests[p.guest_index];
+            FieldError::new(
+                format!("guest_ids[{}].{}", p.guest_index, p.field),
+                p.rule,
+                format!("{} {}: {}", g.first_name, g.last_name, p.message),
+            )
+        })
+        .collect();
+    for p in &problems {
+        match per_guest
+            .iter_mut()
+            .find(|v| v["guest_id"] == p.guest_id.as_str())
+        {
+            Some(v) => v["missing"]
+                .as_array_mut()
+                .into_iter()
+                .for_each(|a| a.push(p.field.clone().into())),
+            None => {
+                per_guest.push(serde_json::json!({"guest_id": p.guest_id, "missing": [p.field]}))
+            }
+        }
+    }
+    AppError::new(
+        Kind::Unprocessable,
+        "registration_incomplete",
+        format!(
+            "Guest registration ({}) needs more data before check-in; see errors.",
+            scheme.name()
+        ),
+    )
+    .with_errors(errors)
+    .with_extension("guests", per_guest.into())
+}
+
+/// Validates and builds the party's rows, or answers 422 `registration_incomplete`.
+fn prepare(tx: &Tx, scheme: &dyn RegistrationScheme, party: &Party) -> AppResult<Prepared> {
+    scheme
+        .prepare(tx, party)?
+        .map_err(|p| incomplete(scheme, party, p))
+}
+
+/// The check-in gate: the submission (queued with its job), or nothing when disabled.
+pub fn at_check_in(
+    tx: &Tx,
+    c: &Compliance,
+    r: &Reservation,
+    today: NaiveDate,
+    now: DateTime<Utc>,
+) -> AppResult<Option<Registration>> {
+    let scheme = c.registration.as_ref();
+    if !scheme.enabled() {
+        return Ok(None);
+    }
+    let party = party(tx, r, today)?;
+    let prepared = prepare(tx, scheme, &party)?;
+    let rows: Vec<SubmissionRow> = prepared
+        .rows
+        .into_iter()
+        .map(|p| SubmissionRow {
+            guest_id: p.guest_id,
+            line: p.line,
+            status: "pending".into(),
+            error: None,
+        })
+        .collect();
+    let payload = payload_of(scheme, &rows, |_| true);
+    let due = crate::clock::format_instant(scheme.due_at(&party, now));
+    let id = store::submissions::insert(
+        tx,
+        &NewSubmission {
+            kind: KIND,
+            scheme: scheme.name(),
+            subject_id: &r.id,
+            due_at: &due,
+            rows: &rows,
+            payload: &payload,
+            record_date: prepared.record_date.map(Date),
+        },
+    )?;
+    enqueue(tx, &id)?;
+    Ok(Some(Registration {
+        status: "queued".into(),
+        submission_id: id,
+    }))
+}
+
+/// The payload of the rows that `keep` selects, as the authority's file.
+pub fn payload_of(
+    scheme: &dyn RegistrationScheme,
+    rows: &[SubmissionRow],
+    keep: impl Fn(&SubmissionRow) -> bool,
+) -> String {
+    let lines: Vec<String> = rows
+        .iter()
+        .filter(|r| keep(r))
+        .map(|r| r.line.clone())
+        .collect();
+    scheme.export(&lines)
+}
+
+/// Rebuilds the rows not yet accepted from the guests' current data (after a rejection).
+pub fn rebuild(
+    tx: &Tx,
+    scheme: &dyn RegistrationScheme,
+    rows: &mut [SubmissionRow],
+    subject_id: &str,
+    day: NaiveDate,
+) -> AppResult<()> {
+    let r = store::reservations::get(tx, subject_id)?
+        .ok_or_else(|| AppError::not_found("reservation", subject_id))?;
+    let party = party(tx, &r, day)?;
+    let prepared = prepare(tx, scheme, &party)?;
+    for row in rows.iter_mut().filter(|r| r.status != "accepted") {
+        if let Some(p) = prepared.rows.iter().find(|p| p.guest_id == row.guest_id) {
+            row.line = p.line.clone();
+        }
+        row.status = "pending".into();
+        row.error = None;
+    }
+    Ok(())
+}
+
+/// The day's rows not yet accepted (or all of them, with `all`) as the manual-upload file,
+/// with how many rows it holds.
+pub async fn export(
+    db: &Db,
+    c: &Compliance,
+    day: NaiveDate,
+    all: bool,
+) -> AppResult<(String, usize)> {
+    let scheme = c.registration.clone();
+    db.read(move |conn| {
+        let subs = store::submissions::for_record_date(conn, KIND, Date(day))?;
+        let lines: Vec<String> = subs
+            .iter()
+            .filter(|s| s.scheme == scheme.name() || !scheme.enabled())
+            .flat_map(|s| s.rows.iter())
+            .filter(|r| all || r.status != "accepted")
+            .map(|r| r.line.clone())
+            .collect();
+        let n = lines.len();
+        Ok((scheme.export(&lines), n))
+    })
+    .await
+}

@@ -1,0 +1,122 @@
+//! Compliance submissions as the front desk and integrators see them: the list (what is
+//! pending and how long is left), one submission with its exchange log, and retry.
+
+use chrono::{DateTime, Utc};
+
+use crate::clock::format_instant;
+use crate::compliance::Compliance;
+use crate::db::Db;
+use crate::error::{AppError, AppResult};
+use crate::jobs::registration::{enqueue, note};
+use crate::model::Submission;
+use crate::service::registration::{KIND, payload_of, rebuild};
+use crate::service::{Page, PageRequest, page};
+use crate::store;
+
+/// Submission kinds.
+pub const KINDS: [&str; 2] = ["guest_registration", "fiscal_receipt"];
+/// Submission statuses.
+pub const STATUSES: [&str; 7] = [
+    "queued",
+    "sending",
+    "accepted",
+    "rejected",
+    "retrying",
+    "unknown",
+    "manual_required",
+];
+
+fn with_overdue(mut s: Submission, now: DateTime<Utc>) -> Submission {
+    s.overdue = s.status != "accepted" && s.due_at.0 < format_instant(now);
+    s
+}
+
+/// A page of submissions, oldest first.
+pub async fn list(
+    db: &Db,
+    kinds: Vec<String>,
+    statuses: Vec<String>,
+    req: PageRequest,
+) -> AppResult<Page<Submission>> {
+    let now = db.clock().now();
+    let mut p = page(db, req, move |c, after, as_of, limit| {
+        store::submissions::list(c, &kinds, &statuses, after, as_of, limit)
+    })
+    .await?;
+    p.items = p
+        .items
+        .into_iter()
+        .map(|(s, pos)| (with_overdue(s, now), pos))
+        .collect();
+    Ok(p)
+}
+
+/// One submission with its exchange log.
+pub async fn get(db: &Db, id: String) -> AppResult<Submission> {
+    let now = db.clock().now();
+    db.read(move |c| {
+        let mut s = store::submissions::get(c, &id)?
+            .ok_or_else(|| AppError::not_found("submission", &id))?;
+        s.exchanges = Some(store::submissions::exchanges(c, &id)?);
+        Ok(with_overdue(s, now))
+    })
+    .await
+}
+
+/// Sends a submission again. `rejected`: the refused rows are rebuilt from the guests'
+/// current data (422 `registration_incomplete` while still incomplete). `manual_required`
+/// or `unknown`: the same rows go again, and the log says an operator asked for it.
+/// `retrying`: the next attempt is brought forward to now. Anything else is 409.
+pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission> {
+    let scheme = c.registration.clone();
+    let sid = id.clone();
+    db.write(move |tx| {
+        let mut s = store::submissions::get(tx, &id)?
+            .ok_or_else(|| AppError::not_found("submission", &id))?;
+        if s.scheme != scheme.name() {
+            return Err(AppError::conflict(
+                "submission_not_retryable",
+                format!("This submission is for {}, which is not configured now.", s.scheme),
+            ));
+        }
+        let why = match s.status.as_str() {
+            "retrying" => {
+                let now = tx.now_text();
+                tx.execute(
+                    "UPDATE jobs SET run_at = ?2, updated_at = ?2 WHERE subject_id = ?1 AND status = 'pending'",
+                    (&id, &now),
+                )?;
+                return Ok(());
+            }
+            "rejected" if s.kind == KIND => {
+                let day = s.record_date.map(|d| d.0).unwrap_or_else(|| tx.clock().today_in("UTC"));
+                rebuild(tx, scheme.as_ref(), &mut s.rows, &s.subject_id, day)?;
+                "retry requested: the refused rows were rebuilt from the guests' current data and are sent again"
+            }
+            "manual_required" | "unknown" => {
+                for r in s.rows.iter_mut().filter(|r| r.status != "accepted") {
+                    r.status = "pending".into();
+                }
+                "retry requested by an operator after an unknown outcome: the rows not known to be accepted are sent again"
+            }
+            other => {
+                return Err(AppError::conflict(
+                    "submission_not_retryable",
+                    format!(
+                        "This submission is {other}; only rejected, retrying, unknown or manual_required ones can be retried."
+                    ),
+                ));
+            }
+        };
+        s.status = "queued".into();
+        s.next_attempt_at = None;
+        s.last_error = None;
+        let payload = payload_of(scheme.as_ref(), &s.rows, |_| true);
+        store::submissions::save(tx, &s, &payload)?;
+        store::submissions::append_exchange(tx, &s.id, s.attempts.max(1), &note(why))?;
+        enqueue(tx, &s.id)?;
+        Ok(())
+    })
+    .await?;
+    get(db, sid).await
+}
