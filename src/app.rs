@@ -17,6 +17,7 @@ use crate::config::Loaded;
 use crate::db::{DB_FILE, Db};
 use crate::domain::webhooks::Destinations;
 use crate::error::{AppError, AppResult};
+use crate::jobs::registration::RegistrationHandler;
 use crate::jobs::webhook::WebhookHandler;
 use crate::jobs::{Handler, Queue};
 
@@ -67,7 +68,7 @@ pub fn open_db(dir: &Path) -> AppResult<Db> {
 impl App {
     /// Opens the database and binds the listener (port 0 picks a free port).
     pub async fn build(loaded: &Loaded) -> AppResult<App> {
-        App::build_with(loaded, Compliance::default()).await
+        App::build_with(loaded, Compliance::configured(&loaded.config.compliance)).await
     }
 
     /// Like [`App::build`], with the national compliance schemes to use.
@@ -137,8 +138,12 @@ impl App {
                 }
             }
         });
-        let handlers: Vec<Arc<dyn Handler>> =
-            vec![Arc::new(WebhookHandler::new(self.destinations))];
+        let handlers: Vec<Arc<dyn Handler>> = vec![
+            Arc::new(WebhookHandler::new(self.destinations)),
+            Arc::new(RegistrationHandler::new(
+                self.compliance.registration.clone(),
+            )),
+        ];
         let queue = Queue::start(self.db.clone(), handlers, self.workers).await?;
         let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
         tracing::info!(addr = %self.addr, "innkeep is listening");

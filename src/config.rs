@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub mod compliance;
+
+pub use compliance::{ComplianceConfig, RegistrationConfig, RegistrationSchemeName, Secret};
+
 /// The environment variable prefix.
 pub const ENV_PREFIX: &str = "INNKEEP_";
 /// Variables that the command line reads itself.
@@ -34,6 +38,8 @@ pub struct Config {
     pub oauth: OAuthConfig,
     /// Webhook delivery.
     pub webhooks: WebhooksConfig,
+    /// National compliance schemes.
+    pub compliance: ComplianceConfig,
 }
 
 /// `[webhooks]`
@@ -250,6 +256,11 @@ pub fn load(
             "events.retention_days must be at least 1".into(),
         ));
     }
+    config
+        .compliance
+        .registration
+        .check()
+        .map_err(ConfigError)?;
     tracing_subscriber::EnvFilter::try_new(&config.log.level).map_err(|e| {
         ConfigError(format!(
             "log.level {:?} is not a valid filter: {e}",
@@ -388,6 +399,49 @@ mod tests {
         assert_eq!(
             load(&flags, env(&[])).unwrap().config.server.listen.port(),
             2000
+        );
+    }
+
+    #[test]
+    fn registration_keys_come_from_the_environment_and_secrets_stay_hidden() {
+        let l = load(
+            &Flags::default(),
+            env(&[
+                ("INNKEEP_COMPLIANCE__REGISTRATION__SCHEME", "it-alloggiati"),
+                ("INNKEEP_COMPLIANCE__REGISTRATION__USERNAME", "hotel1"),
+                ("INNKEEP_COMPLIANCE__REGISTRATION__PASSWORD", "pw-secret"),
+                ("INNKEEP_COMPLIANCE__REGISTRATION__WS_KEY", "key-secret"),
+                ("INNKEEP_COMPLIANCE__REGISTRATION__DRY_RUN", "true"),
+            ]),
+        )
+        .unwrap();
+        let r = &l.config.compliance.registration;
+        assert_eq!(r.scheme, RegistrationSchemeName::ItAlloggiati);
+        assert!(r.dry_run);
+        assert_eq!(r.password.expose(), "pw-secret");
+        let shown = format!(
+            "{:?} {}",
+            l.config,
+            serde_json::to_string(&l.config).unwrap()
+        );
+        assert!(
+            !shown.contains("pw-secret") && !shown.contains("key-secret"),
+            "{shown}"
+        );
+        let e = load(
+            &Flags::default(),
+            env(&[("INNKEEP_COMPLIANCE__REGISTRATION__SCHEME", "it-alloggiati")]),
+        )
+        .unwrap_err();
+        assert!(e.0.contains("compliance.registration.username"), "{e}");
+        let e = load(
+            &Flags::default(),
+            env(&[("INNKEEP_COMPLIANCE__REGISTRATION__SCHEME", "fr-police")]),
+        )
+        .unwrap_err();
+        assert!(
+            e.0.contains("INNKEEP_COMPLIANCE__REGISTRATION__SCHEME"),
+            "{e}"
         );
     }
 

@@ -3,6 +3,7 @@
 //! map the result. Cross-cutting rules live in layers: [`edge`] (request id, body limit,
 //! problem+json) and [`idempotency`] (Idempotency-Key).
 
+mod compliance;
 pub mod edge;
 mod events;
 mod guests;
@@ -59,6 +60,8 @@ pub enum Tag {
     Invoices,
     /// Webhook endpoints and deliveries.
     Webhooks,
+    /// National submissions: guest registration, fiscal receipts.
+    Compliance,
     /// The durable event feed.
     Events,
     /// Self-description of the API.
@@ -100,6 +103,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         stays::StaysApi,
         invoices::InvoicesApi,
         webhooks::WebhooksApi,
+        compliance::ComplianceApi,
         events::EventsApi,
     );
     OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))

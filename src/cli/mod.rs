@@ -4,10 +4,12 @@
 //! `INNKEEP_CONFIG`); commands meant for scripts take `--json`.
 
 mod admin;
+mod compliance;
 mod queue;
 mod serve;
 
 pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
+pub use compliance::{ComplianceCommand, SubmissionsCommand};
 pub use queue::{JobsCommand, WebhooksCommand};
 
 use std::net::SocketAddr;
@@ -93,6 +95,18 @@ pub enum Command {
         #[command(subcommand)]
         command: JobsCommand,
     },
+    /// National compliance: code tables and the manual registration file.
+    Compliance {
+        /// What to do.
+        #[command(subcommand)]
+        command: ComplianceCommand,
+    },
+    /// Submissions to national authorities (guest registration, fiscal receipts).
+    Submissions {
+        /// What to do.
+        #[command(subcommand)]
+        command: SubmissionsCommand,
+    },
 }
 
 /// `innkeep config …`
@@ -143,6 +157,12 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Keys { command } => load(&cli).and_then(|l| admin::keys(&l, command)),
         Command::Webhooks { command } => load(&cli).and_then(|l| queue::webhooks(&l, command)),
         Command::Jobs { command } => load(&cli).and_then(|l| queue::jobs(&l, command)),
+        Command::Compliance { command } => {
+            load(&cli).and_then(|l| compliance::compliance(&l, command))
+        }
+        Command::Submissions { command } => {
+            load(&cli).and_then(|l| compliance::submissions(&l, command))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -173,6 +193,20 @@ fn config_check(l: &Loaded, json: bool) {
         }
         println!("listen:         {}", l.config.server.listen);
         println!("log level:      {}", l.config.log.level);
+        let r = &l.config.compliance.registration;
+        match r.scheme {
+            config::RegistrationSchemeName::None => println!("registration:   none"),
+            config::RegistrationSchemeName::ItAlloggiati => println!(
+                "registration:   it-alloggiati{} as {} at {} (password and ws_key set)",
+                if r.dry_run {
+                    " (dry run: Test, not Send)"
+                } else {
+                    ""
+                },
+                r.username,
+                r.endpoint
+            ),
+        }
     }
 }
 

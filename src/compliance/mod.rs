@@ -165,3 +165,42 @@ impl Default for Compliance {
         }
     }
 }
+
+/// How long one call to an authority may take.
+pub const CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl Compliance {
+    /// The schemes `[compliance]` configures, calling authorities through `transport`.
+    pub fn from_config(
+        config: &crate::config::ComplianceConfig,
+        transport: Arc<dyn transport::Transport>,
+    ) -> Compliance {
+        use crate::config::RegistrationSchemeName as Name;
+        let r = &config.registration;
+        let registration: Arc<dyn RegistrationScheme> = match r.scheme {
+            Name::None => Arc::new(NoRegistration),
+            Name::ItAlloggiati => Arc::new(alloggiati::Alloggiati::new(
+                alloggiati::Settings {
+                    endpoint: r.endpoint.clone(),
+                    username: r.username.clone(),
+                    password: r.password.expose().to_string(),
+                    ws_key: r.ws_key.expose().to_string(),
+                    dry_run: r.dry_run,
+                },
+                transport,
+            )),
+        };
+        Compliance {
+            registration,
+            ..Compliance::default()
+        }
+    }
+
+    /// [`Compliance::from_config`] over HTTP with the standard timeout.
+    pub fn configured(config: &crate::config::ComplianceConfig) -> Compliance {
+        Compliance::from_config(
+            config,
+            Arc::new(transport::HttpTransport::new(CALL_TIMEOUT)),
+        )
+    }
+}

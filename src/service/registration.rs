@@ -179,3 +179,31 @@ pub async fn export(
     })
     .await
 }
+
+/// Imports an official code table (replacing the loaded one); returns how many rows.
+pub async fn import_table(db: &Db, table: &str, text: String, source: String) -> AppResult<usize> {
+    use crate::compliance::codes;
+    let table = codes::table_name(table).ok_or_else(|| {
+        AppError::invalid_field(
+            "table",
+            "invalid_value",
+            format!("must be one of {}", codes::TABLES.join(", ")),
+        )
+    })?;
+    let rows = codes::parse_table(table, &text)
+        .map_err(|why| AppError::invalid_field("file", "invalid_table", why))?;
+    let sha = store::submissions::sha256_hex(&text);
+    let n = rows.len();
+    db.write(move |tx| {
+        store::codes::replace(
+            tx,
+            crate::compliance::alloggiati::party::SCHEME,
+            table,
+            &rows,
+            &sha,
+            &source,
+        )
+    })
+    .await?;
+    Ok(n)
+}

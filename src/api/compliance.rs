@@ -1,0 +1,165 @@
+//! `/v1/compliance`: national submissions (what is pending, how long is left, the exchange
+//! log, retry) and the manual-upload file of a day's guest registrations.
+
+use std::sync::Arc;
+
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::{Json, PlainText};
+use poem_openapi::{ApiResponse, OpenApi};
+
+use super::Tag;
+use super::pagination::{Filters, ListRequest, csv, given, joined};
+use super::problem::{ActionErrors, ApiError, GetErrors, ListErrors};
+use super::security::{Scope, Token};
+use crate::compliance::Compliance;
+use crate::db::Db;
+use crate::domain::rules::one_of;
+use crate::model::{Date, Submission, SubmissionPage};
+use crate::service::{self, submissions::KINDS, submissions::STATUSES};
+
+/// Compliance submissions.
+pub struct ComplianceApi;
+
+/// A submission queued again.
+#[derive(ApiResponse)]
+pub enum Retried {
+    /// Queued (or, while `retrying`, brought forward to now); follow its `status`.
+    #[oai(status = 202)]
+    Queued(Json<Submission>),
+}
+
+/// The upload file.
+#[derive(ApiResponse)]
+pub enum Export {
+    /// The records, CRLF-separated with none after the last (empty when there are none).
+    #[oai(status = 200)]
+    File(
+        PlainText<String>,
+        #[oai(header = "Content-Disposition")] String,
+        #[oai(header = "X-Record-Count")] String,
+    ),
+}
+
+fn pick(list: &'static [&'static str]) -> impl Fn(&str) -> Option<String> {
+    move |s| list.contains(&s).then(|| s.to_string())
+}
+
+#[OpenApi(tag = "Tag::Compliance")]
+impl ComplianceApi {
+    /// List compliance submissions
+    ///
+    /// Oldest first. Each shows its deadline (`due_at`) and whether it is `overdue`; the
+    /// exchange log is left out (`exchanges` is null): get one submission to read it.
+    #[oai(
+        path = "/compliance/submissions",
+        method = "get",
+        operation_id = "listSubmissions"
+    )]
+    async fn list(
+        &self,
+        db: Data<&Db>,
+        #[oai(scope = "Scope::Compliance")] _token: Token,
+        /// Kinds, comma-separated: `guest_registration`, `fiscal_receipt`.
+        kind: Query<Option<String>>,
+        /// Statuses, comma-separated (`retrying,manual_required`).
+        status: Query<Option<String>>,
+        /// Page size, 1 to 200 (default 50).
+        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        limit: Query<Option<i64>>,
+        /// `next_cursor` of the previous page.
+        cursor: Query<Option<String>>,
+    ) -> Result<Json<SubmissionPage>, ApiError<ListErrors>> {
+        let kinds = csv("kind", given(&kind), pick(&KINDS), one_of(&KINDS))?;
+        let statuses = csv("status", given(&status), pick(&STATUSES), one_of(&STATUSES))?;
+        let filters = Filters::new(
+            "submissions",
+            &[
+                ("kind", joined(&kinds, String::as_str)),
+                ("status", joined(&statuses, String::as_str)),
+            ],
+        );
+        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let page = service::submissions::list(db.0, kinds, statuses, req.page.clone()).await?;
+        let next_cursor = req.next_cursor(&page);
+        Ok(Json(SubmissionPage {
+            data: page.items.into_iter().map(|(s, _)| s).collect(),
+            next_cursor,
+        }))
+    }
+
+    /// Get a submission with its exchange log
+    ///
+    /// Every raw request and response, oldest first, with secrets redacted.
+    #[oai(
+        path = "/compliance/submissions/:id",
+        method = "get",
+        operation_id = "getSubmission"
+    )]
+    async fn get(
+        &self,
+        db: Data<&Db>,
+        #[oai(scope = "Scope::Compliance")] _token: Token,
+        /// `sub_…`
+        id: Path<String>,
+    ) -> Result<Json<Submission>, ApiError<GetErrors>> {
+        Ok(Json(service::submissions::get(db.0, id.0).await?))
+    }
+
+    /// Retry a submission
+    ///
+    /// `rejected`: the refused rows are rebuilt from the guests' current data (fix them
+    /// first; 422 `registration_incomplete` while still incomplete) and sent again.
+    /// `manual_required`: the rows not known to be accepted are sent again; check the
+    /// authority's records first, since it cannot tell a repeat from a new registration, and
+    /// the log records that an operator asked for it. `retrying`: the next attempt is due
+    /// now. Other statuses: 409 `submission_not_retryable`.
+    #[oai(
+        path = "/compliance/submissions/:id/retry",
+        method = "post",
+        operation_id = "retrySubmission"
+    )]
+    async fn retry(
+        &self,
+        db: Data<&Db>,
+        compliance: Data<&Arc<Compliance>>,
+        #[oai(scope = "Scope::Compliance")] _token: Token,
+        /// `sub_…`
+        id: Path<String>,
+    ) -> Result<Retried, ApiError<ActionErrors>> {
+        Ok(Retried::Queued(Json(
+            service::submissions::retry(db.0, compliance.0, id.0).await?,
+        )))
+    }
+
+    /// Download a day's guest registrations as the upload file
+    ///
+    /// The records of the guests who arrived that day (property-local), in the authority's
+    /// upload format (for Alloggiati Web, 168-character lines separated by CRLF): the manual
+    /// fallback when the service is down. Rows already accepted are left out unless `all`
+    /// is true, so that uploading the file never registers a guest twice.
+    #[oai(
+        path = "/compliance/registration/export",
+        method = "get",
+        operation_id = "exportRegistrations"
+    )]
+    async fn export(
+        &self,
+        db: Data<&Db>,
+        compliance: Data<&Arc<Compliance>>,
+        #[oai(scope = "Scope::Compliance")] _token: Token,
+        /// The arrival day, `YYYY-MM-DD`.
+        date: Query<Date>,
+        /// Include rows already accepted (default false).
+        all: Query<Option<bool>>,
+    ) -> Result<Export, ApiError<ListErrors>> {
+        let day = date.0.0;
+        let (file, n) =
+            service::registration::export(db.0, compliance.0, day, all.0.unwrap_or(false)).await?;
+        Ok(Export::File(
+            PlainText(file),
+            format!("attachment; filename=\"registrations-{day}.txt\""),
+            n.to_string(),
+        ))
+    }
+}

@@ -1,0 +1,175 @@
+//! `innkeep compliance import-table|export|tables` and `innkeep submissions list|retry`.
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+
+use super::admin::with_db;
+use crate::compliance::Compliance;
+use crate::config::Loaded;
+use crate::service::{self, PageRequest};
+
+/// `innkeep compliance …`
+#[derive(Debug, Subcommand)]
+pub enum ComplianceCommand {
+    /// Load an official code table (the authority's `;`-separated CSV), replacing the
+    /// loaded one: `Luoghi` (places and states) or `Tipi_Documento` (document types).
+    ImportTable {
+        /// `Luoghi` or `Tipi_Documento`.
+        table: String,
+        /// The CSV file, as `Tabella` gives it.
+        file: PathBuf,
+    },
+    /// Show the code tables loaded.
+    Tables,
+    /// Write a day's guest registrations as the authority's upload file (the manual
+    /// fallback when the service is down).
+    Export {
+        /// The arrival day, YYYY-MM-DD.
+        #[arg(long)]
+        date: chrono::NaiveDate,
+        /// Include rows already accepted.
+        #[arg(long)]
+        all: bool,
+        /// Write here instead of to standard output.
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
+}
+
+/// `innkeep submissions …`
+#[derive(Debug, Subcommand)]
+pub enum SubmissionsCommand {
+    /// List submissions: what is pending, and how long is left.
+    List {
+        /// Only this status (queued, retrying, manual_required, ...).
+        #[arg(long, value_parser = service::submissions::STATUSES)]
+        status: Option<String>,
+        /// Only this kind.
+        #[arg(long, value_parser = service::submissions::KINDS)]
+        kind: Option<String>,
+        /// At most this many.
+        #[arg(long, default_value_t = 200)]
+        limit: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Send a submission again (see the API's retry for what each status does).
+    Retry {
+        /// `sub_…`
+        id: String,
+    },
+}
+
+/// Runs `innkeep compliance …`.
+pub fn compliance(l: &Loaded, cmd: &ComplianceCommand) -> Result<(), String> {
+    match cmd {
+        ComplianceCommand::ImportTable { table, file } => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let source = file.display().to_string();
+            let table = table.clone();
+            let n = with_db(l, async |db| {
+                service::registration::import_table(db, &table, text, source).await
+            })?;
+            println!("{n} rows loaded into {table}.");
+            Ok(())
+        }
+        ComplianceCommand::Tables => {
+            let all = with_db(l, async |db| db.read(crate::store::codes::versions).await)?;
+            if all.is_empty() {
+                println!("No code tables loaded.");
+            }
+            for t in all {
+                println!(
+                    "{} {}: {} rows from {} at {} (sha256 {})",
+                    t.scheme, t.table, t.rows, t.source, t.imported_at, t.sha256
+                );
+            }
+            Ok(())
+        }
+        ComplianceCommand::Export { date, all, output } => {
+            let c = Compliance::configured(&l.config.compliance);
+            let (day, all) = (*date, *all);
+            let (file, n) = with_db(l, async |db| {
+                service::registration::export(db, &c, day, all).await
+            })?;
+            match output {
+                Some(path) => {
+                    std::fs::write(path, &file)
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    eprintln!("{n} record(s) written to {}.", path.display());
+                }
+                None => {
+                    use std::io::Write;
+                    let _ = std::io::stdout().write_all(file.as_bytes());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Runs `innkeep submissions …`.
+pub fn submissions(l: &Loaded, cmd: &SubmissionsCommand) -> Result<(), String> {
+    match cmd {
+        SubmissionsCommand::List {
+            status,
+            kind,
+            limit,
+            json,
+        } => {
+            let (statuses, kinds) = (
+                status.iter().cloned().collect(),
+                kind.iter().cloned().collect(),
+            );
+            let req = PageRequest {
+                after: None,
+                as_of: None,
+                limit: *limit,
+            };
+            let page = with_db(l, async |db| {
+                service::submissions::list(db, kinds, statuses, req).await
+            })?;
+            let subs: Vec<_> = page.items.into_iter().map(|(s, _)| s).collect();
+            if *json {
+                let v: Vec<_> = subs
+                    .iter()
+                    .map(|s| poem_openapi::types::ToJSON::to_json(s))
+                    .collect();
+                println!("{}", serde_json::to_string(&v).unwrap_or_default());
+                return Ok(());
+            }
+            if subs.is_empty() {
+                println!("No submissions.");
+            }
+            for s in subs {
+                let deadline = if s.status == "accepted" {
+                    String::new()
+                } else if s.overdue {
+                    format!("OVERDUE since {}", s.due_at.0)
+                } else {
+                    format!("due {}", s.due_at.0)
+                };
+                println!(
+                    "{}  {}  {}  {:15}  attempts {:<2}  {deadline}  {}",
+                    s.id,
+                    s.kind,
+                    s.subject_id,
+                    s.status,
+                    s.attempts,
+                    s.last_error.unwrap_or_default()
+                );
+            }
+            Ok(())
+        }
+        SubmissionsCommand::Retry { id } => {
+            let c = Compliance::configured(&l.config.compliance);
+            let id = id.clone();
+            let s = with_db(l, async |db| service::submissions::retry(db, &c, id).await)?;
+            println!("{} is {} again; a running server sends it.", s.id, s.status);
+            Ok(())
+        }
+    }
+}
