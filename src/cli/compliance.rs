@@ -136,7 +136,7 @@ pub fn submissions(l: &Loaded, cmd: &SubmissionsCommand) -> Result<(), String> {
             if *json {
                 let v: Vec<_> = subs
                     .iter()
-                    .map(|s| poem_openapi::types::ToJSON::to_json(s))
+                    .map(poem_openapi::types::ToJSON::to_json)
                     .collect();
                 println!("{}", serde_json::to_string(&v).unwrap_or_default());
                 return Ok(());

@@ -135,25 +135,44 @@ pub fn payload_of(
 }
 
 /// Rebuilds the rows not yet accepted from the guests' current data (after a rejection).
+/// Members of a family or group are only taken right after their head, so when a member
+/// goes again after its head was accepted, the head's row goes again too; returns whether
+/// that happened (the caller logs why).
 pub fn rebuild(
     tx: &Tx,
     scheme: &dyn RegistrationScheme,
     rows: &mut [SubmissionRow],
     subject_id: &str,
     day: NaiveDate,
-) -> AppResult<()> {
+) -> AppResult<bool> {
     let r = store::reservations::get(tx, subject_id)?
         .ok_or_else(|| AppError::not_found("reservation", subject_id))?;
     let party = party(tx, &r, day)?;
     let prepared = prepare(tx, scheme, &party)?;
+    let fresh = |id: &str| {
+        prepared
+            .rows
+            .iter()
+            .find(|p| p.guest_id == id)
+            .map(|p| p.line.clone())
+    };
+    let mut member_again = false;
     for row in rows.iter_mut().filter(|r| r.status != "accepted") {
-        if let Some(p) = prepared.rows.iter().find(|p| p.guest_id == row.guest_id) {
-            row.line = p.line.clone();
+        if let Some(line) = fresh(&row.guest_id) {
+            row.line = line;
         }
+        member_again |= matches!(row.line.get(0..2), Some("19" | "20"));
         row.status = "pending".into();
         row.error = None;
     }
-    Ok(())
+    let head_again = member_again && rows.first().is_some_and(|h| h.status == "accepted");
+    if head_again && let Some(head) = rows.first_mut() {
+        if let Some(line) = fresh(&head.guest_id) {
+            head.line = line;
+        }
+        head.status = "pending".into();
+    }
+    Ok(head_again)
 }
 
 /// The day's rows not yet accepted (or all of them, with `all`) as the manual-upload file,

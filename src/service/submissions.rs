@@ -90,8 +90,13 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
             }
             "rejected" if s.kind == KIND => {
                 let day = s.record_date.map(|d| d.0).unwrap_or_else(|| tx.clock().today_in("UTC"));
-                rebuild(tx, scheme.as_ref(), &mut s.rows, &s.subject_id, day)?;
-                "retry requested: the refused rows were rebuilt from the guests' current data and are sent again"
+                if rebuild(tx, scheme.as_ref(), &mut s.rows, &s.subject_id, day)? {
+                    "retry requested: the refused rows were rebuilt from the guests' current data and are sent again; \
+                     the head of the party, accepted before, is sent again with them because members are only \
+                     taken right after their head"
+                } else {
+                    "retry requested: the refused rows were rebuilt from the guests' current data and are sent again"
+                }
             }
             "manual_required" | "unknown" => {
                 for r in s.rows.iter_mut().filter(|r| r.status != "accepted") {

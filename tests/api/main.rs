@@ -1,6 +1,7 @@
 //! Integration tests: the real server on port 0 with a temporary data directory, spoken to
 //! over real HTTP as a client would. One binary, many modules, to save link time.
 
+mod alloggiati_sim;
 mod oauth_client;
 mod receiver;
 mod reply;
@@ -20,6 +21,7 @@ mod oauth;
 mod oauth_device;
 mod oauth_tokens;
 mod pagination;
+mod registration;
 mod reservations;
 mod rooms;
 mod scopes;

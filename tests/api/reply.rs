@@ -9,6 +9,8 @@ pub struct Reply {
     pub status: StatusCode,
     pub headers: reqwest::header::HeaderMap,
     pub body: Value,
+    /// The body as text (for non-JSON answers).
+    pub text: String,
 }
 
 impl Reply {

@@ -227,6 +227,7 @@ impl TestApp {
             status,
             headers,
             body,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
         }
     }
 
