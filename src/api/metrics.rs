@@ -48,9 +48,10 @@ struct Stored {
     reservations: Vec<(String, i64)>,
     jobs: (i64, Option<String>),
     deliveries: Vec<(String, i64)>,
+    submissions: Vec<(String, String, i64, i64)>,
 }
 
-fn stored(c: &rusqlite::Connection) -> crate::error::AppResult<Stored> {
+fn stored(c: &rusqlite::Connection, now: &str) -> crate::error::AppResult<Stored> {
     let last_sequence = crate::store::events::last_sequence(c)?;
     let mut stmt = c.prepare_cached("SELECT status, COUNT(*) FROM reservations GROUP BY status")?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
@@ -59,6 +60,7 @@ fn stored(c: &rusqlite::Connection) -> crate::error::AppResult<Stored> {
         reservations: rows.collect::<Result<Vec<_>, _>>()?,
         jobs: crate::store::jobs::pending_stats(c)?,
         deliveries: crate::store::webhooks::delivery_counts(c)?,
+        submissions: crate::store::submissions::counts(c, now)?,
     })
 }
 
@@ -93,7 +95,8 @@ pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Respon
         &[(String::new(), uptime)],
     );
     let now = db.clock().now();
-    if let Ok(s) = db.read(stored).await {
+    let now_text = crate::clock::format_instant(now);
+    if let Ok(s) = db.read(move |c| stored(c, &now_text)).await {
         let one = |v: i64| [(String::new(), v)];
         let labelled = |label: &str, rows: Vec<(String, i64)>| -> Vec<(String, i64)> {
             rows.into_iter()
@@ -148,6 +151,33 @@ pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Respon
             "gauge",
             "Webhook delivery attempts in the kept log (pruned with the events), by outcome.",
             &outcomes,
+        );
+        let mut overdue: Vec<(String, i64)> = Vec::new();
+        for (kind, _, _, late) in &s.submissions {
+            let label = format!("{{kind=\"{kind}\"}}");
+            match overdue.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, n)) => *n += late,
+                None => overdue.push((label, *late)),
+            }
+        }
+        let by_status = s
+            .submissions
+            .into_iter()
+            .map(|(kind, status, n, _)| (format!("{{kind=\"{kind}\",status=\"{status}\"}}"), n))
+            .collect::<Vec<_>>();
+        family(
+            &mut out,
+            "innkeep_compliance_submissions",
+            "gauge",
+            "Submissions to national authorities, by kind and status.",
+            &by_status,
+        );
+        family(
+            &mut out,
+            "innkeep_compliance_overdue",
+            "gauge",
+            "Submissions past their legal deadline and not accepted, by kind.",
+            &overdue,
         );
     }
     Response::builder()

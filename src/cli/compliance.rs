@@ -73,7 +73,8 @@ pub fn compliance(l: &Loaded, cmd: &ComplianceCommand) -> Result<(), String> {
             let n = with_db(l, async |db| {
                 service::registration::import_table(db, &table, text, source).await
             })?;
-            println!("{n} rows loaded into {table}.");
+            let name = crate::compliance::codes::table_name(&table).unwrap_or(&table);
+            println!("{n} rows loaded into {name}.");
             Ok(())
         }
         ComplianceCommand::Tables => {

@@ -66,20 +66,26 @@ pub fn terminate(child: &mut Child) -> std::process::ExitStatus {
     panic!("the server did not stop on SIGTERM");
 }
 
-/// Creates an OAuth client with `innkeep clients create`: its id and secret.
-pub fn cli_client(dir: &std::path::Path, scopes: &str) -> (String, String) {
-    let out = innkeep(dir)
-        .args([
-            "clients", "create", "--name", "cli test", "--scopes", scopes, "--json",
-        ])
-        .output()
-        .unwrap();
+/// Runs `innkeep ARGS` on `dir`, asserts it succeeded, and returns its standard output.
+pub fn run_ok(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = innkeep(dir).args(args).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Creates an OAuth client with `innkeep clients create`: its id and secret.
+pub fn cli_client(dir: &std::path::Path, scopes: &str) -> (String, String) {
+    let out = run_ok(
+        dir,
+        &[
+            "clients", "create", "--name", "cli test", "--scopes", scopes, "--json",
+        ],
+    );
+    let c: serde_json::Value = serde_json::from_str(&out).unwrap();
     let field = |k: &str| c[k].as_str().unwrap().to_string();
     (field("client_id"), field("client_secret"))
 }

@@ -500,6 +500,11 @@ async fn rows_past_the_window_go_to_manual_and_the_day_can_be_exported() {
         .await
         .body;
     assert_eq!(s["overdue"], true);
+    let metrics = app.metrics().await;
+    assert!(
+        metrics.contains("innkeep_compliance_overdue{kind=\"guest_registration\"} 1"),
+        "{metrics}"
+    );
     app.post(&format!("/v1/compliance/submissions/{id}/retry"), json!({}))
         .await
         .expect(202);
@@ -519,4 +524,75 @@ async fn rows_past_the_window_go_to_manual_and_the_day_can_be_exported() {
     app.get("/v1/compliance/registration/export?date=someday")
         .await
         .problem(400, "bad_request");
+}
+
+#[test]
+fn the_cli_imports_tables_checks_the_config_and_lists_submissions() {
+    use crate::binary::innkeep;
+    let dir = tempfile::tempdir().unwrap();
+    let table = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/compliance/it-alloggiati/Luoghi.sample.csv"
+    );
+    let out = crate::binary::run_ok(dir.path(), &["compliance", "import-table", "luoghi", table]);
+    assert!(out.contains("20 rows loaded into Luoghi"), "{out}");
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(
+        &bad,
+        "Codice;Descrizione;Provincia;DataFineVal\n12;ROMA;RM;\n",
+    )
+    .unwrap();
+    let out = innkeep(dir.path())
+        .args(["compliance", "import-table", "Luoghi"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("line 2"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = innkeep(dir.path())
+        .args(["compliance", "tables"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("it-alloggiati Luoghi: 20 rows"));
+    let env = [
+        ("INNKEEP_COMPLIANCE__REGISTRATION__SCHEME", "it-alloggiati"),
+        ("INNKEEP_COMPLIANCE__REGISTRATION__USERNAME", USER),
+        ("INNKEEP_COMPLIANCE__REGISTRATION__PASSWORD", PASSWORD),
+        ("INNKEEP_COMPLIANCE__REGISTRATION__WS_KEY", WS_KEY),
+    ];
+    let out = innkeep(dir.path())
+        .args(["config", "check", "--json"])
+        .envs(env)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("it-alloggiati"),
+        "{text}"
+    );
+    assert!(!text.contains(PASSWORD) && !text.contains(WS_KEY), "{text}");
+    let out = innkeep(dir.path())
+        .args(["config", "check"])
+        .envs(env[..2].iter().copied())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("compliance.registration.password"));
+    let out = innkeep(dir.path())
+        .args(["submissions", "list"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "No submissions."
+    );
+    let out = innkeep(dir.path())
+        .args(["submissions", "retry", "sub_nope"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
 }
