@@ -24,5 +24,6 @@ pub mod error;
 pub mod ids;
 pub mod jobs;
 pub mod model;
+pub mod outbound;
 pub mod service;
 pub mod store;

@@ -26,7 +26,7 @@ pub fn token(prefix: &str) -> String {
 
 /// The stored form of a token or code: hex SHA-256.
 pub fn token_hash(token: &str) -> String {
-    format!("{:x}", Sha256::digest(token.as_bytes()))
+    crate::domain::digest::sha256_hex(token.as_bytes())
 }
 
 /// An argon2id hash (PHC string) of a password or client secret.

@@ -170,6 +170,14 @@ impl Default for Compliance {
 pub const CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl Compliance {
+    /// The schemes' names, as the settings show them.
+    pub fn schemes(&self) -> crate::model::ComplianceSchemes {
+        crate::model::ComplianceSchemes {
+            registration: self.registration.name().into(),
+            fiscal: self.fiscal.name().into(),
+        }
+    }
+
     /// The schemes `[compliance]` configures, calling authorities through `transport`.
     pub fn from_config(
         config: &crate::config::ComplianceConfig,

@@ -16,7 +16,7 @@ pub struct Reply {
     pub status: u16,
     /// Body, as text.
     pub body: String,
-    /// `Retry-After`, in seconds, when given.
+    /// `Retry-After`, when given (capped at a day).
     pub retry_after: Option<Duration>,
 }
 
@@ -48,16 +48,9 @@ pub struct HttpTransport {
 impl HttpTransport {
     /// A transport whose calls give up after `timeout`.
     pub fn new(timeout: Duration) -> HttpTransport {
-        let agent = ureq::Agent::config_builder()
-            .timeout_global(Some(timeout))
-            .http_status_as_error(false)
-            .max_redirects(0)
+        let agent = crate::outbound::agent(timeout, "compliance")
             .max_idle_connections(0)
             .max_idle_connections_per_host(0)
-            .user_agent(format!(
-                "innkeep/{} (compliance)",
-                env!("CARGO_PKG_VERSION")
-            ))
             .build()
             .into();
         HttpTransport { agent }
@@ -100,12 +93,7 @@ impl Transport for HttpTransport {
         }
         let mut resp = req.send(body).map_err(classify)?;
         let status = resp.status().as_u16();
-        let retry_after = resp
-            .headers()
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse().ok())
-            .map(Duration::from_secs);
+        let retry_after = crate::outbound::retry_after(&resp);
         let body = resp
             .body_mut()
             .read_to_string()

@@ -6,6 +6,7 @@
 #[macro_use]
 pub mod enums;
 pub mod availability;
+pub mod digest;
 pub mod money;
 pub mod reservation;
 pub mod rules;

@@ -18,7 +18,7 @@ use chrono::Utc;
 
 use super::Handler;
 use crate::clock::format_instant;
-use crate::compliance::{Exchange, Outcome, RegistrationScheme};
+use crate::compliance::{Exchange, Outcome, RegistrationScheme, RowResult};
 use crate::db::{Db, Tx};
 use crate::error::{AppError, AppResult};
 use crate::model::{Instant, Submission, snapshot};
@@ -130,67 +130,38 @@ impl RegistrationHandler {
             .filter(|r| r.status == "pending")
             .map(|r| r.line.clone())
             .collect();
-        if lines.is_empty() {
-            let done = Outcome::Accepted {
-                authority_reference: sub.authority_reference.clone().unwrap_or_default(),
-            };
-            return record(db, job_id, &sub, scheme, Vec::new(), done).await;
-        }
-        let mut log = Vec::new();
+        let mut sent = sub.clone();
+        sent.attempts += 1;
         let mut fresh = false;
-        for _ in 0..2 {
+        loop {
             let s = scheme.clone();
-            match blocking(move || s.authenticate(fresh)).await? {
-                Ok(mut ex) => log.append(&mut ex),
-                Err((mut ex, outcome)) => {
-                    log.append(&mut ex);
-                    return record(db, job_id, &sub, scheme, log, outcome).await;
-                }
-            }
-            let sub_id = sub.id.clone();
-            let attempt = sub.attempts + 1;
-            let earlier = std::mem::take(&mut log);
+            let log = match blocking(move || s.authenticate(fresh)).await? {
+                Ok(log) => log,
+                Err((log, outcome)) => return record(db, job_id, &sub, scheme, log, outcome).await,
+            };
+            let (id, attempt) = (sent.id.clone(), sent.attempts);
             db.write(move |tx| {
-                for e in &earlier {
-                    store::submissions::append_exchange(tx, &sub_id, attempt, e)?;
-                }
-                tx.execute(
-                    "UPDATE compliance_submissions SET status = 'sending', attempts = ?2, updated_at = ?3 WHERE id = ?1",
-                    (&sub_id, attempt, tx.now_text()),
-                )?;
-                Ok(())
+                store::submissions::append_exchanges(tx, &id, attempt, &log)?;
+                store::submissions::mark_sending(tx, &id, attempt)
             })
             .await?;
             let (s, l) = (scheme.clone(), lines.clone());
-            let (mut ex, outcome) = blocking(move || s.submit(&l)).await?;
-            log.append(&mut ex);
-            let mut sent = sub.clone();
-            sent.attempts = attempt;
+            let (mut log, outcome) = blocking(move || s.submit(&l)).await?;
             if matches!(outcome, Outcome::Reauthenticate { .. }) && !fresh {
                 log.push(note("the authority refused the token before processing the rows; sending them again with a new token"));
-                record_log(db, &sent, std::mem::take(&mut log)).await?;
+                let (id, attempt) = (sent.id.clone(), sent.attempts);
+                db.write(move |tx| store::submissions::append_exchanges(tx, &id, attempt, &log))
+                    .await?;
                 fresh = true;
                 continue;
             }
             return record(db, job_id, &sent, scheme, log, outcome).await;
         }
-        Ok(())
     }
 }
 
 async fn finish(db: &Db, job_id: i64) -> AppResult<()> {
     db.write(move |tx| store::jobs::finish(tx, job_id)).await
-}
-
-async fn record_log(db: &Db, sub: &Submission, log: Vec<Exchange>) -> AppResult<()> {
-    let (id, attempt) = (sub.id.clone(), sub.attempts);
-    db.write(move |tx| {
-        for e in &log {
-            store::submissions::append_exchange(tx, &id, attempt, e)?;
-        }
-        Ok(())
-    })
-    .await
 }
 
 /// Records the exchanges and the outcome in one transaction, with the event and the job.
@@ -204,13 +175,11 @@ async fn record(
 ) -> AppResult<()> {
     let mut sub = sub.clone();
     db.write(move |tx| {
-        for e in &log {
-            store::submissions::append_exchange(tx, &sub.id, sub.attempts.max(1), e)?;
-        }
+        store::submissions::append_exchanges(tx, &sub.id, sub.attempts, &log)?;
         let now = tx.clock().now();
         let event = apply(&mut sub, outcome, now, job_id, tx)?;
         sub.updated_at = Instant(format_instant(now));
-        let payload = payload_of(scheme.as_ref(), &sub.rows, |_| true);
+        let payload = payload_of(scheme.as_ref(), &sub.rows);
         store::submissions::save(tx, &sub, &payload)?;
         if let Some(kind) = event {
             store::events::record(tx, kind, &sub.id, &snapshot(&sub))?;
@@ -228,14 +197,6 @@ fn apply(
     job_id: i64,
     tx: &Tx,
 ) -> AppResult<Option<&'static str>> {
-    let pending = |s: &Submission| -> Vec<usize> {
-        s.rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.status == "pending")
-            .map(|(i, _)| i)
-            .collect()
-    };
     sub.next_attempt_at = None;
     let outcome = match outcome {
         Outcome::Retry { reason, after } => return schedule(sub, reason, after, now, job_id, tx),
@@ -249,13 +210,11 @@ fn apply(
         | Outcome::Duplicate {
             authority_reference,
         } => {
-            for i in pending(sub) {
-                sub.rows[i].status = "accepted".into();
+            for row in sub.rows.iter_mut().filter(|r| r.status == "pending") {
+                row.status = "accepted".into();
             }
             sub.status = "accepted".into();
-            sub.authority_reference = Some(authority_reference)
-                .filter(|r| !r.is_empty())
-                .or(sub.authority_reference.take());
+            sub.authority_reference = Some(authority_reference);
             sub.last_error = None;
             Some("registration.accepted")
         }
@@ -263,34 +222,12 @@ fn apply(
             rows,
             authority_reference,
         } => {
-            for (i, result) in pending(sub).into_iter().zip(rows) {
-                sub.rows[i].status = if result.accepted {
-                    "accepted"
-                } else {
-                    "rejected"
-                }
-                .into();
-                sub.rows[i].error = result.error;
-            }
             sub.authority_reference = Some(authority_reference);
+            mark_rows(sub, &rows, "refused");
             reject(sub, None)
         }
         Outcome::Rejected { reason, rows } => {
-            let results: Vec<_> = rows
-                .into_iter()
-                .map(Some)
-                .chain(std::iter::repeat(None))
-                .take(pending(sub).len())
-                .collect();
-            for (i, result) in pending(sub).into_iter().zip(results) {
-                let accepted = result.as_ref().is_some_and(|r| r.accepted);
-                sub.rows[i].status = if accepted { "accepted" } else { "rejected" }.into();
-                sub.rows[i].error = if accepted {
-                    None
-                } else {
-                    result.and_then(|r| r.error).or(Some(reason.clone()))
-                };
-            }
+            mark_rows(sub, &rows, &reason);
             reject(sub, Some(reason))
         }
         Outcome::Unknown { reason } => {
@@ -324,6 +261,21 @@ fn schedule(
     sub.next_attempt_at = Some(Instant(at.clone()));
     store::jobs::retry_at(tx, job_id, &at, &reason)?;
     Ok(None)
+}
+
+/// Applies the authority's per-row results to the rows just sent (the pending ones, in
+/// order); a row without a result is refused for `reason`.
+fn mark_rows(sub: &mut Submission, results: &[RowResult], reason: &str) {
+    let sent = sub.rows.iter_mut().filter(|r| r.status == "pending");
+    for (n, row) in sent.enumerate() {
+        let (status, error) = match results.get(n) {
+            Some(r) if r.accepted => ("accepted", None),
+            Some(r) => ("rejected", r.error.clone()),
+            None => ("rejected", None),
+        };
+        row.status = status.into();
+        row.error = error.or_else(|| (status == "rejected").then(|| reason.to_string()));
+    }
 }
 
 /// Marks a submission rejected with a summary of its refused rows.

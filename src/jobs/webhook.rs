@@ -26,8 +26,6 @@ use crate::store::{self, jobs::Job, webhooks::Endpoint};
 pub const KIND: &str = "webhook";
 /// How long a receiver has to answer.
 pub const TIMEOUT: Duration = Duration::from_secs(15);
-/// The longest `Retry-After` honoured.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(24 * 3600);
 
 /// A delivery job's payload.
 pub fn payload(event_id: &str) -> String {
@@ -43,13 +41,7 @@ pub struct WebhookHandler {
 impl WebhookHandler {
     /// A handler that may deliver to the destinations `allow` permits.
     pub fn new(allow: Destinations) -> WebhookHandler {
-        let agent = ureq::Agent::config_builder()
-            .timeout_global(Some(TIMEOUT))
-            .http_status_as_error(false)
-            .max_redirects(0)
-            .user_agent(format!("innkeep/{} (webhooks)", env!("CARGO_PKG_VERSION")))
-            .build()
-            .into();
+        let agent = crate::outbound::agent(TIMEOUT, "webhooks").build().into();
         WebhookHandler { agent, allow }
     }
 }
@@ -112,18 +104,6 @@ fn check_destination(url: &str, allow: Destinations) -> Result<(), NotSent> {
     Ok(())
 }
 
-fn retry_after(resp: &ureq::http::Response<ureq::Body>) -> Option<Duration> {
-    let secs: u64 = resp
-        .headers()
-        .get("retry-after")?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    Some(Duration::from_secs(secs).min(MAX_RETRY_AFTER))
-}
-
 fn send(
     agent: &ureq::Agent,
     allow: Destinations,
@@ -146,7 +126,7 @@ fn send(
         Ok(resp) => {
             let status = resp.status().as_u16();
             let retry = if status == 429 || status == 503 {
-                retry_after(&resp)
+                crate::outbound::retry_after(&resp)
             } else {
                 None
             };

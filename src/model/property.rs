@@ -25,6 +25,24 @@ input_object! {
     }
 }
 
+/// The national compliance schemes in force.
+#[derive(Debug, Clone, PartialEq, Eq, Object)]
+pub struct ComplianceSchemes {
+    /// Guest registration: `none` or `it-alloggiati`.
+    pub registration: String,
+    /// Fiscal receipts: `none` (national schemes come later).
+    pub fiscal: String,
+}
+
+impl Default for ComplianceSchemes {
+    fn default() -> Self {
+        ComplianceSchemes {
+            registration: "none".into(),
+            fiscal: "none".into(),
+        }
+    }
+}
+
 /// Property-wide settings.
 #[derive(Debug, Clone, Object)]
 pub struct Settings {
@@ -42,6 +60,9 @@ pub struct Settings {
     pub invoice_series: String,
     /// Tax rate for charges that do not name one, in basis points.
     pub default_tax_rate: i64,
+    /// The national compliance schemes enabled (read-only: they and their credentials are
+    /// set in the configuration file or environment, and credentials are never shown).
+    pub compliance: ComplianceSchemes,
     /// Incremented by every change; served as the ETag.
     pub version: i64,
     /// When the settings were created.
@@ -69,7 +90,7 @@ input_object! {
         /// Default tax rate in basis points (1300 = 13 %).
         pub default_tax_rate: Patch<Int<0, 10_000>>,
     }
-    ignore ["version", "created_at", "updated_at"]
+    ignore ["compliance", "version", "created_at", "updated_at"]
 }
 
 /// A kind of room, which reservations book.

@@ -30,7 +30,6 @@ pub fn party(tx: &Tx, r: &Reservation, arrival: NaiveDate) -> AppResult<Party> {
 
 /// 422 `registration_incomplete`, listing each guest's missing or unusable fields.
 fn incomplete(scheme: &dyn RegistrationScheme, party: &Party, problems: Vec<Problem>) -> AppError {
-    let mut per_guest: Vec<serde_json::Value> = Vec::new();
     let errors = problems
         .iter()
         .map(|p| {
@@ -42,20 +41,14 @@ fn incomplete(scheme: &dyn RegistrationScheme, party: &Party, problems: Vec<Prob
             )
         })
         .collect();
-    for p in &problems {
-        match per_guest
-            .iter_mut()
-            .find(|v| v["guest_id"] == p.guest_id.as_str())
-        {
-            Some(v) => v["missing"]
-                .as_array_mut()
-                .into_iter()
-                .for_each(|a| a.push(p.field.clone().into())),
-            None => {
-                per_guest.push(serde_json::json!({"guest_id": p.guest_id, "missing": [p.field]}))
-            }
-        }
-    }
+    // Problems come guest by guest, in party order.
+    let per_guest: Vec<serde_json::Value> = problems
+        .chunk_by(|a, b| a.guest_index == b.guest_index)
+        .map(|g| {
+            let missing: Vec<&str> = g.iter().map(|p| p.field.as_str()).collect();
+            serde_json::json!({"guest_id": g[0].guest_id, "missing": missing})
+        })
+        .collect();
     AppError::new(
         Kind::Unprocessable,
         "registration_incomplete",
@@ -99,7 +92,7 @@ pub fn at_check_in(
             error: None,
         })
         .collect();
-    let payload = payload_of(scheme, &rows, |_| true);
+    let payload = payload_of(scheme, &rows);
     let due = crate::clock::format_instant(scheme.due_at(&party, now));
     let id = store::submissions::insert(
         tx,
@@ -120,17 +113,9 @@ pub fn at_check_in(
     }))
 }
 
-/// The payload of the rows that `keep` selects, as the authority's file.
-pub fn payload_of(
-    scheme: &dyn RegistrationScheme,
-    rows: &[SubmissionRow],
-    keep: impl Fn(&SubmissionRow) -> bool,
-) -> String {
-    let lines: Vec<String> = rows
-        .iter()
-        .filter(|r| keep(r))
-        .map(|r| r.line.clone())
-        .collect();
+/// The payload of the rows: the authority's file, as persisted and hashed.
+pub fn payload_of(scheme: &dyn RegistrationScheme, rows: &[SubmissionRow]) -> String {
+    let lines: Vec<String> = rows.iter().map(|r| r.line.clone()).collect();
     scheme.export(&lines)
 }
 
@@ -188,7 +173,7 @@ pub async fn export(
         let subs = store::submissions::for_record_date(conn, KIND, Date(day))?;
         let lines: Vec<String> = subs
             .iter()
-            .filter(|s| s.scheme == scheme.name() || !scheme.enabled())
+            .filter(|s| s.scheme == scheme.name())
             .flat_map(|s| s.rows.iter())
             .filter(|r| all || r.status != "accepted")
             .map(|r| r.line.clone())
@@ -211,7 +196,7 @@ pub async fn import_table(db: &Db, table: &str, text: String, source: String) ->
     })?;
     let rows = codes::parse_table(table, &text)
         .map_err(|why| AppError::invalid_field("file", "invalid_table", why))?;
-    let sha = store::submissions::sha256_hex(&text);
+    let sha = crate::domain::digest::sha256_hex(text.as_bytes());
     let n = rows.len();
     db.write(move |tx| {
         store::codes::replace(

@@ -1,40 +1,48 @@
 //! Property settings.
 
+use crate::compliance::Compliance;
 use crate::db::Db;
 use crate::error::AppResult;
 use crate::model::{Instant, Settings, SettingsUpdate};
 use crate::service::{IfMatch, set_optional, unchanged};
 use crate::store;
 
-/// The current settings.
-pub async fn get(db: &Db) -> AppResult<Settings> {
-    db.read(store::settings::get).await
+/// The current settings, with the compliance schemes in force.
+pub async fn get(db: &Db, c: &Compliance) -> AppResult<Settings> {
+    let mut s = db.read(store::settings::get).await?;
+    s.compliance = c.schemes();
+    Ok(s)
 }
 
 /// Applies changes to the settings.
 pub async fn update(
     db: &Db,
+    c: &Compliance,
     if_match: Option<IfMatch>,
     input: SettingsUpdate,
 ) -> AppResult<Settings> {
-    db.write(move |tx| {
-        let old = store::settings::get(tx)?;
-        IfMatch::check(if_match.as_ref(), old.version)?;
-        let mut s = old.clone();
-        input.name.apply(&mut s.name);
-        input.time_zone.apply(&mut s.time_zone);
-        input.currency.apply(&mut s.currency);
-        set_optional(&mut s.country, input.country);
-        set_optional(&mut s.city_tax, input.city_tax);
-        input.invoice_series.apply(&mut s.invoice_series);
-        input.default_tax_rate.apply(&mut s.default_tax_rate);
-        if unchanged(&old, &s) {
-            return Ok(old);
-        }
-        s.version += 1;
-        s.updated_at = Instant(tx.now_text());
-        store::settings::save(tx, &s)?;
-        Ok(s)
-    })
-    .await
+    let schemes = c.schemes();
+    let mut s = db
+        .write(move |tx| {
+            let old = store::settings::get(tx)?;
+            IfMatch::check(if_match.as_ref(), old.version)?;
+            let mut s = old.clone();
+            input.name.apply(&mut s.name);
+            input.time_zone.apply(&mut s.time_zone);
+            input.currency.apply(&mut s.currency);
+            set_optional(&mut s.country, input.country);
+            set_optional(&mut s.city_tax, input.city_tax);
+            input.invoice_series.apply(&mut s.invoice_series);
+            input.default_tax_rate.apply(&mut s.default_tax_rate);
+            if unchanged(&old, &s) {
+                return Ok(old);
+            }
+            s.version += 1;
+            s.updated_at = Instant(tx.now_text());
+            store::settings::save(tx, &s)?;
+            Ok(s)
+        })
+        .await?;
+    s.compliance = schemes;
+    Ok(s)
 }

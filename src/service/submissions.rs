@@ -81,16 +81,14 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
         }
         let why = match s.status.as_str() {
             "retrying" => {
-                let now = tx.now_text();
-                tx.execute(
-                    "UPDATE jobs SET run_at = ?2, updated_at = ?2 WHERE subject_id = ?1 AND status = 'pending'",
-                    (&id, &now),
-                )?;
+                store::jobs::run_now(tx, &id)?;
                 return Ok(());
             }
             "rejected" if s.kind == KIND => {
-                let day = s.record_date.map(|d| d.0).unwrap_or_else(|| tx.clock().today_in("UTC"));
-                if rebuild(tx, scheme.as_ref(), &mut s.rows, &s.subject_id, day)? {
+                let day = s.record_date.ok_or_else(|| {
+                    AppError::internal(format!("registration {id} has no record date"))
+                })?;
+                if rebuild(tx, scheme.as_ref(), &mut s.rows, &s.subject_id, day.0)? {
                     "retry requested: the refused rows were rebuilt from the guests' current data and are sent again; \
                      the head of the party, accepted before, is sent again with them because members are only \
                      taken right after their head"
@@ -116,7 +114,7 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
         s.status = "queued".into();
         s.next_attempt_at = None;
         s.last_error = None;
-        let payload = payload_of(scheme.as_ref(), &s.rows, |_| true);
+        let payload = payload_of(scheme.as_ref(), &s.rows);
         store::submissions::save(tx, &s, &payload)?;
         store::submissions::append_exchange(tx, &s.id, s.attempts.max(1), &note(why))?;
         enqueue(tx, &s.id)?;

@@ -189,3 +189,13 @@ pub fn get(conn: &Connection, id: i64) -> AppResult<Option<Job>> {
         .query_row([id], map)
         .optional()?)
 }
+
+/// Brings the pending jobs about `subject_id` forward to now; returns how many.
+pub fn run_now(tx: &Tx, subject_id: &str) -> AppResult<usize> {
+    let now = tx.now_text();
+    Ok(tx
+        .prepare_cached(
+            "UPDATE jobs SET run_at = ?2, updated_at = ?2 WHERE subject_id = ?1 AND status = 'pending'",
+        )?
+        .execute((subject_id, &now))?)
+}

@@ -6,7 +6,8 @@ use crate::db::Tx;
 use crate::error::AppResult;
 use crate::model::Settings;
 
-/// Reads the settings.
+/// Reads the settings; `compliance` comes from the configuration, not the row, and is left
+/// at `none` here for the service to fill in.
 pub fn get(conn: &Connection) -> AppResult<Settings> {
     Ok(conn
         .prepare_cached(
@@ -22,6 +23,7 @@ pub fn get(conn: &Connection) -> AppResult<Settings> {
                 city_tax: super::nested(r, "city_tax")?,
                 invoice_series: r.get("invoice_series")?,
                 default_tax_rate: r.get("default_tax_rate")?,
+                compliance: Default::default(),
                 version: r.get("version")?,
                 created_at: r.get("created_at")?,
                 updated_at: r.get("updated_at")?,

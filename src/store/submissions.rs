@@ -7,6 +7,7 @@ use rusqlite::{Connection, OptionalExtension, Row};
 use super::page::{self, ListQuery, Position};
 use crate::compliance::Exchange;
 use crate::db::Tx;
+use crate::domain::digest::sha256_hex;
 use crate::error::AppResult;
 use crate::model::{Date, ExchangeRecord, Instant, Submission, SubmissionRow};
 
@@ -55,15 +56,6 @@ fn map(r: &Row) -> rusqlite::Result<Submission> {
     })
 }
 
-/// SHA-256 of a payload, as hex.
-pub fn sha256_hex(payload: &str) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(payload.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// Inserts a queued submission; returns its id.
 pub fn insert(tx: &Tx, s: &NewSubmission) -> AppResult<String> {
     let id = crate::ids::new("sub");
@@ -81,7 +73,7 @@ pub fn insert(tx: &Tx, s: &NewSubmission) -> AppResult<String> {
         s.subject_id,
         s.due_at,
         s.payload,
-        sha256_hex(s.payload),
+        sha256_hex(s.payload.as_bytes()),
         rows,
         s.record_date,
         &now,
@@ -113,7 +105,7 @@ pub fn save(tx: &Tx, s: &Submission, payload: &str) -> AppResult<()> {
         s.attempts,
         rows,
         payload,
-        sha256_hex(payload),
+        sha256_hex(payload.as_bytes()),
         &s.authority_reference,
         &s.last_error,
         s.next_attempt_at.as_ref().map(|i| &i.0),
@@ -205,17 +197,25 @@ pub fn counts(conn: &Connection, now: &str) -> AppResult<Vec<(String, String, i6
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The newest submission of a kind for a subject: (id, status).
-pub fn latest_for(
-    conn: &Connection,
-    kind: &str,
-    subject_id: &str,
-) -> AppResult<Option<(String, String)>> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT id, status FROM compliance_submissions WHERE subject_id = ?1 AND kind = ?2
-             ORDER BY created_at DESC, id DESC LIMIT 1",
-        )?
-        .query_row((subject_id, kind), |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?)
+/// Appends exchanges to the log, in order.
+pub fn append_exchanges(
+    tx: &Tx,
+    submission_id: &str,
+    attempt: i64,
+    log: &[Exchange],
+) -> AppResult<()> {
+    for e in log {
+        append_exchange(tx, submission_id, attempt, e)?;
+    }
+    Ok(())
+}
+
+/// Marks a submission `sending` as attempt `attempt`, committed before the rows leave: a
+/// run that later finds it still `sending` knows the answer was lost.
+pub fn mark_sending(tx: &Tx, id: &str, attempt: i64) -> AppResult<()> {
+    tx.prepare_cached(
+        "UPDATE compliance_submissions SET status = 'sending', attempts = ?2, updated_at = ?3 WHERE id = ?1",
+    )?
+    .execute((id, attempt, tx.now_text()))?;
+    Ok(())
 }

@@ -66,6 +66,19 @@ pub fn terminate(child: &mut Child) -> std::process::ExitStatus {
     panic!("the server did not stop on SIGTERM");
 }
 
+/// `GET url` with a bearer token, read as JSON.
+pub async fn get_json(client: &reqwest::Client, url: &str, token: &str) -> serde_json::Value {
+    client
+        .get(url)
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// Runs `innkeep ARGS` on `dir`, asserts it succeeded, and returns its standard output.
 pub fn run_ok(dir: &std::path::Path, args: &[&str]) -> String {
     let out = innkeep(dir).args(args).output().unwrap();
@@ -134,15 +147,12 @@ async fn serves_stops_on_sigterm_and_keeps_its_data() {
     let mut child = serve(dir.path(), port);
     wait_healthy(port).await;
     let id = created["id"].as_str().unwrap();
-    let got: serde_json::Value = client
-        .get(format!("http://127.0.0.1:{port}/v1/guests/{id}"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let got = get_json(
+        &client,
+        &format!("http://127.0.0.1:{port}/v1/guests/{id}"),
+        &token,
+    )
+    .await;
     assert_eq!(got, created);
     let status = terminate(&mut child);
     assert!(

@@ -244,8 +244,14 @@ async fn golden_records_go_all_the_way_to_accepted() {
         hits.iter()
             .all(|h| h.json()["type"] == "registration.accepted")
     );
-    let events = app.all_events().await.to_vec();
-    assert!(!Value::Array(events).to_string().contains(PASSWORD));
+    let events = Value::Array(app.all_events().await).to_string();
+    assert!(!events.contains(PASSWORD) && !events.contains(WS_KEY));
+    let settings = app.get("/v1/settings").await.expect(200).body;
+    assert_eq!(
+        settings["compliance"],
+        json!({"registration": "it-alloggiati", "fiscal": "none"})
+    );
+    assert!(!settings.to_string().contains(PASSWORD));
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -12,11 +12,22 @@ async fn settings_have_defaults_and_change_with_if_match() {
     assert_eq!(s.body["currency"], "EUR");
     assert_eq!(s.body["invoice_series"], "{year}");
     assert_eq!(s.header("etag").as_deref(), Some("\"1\""));
+    assert_eq!(
+        s.body["compliance"],
+        json!({"registration": "none", "fiscal": "none"})
+    );
+    let mut read_back = s.body.clone();
+    read_back["name"] = json!("Read back");
+    app.put("/v1/settings", read_back)
+        .await
+        .expect(200)
+        .header("etag")
+        .expect("the read-only compliance field may be sent back");
 
     let changed = app
         .put_if(
             "/v1/settings",
-            "\"1\"",
+            "\"2\"",
             json!({"name": "Hotel Mare", "time_zone": "Europe/Rome", "country": "IT",
                    "city_tax": {"amount_per_person_night": 300, "max_nights": 7, "exempt_under_age": 14}}),
         )
@@ -28,7 +39,7 @@ async fn settings_have_defaults_and_change_with_if_match() {
         changed.body["currency"], "EUR",
         "absent fields keep their value"
     );
-    assert_eq!(changed.header("etag").as_deref(), Some("\"2\""));
+    assert_eq!(changed.header("etag").as_deref(), Some("\"3\""));
 
     app.put_if("/v1/settings", "\"1\"", json!({"name": "Stale"}))
         .await

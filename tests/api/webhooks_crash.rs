@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::binary::{cli_token, free_port, serve, serve_log, terminate, wait_healthy};
+use crate::binary::{cli_token, free_port, get_json, serve, serve_log, terminate, wait_healthy};
 use crate::receiver::Receiver;
 use crate::webhooks::verifies;
 
@@ -73,15 +73,12 @@ async fn a_crash_after_the_receivers_2xx_gives_a_duplicate_never_a_loss() {
         "the duplicate keeps its webhook-id"
     );
     assert!(verifies(&hits[0], &secret) && verifies(&hits[1], &secret));
-    let log: Value = client
-        .get(format!("{base}/v1/webhooks/{id}/deliveries"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let log = get_json(
+        &client,
+        &format!("{base}/v1/webhooks/{id}/deliveries"),
+        &token,
+    )
+    .await;
     let rows = log["data"].as_array().unwrap();
     assert_eq!(rows.len(), 1, "the killed attempt left no log row: {log}");
     assert_eq!(

@@ -126,22 +126,44 @@ fn parse_expiry(s: &str) -> Option<DateTime<Utc>> {
         .map(|t| t.with_timezone(&Utc))
 }
 
-/// The outcome of an HTTP answer that is not a usable 200.
-fn http_failure(
+/// Why an answer holds no response element.
+enum Unread {
+    /// A SOAP fault or an HTTP error: the service processed nothing; try again.
+    Refused(Outcome),
+    /// A 200 whose body could not be read.
+    Garbled(String),
+}
+
+/// Hands `read` the `{operation}Response` element of a reply, or says why there is none.
+fn answer<T>(
     reply: &Reply,
-    doc: Option<&roxmltree::Document>,
     operation: &str,
-) -> Option<Outcome> {
-    if let Some(Ok(Parsed::Fault(code, text))) = doc.map(|d| soap::parse(d, operation)) {
-        return Some(Outcome::Retry {
-            reason: format!("the service answered a SOAP fault ({code}): {text}"),
+    read: impl FnOnce(roxmltree::Node) -> T,
+) -> Result<T, Unread> {
+    let doc = roxmltree::Document::parse(&reply.body);
+    let parsed = match &doc {
+        Ok(d) => soap::parse(d, operation),
+        Err(e) => Err(format!("the answer is not XML ({e})")),
+    };
+    let refused = |reason: String| {
+        Unread::Refused(Outcome::Retry {
+            reason,
             after: reply.retry_after,
-        });
+        })
+    };
+    match parsed {
+        Ok(Parsed::Fault(code, text)) => Err(refused(format!(
+            "the service answered a SOAP fault ({code}): {text}"
+        ))),
+        _ if reply.status != 200 => Err(refused(format!(
+            "the service answered HTTP {}",
+            reply.status
+        ))),
+        Ok(Parsed::Response(node)) => Ok(read(node)),
+        Err(e) => Err(Unread::Garbled(format!(
+            "the answer could not be read: {e}"
+        ))),
     }
-    (reply.status != 200).then(|| Outcome::Retry {
-        reason: format!("the service answered HTTP {}", reply.status),
-        after: reply.retry_after,
-    })
 }
 
 impl RegistrationScheme for Alloggiati {
@@ -217,45 +239,26 @@ impl RegistrationScheme for Alloggiati {
                 ));
             }
         };
-        let doc = roxmltree::Document::parse(&reply.body).ok();
-        if let Some(o) = http_failure(&reply, doc.as_ref(), "GenerateToken") {
-            return Err((vec![exchange], o));
-        }
-        let parsed = match &doc {
-            Some(d) => soap::parse(d, "GenerateToken"),
-            None => Err("the answer is not XML".to_string()),
+        let token = match answer(&reply, "GenerateToken", |n| {
+            soap::token(n).map_err(|e| e.describe())
+        }) {
+            Ok(token) => token,
+            Err(Unread::Refused(outcome)) => return Err((vec![exchange], outcome)),
+            Err(Unread::Garbled(why)) => Err(why),
         };
-        let token = match parsed {
-            Ok(Parsed::Response(node)) => soap::token(node).map_err(|e| e.describe()),
-            Ok(Parsed::Fault(..)) => Err("SOAP fault".into()),
-            Err(e) => Err(e),
+        let (value, raw) = token.map_err(|why| {
+            let reason = format!(
+                "Alloggiati Web gave no token ({why}); check username, password and ws_key"
+            );
+            (vec![exchange.clone()], retry(reason, None))
+        })?;
+        exchange.response = exchange.response.map(|r| r.replace(&value, REDACTED));
+        let Some(expires) = parse_expiry(&raw) else {
+            let reason = format!("the token's expiry {raw:?} is not a date-time");
+            return Err((vec![exchange], retry(reason, None)));
         };
-        match token.map(|(t, e)| (parse_expiry(&e), t, e)) {
-            Ok((Some(expires), value, _)) => {
-                exchange.response = exchange.response.map(|r| r.replace(&value, REDACTED));
-                *cached = Some(Token { value, expires });
-                Ok(vec![exchange])
-            }
-            Ok((None, value, raw)) => {
-                exchange.response = exchange.response.map(|r| r.replace(&value, REDACTED));
-                Err((
-                    vec![exchange],
-                    retry(
-                        format!("the token's expiry {raw:?} is not a date-time"),
-                        None,
-                    ),
-                ))
-            }
-            Err(why) => Err((
-                vec![exchange],
-                retry(
-                    format!(
-                        "Alloggiati Web gave no token ({why}); check username, password and ws_key"
-                    ),
-                    None,
-                ),
-            )),
-        }
+        *cached = Some(Token { value, expires });
+        Ok(vec![exchange])
     }
 
     fn submit(&self, lines: &[String]) -> (Vec<Exchange>, Outcome) {
@@ -281,58 +284,40 @@ impl RegistrationScheme for Alloggiati {
         ]
         .concat();
         let (exchange, result) = self.call(op, &children, &[&token]);
+        // A lost answer to `Test` stored nothing; to `Send` it may have stored the rows.
+        let lost = |reason: String| match self.settings.dry_run {
+            true => Outcome::Retry {
+                reason,
+                after: None,
+            },
+            false => Outcome::Unknown { reason },
+        };
         let reply = match result {
             Ok(r) => r,
             Err(TransportError::NotSent(m)) => {
+                let reason = format!("the service could not be reached: {m}");
                 return (
                     vec![exchange],
                     Outcome::Retry {
-                        reason: format!("the service could not be reached: {m}"),
-                        after: None,
-                    },
-                );
-            }
-            Err(TransportError::NoAnswer(m)) if self.settings.dry_run => {
-                return (
-                    vec![exchange],
-                    Outcome::Retry {
-                        reason: format!("no answer to Test: {m}"),
+                        reason,
                         after: None,
                     },
                 );
             }
             Err(TransportError::NoAnswer(m)) => {
-                return (
-                    vec![exchange],
-                    Outcome::Unknown {
-                        reason: format!("the rows were sent but no answer came back ({m})"),
-                    },
-                );
+                let reason = format!("the rows were sent but no answer came back ({m})");
+                return (vec![exchange], lost(reason));
             }
         };
-        let doc = roxmltree::Document::parse(&reply.body).ok();
-        if let Some(o) = http_failure(&reply, doc.as_ref(), op) {
-            return (vec![exchange], o);
-        }
-        let day = lines
-            .first()
-            .and_then(|l| l.get(2..12))
-            .unwrap_or("")
-            .to_string();
+        let day = lines.first().and_then(|l| l.get(2..12)).unwrap_or("");
         let reference = if self.settings.dry_run {
             format!("dry run: validated by Test for {day}, not stored")
         } else {
             format!("Alloggiati Web, ricevuta del {day}")
         };
-        let outcome = match doc.as_ref().map(|d| soap::parse(d, op)) {
-            Some(Ok(Parsed::Response(node))) => soap::outcome(node, op, lines.len(), reference),
-            Some(Ok(Parsed::Fault(..))) => unreachable_fault(),
-            Some(Err(e)) => Outcome::Unknown {
-                reason: format!("the answer could not be read: {e}"),
-            },
-            None => Outcome::Unknown {
-                reason: "the answer is not XML".into(),
-            },
+        let outcome = match answer(&reply, op, |n| soap::outcome(n, op, lines.len(), reference)) {
+            Ok(outcome) | Err(Unread::Refused(outcome)) => outcome,
+            Err(Unread::Garbled(why)) => lost(why),
         };
         if let Outcome::Reauthenticate { .. } = outcome {
             *self.token.lock().unwrap_or_else(|p| p.into_inner()) = None;
@@ -342,13 +327,5 @@ impl RegistrationScheme for Alloggiati {
 
     fn export(&self, lines: &[String]) -> String {
         lines.join(SEPARATOR)
-    }
-}
-
-/// A fault is classified by `http_failure` before the body is read for a response.
-fn unreachable_fault() -> Outcome {
-    Outcome::Retry {
-        reason: "the service answered a SOAP fault".into(),
-        after: None,
     }
 }
