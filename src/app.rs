@@ -68,7 +68,9 @@ pub fn open_db(dir: &Path) -> AppResult<Db> {
 impl App {
     /// Opens the database and binds the listener (port 0 picks a free port).
     pub async fn build(loaded: &Loaded) -> AppResult<App> {
-        App::build_with(loaded, Compliance::configured(&loaded.config.compliance)).await
+        let compliance =
+            Compliance::configured(&loaded.config.compliance).map_err(AppError::internal)?;
+        App::build_with(loaded, compliance).await
     }
 
     /// Like [`App::build`], with the national compliance schemes to use.
@@ -142,6 +144,9 @@ impl App {
             Arc::new(WebhookHandler::new(self.destinations)),
             Arc::new(RegistrationHandler::new(
                 self.compliance.registration.clone(),
+            )),
+            Arc::new(crate::jobs::fiscal::FiscalHandler::new(
+                self.compliance.fiscal.clone(),
             )),
         ];
         let queue = Queue::start(self.db.clone(), handlers, self.workers).await?;

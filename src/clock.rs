@@ -28,7 +28,16 @@ impl Clock {
         format_instant(self.now())
     }
 
-    /// Today in the given IANA time zone.
+    /// The local date and time in the given IANA time zone (UTC if it is not a known zone).
+    pub fn local_now_in(&self, time_zone: &str) -> chrono::NaiveDateTime {
+        let now = self.now();
+        match time_zone.parse::<chrono_tz::Tz>() {
+            Ok(tz) => now.with_timezone(&tz).naive_local(),
+            Err(_) => now.naive_utc(),
+        }
+    }
+
+    /// Today's date in `time_zone` (UTC if it is not a known zone).
     pub fn today_in(&self, time_zone: &str) -> NaiveDate {
         let now = self.now();
         match time_zone.parse::<chrono_tz::Tz>() {

@@ -12,8 +12,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub mod compliance;
+pub mod fiscal;
 
 pub use compliance::{ComplianceConfig, RegistrationConfig, RegistrationSchemeName, Secret};
+pub use fiscal::{FiscalConfig, FiscalSchemeName};
 
 /// The environment variable prefix.
 pub const ENV_PREFIX: &str = "INNKEEP_";
@@ -261,6 +263,7 @@ pub fn load(
         .registration
         .check()
         .map_err(ConfigError)?;
+    config.compliance.fiscal.check().map_err(ConfigError)?;
     tracing_subscriber::EnvFilter::try_new(&config.log.level).map_err(|e| {
         ConfigError(format!(
             "log.level {:?} is not a valid filter: {e}",
@@ -272,6 +275,15 @@ pub fn load(
         .clone()
         .or_else(|| config.data_dir.clone())
         .unwrap_or(provisional_dir);
+    let f = &mut config.compliance.fiscal;
+    for path in [&mut f.certificate, &mut f.ca_certificate]
+        .into_iter()
+        .flatten()
+    {
+        if path.is_relative() {
+            *path = data_dir.join(&*path);
+        }
+    }
     Ok(Loaded {
         config,
         data_dir,

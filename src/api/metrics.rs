@@ -48,10 +48,10 @@ struct Stored {
     reservations: Vec<(String, i64)>,
     jobs: (i64, Option<String>),
     deliveries: Vec<(String, i64)>,
-    submissions: Vec<(String, String, i64, i64)>,
+    submissions: Vec<crate::store::submissions::Counts>,
 }
 
-fn stored(c: &rusqlite::Connection, now: &str) -> crate::error::AppResult<Stored> {
+fn stored(c: &rusqlite::Connection, now: &str, soon: &str) -> crate::error::AppResult<Stored> {
     let last_sequence = crate::store::events::last_sequence(c)?;
     let mut stmt = c.prepare_cached("SELECT status, COUNT(*) FROM reservations GROUP BY status")?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
@@ -60,7 +60,7 @@ fn stored(c: &rusqlite::Connection, now: &str) -> crate::error::AppResult<Stored
         reservations: rows.collect::<Result<Vec<_>, _>>()?,
         jobs: crate::store::jobs::pending_stats(c)?,
         deliveries: crate::store::webhooks::delivery_counts(c)?,
-        submissions: crate::store::submissions::counts(c, now)?,
+        submissions: crate::store::submissions::counts(c, now, soon)?,
     })
 }
 
@@ -96,7 +96,8 @@ pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Respon
     );
     let now = db.clock().now();
     let now_text = crate::clock::format_instant(now);
-    if let Ok(s) = db.read(move |c| stored(c, &now_text)).await {
+    let soon = crate::clock::format_instant(now + crate::service::submissions::DUE_SOON);
+    if let Ok(s) = db.read(move |c| stored(c, &now_text, &soon)).await {
         let one = |v: i64| [(String::new(), v)];
         let labelled = |label: &str, rows: Vec<(String, i64)>| -> Vec<(String, i64)> {
             rows.into_iter()
@@ -153,17 +154,25 @@ pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Respon
             &outcomes,
         );
         let mut overdue: Vec<(String, i64)> = Vec::new();
-        for (kind, _, _, late) in &s.submissions {
-            let label = format!("{{kind=\"{kind}\"}}");
-            match overdue.iter_mut().find(|(l, _)| *l == label) {
-                Some((_, n)) => *n += late,
-                None => overdue.push((label, *late)),
+        let mut due_soon: Vec<(String, i64)> = Vec::new();
+        for c in &s.submissions {
+            let label = format!("{{kind=\"{}\"}}", c.kind);
+            for (list, n) in [(&mut overdue, c.overdue), (&mut due_soon, c.due_soon)] {
+                match list.iter_mut().find(|(l, _)| *l == label) {
+                    Some((_, total)) => *total += n,
+                    None => list.push((label.clone(), n)),
+                }
             }
         }
         let by_status = s
             .submissions
             .into_iter()
-            .map(|(kind, status, n, _)| (format!("{{kind=\"{kind}\",status=\"{status}\"}}"), n))
+            .map(|c| {
+                (
+                    format!("{{kind=\"{}\",status=\"{}\"}}", c.kind, c.status),
+                    c.count,
+                )
+            })
             .collect::<Vec<_>>();
         family(
             &mut out,
@@ -178,6 +187,13 @@ pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Respon
             "gauge",
             "Submissions past their legal deadline and not accepted, by kind.",
             &overdue,
+        );
+        family(
+            &mut out,
+            "innkeep_compliance_due_soon",
+            "gauge",
+            "Submissions not accepted whose legal deadline is less than a day away, by kind.",
+            &due_soon,
         );
     }
     Response::builder()

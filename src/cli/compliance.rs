@@ -91,7 +91,7 @@ pub fn compliance(l: &Loaded, cmd: &ComplianceCommand) -> Result<(), String> {
             Ok(())
         }
         ComplianceCommand::Export { date, all, output } => {
-            let c = Compliance::configured(&l.config.compliance);
+            let c = Compliance::configured(&l.config.compliance)?;
             let (day, all) = (*date, *all);
             let (file, n) = with_db(l, async |db| {
                 service::registration::export(db, &c, day, all).await
@@ -130,9 +130,24 @@ pub fn submissions(l: &Loaded, cmd: &SubmissionsCommand) -> Result<(), String> {
                 as_of: None,
                 limit: *limit,
             };
-            let page = with_db(l, async |db| {
-                service::submissions::list(db, kinds, statuses, req).await
+            let (page, counts) = with_db(l, async |db| {
+                let page = service::submissions::list(db, kinds, statuses, req).await?;
+                Ok((page, service::submissions::deadlines(db).await?))
             })?;
+            for c in counts {
+                if c.overdue > 0 {
+                    eprintln!(
+                        "warning: {} {} submission(s) ({}) are past their legal deadline and not accepted",
+                        c.overdue, c.kind, c.status
+                    );
+                }
+                if c.due_soon > 0 {
+                    eprintln!(
+                        "warning: {} {} submission(s) ({}) must reach the authority within a day; check the connection or retry them",
+                        c.due_soon, c.kind, c.status
+                    );
+                }
+            }
             let subs: Vec<_> = page.items.into_iter().map(|(s, _)| s).collect();
             if *json {
                 let v: Vec<_> = subs
@@ -150,6 +165,8 @@ pub fn submissions(l: &Loaded, cmd: &SubmissionsCommand) -> Result<(), String> {
                     String::new()
                 } else if s.overdue {
                     format!("OVERDUE since {}", s.due_at.0)
+                } else if s.due_soon {
+                    format!("DUE SOON: by {}", s.due_at.0)
                 } else {
                     format!("due {}", s.due_at.0)
                 };
@@ -166,7 +183,7 @@ pub fn submissions(l: &Loaded, cmd: &SubmissionsCommand) -> Result<(), String> {
             Ok(())
         }
         SubmissionsCommand::Retry { id } => {
-            let c = Compliance::configured(&l.config.compliance);
+            let c = Compliance::configured(&l.config.compliance)?;
             let id = id.clone();
             let s = with_db(l, async |db| service::submissions::retry(db, &c, id).await)?;
             println!("{} is {} again; a running server sends it.", s.id, s.status);

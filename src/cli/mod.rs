@@ -148,7 +148,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Config {
             command: ConfigCommand::Check { json },
-        } => load(&cli).map(|l| config_check(&l, *json)),
+        } => load(&cli).and_then(|l| config_check(&l, *json)),
         Command::Migrate { json } => load(&cli).and_then(|l| migrate(&l, *json)),
         Command::Serve { .. } => load(&cli).and_then(|l| serve::run(&l)),
         Command::Clients { command } => load(&cli).and_then(|l| admin::clients(&l, command)),
@@ -173,8 +173,27 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-fn config_check(l: &Loaded, json: bool) {
+/// The fiscal certificate, loaded as the server would: (subject, expiry, days left).
+fn fiscal_certificate(l: &Loaded) -> Result<Option<serde_json::Value>, String> {
+    let f = &l.config.compliance.fiscal;
+    if f.scheme == config::FiscalSchemeName::None {
+        return Ok(None);
+    }
+    let c = crate::compliance::fiscal_credentials(f)?;
+    let days = (c.not_after - chrono::Utc::now()).num_days();
+    Ok(Some(serde_json::json!({
+        "subject": c.subject,
+        "issuer": c.issuer,
+        "serial": c.serial,
+        "not_after": crate::clock::format_instant(c.not_after),
+        "days_left": days,
+    })))
+}
+
+fn config_check(l: &Loaded, json: bool) -> Result<(), String> {
     let file = l.file.as_ref().map(|f| f.display().to_string());
+    let certificate = fiscal_certificate(l)?;
+    let warnings = l.config.compliance.fiscal.warnings();
     if json {
         let out = serde_json::json!({
             "ok": true,
@@ -182,6 +201,8 @@ fn config_check(l: &Loaded, json: bool) {
             "file": file,
             "environment": l.env_keys,
             "config": l.config,
+            "fiscal_certificate": certificate,
+            "warnings": warnings,
         });
         println!("{out}");
     } else {
@@ -207,7 +228,32 @@ fn config_check(l: &Loaded, json: bool) {
                 r.endpoint
             ),
         }
+        let f = &l.config.compliance.fiscal;
+        match &certificate {
+            None => println!("fiscal:         none"),
+            Some(c) => {
+                println!(
+                    "fiscal:         hr-cis at {} (OIB {}, premises {}, device {}, operator {})",
+                    f.endpoint, f.oib, f.premises, f.device, f.operator_oib
+                );
+                println!("certificate:    {}", c["subject"].as_str().unwrap_or(""));
+                println!(
+                    "expires:        {} ({} days left)",
+                    c["not_after"].as_str().unwrap_or(""),
+                    c["days_left"]
+                );
+                if c["days_left"].as_i64().unwrap_or(0) < 30 {
+                    eprintln!(
+                        "warning: the fiscal certificate expires within 30 days; order a new one from FINA"
+                    );
+                }
+            }
+        }
+        for w in &warnings {
+            eprintln!("warning: {w}");
+        }
     }
+    Ok(())
 }
 
 fn migrate(l: &Loaded, json: bool) -> Result<(), String> {

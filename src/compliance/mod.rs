@@ -10,6 +10,7 @@
 //! bytes out, outcome back; persist before send; deadlines are data; secrets stay secret.
 
 pub mod alloggiati;
+pub mod cis;
 pub mod codes;
 pub mod outcome;
 pub mod transport;
@@ -34,6 +35,23 @@ pub trait FiscalScheme: Send + Sync {
     /// stored: returns its fiscal record (and may queue a submission). An error rolls the
     /// whole issue back, number included.
     fn seal(&self, tx: &Tx, invoice: &Invoice) -> AppResult<Fiscal>;
+
+    /// Sends a sealed receipt (the submission's payload) from the queue, on a blocking
+    /// thread; `late` when an earlier attempt did not get through. The exchanges made and
+    /// how the authority answered.
+    fn deliver(&self, _payload: &str, _late: bool) -> (Vec<Exchange>, Outcome) {
+        (
+            Vec::new(),
+            Outcome::Unknown {
+                reason: format!("the fiscal scheme {} delivers nothing", self.name()),
+            },
+        )
+    }
+
+    /// The QR link once the authority's reference is known.
+    fn qr_payload(&self, _payload: &str, _reference: &str) -> Option<String> {
+        None
+    }
 }
 
 /// No fiscal system: invoices are `not_required`.
@@ -46,15 +64,7 @@ impl FiscalScheme for NoFiscal {
     }
 
     fn seal(&self, _tx: &Tx, _invoice: &Invoice) -> AppResult<Fiscal> {
-        Ok(Fiscal {
-            scheme: "none".into(),
-            status: "not_required".into(),
-            local_proof: None,
-            authority_reference: None,
-            qr_payload: None,
-            sent_at: None,
-            last_error: None,
-        })
+        Ok(Fiscal::new("none", "not_required"))
     }
 }
 
@@ -178,11 +188,13 @@ impl Compliance {
         }
     }
 
-    /// The schemes `[compliance]` configures, calling authorities through `transport`.
+    /// The schemes `[compliance]` configures, calling registration authorities through
+    /// `transport`. The fiscal scheme reads its certificate here and makes its own
+    /// client-certificate TLS connection; an unreadable certificate is an error that says why.
     pub fn from_config(
         config: &crate::config::ComplianceConfig,
         transport: Arc<dyn transport::Transport>,
-    ) -> Compliance {
+    ) -> Result<Compliance, String> {
         use crate::config::RegistrationSchemeName as Name;
         let r = &config.registration;
         let registration: Arc<dyn RegistrationScheme> = match r.scheme {
@@ -198,17 +210,47 @@ impl Compliance {
                 transport,
             )),
         };
-        Compliance {
+        Ok(Compliance {
             registration,
-            ..Compliance::default()
-        }
+            fiscal: fiscal_scheme(&config.fiscal)?,
+        })
     }
 
     /// [`Compliance::from_config`] over HTTP with the standard timeout.
-    pub fn configured(config: &crate::config::ComplianceConfig) -> Compliance {
+    pub fn configured(config: &crate::config::ComplianceConfig) -> Result<Compliance, String> {
         Compliance::from_config(
             config,
             Arc::new(transport::HttpTransport::new(CALL_TIMEOUT)),
         )
+    }
+}
+
+/// The certificate `[compliance.fiscal]` names, read and checked.
+pub fn fiscal_credentials(f: &crate::config::FiscalConfig) -> Result<cis::Credentials, String> {
+    let path = f
+        .certificate
+        .as_deref()
+        .ok_or("compliance.fiscal.certificate is not set")?;
+    cis::credentials::load(
+        path,
+        f.certificate_password.expose(),
+        f.ca_certificate.as_deref(),
+    )
+}
+
+fn fiscal_scheme(f: &crate::config::FiscalConfig) -> Result<Arc<dyn FiscalScheme>, String> {
+    use crate::config::FiscalSchemeName as Name;
+    match f.scheme {
+        Name::None => Ok(Arc::new(NoFiscal)),
+        Name::HrCis => {
+            let credentials = Arc::new(fiscal_credentials(f)?);
+            let transport =
+                transport::HttpTransport::with_client_certificate(CALL_TIMEOUT, &credentials)?;
+            Ok(Arc::new(cis::Cis::new(
+                cis::Settings::from(f),
+                credentials,
+                Arc::new(transport),
+            )))
+        }
     }
 }

@@ -48,9 +48,50 @@ pub struct HttpTransport {
 impl HttpTransport {
     /// A transport whose calls give up after `timeout`.
     pub fn new(timeout: Duration) -> HttpTransport {
+        HttpTransport::with_tls(timeout, ureq::tls::TlsConfig::default())
+    }
+
+    /// A transport that presents the company certificate and also trusts its extra anchors
+    /// (beside the public roots).
+    pub fn with_client_certificate(
+        timeout: Duration,
+        c: &crate::compliance::cis::Credentials,
+    ) -> Result<HttpTransport, String> {
+        use base64::Engine;
+        use ureq::tls::{Certificate, ClientCert, PrivateKey, RootCerts, TlsConfig};
+        let chain: Vec<Certificate<'static>> = c
+            .chain
+            .iter()
+            .map(|d| Certificate::from_der(d).to_owned())
+            .collect();
+        // ureq takes a PKCS#8 key as PEM (its key-kind type is private).
+        let pem = format!(
+            "-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
+            base64::engine::general_purpose::STANDARD.encode(&c.key_pkcs8)
+        );
+        let key = PrivateKey::from_pem(pem.as_bytes())
+            .map_err(|e| format!("the certificate's private key cannot be used for TLS: {e}"))?;
+        let mut tls =
+            TlsConfig::builder().client_cert(Some(ClientCert::new_with_certs(&chain, key)));
+        if !c.extra_roots.is_empty() {
+            let roots = webpki_root_certs::TLS_SERVER_ROOT_CERTS
+                .iter()
+                .map(|d| Certificate::from_der(d.as_ref()).to_owned())
+                .chain(
+                    c.extra_roots
+                        .iter()
+                        .map(|d| Certificate::from_der(d).to_owned()),
+                );
+            tls = tls.root_certs(RootCerts::from(roots.collect::<Vec<_>>()));
+        }
+        Ok(HttpTransport::with_tls(timeout, tls.build()))
+    }
+
+    fn with_tls(timeout: Duration, tls: ureq::tls::TlsConfig) -> HttpTransport {
         let agent = crate::outbound::agent(timeout, "compliance")
             .max_idle_connections(0)
             .max_idle_connections_per_host(0)
+            .tls_config(tls)
             .build()
             .into();
         HttpTransport { agent }

@@ -65,6 +65,22 @@ impl<'de> Deserialize<'de> for Secret {
 pub struct ComplianceConfig {
     /// Guest registration with the police.
     pub registration: RegistrationConfig,
+    /// Fiscal receipts.
+    pub fiscal: super::fiscal::FiscalConfig,
+}
+
+/// Checks that `value` (the key `key`) is an http or https URL with a host.
+pub fn check_url(key: &str, value: &str) -> Result<(), String> {
+    let uri: Result<poem::http::Uri, _> = value.parse();
+    let scheme_ok = uri
+        .as_ref()
+        .ok()
+        .and_then(|u| u.scheme_str())
+        .is_some_and(|s| s == "http" || s == "https");
+    if !scheme_ok || uri.as_ref().ok().and_then(|u| u.host()).is_none() {
+        return Err(format!("{key} {value:?} must be an http or https URL"));
+    }
+    Ok(())
 }
 
 /// The registration schemes innkeep knows.
@@ -116,18 +132,7 @@ impl RegistrationConfig {
         if self.scheme == RegistrationSchemeName::None {
             return Ok(());
         }
-        let uri: Result<poem::http::Uri, _> = self.endpoint.parse();
-        let scheme_ok = uri
-            .as_ref()
-            .ok()
-            .and_then(|u| u.scheme_str())
-            .is_some_and(|s| s == "http" || s == "https");
-        if !scheme_ok || uri.as_ref().ok().and_then(|u| u.host()).is_none() {
-            return Err(format!(
-                "compliance.registration.endpoint {:?} must be an http or https URL",
-                self.endpoint
-            ));
-        }
+        check_url("compliance.registration.endpoint", &self.endpoint)?;
         for (key, empty) in [
             ("username", self.username.trim().is_empty()),
             ("password", self.password.is_empty()),

@@ -245,7 +245,7 @@ fn apply(
 }
 
 /// Schedules another attempt (the authority could not take the rows now).
-fn schedule(
+pub(super) fn schedule(
     sub: &mut Submission,
     reason: String,
     after: Option<Duration>,

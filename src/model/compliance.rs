@@ -66,6 +66,9 @@ pub struct Submission {
     pub due_at: Instant,
     /// Whether the deadline has passed without acceptance.
     pub overdue: bool,
+    /// Whether the deadline is less than 24 hours away and the authority has not yet
+    /// accepted it (for a fiscal receipt delivered late: deliver it now).
+    pub due_soon: bool,
     /// When the next automatic attempt is due (while `retrying`).
     pub next_attempt_at: Option<Instant>,
     /// What identifies the submission at the authority.

@@ -131,22 +131,53 @@ pub fn tax_breakdown(lines: &[InvoiceLine]) -> Vec<TaxLine> {
 }
 
 /// The invoice's standing with the national fiscal system.
-#[derive(Debug, Clone, Object)]
+///
+/// `status`: `not_required` (no scheme, or a sale the scheme does not cover, such as a bank
+/// transfer under `hr-cis`), `pending` (sealed and queued), `offline` (the authority could
+/// not be reached; the queue keeps delivering it late), `fiscalized` (the authority's
+/// reference is in `authority_reference`) or `failed` (refused; `last_error` says why).
+/// The sealed fields (`scheme`, `local_proof`, `receipt_number`, `deliver_by`) never change
+/// once set, and `authority_reference` is written once.
+#[derive(Debug, Clone, Object, PartialEq)]
 pub struct Fiscal {
     /// `none`, or a national scheme such as `hr-cis`.
     pub scheme: String,
-    /// `not_required`, `queued`, `accepted`, ...
+    /// `not_required`, `pending`, `offline`, `fiscalized` or `failed`.
     pub status: String,
-    /// Proof computed locally at issue (for example a protective code).
+    /// Proof computed locally at issue: for `hr-cis` the protective code (ZKI), printed on
+    /// the receipt.
     pub local_proof: Option<String>,
-    /// The authority's reference, once it has one.
+    /// The authority's reference once it has one: for `hr-cis` the JIR.
     pub authority_reference: Option<String>,
-    /// What to print as a QR code.
+    /// The QR link to print: for `hr-cis` the tax administration's check link, carrying the
+    /// JIR once known and the ZKI until then.
     pub qr_payload: Option<String>,
-    /// When it was sent.
+    /// When the authority answered with its reference.
     pub sent_at: Option<Instant>,
     /// The last delivery problem.
     pub last_error: Option<String>,
+    /// The fiscal receipt number, as printed: for `hr-cis` `number/premises/device`.
+    pub receipt_number: Option<String>,
+    /// The latest time the receipt may reach the authority (for `hr-cis`, two days after
+    /// issue).
+    pub deliver_by: Option<Instant>,
+}
+
+impl Fiscal {
+    /// A record of `scheme` in `status`, with nothing sealed or sent yet.
+    pub fn new(scheme: &str, status: &str) -> Fiscal {
+        Fiscal {
+            scheme: scheme.into(),
+            status: status.into(),
+            local_proof: None,
+            authority_reference: None,
+            qr_payload: None,
+            sent_at: None,
+            last_error: None,
+            receipt_number: None,
+            deliver_by: None,
+        }
+    }
 }
 
 /// An invoice or credit note. Once issued it never changes, except its status, payments and

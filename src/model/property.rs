@@ -30,7 +30,7 @@ input_object! {
 pub struct ComplianceSchemes {
     /// Guest registration: `none` or `it-alloggiati`.
     pub registration: String,
-    /// Fiscal receipts: `none` (national schemes come later).
+    /// Fiscal receipts: `none` or `hr-cis` (Croatia).
     pub fiscal: String,
 }
 

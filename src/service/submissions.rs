@@ -4,8 +4,8 @@
 use chrono::{DateTime, Utc};
 
 use crate::clock::format_instant;
-use crate::compliance::Compliance;
-use crate::db::Db;
+use crate::compliance::{Compliance, cis};
+use crate::db::{Db, Tx};
 use crate::error::{AppError, AppResult};
 use crate::jobs::registration::{enqueue, note};
 use crate::model::Submission;
@@ -26,8 +26,13 @@ pub const STATUSES: [&str; 7] = [
     "manual_required",
 ];
 
+/// How long before its deadline an undelivered submission is flagged `due_soon`.
+pub const DUE_SOON: chrono::Duration = chrono::Duration::hours(24);
+
 fn with_overdue(mut s: Submission, now: DateTime<Utc>) -> Submission {
-    s.overdue = s.status != "accepted" && s.due_at.0 < format_instant(now);
+    let open = s.status != "accepted";
+    s.overdue = open && s.due_at.0 < format_instant(now);
+    s.due_soon = open && !s.overdue && s.due_at.0 < format_instant(now + DUE_SOON);
     s
 }
 
@@ -51,6 +56,14 @@ pub async fn list(
     Ok(p)
 }
 
+/// Submissions by kind and status with how many are past or near their deadline.
+pub async fn deadlines(db: &Db) -> AppResult<Vec<store::submissions::Counts>> {
+    let now = db.clock().now();
+    let (at, soon) = (format_instant(now), format_instant(now + DUE_SOON));
+    db.read(move |c| store::submissions::counts(c, &at, &soon))
+        .await
+}
+
 /// One submission with its exchange log.
 pub async fn get(db: &Db, id: String) -> AppResult<Submission> {
     let now = db.clock().now();
@@ -69,10 +82,14 @@ pub async fn get(db: &Db, id: String) -> AppResult<Submission> {
 /// `retrying`: the next attempt is brought forward to now. Anything else is 409.
 pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission> {
     let scheme = c.registration.clone();
+    let fiscal = c.fiscal.name();
     let sid = id.clone();
     db.write(move |tx| {
         let mut s = store::submissions::get(tx, &id)?
             .ok_or_else(|| AppError::not_found("submission", &id))?;
+        if s.kind == cis::SUBMISSION_KIND {
+            return retry_fiscal(tx, fiscal, s);
+        }
         if s.scheme != scheme.name() {
             return Err(AppError::conflict(
                 "submission_not_retryable",
@@ -122,4 +139,40 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
     })
     .await?;
     get(db, sid).await
+}
+
+/// Retry of a fiscal receipt: the sealed receipt goes again as it is (late, with a new
+/// message id); only the delivery is repeated.
+fn retry_fiscal(tx: &Tx, configured: &str, mut s: Submission) -> AppResult<()> {
+    if s.scheme != configured {
+        return Err(AppError::conflict(
+            "submission_not_retryable",
+            format!(
+                "This receipt is for {}, which is not configured now.",
+                s.scheme
+            ),
+        ));
+    }
+    match s.status.as_str() {
+        "retrying" => return store::jobs::run_now(tx, &s.id).map(drop),
+        "rejected" | "manual_required" | "unknown" => {}
+        other => {
+            return Err(AppError::conflict(
+                "submission_not_retryable",
+                format!(
+                    "This receipt is {other}; only rejected, retrying, unknown or manual_required ones can be retried."
+                ),
+            ));
+        }
+    }
+    s.status = "queued".into();
+    s.next_attempt_at = None;
+    s.last_error = None;
+    let payload = store::fiscal::receipt(tx, &s.subject_id)?
+        .ok_or_else(|| AppError::internal(format!("receipt of {} vanished", s.subject_id)))?;
+    store::submissions::save(tx, &s, &payload)?;
+    let why = "retry requested by an operator: the sealed receipt is delivered again, late, with a new message id";
+    store::submissions::append_exchange(tx, &s.id, s.attempts.max(1), &note(why))?;
+    store::jobs::enqueue(tx, cis::JOB_KIND, &s.id, "{}", &tx.now_text())?;
+    Ok(())
 }

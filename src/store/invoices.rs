@@ -141,9 +141,18 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
 pub fn update_state(tx: &Tx, inv: &Invoice) -> AppResult<()> {
     let n = tx
         .prepare_cached(
-            "UPDATE invoices SET status = ?2, paid_amount = ?3, version = ?4, updated_at = ?5 WHERE id = ?1",
+            "UPDATE invoices SET status = ?2, paid_amount = ?3, version = ?4, updated_at = ?5,
+                 fiscal = ?6
+             WHERE id = ?1",
         )?
-        .execute((&inv.id, inv.status, inv.paid_amount, inv.version, &inv.updated_at.0))?;
+        .execute((
+            &inv.id,
+            inv.status,
+            inv.paid_amount,
+            inv.version,
+            &inv.updated_at.0,
+            nested_text(&Some(inv.fiscal.clone())),
+        ))?;
     if n == 1 {
         Ok(())
     } else {

@@ -5,6 +5,7 @@ pub mod charges;
 pub mod clients;
 pub mod codes;
 pub mod events;
+pub mod fiscal;
 pub mod grants;
 pub mod guests;
 pub mod idempotency;

@@ -44,6 +44,7 @@ fn map(r: &Row) -> rusqlite::Result<Submission> {
         attempts: r.get("attempts")?,
         due_at: Instant(r.get("due_at")?),
         overdue: false,
+        due_soon: false,
         next_attempt_at: r.get::<_, Option<String>>("next_attempt_at")?.map(Instant),
         authority_reference: r.get("authority_reference")?,
         last_error: r.get("last_error")?,
@@ -188,13 +189,36 @@ pub fn for_record_date(conn: &Connection, kind: &str, day: Date) -> AppResult<Ve
 }
 
 /// Submissions by kind and status, and how many of them are past due and not accepted.
-pub fn counts(conn: &Connection, now: &str) -> AppResult<Vec<(String, String, i64, i64)>> {
+pub fn counts(conn: &Connection, now: &str, soon: &str) -> AppResult<Vec<Counts>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT kind, status, COUNT(*), SUM(status <> 'accepted' AND due_at < ?1)
+        "SELECT kind, status, COUNT(*), SUM(status <> 'accepted' AND due_at < ?1),
+                SUM(status <> 'accepted' AND due_at >= ?1 AND due_at < ?2)
          FROM compliance_submissions GROUP BY kind, status ORDER BY kind, status",
     )?;
-    let rows = stmt.query_map([now], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    let rows = stmt.query_map([now, soon], |r| {
+        Ok(Counts {
+            kind: r.get(0)?,
+            status: r.get(1)?,
+            count: r.get(2)?,
+            overdue: r.get(3)?,
+            due_soon: r.get(4)?,
+        })
+    })?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Submissions of one kind and status, with how many are past or near their deadline.
+pub struct Counts {
+    /// Kind.
+    pub kind: String,
+    /// Status.
+    pub status: String,
+    /// How many.
+    pub count: i64,
+    /// How many are past their deadline and not accepted.
+    pub overdue: i64,
+    /// How many are within a day of their deadline and not accepted.
+    pub due_soon: i64,
 }
 
 /// Appends exchanges to the log, in order.

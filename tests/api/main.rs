@@ -2,6 +2,7 @@
 //! over real HTTP as a client would. One binary, many modules, to save link time.
 
 mod alloggiati_sim;
+mod cis_sim;
 mod oauth_client;
 mod receiver;
 mod reply;
@@ -13,6 +14,7 @@ mod concurrency;
 mod crash_check;
 mod crash_loop;
 mod events;
+mod fiscal;
 mod guest_search;
 mod guests;
 mod idempotency;

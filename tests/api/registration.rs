@@ -31,6 +31,7 @@ fn config(sim: &Sim) -> ComplianceConfig {
             ws_key: Secret::new(WS_KEY),
             dry_run: false,
         },
+        ..Default::default()
     }
 }
 
@@ -38,7 +39,7 @@ fn config(sim: &Sim) -> ComplianceConfig {
 async fn hotel(sim: &Sim) -> TestApp {
     let cfg = config(sim);
     let transport = Arc::new(HttpTransport::new(Duration::from_millis(1500)));
-    let compliance = Compliance::from_config(&cfg, transport);
+    let compliance = Compliance::from_config(&cfg, transport).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut app = start_full(dir.path().to_path_buf(), |c| c.compliance = cfg, compliance).await;
     app.dir = Some(dir);

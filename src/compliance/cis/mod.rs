@@ -1,0 +1,301 @@
+//! Croatia: fiscal receipts registered with the tax administration's CIS (`hr-cis`).
+//!
+//! Sealing runs inside the issuing transaction: the receipt number (gapless per year,
+//! premises and device), the local time of issue, the amounts, the payment method and the
+//! protective code (ZKI, chapter 12 of the specification) are fixed and stored, the QR link
+//! is written with the ZKI, and a submission is queued. Nothing leaves the building inside
+//! the request: the queue calls [`Cis::send_receipt`], which signs a fresh `RacunZahtjev` (a new
+//! `IdPoruke` every time, `NakDost=true` from the second attempt on) and sends it over TLS
+//! with the company certificate. Resending is safe: CIS knows a receipt by its number and
+//! ZKI, so an answer lost on the way back costs one more attempt, never a second receipt.
+
+pub mod credentials;
+pub mod receipt;
+pub mod xml;
+
+use std::sync::Arc;
+
+use chrono::{Datelike, Timelike};
+
+use super::transport::{Transport, TransportError};
+use super::{Exchange, FiscalScheme, Outcome};
+use crate::clock::format_instant;
+use crate::db::Tx;
+use crate::domain::enums::PaymentMethod;
+use crate::error::{AppError, AppResult};
+use crate::model::{Fiscal, Instant, Invoice};
+use crate::store::{self, submissions::NewSubmission};
+pub use credentials::Credentials;
+pub use receipt::{Receipt, Vat};
+
+/// The scheme's name.
+pub const NAME: &str = "hr-cis";
+/// The `jobs.kind` of fiscal deliveries.
+pub const JOB_KIND: &str = "fiscal";
+/// The `kind` of fiscal submissions.
+pub const SUBMISSION_KIND: &str = "fiscal_receipt";
+/// How long after issue a receipt may still be delivered (the two-day rule).
+pub const DELIVERY_WINDOW: chrono::Duration = chrono::Duration::hours(48);
+
+/// The seller's marks, from `[compliance.fiscal]`.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The service URL.
+    pub endpoint: String,
+    /// The seller's OIB.
+    pub oib: String,
+    /// The operator's OIB.
+    pub operator_oib: String,
+    /// Premises mark.
+    pub premises: String,
+    /// Device mark.
+    pub device: String,
+    /// In the VAT system.
+    pub in_vat_system: bool,
+}
+
+impl From<&crate::config::FiscalConfig> for Settings {
+    fn from(f: &crate::config::FiscalConfig) -> Settings {
+        Settings {
+            endpoint: f.endpoint.clone(),
+            oib: f.oib.clone(),
+            operator_oib: f.operator_oib.clone(),
+            premises: f.premises.clone(),
+            device: f.device.clone(),
+            in_vat_system: f.in_vat_system,
+        }
+    }
+}
+
+/// The `hr-cis` fiscal scheme.
+pub struct Cis {
+    settings: Settings,
+    credentials: Arc<Credentials>,
+    transport: Arc<dyn Transport>,
+}
+
+impl Cis {
+    /// The scheme, sealing with `credentials` and sending through `transport`.
+    pub fn new(
+        settings: Settings,
+        credentials: Arc<Credentials>,
+        transport: Arc<dyn Transport>,
+    ) -> Cis {
+        Cis {
+            settings,
+            credentials,
+            transport,
+        }
+    }
+
+    /// Whether CIS covers this invoice: cash, card and other payments are fiscalized, bank
+    /// transfers are not, and a credit note follows the invoice it reverses.
+    fn covered(&self, tx: &Tx, inv: &Invoice) -> AppResult<bool> {
+        if let Some(original) = &inv.corrects_invoice_id {
+            let o = store::invoices::get(tx, original)?
+                .ok_or_else(|| AppError::not_found("invoice", original))?;
+            return Ok(o.fiscal.scheme == NAME && o.fiscal.status != "not_required");
+        }
+        Ok(inv.payment_method != Some(PaymentMethod::BankTransfer))
+    }
+
+    /// Signs and sends a sealed receipt; `late` sets `NakDost`.
+    pub fn send_receipt(&self, payload: &str, late: bool) -> (Vec<Exchange>, Outcome) {
+        let receipt: Receipt = match serde_json::from_str(payload) {
+            Ok(r) => r,
+            Err(e) => {
+                return (
+                    Vec::new(),
+                    Outcome::Unknown {
+                        reason: format!("the stored receipt cannot be read: {e}"),
+                    },
+                );
+            }
+        };
+        let started = chrono::Utc::now();
+        let message_id = uuid::Uuid::new_v4().to_string();
+        let sent_at = started
+            .with_timezone(&chrono_tz::Europe::Zagreb)
+            .naive_local()
+            .with_nanosecond(0)
+            .unwrap_or_default();
+        let body = xml::request(&receipt, &self.credentials, &message_id, sent_at, late);
+        let headers = [
+            ("Content-Type", "text/xml; charset=utf-8"),
+            ("SOAPAction", xml::SOAP_ACTION),
+        ];
+        let answer = self
+            .transport
+            .post(&self.settings.endpoint, &headers, &body);
+        let ms = (chrono::Utc::now() - started).num_milliseconds().max(0);
+        let mut exchange = Exchange {
+            operation: "racuni".into(),
+            request: Some(body),
+            response: None,
+            http_status: None,
+            error: None,
+            started_at: started,
+            duration_ms: ms,
+        };
+        let outcome = match answer {
+            Err(TransportError::NotSent(e)) | Err(TransportError::NoAnswer(e)) => {
+                exchange.error = Some(e.clone());
+                Outcome::Retry {
+                    reason: format!(
+                        "CIS could not be reached ({e}); the receipt keeps its ZKI and is delivered late"
+                    ),
+                    after: None,
+                }
+            }
+            Ok(reply) => {
+                exchange.http_status = Some(reply.status);
+                exchange.response = Some(reply.body.clone());
+                read_answer(reply.status, &reply.body, reply.retry_after)
+            }
+        };
+        (vec![exchange], outcome)
+    }
+}
+
+/// What an HTTP answer from CIS means for the receipt.
+fn read_answer(status: u16, body: &str, after: Option<std::time::Duration>) -> Outcome {
+    match xml::parse_answer(body) {
+        Ok(xml::Answer::Jir(jir)) => Outcome::Accepted {
+            authority_reference: jir,
+        },
+        Ok(xml::Answer::Errors(errors)) => {
+            let reason = errors
+                .iter()
+                .map(|(c, m)| format!("{c}: {m}"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            if errors.iter().all(|(c, _)| c == "s006") {
+                Outcome::Retry {
+                    reason: format!("CIS had a system error ({reason})"),
+                    after,
+                }
+            } else {
+                Outcome::Rejected {
+                    reason: format!("CIS refused the receipt: {reason}"),
+                    rows: Vec::new(),
+                }
+            }
+        }
+        Ok(xml::Answer::Fault(why)) => Outcome::Retry {
+            reason: format!("CIS answered HTTP {status} with a SOAP fault: {why}"),
+            after,
+        },
+        Err(why) => Outcome::Retry {
+            reason: format!("CIS answered HTTP {status} without a usable answer ({why})"),
+            after,
+        },
+    }
+}
+
+impl FiscalScheme for Cis {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn seal(&self, tx: &Tx, inv: &Invoice) -> AppResult<Fiscal> {
+        if !self.covered(tx, inv)? {
+            return Ok(Fiscal::new(NAME, "not_required"));
+        }
+        if inv.currency != "EUR" {
+            return Err(AppError::invalid_field(
+                "currency",
+                "fiscal_currency",
+                format!(
+                    "Croatian fiscal receipts are in euro; this invoice is in {}",
+                    inv.currency
+                ),
+            ));
+        }
+        let s = &self.settings;
+        let tz = store::settings::get(tx)?.time_zone;
+        let issued_at = tx
+            .clock()
+            .local_now_in(&tz)
+            .with_nanosecond(0)
+            .unwrap_or_default();
+        let number = store::fiscal::next_number(tx, issued_at.year(), &s.premises, &s.device)?;
+        let vat = if s.in_vat_system {
+            inv.tax_breakdown
+                .iter()
+                .map(|t| Vat {
+                    rate: t.tax_rate,
+                    base: t.net,
+                    amount: t.tax,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut r = Receipt {
+            invoice_id: inv.id.clone(),
+            oib: s.oib.clone(),
+            in_vat_system: s.in_vat_system,
+            issued_at,
+            number,
+            premises: s.premises.clone(),
+            device: s.device.clone(),
+            vat,
+            total: inv.totals.gross,
+            payment: receipt::payment_code(inv.payment_method).into(),
+            operator_oib: s.operator_oib.clone(),
+            zki: String::new(),
+        };
+        r.zki = receipt::zki(&self.credentials.key, &r.zki_input());
+        let json = serde_json::to_string(&r).map_err(AppError::internal)?;
+        store::fiscal::insert(
+            tx,
+            &store::fiscal::Sealed {
+                invoice_id: &inv.id,
+                scheme: NAME,
+                year: issued_at.year(),
+                number,
+                premises: &s.premises,
+                device: &s.device,
+                issued_at: &receipt::cis_time(issued_at),
+                total: r.total,
+                zki: &r.zki,
+                receipt: &json,
+            },
+        )?;
+        let deliver_by = format_instant(tx.clock().now() + DELIVERY_WINDOW);
+        let id = store::submissions::insert(
+            tx,
+            &NewSubmission {
+                kind: SUBMISSION_KIND,
+                scheme: NAME,
+                subject_id: &inv.id,
+                due_at: &deliver_by,
+                rows: &[],
+                payload: &json,
+                record_date: Some(inv.issue_date),
+            },
+        )?;
+        store::jobs::enqueue(tx, JOB_KIND, &id, "{}", &tx.now_text())?;
+        Ok(Fiscal {
+            local_proof: Some(r.zki.clone()),
+            qr_payload: Some(receipt::qr_payload(None, &r.zki, issued_at, r.total)),
+            receipt_number: Some(r.printed_number()),
+            deliver_by: Some(Instant(deliver_by)),
+            ..Fiscal::new(NAME, "pending")
+        })
+    }
+
+    fn deliver(&self, payload: &str, late: bool) -> (Vec<Exchange>, Outcome) {
+        self.send_receipt(payload, late)
+    }
+
+    fn qr_payload(&self, payload: &str, reference: &str) -> Option<String> {
+        let r: Receipt = serde_json::from_str(payload).ok()?;
+        Some(receipt::qr_payload(
+            Some(reference),
+            &r.zki,
+            r.issued_at,
+            r.total,
+        ))
+    }
+}

@@ -1,0 +1,180 @@
+//! `[compliance.fiscal]`: the national fiscal scheme, its certificate and its marks.
+//!
+//! ```toml
+//! [compliance.fiscal]
+//! scheme = "hr-cis"                 # default "none"
+//! endpoint = "https://cis.porezna-uprava.hr:8449/FiskalizacijaService"
+//! certificate = "path/to/company.p12"
+//! certificate_password = "..."
+//! ca_certificate = "path/to/ca.pem" # optional extra trust anchor
+//! oib = "12345678901"
+//! operator_oib = "12345678901"
+//! premises = "POSL1"
+//! device = "1"
+//! in_vat_system = true
+//! ```
+//!
+//! Relative paths are read from the data directory. The password is a [`Secret`].
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::compliance::{Secret, check_url};
+
+/// The CIS production endpoint.
+pub const CIS_ENDPOINT: &str = "https://cis.porezna-uprava.hr:8449/FiskalizacijaService";
+
+/// The fiscal schemes innkeep knows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FiscalSchemeName {
+    /// No fiscalization.
+    #[default]
+    #[serde(rename = "none")]
+    None,
+    /// Croatia: CIS fiscal receipts.
+    #[serde(rename = "hr-cis")]
+    HrCis,
+}
+
+/// `[compliance.fiscal]`
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FiscalConfig {
+    /// `none` or `hr-cis`.
+    pub scheme: FiscalSchemeName,
+    /// The service URL.
+    pub endpoint: String,
+    /// The application certificate with its private key (PKCS#12).
+    pub certificate: Option<PathBuf>,
+    /// The PKCS#12 password.
+    pub certificate_password: Secret,
+    /// A PEM file of extra trust anchors for the service's TLS certificate.
+    pub ca_certificate: Option<PathBuf>,
+    /// The seller's OIB (11 digits).
+    pub oib: String,
+    /// The OIB of the operator who issues receipts.
+    pub operator_oib: String,
+    /// The business premises mark (`OznPosPr`).
+    pub premises: String,
+    /// The device mark (`OznNapUr`).
+    pub device: String,
+    /// Whether the seller is in the VAT system (`USustPdv`).
+    pub in_vat_system: bool,
+}
+
+impl Default for FiscalConfig {
+    fn default() -> Self {
+        Self {
+            scheme: FiscalSchemeName::None,
+            endpoint: CIS_ENDPOINT.into(),
+            certificate: None,
+            certificate_password: Secret::default(),
+            ca_certificate: None,
+            oib: String::new(),
+            operator_oib: String::new(),
+            premises: String::new(),
+            device: String::new(),
+            in_vat_system: true,
+        }
+    }
+}
+
+/// Whether `s` is exactly `len` ASCII digits.
+fn digits(s: &str, min: usize, max: usize) -> bool {
+    (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether an OIB's ISO 7064 MOD 11,10 check digit is right.
+pub fn oib_valid(oib: &str) -> bool {
+    if !digits(oib, 11, 11) {
+        return false;
+    }
+    let d: Vec<u32> = oib.bytes().map(|b| u32::from(b - b'0')).collect();
+    let mut a = 10;
+    for x in &d[..10] {
+        a = (a + x) % 10;
+        if a == 0 {
+            a = 10;
+        }
+        a = (a * 2) % 11;
+    }
+    let check = if 11 - a == 10 { 0 } else { 11 - a };
+    check == d[10]
+}
+
+impl FiscalConfig {
+    /// Checks the section; the error names the key and the rule.
+    pub fn check(&self) -> Result<(), String> {
+        if self.scheme == FiscalSchemeName::None {
+            return Ok(());
+        }
+        check_url("compliance.fiscal.endpoint", &self.endpoint)?;
+        let need = |key: &str| {
+            format!(
+                "compliance.fiscal.{key} is required when scheme = \"hr-cis\" \
+                 (set it in the config file or INNKEEP_COMPLIANCE__FISCAL__{})",
+                key.to_ascii_uppercase()
+            )
+        };
+        if self.certificate.is_none() {
+            return Err(need("certificate"));
+        }
+        if self.certificate_password.is_empty() {
+            return Err(need("certificate_password"));
+        }
+        for (key, value) in [("oib", &self.oib), ("operator_oib", &self.operator_oib)] {
+            if value.is_empty() {
+                return Err(need(key));
+            }
+            if !digits(value, 11, 11) {
+                return Err(format!(
+                    "compliance.fiscal.{key} {value:?} is not an OIB: it must be 11 digits"
+                ));
+            }
+        }
+        let mark =
+            |s: &str| (1..=20).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric());
+        if !mark(&self.premises) {
+            return Err(format!(
+                "compliance.fiscal.premises {:?} must be the registered premises mark: 1 to 20 letters or digits",
+                self.premises
+            ));
+        }
+        if !digits(&self.device, 1, 20) {
+            return Err(format!(
+                "compliance.fiscal.device {:?} must be the device mark: 1 to 20 digits",
+                self.device
+            ));
+        }
+        Ok(())
+    }
+
+    /// Doubts that do not stop innkeep (CIS has the last word), such as a wrong check digit.
+    pub fn warnings(&self) -> Vec<String> {
+        if self.scheme == FiscalSchemeName::None {
+            return Vec::new();
+        }
+        [("oib", &self.oib), ("operator_oib", &self.operator_oib)]
+            .into_iter()
+            .filter(|(_, v)| !oib_valid(v))
+            .map(|(k, v)| {
+                format!("compliance.fiscal.{k} {v:?} fails the OIB check digit (ISO 7064 MOD 11,10); CIS will refuse receipts unless it is right")
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oib_check_digit() {
+        assert!(oib_valid("69435151530"));
+        assert!(oib_valid("12345678903"));
+        assert!(!oib_valid("12345678901"));
+        assert!(!oib_valid("1234567890"));
+        assert!(!oib_valid("1234567890a"));
+    }
+}

@@ -1,0 +1,451 @@
+//! A CIS (Croatian tax administration) simulator: HTTPS on loopback with a test CA,
+//! requiring the company's client certificate. For every `RacunZahtjev` it checks the
+//! SOAPAction, the shape against the official XSD, the enveloped XML signature (exclusive
+//! C14N recomputed from the parsed document, SHA-1 digest, RSA-SHA1 over `SignedInfo`, with
+//! the certificate in `KeyInfo`, which must be the TLS client certificate), and recomputes
+//! the ZKI with the company key. It answers with a JIR, or the errors, and on demand
+//! injects a timeout, HTTP 500, `s004`, a duplicate, a lost answer after recording, or an
+//! outage (connections dropped before TLS).
+
+pub mod c14n;
+pub mod pki;
+pub mod xsd;
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as B64;
+use rsa::pkcs1v15::{Signature, VerifyingKey};
+use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey};
+use rsa::signature::Verifier;
+use sha1::{Digest, Sha1};
+use x509_cert::der::{Decode, Encode};
+
+pub const TNS: &str = "http://www.apis-it.hr/fin/2012/types/f73";
+const DSIG: &str = "http://www.w3.org/2000/09/xmldsig#";
+const SOAP: &str = "http://schemas.xmlsoap.org/soap/envelope/";
+const ACTION: &str =
+    "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni";
+const SCHEMA: &str = include_str!("../../fixtures/hr-cis/FiskalizacijaSchema.xsd");
+
+/// A fault for the next request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Record the receipt, then answer only after this long (past the client's timeout).
+    Timeout(Duration),
+    /// HTTP 500 with a SOAP fault; nothing recorded.
+    Http500,
+    /// `s004`: invalid signature; nothing recorded.
+    S004,
+    /// The authority already holds this receipt (say, from another channel): it answers
+    /// with the JIR it gave then.
+    Duplicate,
+    /// Record the receipt, then close the connection without answering.
+    LoseAnswer,
+}
+
+/// What the authority received.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub message_id: String,
+    pub late: bool,
+    pub number: String,
+    pub total: String,
+    pub zki: String,
+    pub payment: String,
+    pub vat: Vec<(String, String, String)>,
+    pub jir: Option<String>,
+}
+
+#[derive(Default)]
+struct State {
+    faults: Mutex<VecDeque<Fault>>,
+    /// Receipts recorded, by (OIB, number, premises, device, date): the JIR given.
+    recorded: Mutex<HashMap<String, String>>,
+    received: Mutex<Vec<Received>>,
+    violations: Mutex<Vec<String>>,
+    offline: AtomicBool,
+}
+
+pub struct Sim {
+    pub addr: SocketAddr,
+    pub pki: pki::Pki,
+    state: Arc<State>,
+}
+
+impl Sim {
+    pub fn start() -> Sim {
+        let pki = pki::generate();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let state = Arc::new(State::default());
+        let config = Arc::new(tls_config(&pki));
+        let company_key = rsa::RsaPrivateKey::from_pkcs8_pem(pki::COMPANY_KEY).unwrap();
+        let s = state.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { return };
+                let (s, config, key) = (s.clone(), config.clone(), company_key.clone());
+                std::thread::spawn(move || serve(stream, config, s, key));
+            }
+        });
+        Sim { addr, pki, state }
+    }
+
+    pub fn url(&self) -> String {
+        format!("https://{}/FiskalizacijaService", self.addr)
+    }
+
+    pub fn inject(&self, fault: Fault) {
+        self.state.faults.lock().unwrap().push_back(fault);
+    }
+
+    /// While offline, every connection is dropped before the TLS handshake.
+    pub fn set_offline(&self, offline: bool) {
+        self.state.offline.store(offline, Ordering::SeqCst);
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.state.received.lock().unwrap().clone()
+    }
+
+    /// Everything the simulator found wrong in innkeep's requests.
+    pub fn violations(&self) -> Vec<String> {
+        self.state.violations.lock().unwrap().clone()
+    }
+}
+
+fn tls_config(pki: &pki::Pki) -> rustls::ServerConfig {
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(CertificateDer::from(pki.ca_der.clone())).unwrap();
+    let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+        Arc::new(roots),
+        provider.clone(),
+    )
+    .build()
+    .unwrap();
+    rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_client_cert_verifier(verifier)
+        .with_single_cert(
+            vec![CertificateDer::from(pki.server_der.clone())],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(pki.server_key_der.clone())),
+        )
+        .unwrap()
+}
+
+fn serve(
+    tcp: TcpStream,
+    config: Arc<rustls::ServerConfig>,
+    state: Arc<State>,
+    key: rsa::RsaPrivateKey,
+) {
+    if state.offline.load(Ordering::SeqCst) {
+        return;
+    }
+    let conn = rustls::ServerConnection::new(config).unwrap();
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    let Some((headers, body)) = read_request(&mut tls) else {
+        return;
+    };
+    let client_cert = tls
+        .conn
+        .peer_certificates()
+        .and_then(|c| c.first())
+        .map(|c| c.to_vec())
+        .unwrap_or_default();
+    let fault = state.faults.lock().unwrap().pop_front();
+    let (status, answer) = match fault {
+        Some(Fault::Http500) => (500, fault_envelope("Internal error (simulated)")),
+        Some(Fault::S004) => (
+            200,
+            odgovor("", None, &[("s004", "Neispravan digitalni potpis.")]),
+        ),
+        _ => handle(&state, &headers, &body, &client_cert, &key, fault),
+    };
+    match fault {
+        Some(Fault::LoseAnswer) => return,
+        Some(Fault::Timeout(d)) => std::thread::sleep(d),
+        _ => {}
+    }
+    let reply = format!(
+        "HTTP/1.1 {status} {}\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+        if status == 200 {
+            "OK"
+        } else {
+            "Internal Server Error"
+        },
+        answer.len()
+    );
+    let _ = tls.write_all(reply.as_bytes());
+    let _ = tls.flush();
+    tls.conn.send_close_notify();
+    let _ = tls.flush();
+}
+
+fn read_request(s: &mut impl Read) -> Option<(String, String)> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let n = s.read(&mut chunk).ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&buf).to_string();
+        if let Some(end) = text.find("\r\n\r\n") {
+            let headers = text[..end].to_string();
+            let len: usize = headers
+                .lines()
+                .find_map(|l| {
+                    let (k, v) = l.split_once(':')?;
+                    k.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse().ok())?
+                })
+                .unwrap_or(0);
+            if buf.len() >= end + 4 + len {
+                let body = String::from_utf8(buf[end + 4..end + 4 + len].to_vec()).ok()?;
+                return Some((headers, body));
+            }
+        }
+    }
+}
+
+fn fault_envelope(why: &str) -> String {
+    format!(
+        "<soap:Envelope xmlns:soap=\"{SOAP}\"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode>\
+         <faultstring>{why}</faultstring></soap:Fault></soap:Body></soap:Envelope>"
+    )
+}
+
+fn odgovor(message_id: &str, jir: Option<&str>, errors: &[(&str, &str)]) -> String {
+    let now = chrono::Utc::now().format("%d.%m.%YT%H:%M:%S");
+    let mut inner = format!(
+        "<tns:Zaglavlje><tns:IdPoruke>{message_id}</tns:IdPoruke><tns:DatumVrijeme>{now}</tns:DatumVrijeme></tns:Zaglavlje>"
+    );
+    if let Some(j) = jir {
+        inner.push_str(&format!("<tns:Jir>{j}</tns:Jir>"));
+    }
+    if !errors.is_empty() {
+        inner.push_str("<tns:Greske>");
+        for (c, m) in errors {
+            inner.push_str(&format!(
+                "<tns:Greska><tns:SifraGreske>{c}</tns:SifraGreske><tns:PorukaGreske>{m}</tns:PorukaGreske></tns:Greska>"
+            ));
+        }
+        inner.push_str("</tns:Greske>");
+    }
+    format!(
+        "<soap:Envelope xmlns:soap=\"{SOAP}\"><soap:Body><tns:RacunOdgovor xmlns:tns=\"{TNS}\">{inner}</tns:RacunOdgovor></soap:Body></soap:Envelope>"
+    )
+}
+
+fn handle(
+    state: &State,
+    headers: &str,
+    body: &str,
+    client_cert: &[u8],
+    key: &rsa::RsaPrivateKey,
+    fault: Option<Fault>,
+) -> (u16, String) {
+    let mut problems = Vec::new();
+    let action = headers.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.eq_ignore_ascii_case("soapaction")
+            .then(|| v.trim().trim_matches('"').to_string())
+    });
+    if action.as_deref() != Some(ACTION) {
+        problems.push(format!("SOAPAction {action:?}"));
+    }
+    let doc = match roxmltree::Document::parse(body) {
+        Ok(d) => d,
+        Err(e) => return reject(state, "", "s001", &format!("not XML: {e}")),
+    };
+    let Some(req) = doc
+        .descendants()
+        .find(|n| n.tag_name().name() == "RacunZahtjev" && n.tag_name().namespace() == Some(TNS))
+    else {
+        return reject(state, "", "s001", "no RacunZahtjev");
+    };
+    let schema_doc = roxmltree::Document::parse(SCHEMA).unwrap();
+    problems.extend(xsd::Schema::new(&schema_doc).validate("RacunZahtjev", req));
+    let field = |path: &[&str]| {
+        let mut n = req;
+        for p in path {
+            n = n.children().find(|c| c.tag_name().name() == *p)?;
+        }
+        Some(n.text().unwrap_or("").to_string())
+    };
+    let message_id = field(&["Zaglavlje", "IdPoruke"]).unwrap_or_default();
+    if !problems.is_empty() {
+        return reject(state, &message_id, "s001", &problems.join("; "));
+    }
+    if let Err(why) = verify_signature(req, client_cert) {
+        return reject(state, &message_id, "s004", &why);
+    }
+    let get = |p: &[&str]| field(p).unwrap_or_default();
+    let dat = get(&["Racun", "DatVrijeme"]);
+    let number = get(&["Racun", "BrRac", "BrOznRac"]);
+    let (premises, device) = (
+        get(&["Racun", "BrRac", "OznPosPr"]),
+        get(&["Racun", "BrRac", "OznNapUr"]),
+    );
+    let total = get(&["Racun", "IznosUkupno"]);
+    let oib = get(&["Racun", "Oib"]);
+    let input = format!(
+        "{oib}{}{number}{premises}{device}{total}",
+        dat.replace('T', " ")
+    );
+    let zki = get(&["Racun", "ZastKod"]);
+    let expected = {
+        use md5::Digest as _;
+        use rsa::signature::{SignatureEncoding, Signer};
+        let sig = rsa::pkcs1v15::SigningKey::<Sha1>::new(key.clone()).sign(input.as_bytes());
+        md5::Md5::digest(sig.to_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    if zki != expected {
+        return reject(
+            state,
+            &message_id,
+            "s001",
+            &format!("ZastKod {zki} is not the ZKI of {input:?}"),
+        );
+    }
+    let vat = req
+        .descendants()
+        .filter(|n| n.tag_name().name() == "Porez")
+        .map(|p| {
+            let t = |name: &str| {
+                p.children()
+                    .find(|c| c.tag_name().name() == name)
+                    .and_then(|c| c.text())
+                    .unwrap_or("")
+                    .to_string()
+            };
+            (t("Stopa"), t("Osnovica"), t("Iznos"))
+        })
+        .collect();
+    let receipt_key = format!(
+        "{oib}|{number}|{premises}|{device}|{}",
+        &dat[..10.min(dat.len())]
+    );
+    let jir = {
+        let mut rec = state.recorded.lock().unwrap();
+        if fault == Some(Fault::Duplicate) {
+            rec.entry(receipt_key.clone())
+                .or_insert_with(|| uuid::Uuid::new_v4().to_string());
+        }
+        rec.entry(receipt_key)
+            .or_insert_with(|| uuid::Uuid::new_v4().to_string())
+            .clone()
+    };
+    state.received.lock().unwrap().push(Received {
+        message_id: message_id.clone(),
+        late: get(&["Racun", "NakDost"]) == "true",
+        number: format!("{number}/{premises}/{device}"),
+        total,
+        zki,
+        payment: get(&["Racun", "NacinPlac"]),
+        vat,
+        jir: Some(jir.clone()),
+    });
+    (200, odgovor(&message_id, Some(&jir), &[]))
+}
+
+fn reject(state: &State, message_id: &str, code: &str, why: &str) -> (u16, String) {
+    state
+        .violations
+        .lock()
+        .unwrap()
+        .push(format!("{code}: {why}"));
+    (200, odgovor(message_id, None, &[(code, why)]))
+}
+
+/// Checks the enveloped signature of `req` as XML-DSig prescribes.
+fn verify_signature(req: roxmltree::Node, client_cert: &[u8]) -> Result<(), String> {
+    let is_sig = |n: roxmltree::Node| {
+        n.tag_name().name() == "Signature" && n.tag_name().namespace() == Some(DSIG)
+    };
+    let sig = req.children().find(|n| is_sig(*n)).ok_or("no Signature")?;
+    let find = |name: &str| {
+        sig.descendants()
+            .find(|n| n.tag_name().name() == name && n.tag_name().namespace() == Some(DSIG))
+            .ok_or(format!("no {name} in the Signature"))
+    };
+    let algo = |name: &str| find(name).map(|n| n.attribute("Algorithm").unwrap_or("").to_string());
+    if algo("CanonicalizationMethod")? != "http://www.w3.org/2001/10/xml-exc-c14n#"
+        || algo("SignatureMethod")? != format!("{DSIG}rsa-sha1")
+        || algo("DigestMethod")? != format!("{DSIG}sha1")
+    {
+        return Err("unexpected algorithms".into());
+    }
+    let transforms: Vec<String> = find("Transforms")?
+        .children()
+        .filter(|n| n.is_element())
+        .map(|n| n.attribute("Algorithm").unwrap_or("").to_string())
+        .collect();
+    if transforms
+        != [
+            format!("{DSIG}enveloped-signature"),
+            "http://www.w3.org/2001/10/xml-exc-c14n#".to_string(),
+        ]
+    {
+        return Err(format!("unexpected transforms {transforms:?}"));
+    }
+    let uri = find("Reference")?
+        .attribute("URI")
+        .unwrap_or("")
+        .to_string();
+    if uri != format!("#{}", req.attribute("Id").unwrap_or("?")) {
+        return Err(format!("the Reference {uri} is not the request's Id"));
+    }
+    let canonical = c14n::canonical(req, &is_sig);
+    let digest = B64.encode(Sha1::digest(canonical.as_bytes()));
+    let claimed = find("DigestValue")?.text().unwrap_or("").trim().to_string();
+    if digest != claimed {
+        return Err(format!("digest {claimed} is not {digest}"));
+    }
+    let cert_b64: String = find("X509Certificate")?
+        .text()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let cert_der = B64.decode(cert_b64).map_err(|e| e.to_string())?;
+    if cert_der != client_cert {
+        return Err("the signing certificate is not the TLS client certificate".into());
+    }
+    let cert = x509_cert::Certificate::from_der(&cert_der).map_err(|e| e.to_string())?;
+    let serial =
+        rsa::BigUint::from_bytes_be(cert.tbs_certificate.serial_number.as_bytes()).to_string();
+    if find("X509SerialNumber")?.text() != Some(serial.as_str()) {
+        return Err("X509SerialNumber is not the certificate's".into());
+    }
+    let spki = cert
+        .tbs_certificate
+        .subject_public_key_info
+        .to_der()
+        .map_err(|e| e.to_string())?;
+    let public = rsa::RsaPublicKey::from_public_key_der(&spki).map_err(|e| e.to_string())?;
+    let signed_info = c14n::canonical(find("SignedInfo")?, &|_| false);
+    let value: String = find("SignatureValue")?
+        .text()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let value = B64.decode(value).map_err(|e| e.to_string())?;
+    let signature = Signature::try_from(value.as_slice()).map_err(|e| e.to_string())?;
+    VerifyingKey::<Sha1>::new(public)
+        .verify(signed_info.as_bytes(), &signature)
+        .map_err(|e| format!("RSA-SHA1 over SignedInfo does not verify: {e}"))
+}

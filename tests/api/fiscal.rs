@@ -1,0 +1,533 @@
+//! Croatian fiscal receipts (hr-cis), end to end against the CIS simulator over TLS with a
+//! client certificate: the ZKI golden vector, online issue with JIR and QR link, offline
+//! issue delivered late with NakDost, the injected faults, credit notes, and the sealed
+//! fields' immutability.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use innkeep::compliance::cis::{self, Receipt};
+use innkeep::compliance::transport::HttpTransport;
+use innkeep::compliance::{Compliance, FiscalScheme};
+use innkeep::config::{ComplianceConfig, FiscalConfig, FiscalSchemeName, Secret};
+use serde_json::{Value, json};
+
+use crate::cis_sim::{Fault, Sim, pki};
+use crate::support::{TestApp, eventually, start_full};
+
+const WAIT: Duration = Duration::from_secs(20);
+pub const OIB: &str = "98765432106";
+
+pub fn config(sim: &Sim) -> FiscalConfig {
+    FiscalConfig {
+        scheme: FiscalSchemeName::HrCis,
+        endpoint: sim.url(),
+        certificate: Some(sim.pki.p12.clone()),
+        certificate_password: Secret::new(pki::PASSWORD),
+        ca_certificate: Some(sim.pki.ca_pem.clone()),
+        oib: OIB.into(),
+        operator_oib: "69435151530".into(),
+        premises: "POSL1".into(),
+        device: "1".into(),
+        in_vat_system: true,
+    }
+}
+
+/// A Croatian hotel fiscalizing with the simulator; calls time out after 1.5 s.
+async fn hotel(sim: &Sim) -> TestApp {
+    let f = config(sim);
+    let creds = Arc::new(innkeep::compliance::fiscal_credentials(&f).unwrap());
+    let transport =
+        HttpTransport::with_client_certificate(Duration::from_millis(1500), &creds).unwrap();
+    let scheme = cis::Cis::new(cis::Settings::from(&f), creds, Arc::new(transport));
+    let compliance = Compliance {
+        fiscal: Arc::new(scheme),
+        ..Compliance::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = ComplianceConfig {
+        fiscal: f,
+        ..Default::default()
+    };
+    let mut app = start_full(dir.path().to_path_buf(), |c| c.compliance = cfg, compliance).await;
+    app.dir = Some(dir);
+    app.clock().set_now("2026-11-22T09:30:00Z".parse().unwrap());
+    app.put(
+        "/v1/settings",
+        json!({"time_zone": "Europe/Zagreb", "currency": "EUR", "default_tax_rate": 1300}),
+    )
+    .await
+    .expect(200);
+    app
+}
+
+/// A cash sale of 2 × 19.99 at 25 % and 1 × 5.00 at 13 %.
+async fn sale(app: &TestApp, method: &str) -> Value {
+    let guest = app.guest("Ivana", "Horvat").await;
+    app.post(
+        "/v1/invoices",
+        json!({"guest_id": guest, "payment_method": method, "lines": [
+            {"description": "Wine", "quantity": 2, "unit_price": 1999, "tax_rate": 2500},
+            {"description": "Breakfast", "quantity": 1, "unit_price": 500, "tax_rate": 1300}]}),
+    )
+    .await
+    .expect(201)
+    .body
+}
+
+async fn fiscal_is(app: &TestApp, id: &str, status: &str) -> Value {
+    eventually(
+        WAIT,
+        &format!("invoice {id} fiscal status {status}"),
+        || async {
+            let inv = app.get(&format!("/v1/invoices/{id}")).await.body;
+            if inv["fiscal"]["status"] == status {
+                Ok(inv)
+            } else {
+                Err(inv["fiscal"].clone())
+            }
+        },
+    )
+    .await
+}
+
+async fn submission_of(app: &TestApp, invoice: &str) -> Value {
+    let subs = app
+        .all("/v1/compliance/submissions?kind=fiscal_receipt")
+        .await;
+    let s = subs.iter().find(|s| s["subject_id"] == invoice).unwrap();
+    app.get(&format!(
+        "/v1/compliance/submissions/{}",
+        s["id"].as_str().unwrap()
+    ))
+    .await
+    .expect(200)
+    .body
+}
+
+/// Moves the server's clock on, so the queue's next attempt falls due.
+fn later(app: &TestApp, minutes: i64) {
+    let now = app.clock().now();
+    app.clock()
+        .set_now(now + chrono::Duration::minutes(minutes));
+}
+
+fn zki_like(v: &Value) -> bool {
+    v.as_str().is_some_and(|s| {
+        s.len() == 32
+            && s.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    })
+}
+
+#[test]
+fn zki_golden_vector_with_the_fixed_test_key() {
+    use rsa::pkcs8::DecodePrivateKey;
+    let key = rsa::RsaPrivateKey::from_pkcs8_pem(pki::COMPANY_KEY).unwrap();
+    // The same receipt as the unit test of the ZKI input, now with the fixed key.
+    let r = Receipt {
+        invoice_id: "inv_1".into(),
+        oib: OIB.into(),
+        in_vat_system: true,
+        issued_at: "2026-11-22T09:05:07".parse().unwrap(),
+        number: 42,
+        premises: "POSL1".into(),
+        device: "1".into(),
+        vat: vec![],
+        total: -123456,
+        payment: "G".into(),
+        operator_oib: OIB.into(),
+        zki: String::new(),
+    };
+    assert_eq!(
+        r.zki_input(),
+        "9876543210622.11.2026 09:05:0742POSL11-1234.56"
+    );
+    // Computed independently: printf '%s' "$input" | openssl dgst -sha1 -sign key | md5sum
+    assert_eq!(
+        cis::receipt::zki(&key, &r.zki_input()),
+        "f7e379e6f1ed41011eb2bff4cee07ff3"
+    );
+    assert_eq!(
+        cis::receipt::zki(&key, "9876543210622.11.2026 10:00:001POSL11250.00"),
+        "430132199034a7d1d45eb382b2232ce0"
+    );
+}
+
+#[tokio::test]
+async fn online_issue_gets_its_jir_and_the_qr_link_carries_it() {
+    let sim = Sim::start();
+    let app = hotel(&sim).await;
+    let inv = sale(&app, "cash").await;
+    let id = inv["id"].as_str().unwrap();
+    let f = &inv["fiscal"];
+    assert_eq!(f["scheme"], "hr-cis");
+    assert!(zki_like(&f["local_proof"]), "{f}");
+    assert_eq!(f["receipt_number"], "1/POSL1/1");
+    assert!(
+        f["deliver_by"]
+            .as_str()
+            .unwrap()
+            .starts_with("2026-11-24T09:30:0"),
+        "{f}"
+    );
+    let zki = f["local_proof"].as_str().unwrap();
+    assert_eq!(
+        f["qr_payload"],
+        format!("https://porezna.gov.hr/rn?zki={zki}&datv=20261122_1030&izn=4498")
+    );
+
+    let done = fiscal_is(&app, id, "fiscalized").await;
+    assert_eq!(sim.violations(), Vec::<String>::new());
+    let got = sim.received();
+    assert_eq!(got.len(), 1);
+    let r = &got[0];
+    assert!(!r.late);
+    assert_eq!(
+        (r.number.as_str(), r.total.as_str(), r.payment.as_str()),
+        ("1/POSL1/1", "44.98", "G")
+    );
+    assert_eq!(r.zki, zki);
+    assert_eq!(
+        r.vat,
+        vec![
+            ("13.00".into(), "4.42".into(), "0.58".into()),
+            ("25.00".into(), "31.98".into(), "8.00".into())
+        ]
+    );
+    let jir = r.jir.clone().unwrap();
+    let f = &done["fiscal"];
+    assert_eq!(f["authority_reference"], jir.as_str());
+    assert_eq!(f["local_proof"], zki);
+    assert_eq!(
+        f["qr_payload"],
+        format!("https://porezna.gov.hr/rn?jir={jir}&datv=20261122_1030&izn=4498")
+    );
+    assert!(f["sent_at"].is_string() && f["last_error"].is_null());
+    let s = submission_of(&app, id).await;
+    assert_eq!(
+        (s["status"].as_str(), s["attempts"].as_i64()),
+        (Some("accepted"), Some(1))
+    );
+    assert_eq!(s["authority_reference"], jir.as_str());
+    let request = s["exchanges"][0]["request"].as_str().unwrap();
+    assert!(
+        request.contains("<tns:NakDost>false</tns:NakDost>"),
+        "{request}"
+    );
+    let events = app.all_events().await;
+    let fiscalized: Vec<_> = events
+        .iter()
+        .filter(|e| e["type"] == "invoice.fiscalized")
+        .collect();
+    assert_eq!(fiscalized.len(), 1);
+    assert_eq!(
+        fiscalized[0]["data"]["fiscal"]["authority_reference"],
+        jir.as_str()
+    );
+
+    // Numbers run on per premises and device; bank transfers are outside fiscalization.
+    let second = sale(&app, "card").await;
+    assert_eq!(second["fiscal"]["receipt_number"], "2/POSL1/1");
+    let transfer = sale(&app, "bank_transfer").await;
+    assert_eq!(transfer["fiscal"]["status"], "not_required");
+    assert!(transfer["fiscal"]["local_proof"].is_null());
+    let third = sale(&app, "other").await;
+    assert_eq!(third["fiscal"]["receipt_number"], "3/POSL1/1");
+    fiscal_is(&app, third["id"].as_str().unwrap(), "fiscalized").await;
+    let paid = |n: &str| {
+        sim.received()
+            .into_iter()
+            .find(|r| r.number == n)
+            .map(|r| r.payment)
+    };
+    assert_eq!(paid("3/POSL1/1").as_deref(), Some("O"));
+    fiscal_is(&app, second["id"].as_str().unwrap(), "fiscalized").await;
+    assert_eq!(paid("2/POSL1/1").as_deref(), Some("K"));
+}
+
+#[tokio::test]
+async fn a_guest_checked_out_offline_gets_the_zki_at_once_and_the_jir_later() {
+    let sim = Sim::start();
+    let app = hotel(&sim).await;
+    let room_type = app
+        .post(
+            "/v1/room-types",
+            json!({"code": "DBL", "name": "Double", "max_occupancy": 2, "base_rate": 10000}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let room = app.room("101", &room_type).await;
+    let guest = app.guest("Marko", "Kovač").await;
+    let res = app
+        .reserve(&guest, &room_type, "2026-11-20", "2026-11-22")
+        .await
+        .expect(201)
+        .id();
+    app.clock().set_now("2026-11-20T14:00:00Z".parse().unwrap());
+    app.post(
+        "/v1/check-in",
+        json!({"reservation_id": res, "room_id": room}),
+    )
+    .await
+    .expect(200);
+    app.clock().set_now("2026-11-22T09:30:00Z".parse().unwrap());
+
+    sim.set_offline(true);
+    let out = app
+        .post(
+            "/v1/check-out",
+            json!({"reservation_id": res, "payment_method": "card"}),
+        )
+        .await
+        .expect(200);
+    let inv = &out.body["invoice"];
+    let id = inv["id"].as_str().unwrap().to_string();
+    let zki = inv["fiscal"]["local_proof"].as_str().unwrap().to_string();
+    assert!(zki_like(&inv["fiscal"]["local_proof"]));
+    assert!(
+        inv["fiscal"]["qr_payload"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("zki={zki}"))
+    );
+
+    let offline = fiscal_is(&app, &id, "offline").await;
+    assert!(
+        offline["fiscal"]["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("could not be reached")
+    );
+    assert_eq!(offline["fiscal"]["local_proof"], zki.as_str());
+    assert!(sim.received().is_empty());
+
+    // A day and a half on, the deadline is near: the API, /metrics and the CLI say so.
+    later(&app, 31 * 60);
+    let s = submission_of(&app, &id).await;
+    assert_eq!(
+        (s["due_soon"].as_bool(), s["overdue"].as_bool()),
+        (Some(true), Some(false))
+    );
+    let metrics = app.metrics().await;
+    assert!(
+        metrics.contains("innkeep_compliance_due_soon{kind=\"fiscal_receipt\"} 1"),
+        "{metrics}"
+    );
+
+    sim.set_offline(false);
+    later(&app, 31);
+    let done = fiscal_is(&app, &id, "fiscalized").await;
+    let got = sim.received();
+    assert_eq!(got.len(), 1);
+    assert!(
+        got[0].late,
+        "a receipt delivered after an outage carries NakDost=true"
+    );
+    assert_eq!(got[0].zki, zki);
+    assert_eq!(
+        done["fiscal"]["authority_reference"],
+        got[0].jir.clone().unwrap().as_str()
+    );
+    assert_eq!(sim.violations(), Vec::<String>::new());
+    let s = submission_of(&app, &id).await;
+    assert_eq!(s["status"], "accepted");
+    let ids: Vec<String> = s["exchanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["request"].as_str())
+        .map(|r| r.split("<tns:IdPoruke>").nth(1).unwrap()[..36].to_string())
+        .collect();
+    assert!(ids.len() >= 2, "{s}");
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "every attempt has a new IdPoruke");
+    let metrics = app.metrics().await;
+    assert!(
+        metrics.contains("innkeep_compliance_due_soon{kind=\"fiscal_receipt\"} 0"),
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
+async fn credit_notes_are_fiscalized_with_negative_amounts() {
+    let sim = Sim::start();
+    let app = hotel(&sim).await;
+    let inv = sale(&app, "cash").await;
+    let id = inv["id"].as_str().unwrap();
+    fiscal_is(&app, id, "fiscalized").await;
+    let credit = app
+        .post(
+            "/v1/invoices",
+            json!({"corrects_invoice_id": id, "reason": "Wrong room"}),
+        )
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(credit["fiscal"]["receipt_number"], "2/POSL1/1");
+    assert!(
+        credit["fiscal"]["qr_payload"]
+            .as_str()
+            .unwrap()
+            .ends_with("&izn=-4498")
+    );
+    fiscal_is(&app, credit["id"].as_str().unwrap(), "fiscalized").await;
+    let got = sim.received();
+    let r = got.last().unwrap();
+    assert_eq!((r.total.as_str(), r.payment.as_str()), ("-44.98", "G"));
+    assert_eq!(
+        r.vat,
+        vec![
+            ("13.00".into(), "-4.42".into(), "-0.58".into()),
+            ("25.00".into(), "-31.98".into(), "-8.00".into())
+        ]
+    );
+    assert_eq!(sim.violations(), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn refusals_and_faults_end_in_the_right_state() {
+    let sim = Sim::start();
+    let app = hotel(&sim).await;
+
+    // s004: refused, failed, with the event; a retry after the fix delivers it late.
+    sim.inject(Fault::S004);
+    let a = sale(&app, "cash").await;
+    let a_id = a["id"].as_str().unwrap();
+    let failed = fiscal_is(&app, a_id, "failed").await;
+    assert!(
+        failed["fiscal"]["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("s004")
+    );
+    let s = submission_of(&app, a_id).await;
+    assert_eq!(s["status"], "rejected");
+    let events = app.all_events().await;
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "invoice.fiscalization_failed" && e["data"]["id"] == a_id)
+    );
+    app.post(
+        &format!(
+            "/v1/compliance/submissions/{}/retry",
+            s["id"].as_str().unwrap()
+        ),
+        json!({}),
+    )
+    .await
+    .expect(202);
+    fiscal_is(&app, a_id, "fiscalized").await;
+    assert!(sim.received().last().unwrap().late);
+
+    // HTTP 500: offline, then delivered on the next attempt.
+    sim.inject(Fault::Http500);
+    let b = sale(&app, "card").await;
+    let b_id = b["id"].as_str().unwrap();
+    let off = fiscal_is(&app, b_id, "offline").await;
+    assert!(
+        off["fiscal"]["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("HTTP 500")
+    );
+    later(&app, 2);
+    fiscal_is(&app, b_id, "fiscalized").await;
+
+    // A timeout and a lost answer after CIS recorded the receipt: the resend gets the JIR
+    // CIS already gave; there is never a second receipt.
+    for fault in [Fault::Timeout(Duration::from_secs(3)), Fault::LoseAnswer] {
+        sim.inject(fault);
+        let c = sale(&app, "cash").await;
+        let c_id = c["id"].as_str().unwrap();
+        fiscal_is(&app, c_id, "offline").await;
+        later(&app, 2);
+        let done = fiscal_is(&app, c_id, "fiscalized").await;
+        let number = c["fiscal"]["receipt_number"].as_str().unwrap();
+        let copies: Vec<_> = sim
+            .received()
+            .into_iter()
+            .filter(|r| r.number == number)
+            .collect();
+        assert_eq!(copies.len(), 2, "{fault:?}");
+        assert_eq!(copies[0].jir, copies[1].jir);
+        assert!(!copies[0].late && copies[1].late);
+        assert_ne!(copies[0].message_id, copies[1].message_id);
+        assert_eq!(
+            done["fiscal"]["authority_reference"],
+            copies[0].jir.clone().unwrap().as_str()
+        );
+    }
+
+    // A receipt CIS already holds is answered with its JIR.
+    sim.inject(Fault::Duplicate);
+    let d = sale(&app, "cash").await;
+    let d_id = d["id"].as_str().unwrap();
+    let done = fiscal_is(&app, d_id, "fiscalized").await;
+    assert_eq!(
+        done["fiscal"]["authority_reference"],
+        sim.received().last().unwrap().jir.clone().unwrap().as_str()
+    );
+    assert_eq!(sim.violations(), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn sealed_fields_never_change_in_the_database() {
+    let sim = Sim::start();
+    let mut app = hotel(&sim).await;
+    let inv = sale(&app, "cash").await;
+    let id = inv["id"].as_str().unwrap().to_string();
+    fiscal_is(&app, &id, "fiscalized").await;
+    app.stop().await;
+    let conn = rusqlite::Connection::open(app.dir.as_ref().unwrap().path().join("innkeep.sqlite3"))
+        .unwrap();
+    for sql in [
+        "UPDATE fiscal_receipts SET zki = 'x'",
+        "UPDATE fiscal_receipts SET number = number + 1",
+        "UPDATE fiscal_receipts SET total = 1",
+        "UPDATE fiscal_receipts SET issued_at = '01.01.2026T00:00:00'",
+        "UPDATE fiscal_receipts SET receipt = '{}'",
+        "UPDATE fiscal_receipts SET jir = 'another'",
+        "DELETE FROM fiscal_receipts",
+        "UPDATE invoices SET fiscal = json_set(fiscal, '$.local_proof', 'x')",
+        "UPDATE invoices SET fiscal = json_set(fiscal, '$.receipt_number', '9/POSL1/1')",
+        "UPDATE invoices SET fiscal = json_set(fiscal, '$.authority_reference', 'another')",
+        "UPDATE invoices SET fiscal = json_set(fiscal, '$.deliver_by', '2030-01-01T00:00:00Z')",
+    ] {
+        let err = conn.execute(sql, []).unwrap_err().to_string();
+        assert!(
+            err.contains("sealed") || err.contains("never"),
+            "{sql}: {err}"
+        );
+    }
+    // What may change still can: the delivery state.
+    conn.execute(
+        "UPDATE invoices SET fiscal = json_set(fiscal, '$.last_error', 'note')",
+        [],
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_scheme_reads_its_certificate_from_the_config() {
+    let sim = Sim::start();
+    let cfg = ComplianceConfig {
+        fiscal: config(&sim),
+        ..Default::default()
+    };
+    let c = Compliance::configured(&cfg).unwrap();
+    assert_eq!(c.fiscal.name(), "hr-cis");
+    let creds = innkeep::compliance::fiscal_credentials(&cfg.fiscal).unwrap();
+    assert!(creds.subject.contains(pki::COMPANY_CN), "{}", creds.subject);
+    assert_eq!(creds.serial, "19088743");
+    assert_eq!(creds.not_after.to_rfc3339(), "2030-01-01T00:00:00+00:00");
+    let mut wrong = cfg.clone();
+    wrong.fiscal.certificate_password = Secret::new("nope");
+    let err = Compliance::configured(&wrong).err().unwrap();
+    assert!(err.contains("certificate_password"), "{err}");
+    let _ = FiscalScheme::name(c.fiscal.as_ref());
+}
