@@ -6,16 +6,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use innkeep::compliance::Compliance;
 use innkeep::compliance::cis::{self, Receipt};
 use innkeep::compliance::transport::HttpTransport;
-use innkeep::compliance::{Compliance, FiscalScheme};
 use innkeep::config::{ComplianceConfig, FiscalConfig, FiscalSchemeName, Secret};
 use serde_json::{Value, json};
 
-use crate::cis_sim::{Fault, Sim, pki};
+use crate::cis_sim::{Sim, pki};
 use crate::support::{TestApp, eventually, start_full};
 
-const WAIT: Duration = Duration::from_secs(20);
+pub const WAIT: Duration = Duration::from_secs(20);
 pub const OIB: &str = "98765432106";
 
 pub fn config(sim: &Sim) -> FiscalConfig {
@@ -34,7 +34,7 @@ pub fn config(sim: &Sim) -> FiscalConfig {
 }
 
 /// A Croatian hotel fiscalizing with the simulator; calls time out after 1.5 s.
-async fn hotel(sim: &Sim) -> TestApp {
+pub async fn hotel(sim: &Sim) -> TestApp {
     let f = config(sim);
     let creds = Arc::new(innkeep::compliance::fiscal_credentials(&f).unwrap());
     let transport =
@@ -62,7 +62,7 @@ async fn hotel(sim: &Sim) -> TestApp {
 }
 
 /// A cash sale of 2 × 19.99 at 25 % and 1 × 5.00 at 13 %.
-async fn sale(app: &TestApp, method: &str) -> Value {
+pub async fn sale(app: &TestApp, method: &str) -> Value {
     let guest = app.guest("Ivana", "Horvat").await;
     app.post(
         "/v1/invoices",
@@ -75,7 +75,7 @@ async fn sale(app: &TestApp, method: &str) -> Value {
     .body
 }
 
-async fn fiscal_is(app: &TestApp, id: &str, status: &str) -> Value {
+pub async fn fiscal_is(app: &TestApp, id: &str, status: &str) -> Value {
     eventually(
         WAIT,
         &format!("invoice {id} fiscal status {status}"),
@@ -91,7 +91,7 @@ async fn fiscal_is(app: &TestApp, id: &str, status: &str) -> Value {
     .await
 }
 
-async fn submission_of(app: &TestApp, invoice: &str) -> Value {
+pub async fn submission_of(app: &TestApp, invoice: &str) -> Value {
     let subs = app
         .all("/v1/compliance/submissions?kind=fiscal_receipt")
         .await;
@@ -106,13 +106,13 @@ async fn submission_of(app: &TestApp, invoice: &str) -> Value {
 }
 
 /// Moves the server's clock on, so the queue's next attempt falls due.
-fn later(app: &TestApp, minutes: i64) {
+pub fn later(app: &TestApp, minutes: i64) {
     let now = app.clock().now();
     app.clock()
         .set_now(now + chrono::Duration::minutes(minutes));
 }
 
-fn zki_like(v: &Value) -> bool {
+pub fn zki_like(v: &Value) -> bool {
     v.as_str().is_some_and(|s| {
         s.len() == 32
             && s.bytes()
@@ -386,148 +386,4 @@ async fn credit_notes_are_fiscalized_with_negative_amounts() {
         ]
     );
     assert_eq!(sim.violations(), Vec::<String>::new());
-}
-
-#[tokio::test]
-async fn refusals_and_faults_end_in_the_right_state() {
-    let sim = Sim::start();
-    let app = hotel(&sim).await;
-
-    // s004: refused, failed, with the event; a retry after the fix delivers it late.
-    sim.inject(Fault::S004);
-    let a = sale(&app, "cash").await;
-    let a_id = a["id"].as_str().unwrap();
-    let failed = fiscal_is(&app, a_id, "failed").await;
-    assert!(
-        failed["fiscal"]["last_error"]
-            .as_str()
-            .unwrap()
-            .contains("s004")
-    );
-    let s = submission_of(&app, a_id).await;
-    assert_eq!(s["status"], "rejected");
-    let events = app.all_events().await;
-    assert!(
-        events
-            .iter()
-            .any(|e| e["type"] == "invoice.fiscalization_failed" && e["data"]["id"] == a_id)
-    );
-    app.post(
-        &format!(
-            "/v1/compliance/submissions/{}/retry",
-            s["id"].as_str().unwrap()
-        ),
-        json!({}),
-    )
-    .await
-    .expect(202);
-    fiscal_is(&app, a_id, "fiscalized").await;
-    assert!(sim.received().last().unwrap().late);
-
-    // HTTP 500: offline, then delivered on the next attempt.
-    sim.inject(Fault::Http500);
-    let b = sale(&app, "card").await;
-    let b_id = b["id"].as_str().unwrap();
-    let off = fiscal_is(&app, b_id, "offline").await;
-    assert!(
-        off["fiscal"]["last_error"]
-            .as_str()
-            .unwrap()
-            .contains("HTTP 500")
-    );
-    later(&app, 2);
-    fiscal_is(&app, b_id, "fiscalized").await;
-
-    // A timeout and a lost answer after CIS recorded the receipt: the resend gets the JIR
-    // CIS already gave; there is never a second receipt.
-    for fault in [Fault::Timeout(Duration::from_secs(3)), Fault::LoseAnswer] {
-        sim.inject(fault);
-        let c = sale(&app, "cash").await;
-        let c_id = c["id"].as_str().unwrap();
-        fiscal_is(&app, c_id, "offline").await;
-        later(&app, 2);
-        let done = fiscal_is(&app, c_id, "fiscalized").await;
-        let number = c["fiscal"]["receipt_number"].as_str().unwrap();
-        let copies: Vec<_> = sim
-            .received()
-            .into_iter()
-            .filter(|r| r.number == number)
-            .collect();
-        assert_eq!(copies.len(), 2, "{fault:?}");
-        assert_eq!(copies[0].jir, copies[1].jir);
-        assert!(!copies[0].late && copies[1].late);
-        assert_ne!(copies[0].message_id, copies[1].message_id);
-        assert_eq!(
-            done["fiscal"]["authority_reference"],
-            copies[0].jir.clone().unwrap().as_str()
-        );
-    }
-
-    // A receipt CIS already holds is answered with its JIR.
-    sim.inject(Fault::Duplicate);
-    let d = sale(&app, "cash").await;
-    let d_id = d["id"].as_str().unwrap();
-    let done = fiscal_is(&app, d_id, "fiscalized").await;
-    assert_eq!(
-        done["fiscal"]["authority_reference"],
-        sim.received().last().unwrap().jir.clone().unwrap().as_str()
-    );
-    assert_eq!(sim.violations(), Vec::<String>::new());
-}
-
-#[tokio::test]
-async fn sealed_fields_never_change_in_the_database() {
-    let sim = Sim::start();
-    let mut app = hotel(&sim).await;
-    let inv = sale(&app, "cash").await;
-    let id = inv["id"].as_str().unwrap().to_string();
-    fiscal_is(&app, &id, "fiscalized").await;
-    app.stop().await;
-    let conn = rusqlite::Connection::open(app.dir.as_ref().unwrap().path().join("innkeep.sqlite3"))
-        .unwrap();
-    for sql in [
-        "UPDATE fiscal_receipts SET zki = 'x'",
-        "UPDATE fiscal_receipts SET number = number + 1",
-        "UPDATE fiscal_receipts SET total = 1",
-        "UPDATE fiscal_receipts SET issued_at = '01.01.2026T00:00:00'",
-        "UPDATE fiscal_receipts SET receipt = '{}'",
-        "UPDATE fiscal_receipts SET jir = 'another'",
-        "DELETE FROM fiscal_receipts",
-        "UPDATE invoices SET fiscal = json_set(fiscal, '$.local_proof', 'x')",
-        "UPDATE invoices SET fiscal = json_set(fiscal, '$.receipt_number', '9/POSL1/1')",
-        "UPDATE invoices SET fiscal = json_set(fiscal, '$.authority_reference', 'another')",
-        "UPDATE invoices SET fiscal = json_set(fiscal, '$.deliver_by', '2030-01-01T00:00:00Z')",
-    ] {
-        let err = conn.execute(sql, []).unwrap_err().to_string();
-        assert!(
-            err.contains("sealed") || err.contains("never"),
-            "{sql}: {err}"
-        );
-    }
-    // What may change still can: the delivery state.
-    conn.execute(
-        "UPDATE invoices SET fiscal = json_set(fiscal, '$.last_error', 'note')",
-        [],
-    )
-    .unwrap();
-}
-
-#[test]
-fn the_scheme_reads_its_certificate_from_the_config() {
-    let sim = Sim::start();
-    let cfg = ComplianceConfig {
-        fiscal: config(&sim),
-        ..Default::default()
-    };
-    let c = Compliance::configured(&cfg).unwrap();
-    assert_eq!(c.fiscal.name(), "hr-cis");
-    let creds = innkeep::compliance::fiscal_credentials(&cfg.fiscal).unwrap();
-    assert!(creds.subject.contains(pki::COMPANY_CN), "{}", creds.subject);
-    assert_eq!(creds.serial, "19088743");
-    assert_eq!(creds.not_after.to_rfc3339(), "2030-01-01T00:00:00+00:00");
-    let mut wrong = cfg.clone();
-    wrong.fiscal.certificate_password = Secret::new("nope");
-    let err = Compliance::configured(&wrong).err().unwrap();
-    assert!(err.contains("certificate_password"), "{err}");
-    let _ = FiscalScheme::name(c.fiscal.as_ref());
 }

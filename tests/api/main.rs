@@ -15,6 +15,7 @@ mod crash_check;
 mod crash_loop;
 mod events;
 mod fiscal;
+mod fiscal_more;
 mod guest_search;
 mod guests;
 mod idempotency;

@@ -9,6 +9,7 @@
 
 pub mod c14n;
 pub mod pki;
+mod signature;
 pub mod xsd;
 
 use std::collections::{HashMap, VecDeque};
@@ -18,16 +19,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD as B64;
-use rsa::pkcs1v15::{Signature, VerifyingKey};
-use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey};
-use rsa::signature::Verifier;
-use sha1::{Digest, Sha1};
-use x509_cert::der::{Decode, Encode};
+use rsa::pkcs8::DecodePrivateKey;
+use sha1::Sha1;
 
 pub const TNS: &str = "http://www.apis-it.hr/fin/2012/types/f73";
-const DSIG: &str = "http://www.w3.org/2000/09/xmldsig#";
+pub const DSIG: &str = "http://www.w3.org/2000/09/xmldsig#";
 const SOAP: &str = "http://schemas.xmlsoap.org/soap/envelope/";
 const ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni";
@@ -288,7 +284,7 @@ fn handle(
     if !problems.is_empty() {
         return reject(state, &message_id, "s001", &problems.join("; "));
     }
-    if let Err(why) = verify_signature(req, client_cert) {
+    if let Err(why) = signature::verify(req, client_cert) {
         return reject(state, &message_id, "s004", &why);
     }
     let get = |p: &[&str]| field(p).unwrap_or_default();
@@ -370,82 +366,4 @@ fn reject(state: &State, message_id: &str, code: &str, why: &str) -> (u16, Strin
         .unwrap()
         .push(format!("{code}: {why}"));
     (200, odgovor(message_id, None, &[(code, why)]))
-}
-
-/// Checks the enveloped signature of `req` as XML-DSig prescribes.
-fn verify_signature(req: roxmltree::Node, client_cert: &[u8]) -> Result<(), String> {
-    let is_sig = |n: roxmltree::Node| {
-        n.tag_name().name() == "Signature" && n.tag_name().namespace() == Some(DSIG)
-    };
-    let sig = req.children().find(|n| is_sig(*n)).ok_or("no Signature")?;
-    let find = |name: &str| {
-        sig.descendants()
-            .find(|n| n.tag_name().name() == name && n.tag_name().namespace() == Some(DSIG))
-            .ok_or(format!("no {name} in the Signature"))
-    };
-    let algo = |name: &str| find(name).map(|n| n.attribute("Algorithm").unwrap_or("").to_string());
-    if algo("CanonicalizationMethod")? != "http://www.w3.org/2001/10/xml-exc-c14n#"
-        || algo("SignatureMethod")? != format!("{DSIG}rsa-sha1")
-        || algo("DigestMethod")? != format!("{DSIG}sha1")
-    {
-        return Err("unexpected algorithms".into());
-    }
-    let transforms: Vec<String> = find("Transforms")?
-        .children()
-        .filter(|n| n.is_element())
-        .map(|n| n.attribute("Algorithm").unwrap_or("").to_string())
-        .collect();
-    if transforms
-        != [
-            format!("{DSIG}enveloped-signature"),
-            "http://www.w3.org/2001/10/xml-exc-c14n#".to_string(),
-        ]
-    {
-        return Err(format!("unexpected transforms {transforms:?}"));
-    }
-    let uri = find("Reference")?
-        .attribute("URI")
-        .unwrap_or("")
-        .to_string();
-    if uri != format!("#{}", req.attribute("Id").unwrap_or("?")) {
-        return Err(format!("the Reference {uri} is not the request's Id"));
-    }
-    let canonical = c14n::canonical(req, &is_sig);
-    let digest = B64.encode(Sha1::digest(canonical.as_bytes()));
-    let claimed = find("DigestValue")?.text().unwrap_or("").trim().to_string();
-    if digest != claimed {
-        return Err(format!("digest {claimed} is not {digest}"));
-    }
-    let cert_b64: String = find("X509Certificate")?
-        .text()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let cert_der = B64.decode(cert_b64).map_err(|e| e.to_string())?;
-    if cert_der != client_cert {
-        return Err("the signing certificate is not the TLS client certificate".into());
-    }
-    let cert = x509_cert::Certificate::from_der(&cert_der).map_err(|e| e.to_string())?;
-    let serial =
-        rsa::BigUint::from_bytes_be(cert.tbs_certificate.serial_number.as_bytes()).to_string();
-    if find("X509SerialNumber")?.text() != Some(serial.as_str()) {
-        return Err("X509SerialNumber is not the certificate's".into());
-    }
-    let spki = cert
-        .tbs_certificate
-        .subject_public_key_info
-        .to_der()
-        .map_err(|e| e.to_string())?;
-    let public = rsa::RsaPublicKey::from_public_key_der(&spki).map_err(|e| e.to_string())?;
-    let signed_info = c14n::canonical(find("SignedInfo")?, &|_| false);
-    let value: String = find("SignatureValue")?
-        .text()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let value = B64.decode(value).map_err(|e| e.to_string())?;
-    let signature = Signature::try_from(value.as_slice()).map_err(|e| e.to_string())?;
-    VerifyingKey::<Sha1>::new(public)
-        .verify(signed_info.as_bytes(), &signature)
-        .map_err(|e| format!("RSA-SHA1 over SignedInfo does not verify: {e}"))
 }
