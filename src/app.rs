@@ -70,6 +70,9 @@ impl App {
     pub async fn build(loaded: &Loaded) -> AppResult<App> {
         let compliance =
             Compliance::configured(&loaded.config.compliance).map_err(AppError::internal)?;
+        for warning in loaded.config.compliance.fiscal.warnings() {
+            tracing::warn!("{warning}");
+        }
         App::build_with(loaded, compliance).await
     }
 
