@@ -387,3 +387,19 @@ async fn credit_notes_are_fiscalized_with_negative_amounts() {
     );
     assert_eq!(sim.violations(), Vec::<String>::new());
 }
+
+/// Writes a signed request that the simulator accepted to `$INNKEEP_CIS_SAMPLE`, for the
+/// independent check in `.ci/xmldsig` (signxml).
+#[tokio::test]
+#[ignore]
+async fn signed_request_sample() {
+    let path = std::env::var("INNKEEP_CIS_SAMPLE").expect("INNKEEP_CIS_SAMPLE names the file");
+    let sim = Sim::start();
+    let app = hotel(&sim).await;
+    let inv = sale(&app, "cash").await;
+    let id = inv["id"].as_str().unwrap();
+    fiscal_is(&app, id, "fiscalized").await;
+    assert_eq!(sim.violations(), Vec::<String>::new());
+    let s = submission_of(&app, id).await;
+    std::fs::write(path, s["exchanges"][0]["request"].as_str().unwrap()).unwrap();
+}
