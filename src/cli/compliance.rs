@@ -35,6 +35,9 @@ pub enum ComplianceCommand {
         #[arg(long)]
         output: Option<PathBuf>,
     },
+    /// Check the connection to the fiscal authority (for hr-cis: CIS `echo` over the
+    /// client-certificate connection).
+    Echo,
 }
 
 /// `innkeep submissions …`
@@ -88,6 +91,12 @@ pub fn compliance(l: &Loaded, cmd: &ComplianceCommand) -> Result<(), String> {
                     t.scheme, t.table, t.rows, t.source, t.imported_at, t.sha256
                 );
             }
+            Ok(())
+        }
+        ComplianceCommand::Echo => {
+            let c = Compliance::configured(&l.config.compliance)?;
+            let answer = c.fiscal.check_connection()?;
+            println!("{} answered: {answer}", c.fiscal.name());
             Ok(())
         }
         ComplianceCommand::Export { date, all, output } => {

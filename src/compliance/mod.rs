@@ -48,6 +48,15 @@ pub trait FiscalScheme: Send + Sync {
         )
     }
 
+    /// Checks the connection to the authority (certificate, trust, line): its answer, or
+    /// what is wrong.
+    fn check_connection(&self) -> Result<String, String> {
+        Err(format!(
+            "the fiscal scheme {} has no authority to call",
+            self.name()
+        ))
+    }
+
     /// The QR link once the authority's reference is known.
     fn qr_payload(&self, _payload: &str, _reference: &str) -> Option<String> {
         None

@@ -157,6 +157,34 @@ impl Cis {
     }
 }
 
+impl Cis {
+    /// Calls `echo` over the client-certificate connection: proves the certificate, the
+    /// trust anchors and the line. The answer, or what went wrong in plain words.
+    pub fn echo(&self) -> Result<String, String> {
+        let text = format!("innkeep {}", env!("CARGO_PKG_VERSION"));
+        let headers = [
+            ("Content-Type", "text/xml; charset=utf-8"),
+            ("SOAPAction", xml::ECHO_ACTION),
+        ];
+        let reply = self
+            .transport
+            .post(&self.settings.endpoint, &headers, &xml::echo_request(&text))
+            .map_err(|e| match e {
+                TransportError::NotSent(e) => format!(
+                    "no connection to {} ({e}); check the internet line, the endpoint and, for a TLS error, ca_certificate",
+                    self.settings.endpoint
+                ),
+                TransportError::NoAnswer(e) => format!("CIS did not answer ({e})"),
+            })?;
+        let echoed = xml::parse_echo(&reply.body)
+            .map_err(|why| format!("CIS answered HTTP {} without an echo ({why})", reply.status))?;
+        if !echoed.contains(&text) {
+            return Err(format!("CIS echoed {echoed:?} instead of {text:?}"));
+        }
+        Ok(echoed)
+    }
+}
+
 /// What an HTTP answer from CIS means for the receipt.
 fn read_answer(status: u16, body: &str, after: Option<std::time::Duration>) -> Outcome {
     match xml::parse_answer(body) {
@@ -287,6 +315,10 @@ impl FiscalScheme for Cis {
 
     fn deliver(&self, payload: &str, late: bool) -> (Vec<Exchange>, Outcome) {
         self.send_receipt(payload, late)
+    }
+
+    fn check_connection(&self) -> Result<String, String> {
+        self.echo()
     }
 
     fn qr_payload(&self, payload: &str, reference: &str) -> Option<String> {

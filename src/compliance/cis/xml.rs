@@ -26,6 +26,9 @@ pub const SOAP: &str = "http://schemas.xmlsoap.org/soap/envelope/";
 /// The SOAPAction of the `racuni` operation.
 pub const SOAP_ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni";
+/// The SOAPAction of the `echo` operation (a connection check).
+pub const ECHO_ACTION: &str =
+    "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/echo";
 const EXC_C14N: &str = "http://www.w3.org/2001/10/xml-exc-c14n#";
 
 /// Escapes element text as exclusive C14N writes it.
@@ -136,6 +139,24 @@ pub fn request(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><soapenv:Envelope xmlns:soapenv=\"{SOAP}\">\
          <soapenv:Body>{open}{inner}{signature}</tns:RacunZahtjev></soapenv:Body></soapenv:Envelope>"
     )
+}
+
+/// An `EchoRequest` carrying `text`.
+pub fn echo_request(text: &str) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><soapenv:Envelope xmlns:soapenv=\"{SOAP}\">\
+         <soapenv:Body><tns:EchoRequest xmlns:tns=\"{NS}\">{}</tns:EchoRequest></soapenv:Body></soapenv:Envelope>",
+        escape(text)
+    )
+}
+
+/// The text of an `EchoResponse`.
+pub fn parse_echo(text: &str) -> Result<String, String> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| format!("unreadable XML: {e}"))?;
+    doc.descendants()
+        .find(|n| n.is_element() && n.tag_name().name() == "EchoResponse")
+        .map(|n| n.text().unwrap_or("").to_string())
+        .ok_or_else(|| "no EchoResponse in the answer".into())
 }
 
 /// What CIS answered.

@@ -27,6 +27,8 @@ pub const DSIG: &str = "http://www.w3.org/2000/09/xmldsig#";
 const SOAP: &str = "http://schemas.xmlsoap.org/soap/envelope/";
 const ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni";
+const ECHO_ACTION: &str =
+    "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/echo";
 const SCHEMA: &str = include_str!("../../fixtures/hr-cis/FiskalizacijaSchema.xsd");
 
 /// A fault for the next request.
@@ -258,6 +260,22 @@ fn handle(
         k.eq_ignore_ascii_case("soapaction")
             .then(|| v.trim().trim_matches('"').to_string())
     });
+    if action.as_deref() == Some(ECHO_ACTION) {
+        let doc = roxmltree::Document::parse(body).unwrap();
+        let text = doc
+            .descendants()
+            .find(|n| n.tag_name().name() == "EchoRequest")
+            .and_then(|n| n.text())
+            .unwrap_or("");
+        let at = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S%.3fZ");
+        return (
+            200,
+            format!(
+                "<soap:Envelope xmlns:soap=\"{SOAP}\"><soap:Body><tns:EchoResponse xmlns:tns=\"{TNS}\">\
+                 Request: '{text}'. Response: '{at}'</tns:EchoResponse></soap:Body></soap:Envelope>"
+            ),
+        );
+    }
     if action.as_deref() != Some(ACTION) {
         problems.push(format!("SOAPAction {action:?}"));
     }
