@@ -64,7 +64,7 @@ async fn refusals_and_faults_end_in_the_right_state() {
 
     // A timeout and a lost answer after CIS recorded the receipt: the resend gets the JIR
     // CIS already gave; there is never a second receipt.
-    for fault in [Fault::Timeout(Duration::from_secs(3)), Fault::LoseAnswer] {
+    for fault in [Fault::Timeout(Duration::from_secs(6)), Fault::LoseAnswer] {
         sim.inject(fault);
         let c = sale(&app, "cash").await;
         let c_id = c["id"].as_str().unwrap();

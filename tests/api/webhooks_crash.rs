@@ -73,11 +73,16 @@ async fn a_crash_after_the_receivers_2xx_gives_a_duplicate_never_a_loss() {
         "the duplicate keeps its webhook-id"
     );
     assert!(verifies(&hits[0], &secret) && verifies(&hits[1], &secret));
-    let log = get_json(
-        &client,
-        &format!("{base}/v1/webhooks/{id}/deliveries"),
-        &token,
-    )
+    // The receiver has the second hit before the server has recorded its 200: wait for it.
+    let url = format!("{base}/v1/webhooks/{id}/deliveries");
+    let log = crate::support::eventually(WAIT, "the delivery is recorded", || async {
+        let log = get_json(&client, &url, &token).await;
+        if log["data"].as_array().is_some_and(|rows| !rows.is_empty()) {
+            Ok(log)
+        } else {
+            Err(log)
+        }
+    })
     .await;
     let rows = log["data"].as_array().unwrap();
     assert_eq!(rows.len(), 1, "the killed attempt left no log row: {log}");
