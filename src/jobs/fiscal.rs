@@ -12,8 +12,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use super::Handler;
 use super::registration::{note, schedule};
+use super::{Handler, blocking};
 use crate::clock::format_instant;
 use crate::compliance::cis::JOB_KIND;
 use crate::compliance::{Exchange, FiscalScheme, Outcome};
@@ -84,9 +84,7 @@ impl FiscalHandler {
         db.write(move |tx| store::submissions::mark_sending(tx, &sid, attempt))
             .await?;
         let (s, p) = (scheme.clone(), payload.clone());
-        let (log, outcome) = tokio::task::spawn_blocking(move || s.deliver(&p, late))
-            .await
-            .map_err(AppError::internal)?;
+        let (log, outcome) = blocking(move || s.deliver(&p, late)).await?;
         record(db, job_id, sent, scheme, payload, log, outcome).await
     }
 }

@@ -232,3 +232,12 @@ async fn work_loop(
     // Let jobs in flight finish (the caller bounds the wait).
     let _ = slots.acquire_many(workers as u32).await;
 }
+
+/// Runs a blocking call (an authority's protocol over ureq) off the async workers.
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> AppResult<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(crate::error::AppError::internal)
+}

@@ -16,11 +16,11 @@ use std::time::Duration;
 
 use chrono::Utc;
 
-use super::Handler;
+use super::{Handler, blocking};
 use crate::clock::format_instant;
 use crate::compliance::{Exchange, Outcome, RegistrationScheme, RowResult};
 use crate::db::{Db, Tx};
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::model::{Instant, Submission, snapshot};
 use crate::service::registration::payload_of;
 use crate::store::{self, jobs::Job};
@@ -73,12 +73,6 @@ pub fn note(text: impl Into<String>) -> Exchange {
         started_at: Utc::now(),
         duration_ms: 0,
     }
-}
-
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> AppResult<T> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(AppError::internal)
 }
 
 impl RegistrationHandler {

@@ -4,12 +4,12 @@
 use chrono::{DateTime, Utc};
 
 use crate::clock::format_instant;
-use crate::compliance::{Compliance, cis};
+use crate::compliance::{Compliance, RegistrationScheme, cis};
 use crate::db::{Db, Tx};
 use crate::error::{AppError, AppResult};
-use crate::jobs::registration::{enqueue, note};
+use crate::jobs::{self, registration::note};
 use crate::model::Submission;
-use crate::service::registration::{KIND, payload_of, rebuild};
+use crate::service::registration::{payload_of, rebuild};
 use crate::service::{Page, PageRequest, page};
 use crate::store;
 
@@ -76,10 +76,12 @@ pub async fn get(db: &Db, id: String) -> AppResult<Submission> {
     .await
 }
 
-/// Sends a submission again. `rejected`: the refused rows are rebuilt from the guests'
-/// current data (422 `registration_incomplete` while still incomplete). `manual_required`
-/// or `unknown`: the same rows go again, and the log says an operator asked for it.
-/// `retrying`: the next attempt is brought forward to now. Anything else is 409.
+/// Sends a submission again. `retrying`: the next attempt is brought forward to now.
+/// `rejected`, `manual_required` or `unknown`: queued again, and the log says an operator
+/// asked for it; for a registration the refused rows are first rebuilt from the guests'
+/// current data (422 `registration_incomplete` while still incomplete), for a fiscal
+/// receipt the sealed receipt goes again as it is (late, with a new message id). Anything
+/// else, or a scheme no longer configured, is 409.
 pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission> {
     let scheme = c.registration.clone();
     let fiscal = c.fiscal.name();
@@ -87,38 +89,17 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
     db.write(move |tx| {
         let mut s = store::submissions::get(tx, &id)?
             .ok_or_else(|| AppError::not_found("submission", &id))?;
-        if s.kind == cis::SUBMISSION_KIND {
-            return retry_fiscal(tx, fiscal, s);
-        }
-        if s.scheme != scheme.name() {
+        let is_receipt = s.kind == cis::SUBMISSION_KIND;
+        let configured = if is_receipt { fiscal } else { scheme.name() };
+        if s.scheme != configured {
             return Err(AppError::conflict(
                 "submission_not_retryable",
                 format!("This submission is for {}, which is not configured now.", s.scheme),
             ));
         }
-        let why = match s.status.as_str() {
-            "retrying" => {
-                store::jobs::run_now(tx, &id)?;
-                return Ok(());
-            }
-            "rejected" if s.kind == KIND => {
-                let day = s.record_date.ok_or_else(|| {
-                    AppError::internal(format!("registration {id} has no record date"))
-                })?;
-                if rebuild(tx, scheme.as_ref(), &mut s.rows, &s.subject_id, day.0)? {
-                    "retry requested: the refused rows were rebuilt from the guests' current data and are sent again; \
-                     the head of the party, accepted before, is sent again with them because members are only \
-                     taken right after their head"
-                } else {
-                    "retry requested: the refused rows were rebuilt from the guests' current data and are sent again"
-                }
-            }
-            "manual_required" | "unknown" => {
-                for r in s.rows.iter_mut().filter(|r| r.status != "accepted") {
-                    r.status = "pending".into();
-                }
-                "retry requested by an operator after an unknown outcome: the rows not known to be accepted are sent again"
-            }
+        match s.status.as_str() {
+            "retrying" => return store::jobs::run_now(tx, &id).map(drop),
+            "rejected" | "manual_required" | "unknown" => {}
             other => {
                 return Err(AppError::conflict(
                     "submission_not_retryable",
@@ -127,52 +108,53 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
                     ),
                 ));
             }
+        }
+        let (why, payload, job) = if is_receipt {
+            let payload = store::fiscal::receipt(tx, &s.subject_id)?.ok_or_else(|| {
+                AppError::internal(format!("the receipt of {} vanished", s.subject_id))
+            })?;
+            let why = "retry requested by an operator: the sealed receipt is delivered again, late, with a new message id";
+            (why, payload, cis::JOB_KIND)
+        } else {
+            let why = requeue_rows(tx, scheme.as_ref(), &mut s)?;
+            (why, payload_of(scheme.as_ref(), &s.rows), jobs::registration::KIND)
         };
         s.status = "queued".into();
         s.next_attempt_at = None;
         s.last_error = None;
-        let payload = payload_of(scheme.as_ref(), &s.rows);
         store::submissions::save(tx, &s, &payload)?;
         store::submissions::append_exchange(tx, &s.id, s.attempts.max(1), &note(why))?;
-        enqueue(tx, &s.id)?;
+        store::jobs::enqueue(tx, job, &s.id, "{}", &tx.now_text())?;
         Ok(())
     })
     .await?;
     get(db, sid).await
 }
 
-/// Retry of a fiscal receipt: the sealed receipt goes again as it is (late, with a new
-/// message id); only the delivery is repeated.
-fn retry_fiscal(tx: &Tx, configured: &str, mut s: Submission) -> AppResult<()> {
-    if s.scheme != configured {
-        return Err(AppError::conflict(
-            "submission_not_retryable",
-            format!(
-                "This receipt is for {}, which is not configured now.",
-                s.scheme
-            ),
-        ));
-    }
-    match s.status.as_str() {
-        "retrying" => return store::jobs::run_now(tx, &s.id).map(drop),
-        "rejected" | "manual_required" | "unknown" => {}
-        other => {
-            return Err(AppError::conflict(
-                "submission_not_retryable",
-                format!(
-                    "This receipt is {other}; only rejected, retrying, unknown or manual_required ones can be retried."
-                ),
-            ));
+/// Makes a registration's rows sendable again: refused rows rebuilt from the guests'
+/// current data, or (after an unknown outcome) every row not known to be accepted marked
+/// pending. What the log should say.
+fn requeue_rows(
+    tx: &Tx,
+    scheme: &dyn RegistrationScheme,
+    s: &mut Submission,
+) -> AppResult<&'static str> {
+    if s.status != "rejected" {
+        for r in s.rows.iter_mut().filter(|r| r.status != "accepted") {
+            r.status = "pending".into();
         }
+        return Ok(
+            "retry requested by an operator after an unknown outcome: the rows not known to be accepted are sent again",
+        );
     }
-    s.status = "queued".into();
-    s.next_attempt_at = None;
-    s.last_error = None;
-    let payload = store::fiscal::receipt(tx, &s.subject_id)?
-        .ok_or_else(|| AppError::internal(format!("receipt of {} vanished", s.subject_id)))?;
-    store::submissions::save(tx, &s, &payload)?;
-    let why = "retry requested by an operator: the sealed receipt is delivered again, late, with a new message id";
-    store::submissions::append_exchange(tx, &s.id, s.attempts.max(1), &note(why))?;
-    store::jobs::enqueue(tx, cis::JOB_KIND, &s.id, "{}", &tx.now_text())?;
-    Ok(())
+    let day = s
+        .record_date
+        .ok_or_else(|| AppError::internal(format!("registration {} has no record date", s.id)))?;
+    Ok(if rebuild(tx, scheme, &mut s.rows, &s.subject_id, day.0)? {
+        "retry requested: the refused rows were rebuilt from the guests' current data and are sent again; \
+         the head of the party, accepted before, is sent again with them because members are only \
+         taken right after their head"
+    } else {
+        "retry requested: the refused rows were rebuilt from the guests' current data and are sent again"
+    })
 }

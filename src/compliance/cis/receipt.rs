@@ -205,4 +205,21 @@ mod tests {
         assert_eq!(r.printed_number(), "42/POSL1/1");
         assert_eq!(cis_time(r.issued_at), "22.11.2026T09:05:07");
     }
+
+    #[test]
+    fn zki_golden_vector_with_the_fixed_test_key() {
+        use rsa::pkcs8::DecodePrivateKey;
+        // The tests' throwaway key; the expected values were computed independently with
+        // `printf '%s' "$input" | openssl dgst -sha1 -sign company-key.pem | md5sum`.
+        let pem = include_str!("../../../tests/fixtures/hr-cis/company-key.pem");
+        let key = RsaPrivateKey::from_pkcs8_pem(pem).unwrap();
+        assert_eq!(
+            zki(&key, "9876543210622.11.2026 09:05:0742POSL11-1234.56"),
+            "f7e379e6f1ed41011eb2bff4cee07ff3"
+        );
+        assert_eq!(
+            zki(&key, "9876543210622.11.2026 10:00:001POSL11250.00"),
+            "430132199034a7d1d45eb382b2232ce0"
+        );
+    }
 }

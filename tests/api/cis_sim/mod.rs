@@ -31,6 +31,9 @@ const ECHO_ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/echo";
 const SCHEMA: &str = include_str!("../../fixtures/hr-cis/FiskalizacijaSchema.xsd");
 
+/// The JIR of a receipt the authority held before innkeep sent it ([`Fault::Duplicate`]).
+pub const HELD_JIR: &str = "0d0e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
+
 /// A fault for the next request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -40,8 +43,8 @@ pub enum Fault {
     Http500,
     /// `s004`: invalid signature; nothing recorded.
     S004,
-    /// The authority already holds this receipt (say, from another channel): it answers
-    /// with the JIR it gave then.
+    /// The authority already holds this receipt (say, from another channel) under
+    /// [`HELD_JIR`]: it answers with that JIR.
     Duplicate,
     /// Record the receipt, then close the connection without answering.
     LoseAnswer,
@@ -357,8 +360,7 @@ fn handle(
     let jir = {
         let mut rec = state.recorded.lock().unwrap();
         if fault == Some(Fault::Duplicate) {
-            rec.entry(receipt_key.clone())
-                .or_insert_with(|| uuid::Uuid::new_v4().to_string());
+            rec.insert(receipt_key.clone(), HELD_JIR.to_string());
         }
         rec.entry(receipt_key)
             .or_insert_with(|| uuid::Uuid::new_v4().to_string())
