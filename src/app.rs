@@ -10,6 +10,7 @@ use std::time::Duration;
 use poem::Server;
 use poem::listener::TcpAcceptor;
 
+use crate::api::pagination::CursorKey;
 use crate::auth::AuthServer;
 use crate::auth::keys::KeyStore;
 use crate::compliance::Compliance;
@@ -20,6 +21,10 @@ use crate::error::{AppError, AppResult};
 use crate::jobs::registration::RegistrationHandler;
 use crate::jobs::webhook::WebhookHandler;
 use crate::jobs::{Handler, Queue};
+use crate::service::feed::Marker;
+
+/// How often the event feed's mark file is refreshed.
+const FEED_MARK_EVERY: Duration = Duration::from_secs(1);
 
 /// How often old events, idempotency keys and sort-key log entries are pruned.
 const MAINTENANCE_EVERY: Duration = Duration::from_secs(3600);
@@ -36,6 +41,9 @@ pub struct App {
     compliance: Arc<Compliance>,
     destinations: Destinations,
     workers: usize,
+    cursor_key: CursorKey,
+    feed: Marker,
+    rate: crate::domain::limits::Rate,
 }
 
 /// Creates the data directory, readable by its owner only.
@@ -95,6 +103,9 @@ impl App {
         )
         .await?;
         let auth = Arc::new(AuthServer::new(keys, oauth, addr));
+        let cursor_key = CursorKey::open(&loaded.data_dir).map_err(AppError::internal)?;
+        let (feed, feed_id) = Marker::open(&db, &loaded.data_dir).await?;
+        tracing::debug!(%feed_id, "event feed");
         Ok(App {
             listener,
             addr,
@@ -111,6 +122,9 @@ impl App {
                 loopback: loaded.config.webhooks.allow_loopback,
             },
             workers: loaded.config.webhooks.workers,
+            cursor_key,
+            feed,
+            rate: loaded.config.limits.rate().map_err(AppError::internal)?,
         })
     }
 
@@ -143,6 +157,21 @@ impl App {
                 }
             }
         });
+        let (db, mut feed) = (self.db.clone(), self.feed);
+        let (feed_stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+        let feed_marker = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(FEED_MARK_EVERY);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = &mut stopped => break,
+                }
+                if let Err(e) = feed.refresh(&db).await {
+                    tracing::warn!(error = %e, "refreshing the event feed mark failed");
+                }
+            }
+            feed
+        });
         let handlers: Vec<Arc<dyn Handler>> = vec![
             Arc::new(WebhookHandler::new(self.destinations)),
             Arc::new(RegistrationHandler::new(
@@ -161,6 +190,8 @@ impl App {
             auth: self.auth.clone(),
             compliance: self.compliance.clone(),
             destinations: self.destinations,
+            cursor_key: self.cursor_key,
+            rate: self.rate,
         });
         let served = Server::new_with_acceptor(acceptor)
             .run_with_graceful_shutdown(app, shutdown, Some(self.grace))
@@ -168,6 +199,12 @@ impl App {
         maintenance.abort();
         let _ = maintenance.await;
         queue.stop(self.grace).await;
+        let _ = feed_stop.send(());
+        if let Ok(mut feed) = feed_marker.await
+            && let Err(e) = feed.refresh(&self.db).await
+        {
+            tracing::warn!(error = %e, "writing the event feed mark failed");
+        }
         let db = self.db;
         // Dropping the last handle joins the writer after its queued jobs.
         tokio::task::spawn_blocking(move || drop(db))

@@ -42,6 +42,37 @@ pub struct Config {
     pub webhooks: WebhooksConfig,
     /// National compliance schemes.
     pub compliance: ComplianceConfig,
+    /// Request rate limits.
+    pub limits: LimitsConfig,
+}
+
+/// `[limits]`: the token bucket every API client gets unless it has its own
+/// (`innkeep clients update --rate N --burst N`); requests without a token are counted per
+/// address.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LimitsConfig {
+    /// Sustained requests per second.
+    pub requests_per_second: u32,
+    /// Requests that may arrive at once after a quiet spell.
+    pub burst: u32,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        Self {
+            requests_per_second: 25,
+            burst: 100,
+        }
+    }
+}
+
+impl LimitsConfig {
+    /// The limit as a checked rate.
+    pub fn rate(&self) -> Result<crate::domain::limits::Rate, String> {
+        crate::domain::limits::Rate::new(self.requests_per_second, self.burst)
+            .map_err(|e| format!("limits: {e}"))
+    }
 }
 
 /// `[webhooks]`
@@ -253,6 +284,7 @@ pub fn load(
             "webhooks.workers must be between 1 and 64".into(),
         ));
     }
+    config.limits.rate().map_err(ConfigError)?;
     if config.events.retention_days == 0 {
         return Err(ConfigError(
             "events.retention_days must be at least 1".into(),

@@ -23,6 +23,9 @@ pub enum Kind {
     MethodNotAllowed,
     /// The request is valid, but the current state forbids it.
     Conflict,
+    /// What was asked for existed once and is gone for good (pruned events, a sunset
+    /// operation).
+    Gone,
     /// `If-Match` does not match the current version.
     PreconditionFailed,
     /// The body is larger than the limit.

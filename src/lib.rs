@@ -27,3 +27,4 @@ pub mod model;
 pub mod outbound;
 pub mod service;
 pub mod store;
+pub mod templates;

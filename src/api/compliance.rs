@@ -9,7 +9,7 @@ use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{ApiResponse, OpenApi};
 
 use super::Tag;
-use super::pagination::{Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
 use super::problem::{ActionErrors, ApiError, GetErrors, ListErrors};
 use super::security::{Scope, Token};
 use crate::compliance::Compliance;
@@ -56,6 +56,7 @@ impl ComplianceApi {
         method = "get",
         operation_id = "listSubmissions"
     )]
+    #[allow(clippy::too_many_arguments)] // one per query parameter
     async fn list(
         &self,
         db: Data<&Db>,
@@ -69,6 +70,7 @@ impl ComplianceApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
+        cursors: Data<&CursorKey>,
     ) -> Result<Json<SubmissionPage>, ApiError<ListErrors>> {
         let kinds = csv("kind", given(&kind), pick(&KINDS), one_of(&KINDS))?;
         let statuses = csv("status", given(&status), pick(&STATUSES), one_of(&STATUSES))?;
@@ -79,7 +81,7 @@ impl ComplianceApi {
                 ("status", joined(&statuses, String::as_str)),
             ],
         );
-        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::submissions::list(db.0, kinds, statuses, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(SubmissionPage {

@@ -7,7 +7,7 @@ use poem_openapi::{Object, OpenApi};
 
 use super::Tag;
 use super::pagination::given;
-use super::problem::{ApiError, ListErrors, PublicErrors};
+use super::problem::{ApiError, FeedErrors, PublicErrors};
 use super::security::{Scope, Token};
 use crate::db::Db;
 use crate::domain::enums::InvoiceStatus;
@@ -103,14 +103,23 @@ impl EventsApi {
     ///
     /// Events in sequence order, each with a full snapshot of the resource after the change
     /// (`data` is what `GET` returned at that moment). Poll with `after` set to the
-    /// `next_after` of the previous answer: nothing that committed is ever skipped. Events
-    /// are kept for 30 days by default (`[events] retention_days`).
+    /// `next_after` of the previous answer and `feed_id` set to the page's `feed_id`:
+    /// nothing that committed is ever skipped. Events are kept for 30 days by default
+    /// (`[events] retention_days`).
+    ///
+    /// A position that no longer means what it meant is an error, never a misleading page:
+    /// a stale `feed_id` (the database was restored) is 409 `feed_reset`; an `after` older
+    /// than the oldest kept event is 410 `events_expired` (with `oldest_sequence` and
+    /// `resume_after`); an `after` beyond the newest event is 409 `cursor_ahead` (with
+    /// `newest_sequence`). In each case reconcile from the list endpoints by id, then read
+    /// on from the position the problem names.
     #[oai(path = "/events", method = "get", operation_id = "listEvents")]
     async fn list(
         &self,
         db: Data<&Db>,
         #[oai(scope = "Scope::EventsRead")] _token: Token,
-        /// Only events after this sequence (default 0: from the oldest kept).
+        /// Only events after this sequence. Without it the page starts at the oldest kept
+        /// event; with it, every event after it must still be kept (else 410).
         #[oai(validator(minimum(value = "0")))]
         after: Query<Option<i64>>,
         /// Page size, 1 to 200 (default 50).
@@ -119,12 +128,17 @@ impl EventsApi {
         /// Event types, comma-separated; `reservation.*` matches a family.
         #[oai(name = "type")]
         kind: Query<Option<String>>,
-    ) -> Result<Json<EventPage>, ApiError<ListErrors>> {
-        let types = check_types(given(&kind))?;
-        let limit = limit.0.unwrap_or(50).clamp(1, 200) as usize;
-        Ok(Json(
-            service::events::list(db.0, after.0.unwrap_or(0).max(0), limit, types).await?,
-        ))
+        /// The `feed_id` your stored position belongs to; a stale one is 409 `feed_reset`.
+        #[oai(validator(max_length = 64))]
+        feed_id: Query<Option<String>>,
+    ) -> Result<Json<EventPage>, ApiError<FeedErrors>> {
+        let query = service::events::FeedQuery {
+            after: after.0,
+            limit: limit.0.unwrap_or(50).clamp(1, 200) as usize,
+            types: check_types(given(&kind))?,
+            feed_id: given(&feed_id),
+        };
+        Ok(Json(service::events::list(db.0, query).await?))
     }
 
     /// Publish the state machines

@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, given};
+use super::pagination::{CursorKey, Filters, ListRequest, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -44,6 +44,7 @@ impl GuestsApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
+        cursors: Data<&CursorKey>,
     ) -> Result<Json<GuestPage>, ApiError<ListErrors>> {
         let filter = GuestFilter {
             name: given(&name),
@@ -60,7 +61,7 @@ impl GuestsApi {
                 ("arrival_to", filter.arrival_to.map(|d| d.to_string())),
             ],
         );
-        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::guests::list(db.0, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(GuestPage {

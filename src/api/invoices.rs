@@ -9,7 +9,7 @@ use poem_openapi::{ApiResponse, OpenApi};
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
 use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -57,6 +57,7 @@ impl InvoicesApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
+        cursors: Data<&CursorKey>,
     ) -> Result<Json<InvoicePage>, ApiError<ListErrors>> {
         let statuses = csv(
             "status",
@@ -81,7 +82,7 @@ impl InvoicesApi {
             guest_id: given(&guest_id),
             reservation_id: given(&reservation_id),
         };
-        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::invoices::list(db.0, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(InvoicePage {

@@ -10,6 +10,7 @@ mod guests;
 pub mod idempotency;
 pub mod input;
 mod invoices;
+pub mod limits;
 pub mod metrics;
 pub mod pagination;
 pub mod problem;
@@ -182,6 +183,10 @@ pub struct AppParts {
     pub compliance: Arc<crate::compliance::Compliance>,
     /// Where webhooks may be delivered.
     pub destinations: crate::domain::webhooks::Destinations,
+    /// The key that signs list cursors.
+    pub cursor_key: pagination::CursorKey,
+    /// The request rate of a client without its own limit.
+    pub rate: crate::domain::limits::Rate,
 }
 
 /// The whole HTTP application.
@@ -192,6 +197,8 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         auth,
         compliance,
         destinations,
+        cursor_key,
+        rate,
     } = parts;
     let api = service();
     let raw = api.spec();
@@ -244,8 +251,10 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .data(counters.clone())
         .data(compliance)
         .data(destinations)
+        .data(cursor_key)
         .data(db.clone());
     let idempotent = idempotency::Idempotency::new(routes, db.clone(), instance);
-    let guarded = Guard::new(idempotent, auth, db, table.clone());
+    let limited = limits::RateLimits::new(idempotent, rate);
+    let guarded = Guard::new(limited, auth, db, table.clone());
     edge::Edge::new(guarded, table, counters)
 }

@@ -1,12 +1,18 @@
-//! Opaque list cursors.
+//! Opaque, signed list cursors.
 //!
 //! A cursor is base64url JSON holding the last record's sort key and id, the sort-key log
 //! position of the first page (see `store::page`), a hash of the filters it was made with,
-//! and when it was issued. Using it with other filters, after it expired, or after
-//! tampering with it is a 400 `invalid_cursor`.
+//! and when the listing began, followed by `.` and an HMAC-SHA256 of that text under the
+//! installation's cursor key (`cursor.key` in the data directory). An edited, truncated or
+//! foreign cursor fails the HMAC; one used with other filters or after it expired fails its
+//! own checks: each is a 400 `invalid_cursor`. The issue time is signed, so an expiry
+//! cannot be extended.
+
+use std::path::Path;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -14,6 +20,43 @@ use crate::error::{AppError, FieldError, Kind};
 use crate::service::maintenance::CURSOR_TTL;
 use crate::service::{Page, PageRequest};
 use crate::store::page::Position;
+
+/// The file in the data directory that holds the cursor key.
+pub const CURSOR_KEY_FILE: &str = "cursor.key";
+
+/// The key that signs this installation's cursors.
+#[derive(Clone)]
+pub struct CursorKey([u8; 32]);
+
+impl CursorKey {
+    /// Reads the key from `data_dir`, creating it (owner-only) on the first start.
+    pub fn open(data_dir: &Path) -> Result<CursorKey, String> {
+        crate::auth::secrets::load_or_create_key(&data_dir.join(CURSOR_KEY_FILE)).map(CursorKey)
+    }
+
+    fn mac(&self) -> Hmac<Sha256> {
+        // HMAC takes keys of any length, so this cannot fail.
+        <Hmac<Sha256> as Mac>::new_from_slice(&self.0).expect("HMAC accepts any key length")
+    }
+
+    fn sign(&self, payload: &str) -> String {
+        let mut mac = self.mac();
+        mac.update(payload.as_bytes());
+        format!(
+            "{payload}.{}",
+            URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+        )
+    }
+
+    /// The payload of a cursor this key signed, or `None`.
+    fn verify<'a>(&self, cursor: &'a str) -> Option<&'a str> {
+        let (payload, tag) = cursor.split_once('.')?;
+        let tag = URL_SAFE_NO_PAD.decode(tag.as_bytes()).ok()?;
+        let mut mac = self.mac();
+        mac.update(payload.as_bytes());
+        mac.verify_slice(&tag).ok().map(|()| payload)
+    }
+}
 
 /// Default page size.
 pub const DEFAULT_LIMIT: i64 = 50;
@@ -60,6 +103,7 @@ fn invalid(detail: &str) -> AppError {
 pub struct ListRequest {
     /// The page to read.
     pub page: PageRequest,
+    key: CursorKey,
     filters: Filters,
     issued: Option<i64>,
 }
@@ -67,13 +111,15 @@ pub struct ListRequest {
 impl ListRequest {
     /// Reads `limit` and `cursor`, checking the cursor against `filters`.
     pub fn new(
+        key: &CursorKey,
         limit: Option<i64>,
         cursor: Option<String>,
         filters: Filters,
     ) -> Result<ListRequest, AppError> {
-        let (page, issued) = request(limit, cursor, &filters)?;
+        let (page, issued) = request(key, limit, cursor, &filters)?;
         Ok(ListRequest {
             page,
+            key: key.clone(),
             filters,
             issued,
         })
@@ -82,11 +128,12 @@ impl ListRequest {
     /// The cursor for the page after `page`, or `None` at the end. Every cursor of one
     /// listing keeps the first page's issue time, so the listing expires as a whole.
     pub fn next_cursor<T>(&self, page: &Page<T>) -> Option<String> {
-        next(page, &self.filters, self.issued)
+        next(&self.key, page, &self.filters, self.issued)
     }
 }
 
 fn request(
+    key: &CursorKey,
     limit: Option<i64>,
     cursor: Option<String>,
     filters: &Filters,
@@ -109,9 +156,9 @@ fn request(
             None,
         ));
     };
-    let c: Cursor = URL_SAFE_NO_PAD
-        .decode(text.as_bytes())
-        .ok()
+    let c: Cursor = key
+        .verify(text.trim())
+        .and_then(|payload| URL_SAFE_NO_PAD.decode(payload.as_bytes()).ok())
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .ok_or_else(|| {
             invalid("This cursor is not one this server issued. Start again without a cursor.")
@@ -135,7 +182,12 @@ fn request(
     Ok((page, Some(c.t)))
 }
 
-fn next<T>(page: &Page<T>, filters: &Filters, issued: Option<i64>) -> Option<String> {
+fn next<T>(
+    key: &CursorKey,
+    page: &Page<T>,
+    filters: &Filters,
+    issued: Option<i64>,
+) -> Option<String> {
     if !page.more {
         return None;
     }
@@ -149,7 +201,7 @@ fn next<T>(page: &Page<T>, filters: &Filters, issued: Option<i64>) -> Option<Str
     };
     serde_json::to_vec(&c)
         .ok()
-        .map(|bytes| URL_SAFE_NO_PAD.encode(bytes))
+        .map(|bytes| key.sign(&URL_SAFE_NO_PAD.encode(bytes)))
 }
 
 /// Splits a comma-separated filter into values parsed by `parse`, naming bad ones. The

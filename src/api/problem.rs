@@ -59,6 +59,7 @@ pub fn status_of(kind: Kind) -> StatusCode {
         Kind::NotFound => StatusCode::NOT_FOUND,
         Kind::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         Kind::Conflict => StatusCode::CONFLICT,
+        Kind::Gone => StatusCode::GONE,
         Kind::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
         Kind::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Kind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -86,6 +87,10 @@ fn title(e: &AppError) -> &'static str {
         "idempotency_in_progress" => "Request with this Idempotency-Key is in progress",
         "idempotency_key_reused" => "Idempotency-Key reused with a different request",
         "precondition_failed" => "Precondition failed",
+        "feed_reset" => "The event feed was reset",
+        "cursor_ahead" => "Position beyond the newest event",
+        "events_expired" => "Events no longer kept",
+        "sunset" => "Operation retired",
         "payload_too_large" => "Payload too large",
         "unsupported_media_type" => "Unsupported media type",
         "internal" => "Internal server error",
@@ -144,7 +149,7 @@ impl poem::error::ResponseError for AppError {
 
 /// The statuses an operation documents.
 pub trait ErrorSet: Send + Sync + 'static {
-    /// Statuses beyond the ones every operation has (400, 500).
+    /// Statuses beyond the ones every operation has (400, 429, 500).
     const STATUSES: &'static [u16];
     /// Whether the operation needs a token (so documents 401 and 403).
     const AUTHENTICATED: bool = true;
@@ -172,6 +177,8 @@ error_set! {
     UpdateErrors = [404, 409, 412, 413, 415, 422];
     /// Actions on an existing resource (check-in, check-out, charges, payments).
     ActionErrors = [404, 409, 413, 415, 422];
+    /// The event feed: a position that is stale (409) or pruned (410).
+    FeedErrors = [409, 410];
     /// Public reads (no token needed).
     PublicErrors = [] public true;
 }
@@ -183,13 +190,19 @@ fn describe(status: u16) -> &'static str {
         }
         404 => "No such resource (`not_found`).",
         409 => {
-            "The current state forbids this (`no_availability`, `room_unavailable`, `invalid_state_transition`, `too_early`, `already_exists`, `idempotency_in_progress`)."
+            "The current state forbids this (`no_availability`, `room_unavailable`, `invalid_state_transition`, `too_early`, `already_exists`, `idempotency_in_progress`, `feed_reset`, `cursor_ahead`)."
+        }
+        410 => {
+            "Gone for good: the event feed no longer holds that position (`events_expired`), or the operation is past its sunset (`sunset`)."
         }
         412 => "If-Match does not match the current version (`precondition_failed`).",
         413 => "The body is larger than 1 MiB (`payload_too_large`).",
         415 => "The body is not `application/json` (`unsupported_media_type`).",
         422 => {
             "Field rules failed; `errors` lists every failing field (`validation_failed`, `idempotency_key_reused`)."
+        }
+        429 => {
+            "Too many requests from this client (`rate_limited`); wait for `Retry-After` seconds."
         }
         _ => "Unexpected server error (`internal`); the log has details under the request id.",
     }
@@ -223,7 +236,7 @@ impl<S: ErrorSet> ApiResponse for ApiError<S> {
             statuses.extend_from_slice(&[401, 403]);
         }
         statuses.extend_from_slice(S::STATUSES);
-        statuses.push(500);
+        statuses.extend_from_slice(&[429, 500]);
         MetaResponses {
             responses: statuses
                 .into_iter()

@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -58,6 +58,7 @@ impl ReservationsApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
+        cursors: Data<&CursorKey>,
     ) -> Result<Json<ReservationPage>, ApiError<ListErrors>> {
         let statuses = csv("status", given(&status), Status::parse, Status::choices())?;
         let d = |q: &Query<Option<Date>>| q.0.map(|d| d.to_string());
@@ -86,7 +87,7 @@ impl ReservationsApi {
             room_type_id: given(&room_type_id),
             guest_id: given(&guest_id),
         };
-        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::reservations::list(db.0, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(ReservationPage {

@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest};
+use super::pagination::{CursorKey, Filters, ListRequest};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -33,8 +33,14 @@ impl RoomTypesApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
+        cursors: Data<&CursorKey>,
     ) -> Result<Json<RoomTypePage>, ApiError<ListErrors>> {
-        let req = ListRequest::new(limit.0, cursor.0, Filters::new("room-types", &[]))?;
+        let req = ListRequest::new(
+            cursors.0,
+            limit.0,
+            cursor.0,
+            Filters::new("room-types", &[]),
+        )?;
         let page = service::room_types::list(db.0, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(RoomTypePage {

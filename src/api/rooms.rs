@@ -8,7 +8,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -28,6 +28,7 @@ impl RoomsApi {
     ///
     /// Ordered by `number` (as text), then id.
     #[oai(path = "/rooms", method = "get", operation_id = "listRooms")]
+    #[allow(clippy::too_many_arguments)] // one per query parameter
     async fn list(
         &self,
         db: Data<&Db>,
@@ -41,6 +42,7 @@ impl RoomsApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
+        cursors: Data<&CursorKey>,
     ) -> Result<Json<RoomPage>, ApiError<ListErrors>> {
         let housekeeping = csv(
             "housekeeping_status",
@@ -59,7 +61,7 @@ impl RoomsApi {
             room_type_id: given(&room_type_id),
             housekeeping_status: housekeeping,
         };
-        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::rooms::list(db.0, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(RoomPage {

@@ -50,7 +50,7 @@ fn parameter_pattern(path: &str, name: &str) -> Option<String> {
     use crate::domain::enums::{HousekeepingStatus, InvoiceStatus};
     use crate::domain::reservation::Status;
     Some(match (path, name) {
-        (_, "cursor") => r"^\s*[A-Za-z0-9_-]*\s*$".to_string(),
+        (_, "cursor") => r"^\s*[A-Za-z0-9_.-]*\s*$".to_string(),
         ("/events", "type") => event_type_pattern(),
         ("/reservations", "status") => csv_pattern(Status::NAMES),
         ("/invoices", "status") => csv_pattern(InvoiceStatus::NAMES),

@@ -9,7 +9,7 @@ use poem_openapi::{ApiResponse, OpenApi};
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest};
+use super::pagination::{CursorKey, Filters, ListRequest};
 use super::problem::{ActionErrors, ApiError, GetErrors};
 use super::responses::Tagged;
 use super::security::{Scope, Token};
@@ -106,8 +106,10 @@ impl StaysApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
+        cursors: Data<&CursorKey>,
     ) -> Result<Json<ChargePage>, ApiError<GetErrors>> {
         let req = ListRequest::new(
+            cursors.0,
             limit.0,
             cursor.0,
             Filters::new(&format!("charges/{}", id.0), &[]),

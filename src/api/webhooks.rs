@@ -7,7 +7,7 @@ use poem_openapi::{ApiResponse, OpenApi};
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
 use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::Tagged;
 use super::security::{Scope, Token};
@@ -71,8 +71,9 @@ impl WebhooksApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
+        cursors: Data<&CursorKey>,
     ) -> Result<Json<WebhookPage>, ApiError<ListErrors>> {
-        let req = ListRequest::new(limit.0, cursor.0, Filters::new("webhooks", &[]))?;
+        let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::new("webhooks", &[]))?;
         let page = service::webhooks::list(db.0, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(WebhookPage {
@@ -214,6 +215,7 @@ impl WebhooksApi {
         method = "get",
         operation_id = "listWebhookDeliveries"
     )]
+    #[allow(clippy::too_many_arguments)] // one per query parameter
     async fn deliveries(
         &self,
         db: Data<&Db>,
@@ -227,6 +229,7 @@ impl WebhooksApi {
         limit: Query<Option<i64>>,
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
+        cursors: Data<&CursorKey>,
     ) -> Result<Json<DeliveryPage>, ApiError<GetErrors>> {
         let choices = crate::domain::rules::one_of(DELIVERY_OUTCOMES);
         let statuses = csv(
@@ -239,7 +242,7 @@ impl WebhooksApi {
             &format!("deliveries/{}", id.0),
             &[("status", joined(&statuses, String::as_str))],
         );
-        let req = ListRequest::new(limit.0, cursor.0, filters)?;
+        let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::webhooks::deliveries(db.0, id.0, statuses, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(DeliveryPage {

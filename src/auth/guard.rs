@@ -127,7 +127,7 @@ impl<E: Endpoint> Endpoint for Guard<E> {
             Ok(c) => c,
             Err(why) => return Ok(self.unauthorized(&req, why.describe())),
         };
-        match crate::service::oauth::still_valid(
+        let rate = match crate::service::oauth::standing(
             &self.db,
             &claims.jti,
             &claims.client_id,
@@ -135,15 +135,15 @@ impl<E: Endpoint> Endpoint for Guard<E> {
         )
         .await
         {
-            Ok(true) => {}
-            Ok(false) => {
+            Ok(Some(rate)) => rate,
+            Ok(None) => {
                 return Ok(self.unauthorized(
                     &req,
                     "The access token has been revoked, or its client or staff member disabled.",
                 ));
             }
             Err(e) => return Err(e.into()),
-        }
+        };
         let scopes = ScopeSet::parse(&claims.scope).unwrap_or_default();
         let missing: Vec<&str> = needed
             .iter()
@@ -170,7 +170,11 @@ impl<E: Endpoint> Endpoint for Guard<E> {
                 challenge,
             ));
         }
-        req.extensions_mut().insert(Principal { claims, scopes });
+        req.extensions_mut().insert(Principal {
+            claims,
+            scopes,
+            rate,
+        });
         self.inner.call(req).await.map(IntoResponse::into_response)
     }
 }

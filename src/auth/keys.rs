@@ -17,6 +17,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::auth::secrets;
 use crate::db::Db;
 use crate::error::{AppError, AppResult};
 use crate::store;
@@ -54,19 +55,6 @@ fn pem(der: &[u8]) -> String {
     )
 }
 
-/// Writes a file only its owner can read.
-fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    options.open(path)?.write_all(contents.as_bytes())
-}
-
 /// Generates a key, stores it, and makes it the one that signs. Returns its `kid`.
 pub async fn rotate(db: &Db, data_dir: &Path) -> AppResult<String> {
     let dir = data_dir.join("keys");
@@ -80,7 +68,7 @@ pub async fn rotate(db: &Db, data_dir: &Path) -> AppResult<String> {
     let contents = pem(der.as_bytes());
     tokio::task::spawn_blocking(move || -> AppResult<()> {
         crate::app::prepare_private_dir(&dir)?;
-        write_private(&path, &contents).map_err(|e| {
+        secrets::write_private(&path, contents.as_bytes()).map_err(|e| {
             AppError::internal(format!(
                 "cannot write the signing key {}: {e}",
                 path.display()

@@ -1,13 +1,14 @@
 //! Staff pages: sign-in and consent at `/oauth/authorize`, device approval at `/device`.
 //!
-//! Rendered from `assets/`, with CSRF protection (a random token in a `SameSite=Strict`,
+//! Rendered from askama templates (`assets/templates/`, escaped by default), with CSRF protection (a random token in a `SameSite=Strict`,
 //! `HttpOnly` cookie that the form must echo), exact redirect URI matching, no framing, and
 //! friendly messages instead of JSON errors.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use poem::http::StatusCode;
+use askama::Template;
+use poem::http::{HeaderValue, StatusCode};
 use poem::web::{Data, Query};
 use poem::{Body, Request, Response, handler};
 
@@ -17,61 +18,42 @@ use crate::domain::scopes::Scope;
 use crate::service::oauth::{
     self, Approver, AuthorizeError, AuthorizeParams, AuthorizeRequest, LoginError,
 };
+use crate::templates;
 
-const LOGIN: &str = include_str!("../../assets/login.html");
-const DEVICE: &str = include_str!("../../assets/device.html");
-const MESSAGE: &str = include_str!("../../assets/message.html");
 const STYLE: &str = include_str!("../../assets/style.css");
 const CSRF_COOKIE: &str = "innkeep_csrf";
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
-}
-
-fn fill(template: &str, values: &[(&str, String)]) -> String {
-    values.iter().fold(template.to_string(), |t, (k, v)| {
-        t.replace(&format!("{{{{{k}}}}}"), v)
-    })
-}
-
-fn page(status: StatusCode, body: String, csrf: Option<&str>) -> Response {
-    let mut b = Response::builder()
-        .status(status)
-        .content_type("text/html; charset=utf-8")
-        .header("cache-control", "no-store")
-        .header("x-frame-options", "DENY")
-        .header("referrer-policy", "no-referrer")
-        .header(
-            "content-security-policy",
+/// Sends a rendered page with the headers every staff page carries.
+fn page(status: StatusCode, template: &impl Template, csrf: Option<&str>) -> Response {
+    let mut r = templates::render(status, template);
+    let h = r.headers_mut();
+    h.insert("cache-control", HeaderValue::from_static("no-store"));
+    h.insert("x-frame-options", HeaderValue::from_static("DENY"));
+    h.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
+    h.insert(
+        "content-security-policy",
+        HeaderValue::from_static(
             "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'",
-        );
-    if let Some(token) = csrf {
-        b = b.header(
-            "set-cookie",
-            format!("{CSRF_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"),
-        );
+        ),
+    );
+    if let Some(cookie) = csrf.and_then(|t| {
+        HeaderValue::from_str(&format!(
+            "{CSRF_COOKIE}={t}; Path=/; HttpOnly; SameSite=Strict"
+        ))
+        .ok()
+    }) {
+        h.insert("set-cookie", cookie);
     }
-    b.body(body)
+    r
 }
 
 fn message(status: StatusCode, title: &str, text: &str, ok: bool) -> Response {
-    let body = fill(
-        MESSAGE,
-        &[
-            ("title", escape(title)),
-            ("message", escape(text)),
-            ("class", if ok { "ok" } else { "error" }.into()),
-        ],
-    );
-    page(status, body, None)
-}
-
-fn error_block(text: &str) -> String {
-    format!(r#"<p class="error">{}</p>"#, escape(text))
+    let m = templates::Message {
+        title,
+        message: text,
+        ok,
+    };
+    page(status, &m, None)
 }
 
 fn redirect(location: &str) -> Response {
@@ -115,18 +97,7 @@ fn login_page(
     error: Option<&str>,
     status: StatusCode,
 ) -> Response {
-    let scopes: String = req
-        .scope
-        .iter()
-        .map(|s: Scope| {
-            format!(
-                "<li><code>{}</code>: {}</li>",
-                s.as_str(),
-                escape(s.description())
-            )
-        })
-        .collect();
-    let fields = [
+    let hidden = [
         ("response_type", &p.response_type),
         ("client_id", &p.client_id),
         ("redirect_uri", &p.redirect_uri),
@@ -134,27 +105,24 @@ fn login_page(
         ("state", &p.state),
         ("code_challenge", &p.code_challenge),
         ("code_challenge_method", &p.code_challenge_method),
-    ];
-    let hidden: String = fields
-        .iter()
-        .filter_map(|(k, v)| {
-            v.as_ref()
-                .map(|v| format!(r#"<input type="hidden" name="{k}" value="{}">"#, escape(v)))
-        })
-        .collect();
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.as_deref().map(|v| (k, v)))
+    .collect();
     let csrf = secrets::token("csrf");
-    let body = fill(
-        LOGIN,
-        &[
-            ("client_name", escape(&req.client.name)),
-            ("scopes", scopes),
-            ("hidden", hidden),
-            ("csrf", csrf.clone()),
-            ("username", escape(username)),
-            ("error", error.map(error_block).unwrap_or_default()),
-        ],
-    );
-    page(status, body, Some(&csrf))
+    let login = templates::Login {
+        client_name: &req.client.name,
+        scopes: req
+            .scope
+            .iter()
+            .map(|s: Scope| (s.as_str(), s.description()))
+            .collect(),
+        hidden,
+        csrf: &csrf,
+        username,
+        error,
+    };
+    page(status, &login, Some(&csrf))
 }
 
 fn authorize_error(e: AuthorizeError) -> Response {
@@ -177,7 +145,7 @@ fn throttled(wait: std::time::Duration, title: &str) -> Response {
         &format!("Too many failed attempts. Wait {secs} seconds, then try again."),
         false,
     );
-    if let Ok(v) = poem::http::HeaderValue::from_str(&secs.to_string()) {
+    if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
         r.headers_mut().insert("retry-after", v);
     }
     r
@@ -271,16 +239,13 @@ pub async fn authorize_submit(
 
 fn device_page(code: &str, username: &str, error: Option<&str>, status: StatusCode) -> Response {
     let csrf = secrets::token("csrf");
-    let body = fill(
-        DEVICE,
-        &[
-            ("csrf", csrf.clone()),
-            ("user_code", escape(code)),
-            ("username", escape(username)),
-            ("error", error.map(error_block).unwrap_or_default()),
-        ],
-    );
-    page(status, body, Some(&csrf))
+    let device = templates::Device {
+        csrf: &csrf,
+        user_code: code,
+        username,
+        error,
+    };
+    page(status, &device, Some(&csrf))
 }
 
 /// `GET /device`: where staff enter a kiosk's code.

@@ -19,6 +19,41 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     buf
 }
 
+/// Writes a new file only its owner can read (fails if it exists).
+pub fn write_private(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(contents)?;
+    file.sync_all()
+}
+
+/// The 32-byte secret key in `path`: read, or on the first start generated and written
+/// (owner-only). A key file of another length is an error rather than silently replaced.
+pub fn load_or_create_key(path: &std::path::Path) -> Result<[u8; 32], String> {
+    match std::fs::read(path) {
+        Ok(bytes) => <[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| {
+            format!(
+                "the key file {} is damaged (it must hold 32 bytes); restore it from a backup, or delete it to make a new one",
+                path.display()
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let key = random_bytes::<32>();
+            write_private(path, &key)
+                .map_err(|e| format!("cannot write the key file {}: {e}", path.display()))?;
+            Ok(key)
+        }
+        Err(e) => Err(format!("cannot read the key file {}: {e}", path.display())),
+    }
+}
+
 /// A random token with a readable prefix: `prefix_` + 43 base64url characters (256 bits).
 pub fn token(prefix: &str) -> String {
     format!("{prefix}_{}", URL_SAFE_NO_PAD.encode(random_bytes::<32>()))

@@ -37,6 +37,8 @@ pub struct Principal {
     pub claims: AccessClaims,
     /// Its scopes, parsed.
     pub scopes: ScopeSet,
+    /// The client's own request rate limit; `None` for the configured default.
+    pub rate: Option<crate::domain::limits::Rate>,
 }
 
 /// Why a token was refused (the text goes into `WWW-Authenticate`).

@@ -1,6 +1,7 @@
 //! `innkeep clients|users|devices|keys`: administration against the database directly, so
 //! it works whether or not the server is running (SQLite serialises the writers).
 
+use crate::domain::limits::{MAX_RATE, Rate};
 use std::io::{BufRead, IsTerminal};
 
 use clap::Subcommand;
@@ -31,9 +32,21 @@ pub enum ClientsCommand {
         /// Give an authorization_code or device client a secret too.
         #[arg(long)]
         confidential: bool,
+        #[command(flatten)]
+        limit: RateArgs,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+    },
+    /// Change a client's own request rate limit.
+    Update {
+        /// The client_id (`cli_…`).
+        client_id: String,
+        #[command(flatten)]
+        limit: RateArgs,
+        /// Drop the client's own limit: it gets `[limits]` from the configuration again.
+        #[arg(long, conflicts_with_all = ["rate", "burst"])]
+        default_rate: bool,
     },
     /// List clients.
     List {
@@ -77,6 +90,37 @@ pub enum UsersCommand {
         /// Login name.
         username: String,
     },
+}
+
+/// A client's own token bucket; without it the client gets `[limits]`.
+#[derive(Debug, clap::Args)]
+pub struct RateArgs {
+    /// Sustained requests per second this client may make.
+    #[arg(long, value_name = "N")]
+    rate: Option<u32>,
+    /// Requests it may make at once after a quiet spell (default: twice --rate).
+    #[arg(long, value_name = "N", requires = "rate")]
+    burst: Option<u32>,
+}
+
+impl RateArgs {
+    fn rate(&self) -> Result<Option<Rate>, String> {
+        let Some(per_second) = self.rate else {
+            return Ok(None);
+        };
+        let burst = self
+            .burst
+            .unwrap_or_else(|| per_second.saturating_mul(2).min(MAX_RATE));
+        Rate::new(per_second, burst)
+            .map(Some)
+            .map_err(|e| format!("--rate/--burst: {e}"))
+    }
+}
+
+fn describe_rate(rate: Option<Rate>) -> String {
+    rate.map_or("default".into(), |r| {
+        format!("{}/s, burst {}", r.per_second, r.burst)
+    })
 }
 
 /// `innkeep devices …`
@@ -139,16 +183,20 @@ pub fn clients(l: &Loaded, cmd: &ClientsCommand) -> Result<(), String> {
             grants,
             redirect_uris,
             confidential,
+            limit,
             json,
         } => {
+            let rate = limit.rate()?;
             let c = with_db(l, async |db| {
-                oauth::create_client(db, name, scopes, grants, redirect_uris, *confidential).await
+                oauth::create_client(db, name, scopes, grants, redirect_uris, *confidential, rate)
+                    .await
             })?;
             if *json {
                 println!(
                     "{}",
                     json!({"client_id": c.client.id, "client_secret": c.secret, "name": c.client.name,
-                           "scopes": c.client.scopes, "grants": c.client.grants, "redirect_uris": c.client.redirect_uris})
+                           "scopes": c.client.scopes, "grants": c.client.grants, "redirect_uris": c.client.redirect_uris,
+                           "rate_limit": c.client.rate})
                 );
             } else {
                 println!("client_id:     {}", c.client.id);
@@ -158,6 +206,7 @@ pub fn clients(l: &Loaded, cmd: &ClientsCommand) -> Result<(), String> {
                 }
                 println!("scopes:        {}", c.client.scopes);
                 println!("grants:        {}", c.client.grants.join(", "));
+                println!("rate limit:    {}", describe_rate(c.client.rate));
             }
             Ok(())
         }
@@ -168,7 +217,7 @@ pub fn clients(l: &Loaded, cmd: &ClientsCommand) -> Result<(), String> {
                     .iter()
                     .map(|c| json!({"client_id": c.id, "name": c.name, "scopes": c.scopes, "grants": c.grants,
                                     "redirect_uris": c.redirect_uris, "confidential": c.secret_hash.is_some(),
-                                    "created_at": c.created_at, "revoked_at": c.revoked_at}))
+                                    "created_at": c.created_at, "revoked_at": c.revoked_at, "rate_limit": c.rate}))
                     .collect();
                 println!("{}", serde_json::Value::Array(v));
             } else {
@@ -179,14 +228,30 @@ pub fn clients(l: &Loaded, cmd: &ClientsCommand) -> Result<(), String> {
                         "active"
                     };
                     println!(
-                        "{}  {state:7}  {:24}  {}  [{}]",
+                        "{}  {state:7}  {:24}  {}  [{}]  rate: {}",
                         c.id,
                         c.name,
                         c.scopes,
-                        c.grants.join(",")
+                        c.grants.join(","),
+                        describe_rate(c.rate)
                     );
                 }
             }
+            Ok(())
+        }
+        ClientsCommand::Update {
+            client_id,
+            limit,
+            default_rate,
+        } => {
+            let rate = limit.rate()?;
+            if rate.is_none() && !default_rate {
+                return Err("say what to change: --rate N [--burst N], or --default-rate".into());
+            }
+            with_db(l, async |db| {
+                oauth::set_client_rate(db, client_id, rate).await
+            })?;
+            println!("{client_id}: rate limit {}.", describe_rate(rate));
             Ok(())
         }
         ClientsCommand::Revoke { client_id } => {

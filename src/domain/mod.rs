@@ -7,6 +7,7 @@
 pub mod enums;
 pub mod availability;
 pub mod digest;
+pub mod limits;
 pub mod money;
 pub mod reservation;
 pub mod rules;

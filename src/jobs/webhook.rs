@@ -171,11 +171,12 @@ impl WebhookHandler {
             .and_then(|v| v["event_id"].as_str().map(str::to_string))
             .unwrap_or_default();
         let (webhook_id, eid) = (job.subject_id.clone(), event_id.clone());
-        let (endpoint, event) = db
+        let (endpoint, event, feed_id) = db
             .read(move |c| {
                 Ok((
                     store::webhooks::get(c, &webhook_id)?,
                     store::events::get(c, &eid)?,
+                    store::events::feed_id(c)?,
                 ))
             })
             .await?;
@@ -190,7 +191,7 @@ impl WebhookHandler {
             None => (not_sent("the event is no longer kept"), None),
             Some(event) => {
                 let now = db.clock().now();
-                let body = json!({"id": event.id, "type": event.kind, "timestamp": event.occurred_at.0, "data": event.data})
+                let body = json!({"id": event.id, "type": event.kind, "timestamp": event.occurred_at.0, "data": event.data, "sequence": event.sequence, "feed_id": feed_id})
                     .to_string()
                     .into_bytes();
                 let mut secrets = vec![endpoint.secret.as_str()];

@@ -167,4 +167,8 @@ pub struct EventPage {
     pub next_after: i64,
     /// Whether more events were already waiting beyond this page.
     pub has_more: bool,
+    /// The feed these sequences belong to. Store it with `next_after` and send it back as
+    /// `feed_id`: it changes when the sequence could go backwards (a restored database),
+    /// and a stale one is answered 409 `feed_reset` instead of a misleading page.
+    pub feed_id: String,
 }

@@ -5,6 +5,7 @@
 pub mod availability;
 pub mod charges;
 pub mod events;
+pub mod feed;
 pub mod guests;
 pub mod invoices;
 pub mod invoicing;

@@ -3,6 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, Row};
 
 use crate::db::Tx;
+use crate::domain::limits::Rate;
 use crate::domain::scopes::Role;
 use crate::error::AppResult;
 
@@ -25,6 +26,8 @@ pub struct Client {
     pub created_at: String,
     /// When it was revoked, if it was.
     pub revoked_at: Option<String>,
+    /// Its own request rate limit; `None` uses `[limits]`.
+    pub rate: Option<Rate>,
 }
 
 fn map_client(r: &Row) -> rusqlite::Result<Client> {
@@ -39,6 +42,7 @@ fn map_client(r: &Row) -> rusqlite::Result<Client> {
         redirect_uris: serde_json::from_str(&uris).unwrap_or_default(),
         created_at: r.get("created_at")?,
         revoked_at: r.get("revoked_at")?,
+        rate: Rate::from_columns(r.get("rate_per_second")?, r.get("rate_burst")?),
     })
 }
 
@@ -60,8 +64,9 @@ pub fn list_clients(conn: &Connection) -> AppResult<Vec<Client>> {
 /// Registers a client.
 pub fn insert_client(tx: &Tx, c: &Client) -> AppResult<()> {
     tx.prepare_cached(
-        "INSERT INTO oauth_clients (id, name, secret_hash, grant_types, scopes, redirect_uris, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO oauth_clients (id, name, secret_hash, grant_types, scopes, redirect_uris, created_at,
+                                    rate_per_second, rate_burst)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute((
         &c.id,
@@ -71,8 +76,20 @@ pub fn insert_client(tx: &Tx, c: &Client) -> AppResult<()> {
         &c.scopes,
         serde_json::to_string(&c.redirect_uris)?,
         &c.created_at,
+        c.rate.map(|r| r.per_second),
+        c.rate.map(|r| r.burst),
     ))?;
     Ok(())
+}
+
+/// Sets or clears (`None`) a client's own rate limit; returns whether the client exists.
+pub fn set_rate(tx: &Tx, id: &str, rate: Option<Rate>) -> AppResult<bool> {
+    Ok(tx
+        .prepare_cached(
+            "UPDATE oauth_clients SET rate_per_second = ?2, rate_burst = ?3 WHERE id = ?1",
+        )?
+        .execute((id, rate.map(|r| r.per_second), rate.map(|r| r.burst)))?
+        == 1)
 }
 
 /// Revokes a client; returns whether it existed and was active.

@@ -91,6 +91,30 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Event>> {
         .optional()?)
 }
 
+/// The feed's identity.
+pub fn feed_id(conn: &Connection) -> AppResult<String> {
+    Ok(conn
+        .prepare_cached("SELECT feed_id FROM event_feed WHERE id = 1")?
+        .query_row([], |r| r.get(0))?)
+}
+
+/// Gives the feed a new identity.
+pub fn set_feed_id(tx: &Tx, feed_id: &str) -> AppResult<()> {
+    tx.execute("UPDATE event_feed SET feed_id = ?1 WHERE id = 1", [feed_id])?;
+    Ok(())
+}
+
+/// The feed's extent: the oldest kept sequence (`None` when none is kept) and the newest
+/// sequence ever issued (kept or pruned; 0 before the first event).
+pub fn extent(conn: &Connection) -> AppResult<(Option<i64>, i64)> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT (SELECT MIN(sequence) FROM events),
+                    COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)",
+        )?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
+}
+
 /// The newest sequence.
 pub fn last_sequence(conn: &Connection) -> AppResult<i64> {
     Ok(conn

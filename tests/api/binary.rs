@@ -96,6 +96,8 @@ pub fn cli_client(dir: &std::path::Path, scopes: &str) -> (String, String) {
         dir,
         &[
             "clients", "create", "--name", "cli test", "--scopes", scopes, "--json",
+            // Its own limit, high enough for the crash loop's load (also tests the flags).
+            "--rate", "100000", "--burst", "100000",
         ],
     );
     let c: serde_json::Value = serde_json::from_str(&out).unwrap();

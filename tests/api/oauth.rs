@@ -35,6 +35,7 @@ pub async fn new_client(
         &[grant.to_string()],
         &redirects,
         confidential,
+        None,
     )
     .await
     .unwrap();

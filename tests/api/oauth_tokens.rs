@@ -48,6 +48,7 @@ async fn code_login(app: &TestApp) -> (String, oauth2::basic::BasicTokenResponse
         &["authorization_code".into()],
         &[crate::oauth::REDIRECT.into()],
         true,
+        None,
     )
     .await
     .unwrap();
@@ -258,6 +259,7 @@ async fn failed_authentication_is_throttled_then_recovers() {
         &["client_credentials".into()],
         &[],
         true,
+        None,
     )
     .await
     .unwrap();

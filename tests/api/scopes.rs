@@ -156,6 +156,7 @@ async fn revoked_clients_and_disabled_staff_lose_access_at_once() {
         &["client_credentials".into()],
         &[],
         true,
+        None,
     )
     .await
     .unwrap();

@@ -68,6 +68,9 @@ pub async fn start_full(
     let mut config = Config::default();
     config.server.listen = "127.0.0.1:0".parse().unwrap();
     config.server.shutdown_grace_seconds = 5;
+    // Tests drive the server faster than a hotel would; the rate-limit tests lower it.
+    config.limits.requests_per_second = 100_000;
+    config.limits.burst = 100_000;
     change(&mut config);
     let loaded = Loaded {
         config,
@@ -96,6 +99,7 @@ pub async fn start_full(
         &["client_credentials".into()],
         &[],
         true,
+        None,
     )
     .await
     .expect("test client");

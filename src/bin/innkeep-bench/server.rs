@@ -122,6 +122,8 @@ pub fn token(bin: &Path, dir: &Path, base: &str) -> Result<String, String> {
     let out = Command::new(bin)
         .args([
             "clients", "create", "--name", "bench", "--scopes", scopes, "--json",
+            // The benchmark measures throughput, not the rate limit.
+            "--rate", "100000", "--burst", "100000",
         ])
         .env("INNKEEP_DATA_DIR", dir)
         .output()

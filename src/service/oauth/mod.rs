@@ -13,6 +13,7 @@ pub use tokens::*;
 
 use crate::auth::secrets;
 use crate::db::Db;
+use crate::domain::limits::Rate;
 use crate::domain::scopes::{Role, ScopeSet};
 use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::store::{self, clients::Client, clients::User};
@@ -117,6 +118,7 @@ pub async fn create_client(
     grants: &[String],
     redirect_uris: &[String],
     confidential: bool,
+    rate: Option<Rate>,
 ) -> AppResult<NewClient> {
     let name = name.trim();
     if name.is_empty() || name.len() > 100 {
@@ -181,6 +183,7 @@ pub async fn create_client(
         redirect_uris: redirect_uris.to_vec(),
         created_at: crate::clock::now_text(),
         revoked_at: None,
+        rate,
     };
     let c = client.clone();
     db.write(move |tx| store::clients::insert_client(tx, &c))
@@ -205,6 +208,20 @@ pub async fn revoke_client(db: &Db, id: &str) -> AppResult<()> {
                 "not_found",
                 format!("No active client has the id {id:?}."),
             ))
+        }
+    })
+    .await
+}
+
+/// Gives a client its own request rate limit, or (`None`) returns it to `[limits]`. A
+/// running server applies it to the client's next request.
+pub async fn set_client_rate(db: &Db, id: &str, rate: Option<Rate>) -> AppResult<()> {
+    let id = id.to_string();
+    db.write(move |tx| {
+        if store::clients::set_rate(tx, &id, rate)? {
+            Ok(())
+        } else {
+            Err(AppError::not_found("client", &id))
         }
     })
     .await

@@ -8,6 +8,7 @@ use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::clock::format_instant;
 use crate::db::Db;
+use crate::domain::limits::Rate;
 use crate::error::AppError;
 use crate::store::{self, clients::Client};
 
@@ -43,21 +44,27 @@ pub async fn revoke(
 }
 
 /// Whether a verified access token is still good: not revoked, its client not revoked,
-/// its staff member not disabled.
-pub async fn still_valid(
+/// its staff member not disabled. When it is, returns the client's own rate limit
+/// (`Some(None)` for a client on the default limit), read in the same query.
+pub async fn standing(
     db: &Db,
     jti: &str,
     client: &str,
     subject: &str,
-) -> Result<bool, AppError> {
+) -> Result<Option<Option<Rate>>, AppError> {
+    use rusqlite::OptionalExtension;
     let (jti, client, subject) = (jti.to_string(), client.to_string(), subject.to_string());
     db.read(move |c| {
-        Ok(c.prepare_cached(
-            "SELECT NOT EXISTS(SELECT 1 FROM revoked_access_tokens WHERE jti = ?1)
-                AND EXISTS(SELECT 1 FROM oauth_clients WHERE id = ?2 AND revoked_at IS NULL)
-                AND NOT EXISTS(SELECT 1 FROM users WHERE id = ?3 AND disabled_at IS NOT NULL)",
-        )?
-        .query_row((jti, client, subject), |r| r.get(0))?)
+        let row: Option<(Option<u32>, Option<u32>)> = c
+            .prepare_cached(
+                "SELECT rate_per_second, rate_burst FROM oauth_clients
+                  WHERE id = ?2 AND revoked_at IS NULL
+                    AND NOT EXISTS(SELECT 1 FROM revoked_access_tokens WHERE jti = ?1)
+                    AND NOT EXISTS(SELECT 1 FROM users WHERE id = ?3 AND disabled_at IS NOT NULL)",
+            )?
+            .query_row((jti, client, subject), |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        Ok(row.map(|(per_second, burst)| Rate::from_columns(per_second, burst)))
     })
     .await
 }
@@ -65,7 +72,7 @@ pub async fn still_valid(
 /// RFC 7662 introspection of an access or refresh token.
 pub async fn introspect(auth: &AuthServer, db: &Db, token: &str) -> Result<Value, OAuthError> {
     if let Ok(c) = auth.verify(token) {
-        if !still_valid(db, &c.jti, &c.client_id, &c.sub).await? {
+        if standing(db, &c.jti, &c.client_id, &c.sub).await?.is_none() {
             return Ok(json!({"active": false}));
         }
         return Ok(json!({
