@@ -84,6 +84,9 @@ impl GuestsApi {
     }
 
     /// Get a guest
+    ///
+    /// The guest with every field, served with its `version` as `ETag` for a later `PUT`
+    /// with `If-Match`.
     #[oai(path = "/guests/:id", method = "get", operation_id = "getGuest")]
     async fn get(
         &self,

@@ -113,6 +113,10 @@ impl InvoicesApi {
     }
 
     /// Get an invoice with its lines
+    ///
+    /// The invoice as issued (lines, totals, tax breakdown), with what was paid and the
+    /// state of its fiscal receipt. Issued invoices never change, except their status,
+    /// payments and fiscal state.
     #[oai(path = "/invoices/:id", method = "get", operation_id = "getInvoice")]
     async fn get(
         &self,

@@ -4,12 +4,14 @@
 //! problem+json) and [`idempotency`] (Idempotency-Key).
 
 mod compliance;
+pub mod docs;
 pub mod edge;
 mod events;
 mod guests;
 pub mod idempotency;
 pub mod input;
 mod invoices;
+pub mod lifecycle;
 pub mod limits;
 pub mod metrics;
 pub mod pagination;
@@ -21,6 +23,7 @@ mod rooms;
 pub mod security;
 mod settings;
 pub mod spec;
+mod spec_tools;
 mod stays;
 mod webhooks;
 
@@ -84,7 +87,18 @@ even when records change meanwhile.
 * PUT changes only the fields sent: absent fields keep their value, `null` clears an \
 optional field, and read-only fields sent back unchanged are ignored.
 * Money is integer minor units with an ISO 4217 currency; dates are property-local \
-`YYYY-MM-DD`; instants are RFC 3339 UTC with `Z`.";
+`YYYY-MM-DD`; instants are RFC 3339 UTC with `Z`.
+* Every operation is rate limited per OAuth client (per address without a token): over \
+the limit it answers 429 `rate_limited` with `Retry-After`, and every answer carries \
+`RateLimit-Policy` and `RateLimit` (IETF httpapi rate-limit-headers draft).
+* The event feed (`GET /events`) carries a `feed_id`; send it back with `after` and a \
+restored database, a pruned position or a position from the future is an error that says \
+what to do, never a page that skips or repeats.
+
+Within `/v1` changes are additive only; deprecated operations carry `Deprecation`, \
+`Sunset` and `Link` headers for at least 12 months before they answer 410 `sunset`. \
+Read the [versioning policy](/docs/versioning), the [changelog](/docs/changelog) and the \
+[migration guides](/docs/migrations).";
 
 /// Who a request acts for, so that idempotency keys of different clients never collide.
 pub fn client_scope(req: &Request) -> String {
@@ -109,6 +123,14 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
     );
     OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))
         .description(DESCRIPTION)
+        .contact(
+            // The server's own operator: the hotel runs it; integrators ask the hotel.
+            poem_openapi::ContactObject::new().name("The hotel running this innkeep server"),
+        )
+        .license(
+            poem_openapi::LicenseObject::new("AGPL-3.0-or-later")
+                .url("https://www.gnu.org/licenses/agpl-3.0.html"),
+        )
         .server("/v1")
         .extra_request_header::<Option<String>, _>(
             ExtraHeader::new("X-Request-Id")
@@ -221,6 +243,11 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/v1/openapi.json", poem::get(openapi_json))
         .nest("/v1", api)
         .at("/docs", poem::get(docs_page))
+        .at("/docs/changelog", poem::get(docs::changelog))
+        .at("/docs/versioning", poem::get(docs::versioning))
+        .at("/docs/migrations", poem::get(docs::migrations))
+        .at("/docs/migrations/:slug", poem::get(docs::migration))
+        .at("/docs/oauth-receiver.html", poem::get(docs::oauth_receiver))
         .at("/health", poem::get(health))
         .at("/ready", poem::get(ready))
         .at("/metrics", poem::get(metrics::metrics))
@@ -254,7 +281,8 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .data(cursor_key)
         .data(db.clone());
     let idempotent = idempotency::Idempotency::new(routes, db.clone(), instance);
-    let limited = limits::RateLimits::new(idempotent, rate);
+    let lived = lifecycle::Lifecycle::new(idempotent, "/v1", lifecycle::DEPRECATIONS);
+    let limited = limits::RateLimits::new(lived, rate);
     let guarded = Guard::new(limited, auth, db, table.clone());
     edge::Edge::new(guarded, table, counters)
 }

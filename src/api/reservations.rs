@@ -116,6 +116,9 @@ impl ReservationsApi {
     }
 
     /// Get a reservation
+    ///
+    /// With its status, guests, dates, room and, once checked out, `invoice_id`; served
+    /// with its `version` as `ETag` for a later `PUT` with `If-Match`.
     #[oai(
         path = "/reservations/:id",
         method = "get",

@@ -50,6 +50,9 @@ impl RoomTypesApi {
     }
 
     /// Create a room type
+    ///
+    /// `code` must be unique (409 `already_exists` otherwise); `currency` defaults to the
+    /// property's.
     #[oai(path = "/room-types", method = "post", operation_id = "createRoomType")]
     async fn create(
         &self,
@@ -61,6 +64,8 @@ impl RoomTypesApi {
     }
 
     /// Get a room type
+    ///
+    /// Served with its `version` as `ETag` for a later `PUT` with `If-Match`.
     #[oai(path = "/room-types/:id", method = "get", operation_id = "getRoomType")]
     async fn get(
         &self,

@@ -71,6 +71,9 @@ impl RoomsApi {
     }
 
     /// Create a room
+    ///
+    /// `number` must be unique (409 `already_exists` otherwise) and `room_type_id` must
+    /// exist. A new room starts `clean`.
     #[oai(path = "/rooms", method = "post", operation_id = "createRoom")]
     async fn create(
         &self,
@@ -82,6 +85,8 @@ impl RoomsApi {
     }
 
     /// Get a room
+    ///
+    /// With `occupied` (a checked-in reservation holds it), and its `version` as `ETag`.
     #[oai(path = "/rooms/:id", method = "get", operation_id = "getRoom")]
     async fn get(
         &self,

@@ -33,6 +33,7 @@ pub fn finish(spec: &str) -> String {
             mark_nullable(schema);
         }
     }
+    super::spec_tools::apply(&mut doc, super::lifecycle::DEPRECATIONS);
     serde_json::to_string_pretty(&doc).unwrap_or_else(|_| spec.to_string())
 }
 
@@ -266,13 +267,9 @@ impl RouteTable {
 
     fn matching<'a>(&'a self, path: &str) -> impl Iterator<Item = &'a Route> + 'a {
         let actual = split(path);
-        self.routes.iter().filter(move |r| {
-            r.template.len() == actual.len()
-                && r.template
-                    .iter()
-                    .zip(&actual)
-                    .all(|(t, a)| t == a || (t.starts_with('{') && !a.is_empty()))
-        })
+        self.routes
+            .iter()
+            .filter(move |r| template_matches(&r.template, &actual))
     }
 
     /// The methods allowed on `path`, as an `Allow` header value.
@@ -289,7 +286,17 @@ impl RouteTable {
     }
 }
 
-fn split(path: &str) -> Vec<String> {
+/// Whether a split path matches a split template (`{name}` takes any non-empty segment).
+pub fn template_matches(template: &[String], actual: &[String]) -> bool {
+    template.len() == actual.len()
+        && template
+            .iter()
+            .zip(actual)
+            .all(|(t, a)| t == a || (t.starts_with('{') && !a.is_empty()))
+}
+
+/// A path's segments.
+pub fn split(path: &str) -> Vec<String> {
     path.trim_end_matches('/')
         .split('/')
         .map(str::to_string)

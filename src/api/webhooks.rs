@@ -106,6 +106,9 @@ impl WebhooksApi {
     }
 
     /// Get a webhook endpoint
+    ///
+    /// Its URL, event filter and state; the secret is never shown again after creation
+    /// or rotation.
     #[oai(path = "/webhooks/:id", method = "get", operation_id = "getWebhook")]
     async fn get(
         &self,

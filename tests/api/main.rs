@@ -21,6 +21,7 @@ mod guest_search;
 mod guests;
 mod idempotency;
 mod invoices;
+mod lifecycle;
 mod limits;
 mod oauth;
 mod oauth_device;
