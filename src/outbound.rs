@@ -20,15 +20,48 @@ pub fn agent(timeout: Duration, purpose: &str) -> ConfigBuilder<AgentScope> {
         .user_agent(format!("innkeep/{} ({purpose})", env!("CARGO_PKG_VERSION")))
 }
 
-/// The `Retry-After` of an answer, in seconds, capped at [`MAX_RETRY_AFTER`].
+/// The `Retry-After` of an answer, capped at [`MAX_RETRY_AFTER`].
 pub fn retry_after(resp: &ureq::http::Response<ureq::Body>) -> Option<Duration> {
-    let secs: u64 = resp
-        .headers()
-        .get("retry-after")?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    Some(Duration::from_secs(secs).min(MAX_RETRY_AFTER))
+    let value = resp.headers().get("retry-after")?.to_str().ok()?;
+    parse_retry_after(value, std::time::SystemTime::now())
+}
+
+/// A `Retry-After` value (RFC 9110 section 10.2.3): delay seconds, or an HTTP-date, read
+/// against `now` (a date already past means "now").
+pub fn parse_retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    let wait = match value.parse::<u64>() {
+        Ok(secs) => Duration::from_secs(secs),
+        Err(_) => httpdate::parse_http_date(value)
+            .ok()?
+            .duration_since(now)
+            .unwrap_or(Duration::ZERO),
+    };
+    Some(wait.min(MAX_RETRY_AFTER))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{SystemTime, UNIX_EPOCH};
+
+    #[test]
+    fn retry_after_takes_seconds_and_http_dates() {
+        // Sun, 06 Nov 1994 08:49:37 GMT
+        let now = UNIX_EPOCH + Duration::from_secs(784_111_777);
+        assert_eq!(
+            parse_retry_after(" 120 ", now),
+            Some(Duration::from_secs(120))
+        );
+        assert_eq!(
+            parse_retry_after("Sun, 06 Nov 1994 08:51:37 GMT", now),
+            Some(Duration::from_secs(120))
+        );
+        assert_eq!(
+            parse_retry_after("Sun, 06 Nov 1994 08:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("999999999", now), Some(MAX_RETRY_AFTER));
+        assert_eq!(parse_retry_after("soon", SystemTime::now()), None);
+    }
 }
