@@ -21,6 +21,16 @@ pub const MAX_BODY: usize = 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct RequestId(pub String);
 
+impl RequestId {
+    /// The id of `req` (empty before the edge has given it one).
+    pub fn of(req: &Request) -> String {
+        req.extensions()
+            .get::<RequestId>()
+            .map(|r| r.0.clone())
+            .unwrap_or_default()
+    }
+}
+
 /// Wraps the whole application.
 pub struct Edge<E> {
     inner: E,

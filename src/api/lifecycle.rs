@@ -121,11 +121,7 @@ impl<E: Endpoint> Endpoint for Lifecycle<E> {
         };
         let link = HeaderValue::from_str(&d.link()).ok();
         if chrono::Utc::now() >= midnight(sunset) {
-            let id = req
-                .extensions()
-                .get::<RequestId>()
-                .map(|r| r.0.clone())
-                .unwrap_or_default();
+            let id = RequestId::of(&req);
             let e = AppError::new(
                 Kind::Gone,
                 "sunset",

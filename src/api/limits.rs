@@ -116,11 +116,7 @@ impl<E: Endpoint> Endpoint for RateLimits<E> {
                 let wait = not_until.wait_time_from(self.clock.now());
                 let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
                 let secs = secs.max(1);
-                let id = req
-                    .extensions()
-                    .get::<RequestId>()
-                    .map(|r| r.0.clone())
-                    .unwrap_or_default();
+                let id = RequestId::of(&req);
                 let e = AppError::new(
                     Kind::TooManyRequests,
                     "rate_limited",

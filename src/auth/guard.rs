@@ -51,11 +51,7 @@ impl<E> Guard<E> {
         detail: &str,
         challenge: String,
     ) -> Response {
-        let id = req
-            .extensions()
-            .get::<RequestId>()
-            .map(|r| r.0.clone())
-            .unwrap_or_default();
+        let id = RequestId::of(req);
         let mut resp = render(&AppError::new(kind, code, detail), &id);
         if let Ok(v) = HeaderValue::from_str(&challenge) {
             resp.headers_mut().insert("www-authenticate", v);
