@@ -7,7 +7,6 @@
 //! `webhook-id` is the event id, on every attempt and every redelivery.
 
 use std::future::Future;
-use std::net::ToSocketAddrs;
 use std::pin::Pin;
 use std::time::{Duration, Instant as Clock};
 
@@ -17,7 +16,7 @@ use serde_json::json;
 use super::{Handler, signature};
 use crate::clock::format_instant;
 use crate::db::{Db, Tx};
-use crate::domain::webhooks::{DISABLE_AFTER, Destinations, check_address, next_delay};
+use crate::domain::webhooks::{DISABLE_AFTER, Destinations, next_delay};
 use crate::error::AppResult;
 use crate::model::{Delivery, Event, Instant};
 use crate::store::{self, jobs::Job, webhooks::Endpoint};
@@ -34,15 +33,16 @@ pub fn payload(event_id: &str) -> String {
 
 /// The delivery handler.
 pub struct WebhookHandler {
+    /// Resolves through `destination::CheckedResolver`, so it only reaches allowed hosts.
     agent: ureq::Agent,
-    allow: Destinations,
 }
 
 impl WebhookHandler {
     /// A handler that may deliver to the destinations `allow` permits.
     pub fn new(allow: Destinations) -> WebhookHandler {
-        let agent = crate::outbound::agent(TIMEOUT, "webhooks").build().into();
-        WebhookHandler { agent, allow }
+        let config = crate::outbound::agent(TIMEOUT, "webhooks").build();
+        let agent = super::destination::agent(config, allow);
+        WebhookHandler { agent }
     }
 }
 
@@ -70,53 +70,22 @@ impl Attempt {
     }
 }
 
-/// Why a delivery could not be sent.
-enum NotSent {
-    /// The host name did not resolve (it may later).
-    Unresolved(String),
-    /// The URL or an address it resolves to may never receive webhooks.
-    Refused(String),
-}
-
-/// Checks every address the URL's host resolves to.
-fn check_destination(url: &str, allow: Destinations) -> Result<(), NotSent> {
-    let refused = |why: &str| NotSent::Refused(why.to_string());
-    let uri: poem::http::Uri = url.parse().map_err(|_| refused("the URL is not valid"))?;
-    let host = uri
-        .host()
-        .ok_or_else(|| refused("the URL has no host"))?
-        .trim_start_matches('[')
-        .trim_end_matches(']');
-    let port = uri
-        .port_u16()
-        .unwrap_or(if uri.scheme_str() == Some("https") {
-            443
-        } else {
-            80
-        });
-    let addrs = (host, port)
-        .to_socket_addrs()
-        .map_err(|e| NotSent::Unresolved(format!("cannot resolve {host}: {e}")))?;
-    for a in addrs {
-        check_address(a.ip(), allow)
-            .map_err(|r| NotSent::Refused(format!("{} ({})", r.describe(), a.ip())))?;
-    }
+/// Checks what can be checked of the URL itself; where its host leads is checked by the
+/// agent's resolver, at the lookup the connection uses (see `destination`).
+fn check_url(url: &str) -> Result<(), String> {
+    let uri: poem::http::Uri = url
+        .parse()
+        .map_err(|_| "the URL is not valid".to_string())?;
+    uri.host()
+        .ok_or_else(|| "the URL has no host".to_string())?;
     Ok(())
 }
 
-fn send(
-    agent: &ureq::Agent,
-    allow: Destinations,
-    url: &str,
-    headers: &[(&str, String)],
-    body: Vec<u8>,
-) -> Attempt {
+fn send(agent: &ureq::Agent, url: &str, headers: &[(&str, String)], body: Vec<u8>) -> Attempt {
     let started = Clock::now();
     let elapsed = |s: Clock| s.elapsed().as_millis() as i64;
-    match check_destination(url, allow) {
-        Ok(()) => {}
-        Err(NotSent::Unresolved(why)) => return Attempt::not_sent(why, false),
-        Err(NotSent::Refused(why)) => return Attempt::not_sent(why, true),
+    if let Err(why) = check_url(url) {
+        return Attempt::not_sent(why, true);
     }
     let mut req = agent.post(url);
     for (k, v) in headers {
@@ -140,12 +109,18 @@ fn send(
                 refused: false,
             }
         }
-        Err(e) => Attempt {
-            status: None,
-            retry_after: None,
-            error: Some(e.to_string()),
-            duration_ms: elapsed(started),
-            refused: false,
+        Err(e) => match super::destination::refused(&e) {
+            Some(why) => Attempt::not_sent(why.to_string(), true),
+            None if matches!(e, ureq::Error::HostNotFound) => {
+                Attempt::not_sent(format!("cannot resolve the host of {url}"), false)
+            }
+            None => Attempt {
+                status: None,
+                retry_after: None,
+                error: Some(e.to_string()),
+                duration_ms: elapsed(started),
+                refused: false,
+            },
         },
     }
 }
@@ -213,10 +188,9 @@ impl WebhookHandler {
                         signature::header(&secrets, &event.id, ts, &body),
                     ),
                 ];
-                let (agent, allow, url) =
-                    (self.agent.clone(), self.allow, endpoint.webhook.url.clone());
+                let (agent, url) = (self.agent.clone(), endpoint.webhook.url.clone());
                 let attempt =
-                    tokio::task::spawn_blocking(move || send(&agent, allow, &url, &headers, body))
+                    tokio::task::spawn_blocking(move || send(&agent, &url, &headers, body))
                         .await
                         .map_err(crate::error::AppError::internal)?;
                 (attempt, Some(event))
