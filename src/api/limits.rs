@@ -5,9 +5,9 @@
 //! the seconds an empty bucket takes to refill, `r` what is left now and `t` the seconds
 //! until the bucket is full again.
 //!
-//! It runs inside the guard, so it sees the verified client and that client's own limit
-//! (read with the token's validity check); answers the guard refuses (401, 403) are not
-//! counted.
+//! The guard uses it: it knows who is calling (the verified client and its own limit, read
+//! with the token's validity check), and it counts and stamps its own refusals too: a 401
+//! counts against the address, a 403 against the client.
 
 use std::collections::HashMap;
 use std::num::NonZeroU32;
@@ -18,11 +18,10 @@ use governor::middleware::StateInformationMiddleware;
 use governor::state::{InMemoryState, NotKeyed};
 use governor::{Quota, RateLimiter};
 use poem::http::HeaderValue;
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::{Request, Response};
 
 use super::edge::RequestId;
 use super::problem::render;
-use crate::auth::tokens::Principal;
 use crate::domain::limits::Rate;
 use crate::error::{AppError, Kind};
 
@@ -35,12 +34,37 @@ const MAX_BUCKETS: usize = 10_000;
 /// The policy's name in the headers.
 const POLICY: &str = "api";
 
-/// Wraps `/v1` with per-client token buckets.
-pub struct RateLimits<E> {
-    inner: E,
+/// The token buckets of `/v1`, one per client or address.
+pub struct Limits {
     default: Rate,
     buckets: Mutex<HashMap<String, (Rate, Arc<Limiter>)>>,
     clock: DefaultClock,
+}
+
+/// Who a request is counted against.
+pub enum Caller<'a> {
+    /// A verified client, with its own limit if it has one.
+    Client(&'a str, Option<Rate>),
+    /// No valid token: the address it came from.
+    Address(String),
+}
+
+/// A request the bucket let through: what the headers of its answer say.
+pub struct Admitted {
+    rate: Rate,
+    remaining: u32,
+}
+
+impl Admitted {
+    /// Adds `RateLimit-Policy` and `RateLimit` to the answer.
+    pub fn stamp(&self, resp: &mut Response) {
+        headers(
+            resp,
+            self.rate,
+            self.remaining,
+            self.rate.seconds_to_full(self.remaining),
+        );
+    }
 }
 
 fn limiter(rate: Rate) -> Limiter {
@@ -49,11 +73,15 @@ fn limiter(rate: Rate) -> Limiter {
         .with_middleware::<StateInformationMiddleware>()
 }
 
-impl<E> RateLimits<E> {
-    /// Limits `inner` to `default` per client, unless a client has its own limit.
-    pub fn new(inner: E, default: Rate) -> Self {
-        RateLimits {
-            inner,
+/// Whether `path` is rate limited (the `/v1` API).
+pub fn applies_to(path: &str) -> bool {
+    path == "/v1" || path.starts_with("/v1/")
+}
+
+impl Limits {
+    /// Buckets of `default` size, unless a client has its own limit.
+    pub fn new(default: Rate) -> Self {
+        Limits {
             default,
             buckets: Mutex::new(HashMap::new()),
             clock: DefaultClock::default(),
@@ -75,48 +103,21 @@ impl<E> RateLimits<E> {
         buckets.insert(key, (rate, l.clone()));
         l
     }
-}
 
-fn headers(resp: &mut Response, rate: Rate, remaining: u32, reset: u64) {
-    let policy = format!("\"{POLICY}\";q={};w={}", rate.burst, rate.window_seconds());
-    let now = format!("\"{POLICY}\";r={remaining};t={reset}");
-    let h = resp.headers_mut();
-    for (name, value) in [("ratelimit-policy", policy), ("ratelimit", now)] {
-        if let Ok(v) = HeaderValue::from_str(&value) {
-            h.insert(name, v);
-        }
-    }
-}
-
-impl<E: Endpoint> Endpoint for RateLimits<E> {
-    type Output = Response;
-
-    async fn call(&self, req: Request) -> poem::Result<Response> {
-        if !(req.uri().path() == "/v1" || req.uri().path().starts_with("/v1/")) {
-            return self.inner.call(req).await.map(IntoResponse::into_response);
-        }
-        let (key, rate) = match req.extensions().get::<Principal>() {
-            Some(p) => (
-                format!("client {}", p.claims.client_id),
-                p.rate.unwrap_or(self.default),
-            ),
-            None => (
-                format!("address {}", crate::auth::endpoints::remote(&req)),
-                self.default,
-            ),
+    /// Takes one request from the caller's bucket, or answers 429.
+    pub fn admit(&self, req: &Request, caller: Caller<'_>) -> Result<Admitted, Box<Response>> {
+        let (key, rate) = match caller {
+            Caller::Client(id, rate) => (format!("client {id}"), rate.unwrap_or(self.default)),
+            Caller::Address(ip) => (format!("address {ip}"), self.default),
         };
         match self.bucket(key, rate).check() {
-            Ok(state) => {
-                let remaining = state.remaining_burst_capacity();
-                let mut resp = self.inner.call(req).await?.into_response();
-                headers(&mut resp, rate, remaining, rate.seconds_to_full(remaining));
-                Ok(resp)
-            }
+            Ok(state) => Ok(Admitted {
+                rate,
+                remaining: state.remaining_burst_capacity(),
+            }),
             Err(not_until) => {
                 let wait = not_until.wait_time_from(self.clock.now());
-                let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-                let secs = secs.max(1);
-                let id = RequestId::of(&req);
+                let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
                 let e = AppError::new(
                     Kind::TooManyRequests,
                     "rate_limited",
@@ -127,12 +128,23 @@ impl<E: Endpoint> Endpoint for RateLimits<E> {
                     ),
                 )
                 .with_extension("retry_after", secs.into());
-                let mut resp = render(&e, &id);
+                let mut resp = render(&e, &RequestId::of(req));
                 resp.headers_mut()
                     .insert("retry-after", HeaderValue::from(secs));
                 headers(&mut resp, rate, 0, rate.seconds_to_full(0));
-                Ok(resp)
+                Err(Box::new(resp))
             }
+        }
+    }
+}
+
+fn headers(resp: &mut Response, rate: Rate, remaining: u32, reset: u64) {
+    let policy = format!("\"{POLICY}\";q={};w={}", rate.burst, rate.window_seconds());
+    let now = format!("\"{POLICY}\";r={remaining};t={reset}");
+    let h = resp.headers_mut();
+    for (name, value) in [("ratelimit-policy", policy), ("ratelimit", now)] {
+        if let Ok(v) = HeaderValue::from_str(&value) {
+            h.insert(name, v);
         }
     }
 }

@@ -282,7 +282,6 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .data(db.clone());
     let idempotent = idempotency::Idempotency::new(routes, db.clone(), instance);
     let lived = lifecycle::Lifecycle::new(idempotent, "/v1", lifecycle::DEPRECATIONS);
-    let limited = limits::RateLimits::new(lived, rate);
-    let guarded = Guard::new(limited, auth, db, table.clone());
+    let guarded = Guard::new(lived, auth, db, table.clone(), limits::Limits::new(rate));
     edge::Edge::new(guarded, table, counters)
 }

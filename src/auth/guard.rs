@@ -14,11 +14,14 @@ use poem::http::HeaderValue;
 use poem::{Endpoint, IntoResponse, Request, Response};
 
 use super::AuthServer;
+use super::endpoints::remote;
 use super::tokens::{Invalid, Principal};
 use crate::api::edge::RequestId;
+use crate::api::limits::{self, Caller, Limits};
 use crate::api::problem::render;
 use crate::api::spec::{Requirement, RouteTable};
 use crate::db::Db;
+use crate::domain::limits::Rate;
 use crate::domain::scopes::ScopeSet;
 use crate::error::{AppError, Kind};
 
@@ -28,17 +31,36 @@ pub struct Guard<E> {
     auth: Arc<AuthServer>,
     db: Db,
     routes: Arc<RouteTable>,
+    limits: Limits,
     last_reload: AtomicI64,
 }
 
+/// What the guard decided about a request that needs a token.
+enum Decision {
+    /// Let through, acting for this principal.
+    Allowed(Principal),
+    /// Refused with this answer; `client` when the token was good but lacked a scope.
+    Refused {
+        answer: Response,
+        client: Option<(String, Option<Rate>)>,
+    },
+}
+
 impl<E> Guard<E> {
-    /// Guards `inner` with the requirements of `routes`.
-    pub fn new(inner: E, auth: Arc<AuthServer>, db: Db, routes: Arc<RouteTable>) -> Self {
+    /// Guards `inner` with the requirements of `routes`, and `/v1` with `limits`.
+    pub fn new(
+        inner: E,
+        auth: Arc<AuthServer>,
+        db: Db,
+        routes: Arc<RouteTable>,
+        limits: Limits,
+    ) -> Self {
         Guard {
             inner,
             auth,
             db,
             routes,
+            limits,
             last_reload: AtomicI64::new(0),
         }
     }
@@ -100,28 +122,22 @@ fn bearer(req: &Request) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-impl<E: Endpoint> Endpoint for Guard<E> {
-    type Output = Response;
-
-    async fn call(&self, mut req: Request) -> poem::Result<Response> {
-        let needed = match self
-            .routes
-            .requirement(req.method().as_str(), req.uri().path())
-        {
-            Some(Requirement::Scopes(s)) => s.clone(),
-            Some(Requirement::Public) | None => {
-                return self.inner.call(req).await.map(IntoResponse::into_response);
-            }
+impl<E> Guard<E> {
+    /// Checks the token of a request to an operation that needs `needed`.
+    async fn decide(&self, req: &Request, needed: &[String]) -> poem::Result<Decision> {
+        let refused = |answer| Decision::Refused {
+            answer,
+            client: None,
         };
-        let Some(token) = bearer(&req) else {
-            return Ok(self.unauthorized(
-                &req,
+        let Some(token) = bearer(req) else {
+            return Ok(refused(self.unauthorized(
+                req,
                 "This operation needs an access token: send Authorization: Bearer <token>.",
-            ));
+            )));
         };
         let claims = match self.verify(token).await {
             Ok(c) => c,
-            Err(why) => return Ok(self.unauthorized(&req, why.describe())),
+            Err(why) => return Ok(refused(self.unauthorized(req, why.describe()))),
         };
         let rate = match crate::service::oauth::standing(
             &self.db,
@@ -129,24 +145,20 @@ impl<E: Endpoint> Endpoint for Guard<E> {
             &claims.client_id,
             &claims.sub,
         )
-        .await
+        .await?
         {
-            Ok(Some(rate)) => rate,
-            Ok(None) => {
-                return Ok(self.unauthorized(
-                    &req,
+            Some(rate) => rate,
+            None => {
+                return Ok(refused(self.unauthorized(
+                    req,
                     "The access token has been revoked, or its client or staff member disabled.",
-                ));
+                )));
             }
-            Err(e) => return Err(e.into()),
         };
-        let scopes = ScopeSet::parse(&claims.scope).unwrap_or_default();
-        let missing: Vec<&str> = needed
+        let missing = needed
             .iter()
-            .map(String::as_str)
-            .filter(|n| !claims.scope.split(' ').any(|s| s == *n))
-            .collect();
-        if !missing.is_empty() {
+            .any(|n| !claims.scope.split(' ').any(|s| s == n));
+        if missing {
             let scope = needed.join(" ");
             let detail = format!(
                 "This operation needs the scope {scope}; the token has: {}.",
@@ -158,19 +170,77 @@ impl<E: Endpoint> Endpoint for Guard<E> {
             );
             let challenge =
                 format!(r#"Bearer realm="innkeep", error="insufficient_scope", scope="{scope}""#);
-            return Ok(self.refuse(
-                &req,
-                Kind::Forbidden,
-                "insufficient_scope",
-                &detail,
-                challenge,
-            ));
+            return Ok(Decision::Refused {
+                answer: self.refuse(
+                    req,
+                    Kind::Forbidden,
+                    "insufficient_scope",
+                    &detail,
+                    challenge,
+                ),
+                client: Some((claims.client_id, rate)),
+            });
         }
-        req.extensions_mut().insert(Principal {
+        let scopes = ScopeSet::parse(&claims.scope).unwrap_or_default();
+        Ok(Decision::Allowed(Principal {
             claims,
             scopes,
             rate,
-        });
-        self.inner.call(req).await.map(IntoResponse::into_response)
+        }))
+    }
+}
+
+impl<E: Endpoint> Endpoint for Guard<E> {
+    type Output = Response;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        let limited = limits::applies_to(req.uri().path());
+        let needed = match self
+            .routes
+            .requirement(req.method().as_str(), req.uri().path())
+        {
+            Some(Requirement::Scopes(s)) => s.clone(),
+            Some(Requirement::Public) | None if !limited => {
+                return self.inner.call(req).await.map(IntoResponse::into_response);
+            }
+            Some(Requirement::Public) | None => {
+                let caller = Caller::Address(remote(&req));
+                let admitted = match self.limits.admit(&req, caller) {
+                    Ok(a) => a,
+                    Err(too_many) => return Ok(*too_many),
+                };
+                let mut resp = self.inner.call(req).await?.into_response();
+                admitted.stamp(&mut resp);
+                return Ok(resp);
+            }
+        };
+        let decision = self.decide(&req, &needed).await?;
+        let admitted = if limited {
+            let caller = match &decision {
+                Decision::Allowed(p) => Caller::Client(&p.claims.client_id, p.rate),
+                Decision::Refused {
+                    client: Some((id, rate)),
+                    ..
+                } => Caller::Client(id, *rate),
+                Decision::Refused { client: None, .. } => Caller::Address(remote(&req)),
+            };
+            match self.limits.admit(&req, caller) {
+                Ok(a) => Some(a),
+                Err(too_many) => return Ok(*too_many),
+            }
+        } else {
+            None
+        };
+        let mut resp = match decision {
+            Decision::Refused { answer, .. } => answer,
+            Decision::Allowed(principal) => {
+                req.extensions_mut().insert(principal);
+                self.inner.call(req).await?.into_response()
+            }
+        };
+        if let Some(a) = admitted {
+            a.stamp(&mut resp);
+        }
+        Ok(resp)
     }
 }

@@ -49,6 +49,34 @@ async fn a_burst_gets_429_while_another_client_does_not() {
     app.send_as(None, Method::GET, "/v1/meta/state-machines", None, &[])
         .await
         .expect(200);
+    // Refusals count too, and carry the headers: a 401 against the address (here already
+    // charged one request above), a 403 against the client.
+    let bad = app
+        .send_as(Some("not-a-token"), Method::GET, "/v1/guests", None, &[])
+        .await
+        .problem(401, "unauthorized");
+    assert!(
+        bad.header("ratelimit")
+            .unwrap()
+            .starts_with(r#""api";r=1;"#)
+    );
+    app.send_as(Some("not-a-token"), Method::GET, "/v1/guests", None, &[])
+        .await
+        .problem(401, "unauthorized");
+    app.send_as(Some("not-a-token"), Method::GET, "/v1/guests", None, &[])
+        .await
+        .problem(429, "rate_limited");
+    let forbidden = app
+        .send_as(
+            Some(&other),
+            Method::POST,
+            "/v1/guests",
+            Some(serde_json::json!({})),
+            &[],
+        )
+        .await
+        .problem(403, "insufficient_scope");
+    assert!(forbidden.header("ratelimit-policy").is_some());
     // Pages outside /v1 are not limited by it.
     let health = app.client.get(app.url("/health")).send().await.unwrap();
     assert_eq!(health.status(), 200);
