@@ -34,27 +34,26 @@ impl CursorKey {
         crate::auth::secrets::load_or_create_key(&data_dir.join(CURSOR_KEY_FILE)).map(CursorKey)
     }
 
-    fn mac(&self) -> Hmac<Sha256> {
-        // HMAC takes keys of any length, so this cannot fail.
-        <Hmac<Sha256> as Mac>::new_from_slice(&self.0).expect("HMAC accepts any key length")
+    /// The MAC of `payload` (HMAC takes keys of any length, so this is always `Some`).
+    fn mac(&self, payload: &str) -> Option<Hmac<Sha256>> {
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.0).ok()?;
+        mac.update(payload.as_bytes());
+        Some(mac)
     }
 
-    fn sign(&self, payload: &str) -> String {
-        let mut mac = self.mac();
-        mac.update(payload.as_bytes());
-        format!(
+    fn sign(&self, payload: &str) -> Option<String> {
+        let mac = self.mac(payload)?;
+        Some(format!(
             "{payload}.{}",
             URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
-        )
+        ))
     }
 
     /// The payload of a cursor this key signed, or `None`.
     fn verify<'a>(&self, cursor: &'a str) -> Option<&'a str> {
         let (payload, tag) = cursor.split_once('.')?;
         let tag = URL_SAFE_NO_PAD.decode(tag.as_bytes()).ok()?;
-        let mut mac = self.mac();
-        mac.update(payload.as_bytes());
-        mac.verify_slice(&tag).ok().map(|()| payload)
+        self.mac(payload)?.verify_slice(&tag).ok().map(|()| payload)
     }
 }
 
@@ -201,7 +200,7 @@ fn next<T>(
     };
     serde_json::to_vec(&c)
         .ok()
-        .map(|bytes| key.sign(&URL_SAFE_NO_PAD.encode(bytes)))
+        .and_then(|bytes| key.sign(&URL_SAFE_NO_PAD.encode(bytes)))
 }
 
 /// Splits a comma-separated filter into values parsed by `parse`, naming bad ones. The
