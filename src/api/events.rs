@@ -11,29 +11,12 @@ use super::problem::{ApiError, FeedErrors, PublicErrors};
 use super::security::{Scope, Token};
 use crate::db::Db;
 use crate::domain::enums::InvoiceStatus;
+use crate::domain::events::is_known_pattern;
+use crate::domain::invoice;
 use crate::domain::reservation::{Status, TRANSITIONS};
 use crate::error::{AppError, FieldError};
 use crate::model::EventPage;
 use crate::service;
-
-/// The event types this version records.
-pub const EVENT_TYPES: &[&str] = &[
-    "guest.created",
-    "guest.updated",
-    "reservation.created",
-    "reservation.updated",
-    "reservation.cancelled",
-    "reservation.no_show",
-    "reservation.checked_in",
-    "reservation.checked_out",
-    "invoice.created",
-    "invoice.paid",
-    "invoice.fiscalized",
-    "invoice.fiscalization_failed",
-    "registration.accepted",
-    "registration.rejected",
-    "webhook.test",
-];
 
 /// The event feed and published state machines.
 pub struct EventsApi;
@@ -77,11 +60,7 @@ fn check_types(raw: Option<String>) -> Result<Vec<String>, AppError> {
     };
     let mut out = Vec::new();
     for t in raw.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        let known = t == "*"
-            || EVENT_TYPES.contains(&t)
-            || t.strip_suffix(".*")
-                .is_some_and(|p| EVENT_TYPES.iter().any(|e| e.starts_with(&format!("{p}."))));
-        if !known {
+        if !is_known_pattern(t) {
             return Err(
                 AppError::bad_request(format!("type {t:?} is not an event type.")).with_errors(
                     vec![FieldError::new(
@@ -169,33 +148,23 @@ impl EventsApi {
                 })
                 .collect(),
         };
-        let t = |from: &str, to: &str, via: &str| Transition {
-            from: from.into(),
-            to: to.into(),
-            via: via.into(),
-        };
         let invoice = StateMachine {
             resource: "invoice".into(),
             states: InvoiceStatus::NAMES.iter().map(|s| s.to_string()).collect(),
             initial: InvoiceStatus::Issued.as_str().into(),
-            terminal: vec![InvoiceStatus::Cancelled.as_str().into()],
-            transitions: vec![
-                t(
-                    "issued",
-                    "paid",
-                    "POST /v1/invoices/{id}/payments (payments reach the gross total)",
-                ),
-                t(
-                    "issued",
-                    "cancelled",
-                    "POST /v1/invoices with corrects_invoice_id (a credit note)",
-                ),
-                t(
-                    "paid",
-                    "cancelled",
-                    "POST /v1/invoices with corrects_invoice_id (a credit note)",
-                ),
-            ],
+            terminal: InvoiceStatus::ALL
+                .iter()
+                .filter(|s| invoice::is_final(**s))
+                .map(|s| s.as_str().into())
+                .collect(),
+            transitions: invoice::INVOICE_TRANSITIONS
+                .iter()
+                .map(|(from, to, via)| Transition {
+                    from: from.as_str().into(),
+                    to: to.as_str().into(),
+                    via: via.describe().into(),
+                })
+                .collect(),
         };
         Ok(Json(StateMachines {
             data: vec![reservation, invoice],

@@ -40,8 +40,6 @@ use crate::auth::guard::Guard;
 use crate::auth::pages;
 use crate::db::{Db, SCHEMA_VERSION};
 
-pub use events::EVENT_TYPES;
-
 /// Operation groups in the spec.
 #[derive(Tags)]
 pub enum Tag {

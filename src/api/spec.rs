@@ -69,16 +69,10 @@ fn parameter_pattern(path: &str, name: &str) -> Option<String> {
 
 /// The `type` filter of the event feed: known types, `family.*` or `*`, comma-separated.
 fn event_type_pattern() -> String {
-    let mut families: Vec<&str> = Vec::new();
-    for t in super::EVENT_TYPES {
-        let family = t.split('.').next().unwrap_or(t);
-        if !families.contains(&family) {
-            families.push(family);
-        }
-    }
+    use crate::domain::events::EventType;
     let mut one: Vec<String> = vec![r"\*".to_string()];
-    one.extend(families.iter().map(|f| format!(r"{f}\.\*")));
-    one.extend(super::EVENT_TYPES.iter().map(|t| t.replace('.', r"\.")));
+    one.extend(EventType::families().iter().map(|f| format!(r"{f}\.\*")));
+    one.extend(EventType::NAMES.iter().map(|t| t.replace('.', r"\.")));
     // The feed's filter also skips empty items (`a,,b`).
     let one = format!("({})", one.join("|"));
     format!(r"^\s*({one}?\s*(,\s*{one}?\s*)*)$")

@@ -7,6 +7,8 @@
 pub mod enums;
 pub mod availability;
 pub mod digest;
+pub mod events;
+pub mod invoice;
 pub mod limits;
 pub mod money;
 pub mod reservation;

@@ -29,16 +29,6 @@ pub fn next_delay(attempts: u32, jitter: f64) -> Option<Duration> {
     Some(base.mul_f64(factor))
 }
 
-/// Whether `event_type` matches any pattern: exact, `family.*` or `*`.
-pub fn matches(patterns: &[String], event_type: &str) -> bool {
-    patterns.iter().any(|p| {
-        p == "*"
-            || p == event_type
-            || p.strip_suffix(".*")
-                .is_some_and(|family| event_type.split('.').next() == Some(family))
-    })
-}
-
 /// Why an address may not receive webhooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refused {
@@ -135,19 +125,6 @@ mod tests {
         assert_eq!(next_delay(8, 0.0), None, "eight attempts in all");
         assert_eq!(next_delay(1, 1.0), Some(Duration::from_millis(5500)));
         assert_eq!(next_delay(1, -5.0), Some(Duration::from_millis(4500)));
-    }
-
-    #[test]
-    fn filters_take_exact_names_families_and_everything() {
-        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert!(matches(&p(&["reservation.*"]), "reservation.created"));
-        assert!(!matches(&p(&["reservation.*"]), "invoice.created"));
-        assert!(matches(
-            &p(&["invoice.paid", "guest.created"]),
-            "guest.created"
-        ));
-        assert!(matches(&p(&["*"]), "webhook.test"));
-        assert!(!matches(&p(&["reservations.*"]), "reservation.created"));
     }
 
     #[test]

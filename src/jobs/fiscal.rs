@@ -18,6 +18,7 @@ use crate::clock::format_instant;
 use crate::compliance::cis::JOB_KIND;
 use crate::compliance::{Exchange, FiscalScheme, Outcome};
 use crate::db::Db;
+use crate::domain::events::EventType;
 use crate::error::{AppError, AppResult};
 use crate::model::{Instant, Submission, snapshot};
 use crate::store::{self, jobs::Job};
@@ -125,7 +126,7 @@ async fn record(
                 inv.fiscal.sent_at = Some(Instant(format_instant(now)));
                 inv.fiscal.last_error = None;
                 sub.authority_reference = Some(authority_reference);
-                Some("invoice.fiscalized")
+                Some(EventType::InvoiceFiscalized)
             }
             Outcome::Retry { reason, after } => {
                 schedule(&mut sub, reason.clone(), after, now, job_id, tx)?;
@@ -146,7 +147,7 @@ async fn record(
                 ));
                 inv.fiscal.status = "failed".into();
                 inv.fiscal.last_error = Some(reason);
-                Some("invoice.fiscalization_failed")
+                Some(EventType::InvoiceFiscalizationFailed)
             }
         };
         sub.updated_at = Instant(format_instant(now));

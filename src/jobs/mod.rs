@@ -27,7 +27,7 @@ use tokio::sync::{Notify, Semaphore, watch};
 
 use crate::clock::format_instant;
 use crate::db::Db;
-use crate::domain::webhooks::matches;
+use crate::domain::events::matches;
 use crate::error::AppResult;
 use crate::store::{self, jobs::Job};
 

@@ -20,6 +20,7 @@ use super::{Handler, blocking};
 use crate::clock::format_instant;
 use crate::compliance::{Exchange, Outcome, RegistrationScheme, RowResult};
 use crate::db::{Db, Tx};
+use crate::domain::events::EventType;
 use crate::error::AppResult;
 use crate::model::{Instant, Submission, snapshot};
 use crate::service::registration::payload_of;
@@ -190,7 +191,7 @@ fn apply(
     now: chrono::DateTime<Utc>,
     job_id: i64,
     tx: &Tx,
-) -> AppResult<Option<&'static str>> {
+) -> AppResult<Option<EventType>> {
     sub.next_attempt_at = None;
     let outcome = match outcome {
         Outcome::Retry { reason, after } => return schedule(sub, reason, after, now, job_id, tx),
@@ -210,7 +211,7 @@ fn apply(
             sub.status = "accepted".into();
             sub.authority_reference = Some(authority_reference);
             sub.last_error = None;
-            Some("registration.accepted")
+            Some(EventType::RegistrationAccepted)
         }
         Outcome::Partial {
             rows,
@@ -246,7 +247,7 @@ pub(super) fn schedule(
     now: chrono::DateTime<Utc>,
     job_id: i64,
     tx: &Tx,
-) -> AppResult<Option<&'static str>> {
+) -> AppResult<Option<EventType>> {
     let step = (sub.attempts.max(1) as usize - 1).min(BACKOFF.len() - 1);
     let after = after.unwrap_or(Duration::from_secs(BACKOFF[step]));
     let at = format_instant(now + chrono::Duration::from_std(after).unwrap_or_default());
@@ -273,7 +274,7 @@ fn mark_rows(sub: &mut Submission, results: &[RowResult], reason: &str) {
 }
 
 /// Marks a submission rejected with a summary of its refused rows.
-fn reject(sub: &mut Submission, reason: Option<String>) -> Option<&'static str> {
+fn reject(sub: &mut Submission, reason: Option<String>) -> Option<EventType> {
     let refused: Vec<String> = sub
         .rows
         .iter()
@@ -296,5 +297,5 @@ fn reject(sub: &mut Submission, reason: Option<String>) -> Option<&'static str> 
             refused.join("; ")
         ),
     });
-    Some("registration.rejected")
+    Some(EventType::RegistrationRejected)
 }

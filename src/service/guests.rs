@@ -1,6 +1,7 @@
 //! Guests.
 
 use crate::db::{Db, Tx};
+use crate::domain::events::EventType;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Guest, GuestCreate, GuestUpdate, Instant, snapshot};
 use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
@@ -46,7 +47,7 @@ pub async fn create(db: &Db, input: GuestCreate) -> AppResult<Guest> {
         check_dates(tx, &g, &mut errs)?;
         fail_on(errs)?;
         store::guests::insert(tx, &g)?;
-        store::events::record(tx, "guest.created", &g.id, &snapshot(&g))?;
+        store::events::record(tx, EventType::GuestCreated, &g.id, &snapshot(&g))?;
         Ok(g)
     })
     .await
@@ -89,7 +90,7 @@ pub async fn update(
         g.version += 1;
         g.updated_at = Instant(tx.now_text());
         store::guests::update(tx, &old, &g)?;
-        store::events::record(tx, "guest.updated", &g.id, &snapshot(&g))?;
+        store::events::record(tx, EventType::GuestUpdated, &g.id, &snapshot(&g))?;
         Ok(g)
     })
     .await

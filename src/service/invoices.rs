@@ -3,6 +3,7 @@
 use crate::compliance::Compliance;
 use crate::db::{Db, Tx};
 use crate::domain::enums::{InvoiceKind, InvoiceStatus};
+use crate::domain::events::EventType;
 use crate::domain::reservation::Status;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::fields::Line;
@@ -300,7 +301,7 @@ pub async fn pay(db: &Db, id: String, input: PaymentInput) -> AppResult<PaymentR
         }
         store::invoices::update_state(tx, &inv)?;
         if inv.status == InvoiceStatus::Paid {
-            store::events::record(tx, "invoice.paid", &inv.id, &snapshot(&inv))?;
+            store::events::record(tx, EventType::InvoicePaid, &inv.id, &snapshot(&inv))?;
         }
         Ok(PaymentReceipt {
             payment,

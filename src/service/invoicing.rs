@@ -10,6 +10,7 @@ use chrono::Datelike;
 use crate::compliance::FiscalScheme;
 use crate::db::Tx;
 use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
+use crate::domain::events::EventType;
 use crate::domain::money;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{
@@ -166,7 +167,12 @@ pub fn issue(tx: &Tx, fiscal: &dyn FiscalScheme, draft: Draft) -> AppResult<Invo
     }
     invoice.fiscal = fiscal.seal(tx, &invoice)?;
     store::invoices::insert(tx, &invoice, seq, &charges)?;
-    store::events::record(tx, "invoice.created", &invoice.id, &snapshot(&invoice))?;
+    store::events::record(
+        tx,
+        EventType::InvoiceCreated,
+        &invoice.id,
+        &snapshot(&invoice),
+    )?;
     Ok(invoice)
 }
 

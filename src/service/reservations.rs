@@ -6,6 +6,7 @@ use chrono::NaiveDate;
 use crate::db::{Db, Tx};
 use crate::domain::availability::full_nights;
 use crate::domain::enums::{HousekeepingStatus, Source};
+use crate::domain::events::EventType;
 use crate::domain::reservation::Status;
 use crate::domain::stay::{StayDates, StayError};
 use crate::error::{AppError, AppResult, FieldError};
@@ -249,7 +250,7 @@ pub async fn create(db: &Db, input: ReservationCreate) -> AppResult<Reservation>
         };
         check_stay(tx, &r, errs)?;
         store::reservations::insert(tx, &r)?;
-        store::events::record(tx, "reservation.created", &r.id, &snapshot(&r))?;
+        store::events::record(tx, EventType::ReservationCreated, &r.id, &snapshot(&r))?;
         Ok(r)
     })
     .await

@@ -3,6 +3,7 @@
 use crate::compliance::Compliance;
 use crate::db::{Db, Tx};
 use crate::domain::enums::{HousekeepingStatus, InvoiceKind};
+use crate::domain::events::EventType;
 use crate::domain::money::{CityTaxRule, city_tax_person_nights};
 use crate::domain::reservation::Status;
 use crate::error::{AppError, AppResult};
@@ -99,7 +100,7 @@ pub async fn check_in(db: &Db, c: &Compliance, input: CheckIn) -> AppResult<Rese
         r.updated_at = Instant(crate::clock::format_instant(now));
         r.registration = registration;
         store::reservations::update(tx, &old, &r)?;
-        store::events::record(tx, "reservation.checked_in", &r.id, &snapshot(&r))?;
+        store::events::record(tx, EventType::ReservationCheckedIn, &r.id, &snapshot(&r))?;
         Ok(r)
     })
     .await
@@ -234,7 +235,7 @@ pub async fn check_out(db: &Db, c: &Compliance, input: CheckOut) -> AppResult<Ch
         r.version += 1;
         r.updated_at = now;
         store::reservations::update(tx, &old, &r)?;
-        store::events::record(tx, "reservation.checked_out", &r.id, &snapshot(&r))?;
+        store::events::record(tx, EventType::ReservationCheckedOut, &r.id, &snapshot(&r))?;
         Ok(CheckOutResult {
             reservation: r,
             invoice,

@@ -1,7 +1,7 @@
 //! Webhook endpoints: registration, changes, rotation, tests, the log, redelivery.
 
-use crate::api::EVENT_TYPES;
 use crate::db::Db;
+use crate::domain::events::{EventType, is_known_pattern};
 use crate::domain::webhooks::{Destinations, check_address};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::jobs::{signature, webhook};
@@ -56,11 +56,7 @@ fn check_events(events: &[String], errs: &mut Vec<FieldError>) {
         ));
     }
     for (i, e) in events.iter().enumerate() {
-        let known = e == "*"
-            || EVENT_TYPES.contains(&e.as_str())
-            || e.strip_suffix(".*")
-                .is_some_and(|f| EVENT_TYPES.iter().any(|t| t.split('.').next() == Some(f)));
-        if !known {
+        if !is_known_pattern(e) {
             errs.push(FieldError::new(
                 format!("events[{i}]"),
                 "unknown_event",
@@ -215,7 +211,7 @@ pub async fn test(db: &Db, id: String) -> AppResult<Queued> {
         // A refusal (disabled endpoint) rolls the recorded event back with it.
         let data = serde_json::json!({"webhook_id": id, "message": "A test event from innkeep.",
             "webhook": snapshot(&e.webhook)});
-        let (_, event_id) = store::events::record(tx, "webhook.test", &id, &data)?;
+        let (_, event_id) = store::events::record(tx, EventType::WebhookTest, &id, &data)?;
         queue_delivery(tx, &e, event_id)
     })
     .await

@@ -6,13 +6,14 @@ use rusqlite::Connection;
 use rusqlite::types::Value;
 
 use crate::db::Tx;
+use crate::domain::events::EventType;
 use crate::error::AppResult;
 use crate::model::Event;
 
 /// Appends an event; returns its sequence and id.
 pub fn record(
     tx: &Tx,
-    kind: &str,
+    kind: EventType,
     subject_id: &str,
     data: &serde_json::Value,
 ) -> AppResult<(i64, String)> {
@@ -23,7 +24,13 @@ pub fn record(
              VALUES (?1, ?2, ?3, ?4, ?5) RETURNING sequence",
         )?
         .query_row(
-            (&id, kind, subject_id, tx.now_text(), data.to_string()),
+            (
+                &id,
+                kind.as_str(),
+                subject_id,
+                tx.now_text(),
+                data.to_string(),
+            ),
             |r| r.get(0),
         )?;
     Ok((sequence, id))

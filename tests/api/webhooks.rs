@@ -129,7 +129,7 @@ async fn every_event_type_arrives_signed() {
 
     // Every type this version records, but the compliance outcomes: no national scheme is
     // configured here. A new event type fails this test until the scenario produces it.
-    let expected = innkeep::api::EVENT_TYPES
+    let expected = innkeep::domain::events::EventType::NAMES
         .iter()
         .filter(|t| !t.starts_with("registration.") && !t.starts_with("invoice.fiscal"));
     let feed = app.all_events().await;
@@ -297,7 +297,7 @@ async fn fan_out_to_twenty_endpoints_and_two_thousand_events_with_bounded_concur
             for i in 0..2000 {
                 innkeep::store::events::record(
                     tx,
-                    "reservation.updated",
+                    innkeep::domain::events::EventType::ReservationUpdated,
                     &format!("res_{i}"),
                     &json!({"n": i}),
                 )?;

@@ -4,6 +4,7 @@ use poem_openapi::types::MaybeUndefined;
 
 use super::{check_fields, check_stay, guest_list, today};
 use crate::db::Db;
+use crate::domain::events::EventType;
 use crate::domain::reservation::{self as rules, Editable, Status, TransitionError};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Instant, Reservation, ReservationUpdate, snapshot};
@@ -142,9 +143,9 @@ pub async fn update(
         r.updated_at = now;
         store::reservations::update(tx, &old, &r)?;
         let event = match (old.status, r.status) {
-            (a, Status::Cancelled) if a != Status::Cancelled => "reservation.cancelled",
-            (a, Status::NoShow) if a != Status::NoShow => "reservation.no_show",
-            _ => "reservation.updated",
+            (a, Status::Cancelled) if a != Status::Cancelled => EventType::ReservationCancelled,
+            (a, Status::NoShow) if a != Status::NoShow => EventType::ReservationNoShow,
+            _ => EventType::ReservationUpdated,
         };
         store::events::record(tx, event, &r.id, &snapshot(&r))?;
         Ok(r)
