@@ -68,6 +68,24 @@ pub const TRANSITIONS: &[(Status, Status, Via)] = &[
     (Status::Confirmed, Status::NoShow, Via::Put),
 ];
 
+/// The status an operation other than PUT moves a reservation to from `from`, or `None`
+/// when the graph has no such edge.
+pub fn transition(from: Status, via: Via) -> Option<Status> {
+    TRANSITIONS
+        .iter()
+        .find(|(f, _, v)| *f == from && *v == via)
+        .map(|(_, to, _)| *to)
+}
+
+/// The statuses `via` may start from, for messages ("only confirmed ones can").
+pub fn sources(via: Via) -> Vec<Status> {
+    TRANSITIONS
+        .iter()
+        .filter(|(_, _, v)| *v == via)
+        .map(|(from, _, _)| *from)
+        .collect()
+}
+
 /// Why a status change was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TransitionError {
@@ -139,6 +157,21 @@ pub const IN_HOUSE_FIELDS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn check_in_and_check_out_follow_the_graph() {
+        assert_eq!(
+            transition(Status::Confirmed, Via::CheckIn),
+            Some(Status::CheckedIn)
+        );
+        assert_eq!(transition(Status::CheckedIn, Via::CheckIn), None);
+        assert_eq!(
+            transition(Status::CheckedIn, Via::CheckOut),
+            Some(Status::CheckedOut)
+        );
+        assert_eq!(transition(Status::Cancelled, Via::CheckOut), None);
+        assert_eq!(sources(Via::CheckIn), vec![Status::Confirmed]);
+    }
 
     fn d(n: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(2026, 5, n).unwrap()

@@ -5,7 +5,7 @@ use crate::db::{Db, Tx};
 use crate::domain::enums::{HousekeepingStatus, InvoiceKind};
 use crate::domain::events::EventType;
 use crate::domain::money::{CityTaxRule, city_tax_person_nights};
-use crate::domain::reservation::Status;
+use crate::domain::reservation::{self as rules, Status, Via};
 use crate::error::{AppError, AppResult};
 use crate::model::{CheckIn, CheckOut, CheckOutResult, Date, Instant, Reservation, snapshot};
 use crate::service::invoices::{bill_to_or_guest, lines_from};
@@ -17,20 +17,28 @@ fn load(tx: &Tx, id: &str) -> AppResult<Reservation> {
     store::reservations::get(tx, id)?.ok_or_else(|| AppError::not_found("reservation", id))
 }
 
+/// The status `via` moves `r` to, through the domain's graph, or 409
+/// `invalid_state_transition` naming the statuses it may start from.
+fn next_status(r: &Reservation, via: Via, done: &str) -> AppResult<Status> {
+    rules::transition(r.status, via).ok_or_else(|| {
+        let from: Vec<&str> = rules::sources(via).iter().map(|s| s.as_str()).collect();
+        AppError::conflict(
+            "invalid_state_transition",
+            format!(
+                "A {} reservation cannot be {done}; only {} ones can.",
+                r.status,
+                from.join(" or ")
+            ),
+        )
+    })
+}
+
 /// Checks a confirmed reservation in: room checks, registration, status, event.
 pub async fn check_in(db: &Db, c: &Compliance, input: CheckIn) -> AppResult<Reservation> {
     let c = c.clone();
     db.write(move |tx| {
         let mut r = load(tx, &input.reservation_id.0)?;
-        if r.status != Status::Confirmed {
-            return Err(AppError::conflict(
-                "invalid_state_transition",
-                format!(
-                    "A {} reservation cannot be checked in; only confirmed ones can.",
-                    r.status
-                ),
-            ));
-        }
+        let next = next_status(&r, Via::CheckIn, "checked in")?;
         let today = today(tx)?;
         if today < r.arrival.0 {
             return Err(AppError::conflict(
@@ -79,9 +87,16 @@ pub async fn check_in(db: &Db, c: &Compliance, input: CheckIn) -> AppResult<Rese
                 format!("Room {} is occupied.", room.number),
             ));
         }
-        if let Ok(stay) = crate::domain::stay::StayDates::new(r.arrival.0, r.departure.0)
-            && let Some(code) = store::reservations::room_clash(tx, &room_id, &stay, Some(&r.id))?
-        {
+        // A stored reservation always forms a stay; if it ever did not, refuse rather than
+        // skip the clash check.
+        let stay =
+            crate::domain::stay::StayDates::new(r.arrival.0, r.departure.0).map_err(|e| {
+                AppError::internal(format!(
+                    "reservation {} has dates that do not form a stay: {e:?}",
+                    r.id
+                ))
+            })?;
+        if let Some(code) = store::reservations::room_clash(tx, &room_id, &stay, Some(&r.id))? {
             return Err(AppError::conflict(
                 "room_unavailable",
                 format!(
@@ -93,7 +108,7 @@ pub async fn check_in(db: &Db, c: &Compliance, input: CheckIn) -> AppResult<Rese
         let old = r.clone();
         let now = tx.clock().now();
         let registration = crate::service::registration::at_check_in(tx, &c, &r, today, now)?;
-        r.status = Status::CheckedIn;
+        r.status = next;
         r.room_id = Some(room_id);
         r.checked_in_at = Some(Instant(crate::clock::format_instant(now)));
         r.version += 1;
@@ -182,15 +197,7 @@ pub async fn check_out(db: &Db, c: &Compliance, input: CheckOut) -> AppResult<Ch
     let c = c.clone();
     db.write(move |tx| {
         let mut r = load(tx, &input.reservation_id.0)?;
-        if r.status != Status::CheckedIn {
-            return Err(AppError::conflict(
-                "invalid_state_transition",
-                format!(
-                    "A {} reservation cannot be checked out; only checked-in ones can.",
-                    r.status
-                ),
-            ));
-        }
+        let next = next_status(&r, Via::CheckOut, "checked out")?;
         let old = r.clone();
         let settings = store::settings::get(tx)?;
         let today = tx.clock().today_in(&settings.time_zone);
@@ -229,7 +236,7 @@ pub async fn check_out(db: &Db, c: &Compliance, input: CheckOut) -> AppResult<Ch
             dirty.updated_at = now.clone();
             store::rooms::update(tx, &room, &dirty)?;
         }
-        r.status = Status::CheckedOut;
+        r.status = next;
         r.checked_out_at = Some(now.clone());
         r.invoice_id = Some(invoice.id.clone());
         r.version += 1;
