@@ -72,8 +72,8 @@ impl ComplianceApi {
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
     ) -> Result<Json<SubmissionPage>, ApiError<ListErrors>> {
-        let kinds = csv("kind", given(&kind), pick(&KINDS), one_of(&KINDS))?;
-        let statuses = csv("status", given(&status), pick(&STATUSES), one_of(&STATUSES))?;
+        let kinds = csv("kind", given(&kind), pick(KINDS), one_of(KINDS))?;
+        let statuses = csv("status", given(&status), pick(STATUSES), one_of(STATUSES))?;
         let filters = Filters::new(
             "submissions",
             &[

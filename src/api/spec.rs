@@ -59,10 +59,8 @@ fn parameter_pattern(path: &str, name: &str) -> Option<String> {
             csv_pattern(crate::domain::webhooks::DELIVERY_OUTCOMES)
         }
         ("/rooms", "housekeeping_status") => csv_pattern(HousekeepingStatus::NAMES),
-        ("/compliance/submissions", "kind") => csv_pattern(&crate::service::submissions::KINDS),
-        ("/compliance/submissions", "status") => {
-            csv_pattern(&crate::service::submissions::STATUSES)
-        }
+        ("/compliance/submissions", "kind") => csv_pattern(crate::service::submissions::KINDS),
+        ("/compliance/submissions", "status") => csv_pattern(crate::service::submissions::STATUSES),
         _ => return None,
     })
 }

@@ -7,6 +7,7 @@ use clap::Subcommand;
 use super::admin::with_db;
 use crate::compliance::Compliance;
 use crate::config::Loaded;
+use crate::domain::enums::SubmissionStatus;
 use crate::service::{self, PageRequest};
 
 /// `innkeep compliance …`
@@ -46,10 +47,10 @@ pub enum SubmissionsCommand {
     /// List submissions: what is pending, and how long is left.
     List {
         /// Only this status (queued, retrying, manual_required, ...).
-        #[arg(long, value_parser = service::submissions::STATUSES)]
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(service::submissions::STATUSES))]
         status: Option<String>,
         /// Only this kind.
-        #[arg(long, value_parser = service::submissions::KINDS)]
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(service::submissions::KINDS))]
         kind: Option<String>,
         /// At most this many.
         #[arg(long, default_value_t = 200)]
@@ -170,7 +171,7 @@ pub fn submissions(l: &Loaded, cmd: &SubmissionsCommand) -> Result<(), String> {
                 println!("No submissions.");
             }
             for s in subs {
-                let deadline = if s.status == "accepted" {
+                let deadline = if s.status == SubmissionStatus::Accepted {
                     String::new()
                 } else if s.overdue {
                     format!("OVERDUE since {}", s.due_at.0)

@@ -23,6 +23,7 @@ use rusqlite::Connection;
 pub use outcome::{Exchange, Outcome, Party, Prepared, PreparedRow, Problem, RowResult};
 
 use crate::db::Tx;
+use crate::domain::enums::FiscalStatus;
 use crate::error::AppResult;
 use crate::model::{Fiscal, Invoice};
 
@@ -73,7 +74,7 @@ impl FiscalScheme for NoFiscal {
     }
 
     fn seal(&self, _tx: &Tx, _invoice: &Invoice) -> AppResult<Fiscal> {
-        Ok(Fiscal::new("none", "not_required"))
+        Ok(Fiscal::new("none", FiscalStatus::NotRequired))
     }
 }
 

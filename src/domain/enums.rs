@@ -21,7 +21,7 @@ macro_rules! string_enum {
             pub const NAMES: &'static [&'static str] = &[$($text),+];
 
             /// The wire and database spelling.
-            pub fn as_str(self) -> &'static str {
+            pub const fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $text),+ }
             }
 
@@ -95,4 +95,50 @@ string_enum! {
     /// Where an invoice is: `issued` → `paid` (payments reach the gross total); `issued` or
     /// `paid` → `cancelled` (a credit note reversed it). Issued invoices never change otherwise.
     pub enum InvoiceStatus { Issued = "issued", Paid = "paid", Cancelled = "cancelled" }
+}
+
+string_enum! {
+    /// What a compliance submission carries to a national authority.
+    pub enum SubmissionKind {
+        /// Guests registered with the police (Italy: Alloggiati Web).
+        GuestRegistration = "guest_registration",
+        /// A fiscal receipt (Croatia: CIS).
+        FiscalReceipt = "fiscal_receipt",
+    }
+}
+
+string_enum! {
+    /// Where a compliance submission stands.
+    pub enum SubmissionStatus {
+        /// Waiting for the queue.
+        Queued = "queued",
+        /// Being sent now.
+        Sending = "sending",
+        /// The authority accepted it.
+        Accepted = "accepted",
+        /// The authority refused it; fix the data and retry.
+        Rejected = "rejected",
+        /// The authority could not be reached; the queue tries again.
+        Retrying = "retrying",
+        /// Sent, but no answer came back.
+        Unknown = "unknown",
+        /// A person must check and retry it; it is never resent on its own.
+        ManualRequired = "manual_required",
+    }
+}
+
+string_enum! {
+    /// Where an invoice's fiscal receipt stands.
+    pub enum FiscalStatus {
+        /// No fiscal scheme applies (or the payment method needs none).
+        NotRequired = "not_required",
+        /// Sealed and queued for the authority.
+        Pending = "pending",
+        /// The authority could not be reached; printed with its local proof, sent later.
+        Offline = "offline",
+        /// The authority confirmed it.
+        Fiscalized = "fiscalized",
+        /// The authority refused it; a person must act.
+        Failed = "failed",
+    }
 }

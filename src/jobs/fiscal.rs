@@ -18,6 +18,7 @@ use crate::clock::format_instant;
 use crate::compliance::cis::JOB_KIND;
 use crate::compliance::{Exchange, FiscalScheme, Outcome};
 use crate::db::Db;
+use crate::domain::enums::{FiscalStatus, SubmissionStatus};
 use crate::domain::events::EventType;
 use crate::error::{AppError, AppResult};
 use crate::model::{Instant, Submission, snapshot};
@@ -64,7 +65,10 @@ impl FiscalHandler {
         let Some((sub, Some(payload))) = found else {
             return db.write(move |tx| store::jobs::finish(tx, job_id)).await;
         };
-        if !matches!(sub.status.as_str(), "queued" | "retrying" | "sending") {
+        if !matches!(
+            sub.status,
+            SubmissionStatus::Queued | SubmissionStatus::Retrying | SubmissionStatus::Sending
+        ) {
             return db.write(move |tx| store::jobs::finish(tx, job_id)).await;
         }
         let scheme = self.scheme.clone();
@@ -116,9 +120,9 @@ async fn record(
             } => {
                 store::jobs::finish(tx, job_id)?;
                 store::fiscal::set_reference(tx, &inv.id, &authority_reference)?;
-                sub.status = "accepted".into();
+                sub.status = SubmissionStatus::Accepted;
                 sub.last_error = None;
-                inv.fiscal.status = "fiscalized".into();
+                inv.fiscal.status = FiscalStatus::Fiscalized;
                 inv.fiscal.qr_payload = scheme
                     .qr_payload(&payload, &authority_reference)
                     .or(inv.fiscal.qr_payload);
@@ -130,22 +134,25 @@ async fn record(
             }
             Outcome::Retry { reason, after } => {
                 schedule(&mut sub, reason.clone(), after, now, job_id, tx)?;
-                inv.fiscal.status = "offline".into();
+                inv.fiscal.status = FiscalStatus::Offline;
                 inv.fiscal.last_error = Some(reason);
                 None
             }
             other => {
                 store::jobs::finish(tx, job_id)?;
                 let (status, reason) = match other {
-                    Outcome::Rejected { reason, .. } => ("rejected", reason),
-                    Outcome::Unknown { reason } => ("manual_required", reason),
-                    o => ("manual_required", format!("unexpected outcome {o:?}")),
+                    Outcome::Rejected { reason, .. } => (SubmissionStatus::Rejected, reason),
+                    Outcome::Unknown { reason } => (SubmissionStatus::ManualRequired, reason),
+                    o => (
+                        SubmissionStatus::ManualRequired,
+                        format!("unexpected outcome {o:?}"),
+                    ),
                 };
-                sub.status = status.into();
+                sub.status = status;
                 sub.last_error = Some(format!(
                     "{reason}. Fix the cause (certificate, OIB, premises registration), then retry this submission."
                 ));
-                inv.fiscal.status = "failed".into();
+                inv.fiscal.status = FiscalStatus::Failed;
                 inv.fiscal.last_error = Some(reason);
                 Some(EventType::InvoiceFiscalizationFailed)
             }

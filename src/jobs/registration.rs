@@ -20,6 +20,7 @@ use super::{Handler, blocking};
 use crate::clock::format_instant;
 use crate::compliance::{Exchange, Outcome, RegistrationScheme, RowResult};
 use crate::db::{Db, Tx};
+use crate::domain::enums::SubmissionStatus;
 use crate::domain::events::EventType;
 use crate::error::AppResult;
 use crate::model::{Instant, Submission, snapshot};
@@ -90,9 +91,9 @@ impl RegistrationHandler {
             return finish(db, job_id).await;
         };
         let scheme = self.scheme.clone();
-        match sub.status.as_str() {
-            "queued" | "retrying" => {}
-            "sending" => {
+        match sub.status {
+            SubmissionStatus::Queued | SubmissionStatus::Retrying => {}
+            SubmissionStatus::Sending => {
                 let why = "innkeep stopped while these rows were being sent, so whether the authority stored them is unknown";
                 return record(
                     db,
@@ -208,7 +209,7 @@ fn apply(
             for row in sub.rows.iter_mut().filter(|r| r.status == "pending") {
                 row.status = "accepted".into();
             }
-            sub.status = "accepted".into();
+            sub.status = SubmissionStatus::Accepted;
             sub.authority_reference = Some(authority_reference);
             sub.last_error = None;
             Some(EventType::RegistrationAccepted)
@@ -226,7 +227,7 @@ fn apply(
             reject(sub, Some(reason))
         }
         Outcome::Unknown { reason } => {
-            sub.status = "manual_required".into();
+            sub.status = SubmissionStatus::ManualRequired;
             sub.last_error = Some(format!(
                 "{reason}. Check the authority's records for these guests (for Alloggiati Web, the day's receipt on the portal); \
                  if they are missing, retry this submission, or upload the day's export by hand."
@@ -251,7 +252,7 @@ pub(super) fn schedule(
     let step = (sub.attempts.max(1) as usize - 1).min(BACKOFF.len() - 1);
     let after = after.unwrap_or(Duration::from_secs(BACKOFF[step]));
     let at = format_instant(now + chrono::Duration::from_std(after).unwrap_or_default());
-    sub.status = "retrying".into();
+    sub.status = SubmissionStatus::Retrying;
     sub.last_error = Some(reason.clone());
     sub.next_attempt_at = Some(Instant(at.clone()));
     store::jobs::retry_at(tx, job_id, &at, &reason)?;
@@ -287,7 +288,7 @@ fn reject(sub: &mut Submission, reason: Option<String>) -> Option<EventType> {
             )
         })
         .collect();
-    sub.status = "rejected".into();
+    sub.status = SubmissionStatus::Rejected;
     sub.last_error = Some(match (refused.is_empty(), reason) {
         (true, Some(r)) => r,
         _ => format!(

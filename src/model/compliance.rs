@@ -1,6 +1,7 @@
 //! National compliance submissions: what was sent to an authority, row by row, and the log of
 //! every raw exchange.
 
+use crate::domain::enums::{SubmissionKind, SubmissionStatus};
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
@@ -50,7 +51,7 @@ pub struct Submission {
     /// `sub_…`
     pub id: String,
     /// `guest_registration` or `fiscal_receipt`.
-    pub kind: String,
+    pub kind: SubmissionKind,
     /// The national scheme, such as `it-alloggiati`.
     pub scheme: String,
     /// What it is about: the reservation (`res_…`) or the invoice (`inv_…`).
@@ -59,7 +60,7 @@ pub struct Submission {
     /// `retrying` (the authority could not be reached; another attempt is scheduled),
     /// `unknown`, or `manual_required` (sent without an answer, or no longer sendable:
     /// check the authority's records, then retry or register by hand).
-    pub status: String,
+    pub status: SubmissionStatus,
     /// Sends made so far.
     pub attempts: i64,
     /// The legal deadline.

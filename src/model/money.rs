@@ -1,5 +1,6 @@
 //! Folio charges, invoices, credit notes and payments.
 
+use crate::domain::enums::FiscalStatus;
 use poem_openapi::Object;
 
 use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
@@ -143,7 +144,7 @@ pub struct Fiscal {
     /// `none`, or a national scheme such as `hr-cis`.
     pub scheme: String,
     /// `not_required`, `pending`, `offline`, `fiscalized` or `failed`.
-    pub status: String,
+    pub status: FiscalStatus,
     /// Proof computed locally at issue: for `hr-cis` the protective code (ZKI), printed on
     /// the receipt.
     pub local_proof: Option<String>,
@@ -165,10 +166,10 @@ pub struct Fiscal {
 
 impl Fiscal {
     /// A record of `scheme` in `status`, with nothing sealed or sent yet.
-    pub fn new(scheme: &str, status: &str) -> Fiscal {
+    pub fn new(scheme: &str, status: FiscalStatus) -> Fiscal {
         Fiscal {
             scheme: scheme.into(),
-            status: status.into(),
+            status,
             local_proof: None,
             authority_reference: None,
             qr_payload: None,

@@ -4,6 +4,7 @@ use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
 
 use crate::domain::enums::Source;
+use crate::domain::enums::SubmissionStatus;
 use crate::domain::reservation::Status;
 use crate::input_object;
 use crate::model::Patch;
@@ -14,7 +15,7 @@ use crate::model::{Date, Instant};
 #[derive(Debug, Clone, Object)]
 pub struct Registration {
     /// Submission status (`queued`, `accepted`, ...).
-    pub status: String,
+    pub status: SubmissionStatus,
     /// The compliance submission (`sub_…`).
     pub submission_id: String,
 }

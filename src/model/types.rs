@@ -13,7 +13,8 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 
 use crate::api::input::FromJson;
 use crate::domain::enums::{
-    DocumentType, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, PaymentMethod, Source,
+    DocumentType, FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus,
+    PaymentMethod, Source, SubmissionKind, SubmissionStatus,
 };
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
@@ -154,7 +155,10 @@ enum_glue!(
     Status,
     PaymentMethod,
     InvoiceKind,
-    InvoiceStatus
+    InvoiceStatus,
+    SubmissionKind,
+    SubmissionStatus,
+    FiscalStatus
 );
 
 impl FromSql for Date {

@@ -9,6 +9,7 @@ use chrono::Datelike;
 
 use crate::compliance::FiscalScheme;
 use crate::db::Tx;
+use crate::domain::enums::FiscalStatus;
 use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
 use crate::domain::events::EventType;
 use crate::domain::money;
@@ -146,7 +147,7 @@ pub fn issue(tx: &Tx, fiscal: &dyn FiscalScheme, draft: Draft) -> AppResult<Invo
         corrects_invoice_id: draft.corrects_invoice_id,
         reason: draft.reason,
         paid_amount: 0,
-        fiscal: Fiscal::new(fiscal.name(), "pending"),
+        fiscal: Fiscal::new(fiscal.name(), FiscalStatus::Pending),
         version: 1,
         created_at: now.clone(),
         updated_at: now,

@@ -6,6 +6,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::compliance::{Compliance, Party, Prepared, Problem, RegistrationScheme};
 use crate::db::{Db, Tx};
+use crate::domain::enums::SubmissionStatus;
 use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::jobs::registration::enqueue;
 use crate::model::{Date, Registration, Reservation, SubmissionRow};
@@ -108,7 +109,7 @@ pub fn at_check_in(
     )?;
     enqueue(tx, &id)?;
     Ok(Some(Registration {
-        status: "queued".into(),
+        status: SubmissionStatus::Queued,
         submission_id: id,
     }))
 }

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use crate::clock::format_instant;
 use crate::compliance::{Compliance, RegistrationScheme, cis};
 use crate::db::{Db, Tx};
+use crate::domain::enums::{SubmissionKind, SubmissionStatus};
 use crate::error::{AppError, AppResult};
 use crate::jobs::{self, registration::note};
 use crate::model::Submission;
@@ -14,23 +15,15 @@ use crate::service::{Page, PageRequest, page};
 use crate::store;
 
 /// Submission kinds.
-pub const KINDS: [&str; 2] = ["guest_registration", "fiscal_receipt"];
+pub const KINDS: &[&str] = SubmissionKind::NAMES;
 /// Submission statuses.
-pub const STATUSES: [&str; 7] = [
-    "queued",
-    "sending",
-    "accepted",
-    "rejected",
-    "retrying",
-    "unknown",
-    "manual_required",
-];
+pub const STATUSES: &[&str] = SubmissionStatus::NAMES;
 
 /// How long before its deadline an undelivered submission is flagged `due_soon`.
 pub const DUE_SOON: chrono::Duration = chrono::Duration::hours(24);
 
 fn with_overdue(mut s: Submission, now: DateTime<Utc>) -> Submission {
-    let open = s.status != "accepted";
+    let open = s.status != SubmissionStatus::Accepted;
     s.overdue = open && s.due_at.0 < format_instant(now);
     s.due_soon = open && !s.overdue && s.due_at.0 < format_instant(now + DUE_SOON);
     s
@@ -89,7 +82,7 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
     db.write(move |tx| {
         let mut s = store::submissions::get(tx, &id)?
             .ok_or_else(|| AppError::not_found("submission", &id))?;
-        let is_receipt = s.kind == cis::SUBMISSION_KIND;
+        let is_receipt = s.kind == SubmissionKind::FiscalReceipt;
         let configured = if is_receipt { fiscal } else { scheme.name() };
         if s.scheme != configured {
             return Err(AppError::conflict(
@@ -97,9 +90,11 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
                 format!("This submission is for {}, which is not configured now.", s.scheme),
             ));
         }
-        match s.status.as_str() {
-            "retrying" => return store::jobs::run_now(tx, &id).map(drop),
-            "rejected" | "manual_required" | "unknown" => {}
+        match s.status {
+            SubmissionStatus::Retrying => return store::jobs::run_now(tx, &id).map(drop),
+            SubmissionStatus::Rejected
+            | SubmissionStatus::ManualRequired
+            | SubmissionStatus::Unknown => {}
             other => {
                 return Err(AppError::conflict(
                     "submission_not_retryable",
@@ -119,7 +114,7 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
             let why = requeue_rows(tx, scheme.as_ref(), &mut s)?;
             (why, payload_of(scheme.as_ref(), &s.rows), jobs::registration::KIND)
         };
-        s.status = "queued".into();
+        s.status = SubmissionStatus::Queued;
         s.next_attempt_at = None;
         s.last_error = None;
         store::submissions::save(tx, &s, &payload)?;
@@ -139,7 +134,7 @@ fn requeue_rows(
     scheme: &dyn RegistrationScheme,
     s: &mut Submission,
 ) -> AppResult<&'static str> {
-    if s.status != "rejected" {
+    if s.status != SubmissionStatus::Rejected {
         for r in s.rows.iter_mut().filter(|r| r.status != "accepted") {
             r.status = "pending".into();
         }

@@ -5,6 +5,7 @@ use rusqlite::{Connection, OptionalExtension, Row};
 
 use super::page::{self, ListQuery, Position};
 use crate::db::Tx;
+use crate::domain::enums::SubmissionStatus;
 use crate::domain::reservation::Status;
 use crate::domain::stay::StayDates;
 use crate::error::AppResult;
@@ -48,9 +49,11 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         registration: r
             .get::<_, Option<String>>("registration_json")?
             .and_then(|j| serde_json::from_str::<(String, String)>(&j).ok())
-            .map(|(submission_id, status)| Registration {
-                status,
-                submission_id,
+            .and_then(|(submission_id, status)| {
+                Some(Registration {
+                    status: SubmissionStatus::parse(&status)?,
+                    submission_id,
+                })
             }),
         version: r.get("version")?,
         created_at: r.get("created_at")?,

@@ -22,6 +22,7 @@ use super::{Exchange, FiscalScheme, Outcome};
 use crate::clock::format_instant;
 use crate::db::Tx;
 use crate::domain::enums::PaymentMethod;
+use crate::domain::enums::{FiscalStatus, SubmissionKind};
 use crate::error::{AppError, AppResult};
 use crate::model::{Fiscal, Instant, Invoice};
 use crate::store::{self, submissions::NewSubmission};
@@ -33,7 +34,7 @@ pub const NAME: &str = "hr-cis";
 /// The `jobs.kind` of fiscal deliveries.
 pub const JOB_KIND: &str = "fiscal";
 /// The `kind` of fiscal submissions.
-pub const SUBMISSION_KIND: &str = "fiscal_receipt";
+pub const SUBMISSION_KIND: &str = SubmissionKind::FiscalReceipt.as_str();
 /// How long after issue a receipt may still be delivered (the two-day rule).
 pub const DELIVERY_WINDOW: chrono::Duration = chrono::Duration::hours(48);
 
@@ -94,7 +95,7 @@ impl Cis {
         if let Some(original) = &inv.corrects_invoice_id {
             let o = store::invoices::get(tx, original)?
                 .ok_or_else(|| AppError::not_found("invoice", original))?;
-            return Ok(o.fiscal.scheme == NAME && o.fiscal.status != "not_required");
+            return Ok(o.fiscal.scheme == NAME && o.fiscal.status != FiscalStatus::NotRequired);
         }
         Ok(inv.payment_method != Some(PaymentMethod::BankTransfer))
     }
@@ -227,7 +228,7 @@ impl FiscalScheme for Cis {
 
     fn seal(&self, tx: &Tx, inv: &Invoice) -> AppResult<Fiscal> {
         if !self.covered(tx, inv)? {
-            return Ok(Fiscal::new(NAME, "not_required"));
+            return Ok(Fiscal::new(NAME, FiscalStatus::NotRequired));
         }
         if inv.currency != "EUR" {
             return Err(AppError::invalid_field(
@@ -309,7 +310,7 @@ impl FiscalScheme for Cis {
             qr_payload: Some(receipt::qr_payload(None, &r.zki, issued_at, r.total)),
             receipt_number: Some(r.printed_number()),
             deliver_by: Some(Instant(deliver_by)),
-            ..Fiscal::new(NAME, "pending")
+            ..Fiscal::new(NAME, FiscalStatus::Pending)
         })
     }
 
