@@ -41,6 +41,25 @@ macro_rules! string_enum {
                 f.write_str(self.as_str())
             }
         }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+                $name::parse(&text).ok_or_else(|| {
+                    serde::de::Error::custom(format!(
+                        "unknown {} {text:?}: must be one of {}",
+                        stringify!($name),
+                        $name::choices()
+                    ))
+                })
+            }
+        }
     };
 }
 
@@ -140,5 +159,17 @@ string_enum! {
         Fiscalized = "fiscalized",
         /// The authority refused it; a person must act.
         Failed = "failed",
+    }
+}
+
+string_enum! {
+    /// Where one row of a guest registration stands with the authority.
+    pub enum RowStatus {
+        /// Not yet answered.
+        Pending = "pending",
+        /// The authority accepted the row.
+        Accepted = "accepted",
+        /// The authority refused the row; fix the guest and retry.
+        Rejected = "rejected",
     }
 }

@@ -20,7 +20,7 @@ use super::{Handler, blocking};
 use crate::clock::format_instant;
 use crate::compliance::{Exchange, Outcome, RegistrationScheme, RowResult};
 use crate::db::{Db, Tx};
-use crate::domain::enums::SubmissionStatus;
+use crate::domain::enums::{RowStatus, SubmissionStatus};
 use crate::domain::events::EventType;
 use crate::error::AppResult;
 use crate::model::{Instant, Submission, snapshot};
@@ -123,7 +123,7 @@ impl RegistrationHandler {
         let lines: Vec<String> = sub
             .rows
             .iter()
-            .filter(|r| r.status == "pending")
+            .filter(|r| r.status == RowStatus::Pending)
             .map(|r| r.line.clone())
             .collect();
         let mut sent = sub.clone();
@@ -206,8 +206,12 @@ fn apply(
         | Outcome::Duplicate {
             authority_reference,
         } => {
-            for row in sub.rows.iter_mut().filter(|r| r.status == "pending") {
-                row.status = "accepted".into();
+            for row in sub
+                .rows
+                .iter_mut()
+                .filter(|r| r.status == RowStatus::Pending)
+            {
+                row.status = RowStatus::Accepted;
             }
             sub.status = SubmissionStatus::Accepted;
             sub.authority_reference = Some(authority_reference);
@@ -262,15 +266,18 @@ pub(super) fn schedule(
 /// Applies the authority's per-row results to the rows just sent (the pending ones, in
 /// order); a row without a result is refused for `reason`.
 fn mark_rows(sub: &mut Submission, results: &[RowResult], reason: &str) {
-    let sent = sub.rows.iter_mut().filter(|r| r.status == "pending");
+    let sent = sub
+        .rows
+        .iter_mut()
+        .filter(|r| r.status == RowStatus::Pending);
     for (n, row) in sent.enumerate() {
         let (status, error) = match results.get(n) {
-            Some(r) if r.accepted => ("accepted", None),
-            Some(r) => ("rejected", r.error.clone()),
-            None => ("rejected", None),
+            Some(r) if r.accepted => (RowStatus::Accepted, None),
+            Some(r) => (RowStatus::Rejected, r.error.clone()),
+            None => (RowStatus::Rejected, None),
         };
-        row.status = status.into();
-        row.error = error.or_else(|| (status == "rejected").then(|| reason.to_string()));
+        row.status = status;
+        row.error = error.or_else(|| (status == RowStatus::Rejected).then(|| reason.to_string()));
     }
 }
 
@@ -279,7 +286,7 @@ fn reject(sub: &mut Submission, reason: Option<String>) -> Option<EventType> {
     let refused: Vec<String> = sub
         .rows
         .iter()
-        .filter(|r| r.status == "rejected")
+        .filter(|r| r.status == RowStatus::Rejected)
         .map(|r| {
             format!(
                 "{}: {}",

@@ -1,7 +1,7 @@
 //! National compliance submissions: what was sent to an authority, row by row, and the log of
 //! every raw exchange.
 
-use crate::domain::enums::{SubmissionKind, SubmissionStatus};
+use crate::domain::enums::{RowStatus, SubmissionKind, SubmissionStatus};
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +15,7 @@ pub struct SubmissionRow {
     /// The exact row sent (for Alloggiati Web, the 168-character record).
     pub line: String,
     /// `pending`, `accepted` or `rejected`.
-    pub status: String,
+    pub status: RowStatus,
     /// Why the authority refused the row.
     pub error: Option<String>,
 }

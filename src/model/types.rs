@@ -14,7 +14,7 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 use crate::api::input::FromJson;
 use crate::domain::enums::{
     DocumentType, FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus,
-    PaymentMethod, Source, SubmissionKind, SubmissionStatus,
+    PaymentMethod, RowStatus, Source, SubmissionKind, SubmissionStatus,
 };
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
@@ -158,7 +158,8 @@ enum_glue!(
     InvoiceStatus,
     SubmissionKind,
     SubmissionStatus,
-    FiscalStatus
+    FiscalStatus,
+    RowStatus
 );
 
 impl FromSql for Date {

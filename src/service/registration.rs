@@ -6,7 +6,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::compliance::{Compliance, Party, Prepared, Problem, RegistrationScheme};
 use crate::db::{Db, Tx};
-use crate::domain::enums::SubmissionStatus;
+use crate::domain::enums::{RowStatus, SubmissionStatus};
 use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::jobs::registration::enqueue;
 use crate::model::{Date, Registration, Reservation, SubmissionRow};
@@ -89,7 +89,7 @@ pub fn at_check_in(
         .map(|p| SubmissionRow {
             guest_id: p.guest_id,
             line: p.line,
-            status: "pending".into(),
+            status: RowStatus::Pending,
             error: None,
         })
         .collect();
@@ -143,20 +143,23 @@ pub fn rebuild(
             .map(|p| p.line.clone())
     };
     let mut member_again = false;
-    for row in rows.iter_mut().filter(|r| r.status != "accepted") {
+    for row in rows.iter_mut().filter(|r| r.status != RowStatus::Accepted) {
         if let Some(line) = fresh(&row.guest_id) {
             row.line = line;
         }
         member_again |= matches!(row.line.get(0..2), Some("19" | "20"));
-        row.status = "pending".into();
+        row.status = RowStatus::Pending;
         row.error = None;
     }
-    let head_again = member_again && rows.first().is_some_and(|h| h.status == "accepted");
+    let head_again = member_again
+        && rows
+            .first()
+            .is_some_and(|h| h.status == RowStatus::Accepted);
     if head_again && let Some(head) = rows.first_mut() {
         if let Some(line) = fresh(&head.guest_id) {
             head.line = line;
         }
-        head.status = "pending".into();
+        head.status = RowStatus::Pending;
     }
     Ok(head_again)
 }
@@ -176,7 +179,7 @@ pub async fn export(
             .iter()
             .filter(|s| s.scheme == scheme.name())
             .flat_map(|s| s.rows.iter())
-            .filter(|r| all || r.status != "accepted")
+            .filter(|r| all || r.status != RowStatus::Accepted)
             .map(|r| r.line.clone())
             .collect();
         let n = lines.len();

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use crate::clock::format_instant;
 use crate::compliance::{Compliance, RegistrationScheme, cis};
 use crate::db::{Db, Tx};
-use crate::domain::enums::{SubmissionKind, SubmissionStatus};
+use crate::domain::enums::{RowStatus, SubmissionKind, SubmissionStatus};
 use crate::error::{AppError, AppResult};
 use crate::jobs::{self, registration::note};
 use crate::model::Submission;
@@ -135,8 +135,12 @@ fn requeue_rows(
     s: &mut Submission,
 ) -> AppResult<&'static str> {
     if s.status != SubmissionStatus::Rejected {
-        for r in s.rows.iter_mut().filter(|r| r.status != "accepted") {
-            r.status = "pending".into();
+        for r in s
+            .rows
+            .iter_mut()
+            .filter(|r| r.status != RowStatus::Accepted)
+        {
+            r.status = RowStatus::Pending;
         }
         return Ok(
             "retry requested by an operator after an unknown outcome: the rows not known to be accepted are sent again",
