@@ -5,6 +5,7 @@ use serde_json::json;
 
 use super::admin::with_db;
 use crate::config::Loaded;
+use crate::domain::enums::JobStatus;
 use crate::service;
 
 /// `innkeep webhooks …`
@@ -24,7 +25,7 @@ pub enum JobsCommand {
     /// List jobs (webhook deliveries, submissions), newest first.
     List {
         /// Only jobs in this state.
-        #[arg(long, value_parser = service::jobs::STATUSES)]
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(JobStatus::NAMES))]
         status: Option<String>,
         /// At most this many.
         #[arg(long, default_value_t = 50)]

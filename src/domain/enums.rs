@@ -173,3 +173,29 @@ string_enum! {
         Rejected = "rejected",
     }
 }
+
+string_enum! {
+    /// What became of one webhook delivery attempt.
+    pub enum DeliveryOutcome {
+        /// The receiver answered 2xx in time.
+        Succeeded = "succeeded",
+        /// It failed; another attempt is scheduled.
+        Retrying = "retrying",
+        /// It failed and no attempt is left (or the endpoint was disabled).
+        Failed = "failed",
+    }
+}
+
+string_enum! {
+    /// Where a job of the durable queue stands.
+    pub enum JobStatus {
+        /// Waiting until it is due.
+        Pending = "pending",
+        /// A worker holds it.
+        Running = "running",
+        /// Finished.
+        Done = "done",
+        /// Gave up; `innkeep jobs retry` puts it back.
+        Failed = "failed",
+    }
+}

@@ -16,7 +16,7 @@ pub const RETRY_DELAYS: [Duration; 7] = [
 ];
 
 /// The outcomes a delivery-log row can have.
-pub const DELIVERY_OUTCOMES: &[&str] = &["succeeded", "retrying", "failed"];
+pub const DELIVERY_OUTCOMES: &[&str] = super::enums::DeliveryOutcome::NAMES;
 
 /// An endpoint failing every delivery for this long is disabled.
 pub const DISABLE_AFTER: Duration = Duration::from_secs(5 * 24 * 3600);

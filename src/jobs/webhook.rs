@@ -16,6 +16,7 @@ use serde_json::json;
 use super::{Handler, signature};
 use crate::clock::format_instant;
 use crate::db::{Db, Tx};
+use crate::domain::enums::DeliveryOutcome;
 use crate::domain::webhooks::{DISABLE_AFTER, Destinations, next_delay};
 use crate::error::AppResult;
 use crate::model::{Delivery, Event, Instant};
@@ -234,7 +235,7 @@ fn record(
     let status = if succeeded {
         store::jobs::finish(tx, job.id)?;
         endpoint.failing_since = None;
-        "succeeded"
+        DeliveryOutcome::Succeeded
     } else {
         let delay = if a.refused || gone {
             None
@@ -270,11 +271,11 @@ fn record(
                 let at = format_instant(now + chrono::Duration::from_std(d).unwrap_or_default());
                 store::jobs::retry_at(tx, job.id, &at, &error)?;
                 next = Some(Instant(at));
-                "retrying"
+                DeliveryOutcome::Retrying
             }
             None => {
                 store::jobs::fail(tx, job.id, &error)?;
-                "failed"
+                DeliveryOutcome::Failed
             }
         }
     };
@@ -287,7 +288,7 @@ fn record(
         event_id: event_id.to_string(),
         event_type: event_type.to_string(),
         attempt: job.attempts,
-        status: status.into(),
+        status,
         response_status: a.status.map(i64::from),
         duration_ms: Some(a.duration_ms),
         error: a.error,

@@ -13,8 +13,8 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 
 use crate::api::input::FromJson;
 use crate::domain::enums::{
-    DocumentType, FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus,
-    PaymentMethod, RowStatus, Source, SubmissionKind, SubmissionStatus,
+    DeliveryOutcome, DocumentType, FiscalStatus, Gender, HousekeepingStatus, InvoiceKind,
+    InvoiceStatus, JobStatus, PaymentMethod, RowStatus, Source, SubmissionKind, SubmissionStatus,
 };
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
@@ -159,7 +159,9 @@ enum_glue!(
     SubmissionKind,
     SubmissionStatus,
     FiscalStatus,
-    RowStatus
+    RowStatus,
+    DeliveryOutcome,
+    JobStatus
 );
 
 impl FromSql for Date {

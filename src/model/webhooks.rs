@@ -3,6 +3,7 @@
 use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
 
+use crate::domain::enums::DeliveryOutcome;
 use crate::input_object;
 use crate::model::fields::{Line, Text};
 use crate::model::{Instant, Patch};
@@ -84,7 +85,7 @@ pub struct Delivery {
     /// 1 for the first attempt, then 2, 3, ...
     pub attempt: i64,
     /// `succeeded`, `retrying` (another attempt is scheduled) or `failed` (no more attempts).
-    pub status: String,
+    pub status: DeliveryOutcome,
     /// The receiver's HTTP status, if it answered.
     pub response_status: Option<i64>,
     /// How long the attempt took.

@@ -1,21 +1,19 @@
 //! The job queue as operators see it: listing jobs and putting failed ones back.
 
 use crate::db::Db;
+use crate::domain::enums::JobStatus;
 use crate::error::{AppError, AppResult};
 use crate::store::{self, jobs::Job};
-
-/// The states a job can be in.
-pub const STATUSES: [&str; 4] = ["pending", "running", "done", "failed"];
 
 /// Jobs, newest first, optionally of one status.
 pub async fn list(db: &Db, status: Option<String>, limit: usize) -> AppResult<Vec<Job>> {
     if let Some(s) = &status
-        && !STATUSES.contains(&s.as_str())
+        && JobStatus::parse(s).is_none()
     {
         return Err(AppError::invalid_field(
             "status",
             "invalid_value",
-            format!("must be one of {}", STATUSES.join(", ")),
+            format!("must be one of {}", JobStatus::NAMES.join(", ")),
         ));
     }
     db.read(move |c| store::jobs::list(c, status.as_deref(), limit))
@@ -29,7 +27,7 @@ pub async fn retry(db: &Db, id: Option<i64>) -> AppResult<usize> {
         if let Some(id) = id {
             match store::jobs::get(tx, id)? {
                 None => return Err(AppError::not_found("job", &id.to_string())),
-                Some(j) if j.status != "failed" => {
+                Some(j) if j.status != JobStatus::Failed => {
                     return Err(AppError::conflict(
                         "job_not_failed",
                         format!("job {id} is {}; only failed jobs can be retried", j.status),

@@ -3,6 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, Row};
 
 use crate::db::Tx;
+use crate::domain::enums::JobStatus;
 use crate::error::AppResult;
 
 /// A claimed (or listed) job.
@@ -17,7 +18,7 @@ pub struct Job {
     /// Kind-specific JSON.
     pub payload: String,
     /// `pending`, `running`, `done` or `failed`.
-    pub status: String,
+    pub status: JobStatus,
     /// Attempts started so far (including the claimed one).
     pub attempts: i64,
     /// When it is (or was) due.
