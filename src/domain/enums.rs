@@ -199,3 +199,17 @@ string_enum! {
         Failed = "failed",
     }
 }
+
+string_enum! {
+    /// Where a kiosk's device code stands (RFC 8628).
+    pub enum DeviceCodeStatus {
+        /// Shown on the kiosk, waiting for staff.
+        Pending = "pending",
+        /// Staff approved it; the kiosk may exchange it once.
+        Approved = "approved",
+        /// Staff denied it.
+        Denied = "denied",
+        /// Exchanged for tokens.
+        Used = "used",
+    }
+}

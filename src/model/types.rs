@@ -13,8 +13,9 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 
 use crate::api::input::FromJson;
 use crate::domain::enums::{
-    DeliveryOutcome, DocumentType, FiscalStatus, Gender, HousekeepingStatus, InvoiceKind,
-    InvoiceStatus, JobStatus, PaymentMethod, RowStatus, Source, SubmissionKind, SubmissionStatus,
+    DeliveryOutcome, DeviceCodeStatus, DocumentType, FiscalStatus, Gender, HousekeepingStatus,
+    InvoiceKind, InvoiceStatus, JobStatus, PaymentMethod, RowStatus, Source, SubmissionKind,
+    SubmissionStatus,
 };
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
@@ -161,7 +162,8 @@ enum_glue!(
     FiscalStatus,
     RowStatus,
     DeliveryOutcome,
-    JobStatus
+    JobStatus,
+    DeviceCodeStatus
 );
 
 impl FromSql for Date {

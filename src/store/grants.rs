@@ -4,6 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, Row};
 
 use crate::db::Tx;
+use crate::domain::enums::DeviceCodeStatus;
 use crate::error::AppResult;
 
 /// An authorization code (single use, short-lived).
@@ -81,7 +82,7 @@ pub struct DeviceCode {
     /// Requested scopes.
     pub scope: String,
     /// `pending`, `approved`, `denied` or `used`.
-    pub status: String,
+    pub status: DeviceCodeStatus,
     /// Who approved: a user id or, from the CLI, the client itself.
     pub subject: Option<String>,
     /// The approving user, if a person approved on /device.
@@ -171,7 +172,11 @@ pub fn decide_device(
         )?
         .execute((
             user_code,
-            if approve { "approved" } else { "denied" },
+            if approve {
+                DeviceCodeStatus::Approved
+            } else {
+                DeviceCodeStatus::Denied
+            },
             subject,
             user_id,
             granted,

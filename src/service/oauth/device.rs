@@ -10,6 +10,7 @@ use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::clock::format_instant;
 use crate::db::Db;
+use crate::domain::enums::DeviceCodeStatus;
 use crate::domain::scopes::ScopeSet;
 use crate::error::{AppError, AppResult, Kind};
 use crate::store::{self, clients::Client, clients::User, grants::DeviceCode};
@@ -65,7 +66,7 @@ pub async fn start_device(
         user_code: code.clone(),
         client_id: client.id.clone(),
         scope: scope.to_string(),
-        status: "pending".into(),
+        status: DeviceCodeStatus::Pending,
         subject: None,
         user_id: None,
         granted_scope: None,
@@ -124,7 +125,7 @@ pub async fn poll_device(
                         < d.interval_seconds * 1000
                 });
             // slow_down is part of waiting (RFC 8628 3.5); a decided code answers at once.
-            let slow = too_soon && d.status == "pending";
+            let slow = too_soon && d.status == DeviceCodeStatus::Pending;
             let interval = if slow {
                 d.interval_seconds + 5
             } else {
@@ -137,14 +138,16 @@ pub async fn poll_device(
                     &format!("Poll at most every {interval} seconds."),
                 );
             }
-            match d.status.as_str() {
-                "pending" => err(
+            match d.status {
+                DeviceCodeStatus::Pending => err(
                     "authorization_pending",
                     "Waiting for staff to approve the code.",
                 ),
-                "denied" => err("access_denied", "Staff denied this device."),
-                "used" => err("invalid_grant", "This device code was already exchanged."),
-                _ => {
+                DeviceCodeStatus::Denied => err("access_denied", "Staff denied this device."),
+                DeviceCodeStatus::Used => {
+                    err("invalid_grant", "This device code was already exchanged.")
+                }
+                DeviceCodeStatus::Approved => {
                     store::grants::use_device(tx, &hash)?;
                     let subject = d.subject.clone().unwrap_or_else(|| d.client_id.clone());
                     let scope = d.granted_scope.clone().unwrap_or_default();
@@ -195,7 +198,7 @@ pub async fn decide_device(
     db.write(move |tx| {
         let now = crate::clock::now_text();
         let d = store::grants::device_by_user_code(tx, &code)?
-            .filter(|d| d.status == "pending" && d.expires_at >= now)
+            .filter(|d| d.status == DeviceCodeStatus::Pending && d.expires_at >= now)
             .ok_or_else(|| {
                 AppError::new(
                     Kind::NotFound,
