@@ -1,6 +1,9 @@
 //! Integration tests: the real server on port 0 with a temporary data directory, spoken to
 //! over real HTTP as a client would. One binary, many modules, to save link time.
 
+// Test code fails loudly on purpose: unwrap and expect are how a test says "this must hold".
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod alloggiati_sim;
 mod cis_sim;
 mod oauth_client;
