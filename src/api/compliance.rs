@@ -9,7 +9,7 @@ use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{ApiResponse, OpenApi};
 
 use super::Tag;
-use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ActionErrors, ApiError, GetErrors, ListErrors};
 use super::security::{Scope, Token};
 use crate::compliance::Compliance;
@@ -74,13 +74,7 @@ impl ComplianceApi {
     ) -> Result<Json<SubmissionPage>, ApiError<ListErrors>> {
         let kinds = csv("kind", given(&kind), pick(KINDS), one_of(KINDS))?;
         let statuses = csv("status", given(&status), pick(STATUSES), one_of(STATUSES))?;
-        let filters = Filters::new(
-            "submissions",
-            &[
-                ("kind", joined(&kinds, String::as_str)),
-                ("status", joined(&statuses, String::as_str)),
-            ],
-        );
+        let filters = Filters::of("submissions", &(&kinds, &statuses));
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::submissions::list(db.0, kinds, statuses, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);

@@ -52,15 +52,7 @@ impl GuestsApi {
             arrival_from: arrival_from.0,
             arrival_to: arrival_to.0,
         };
-        let filters = Filters::new(
-            "guests",
-            &[
-                ("name", filter.name.as_ref().map(|n| n.to_lowercase())),
-                ("email", filter.email.as_ref().map(|e| e.to_lowercase())),
-                ("arrival_from", filter.arrival_from.map(|d| d.to_string())),
-                ("arrival_to", filter.arrival_to.map(|d| d.to_string())),
-            ],
-        );
+        let filters = Filters::of("guests", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::guests::list(db.0, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);

@@ -9,7 +9,7 @@ use poem_openapi::{ApiResponse, OpenApi};
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -65,16 +65,6 @@ impl InvoicesApi {
             InvoiceStatus::parse,
             InvoiceStatus::choices(),
         )?;
-        let filters = Filters::new(
-            "invoices",
-            &[
-                ("issued_from", issued_from.0.map(|d| d.to_string())),
-                ("issued_to", issued_to.0.map(|d| d.to_string())),
-                ("status", joined(&statuses, |s| s.as_str())),
-                ("guest_id", given(&guest_id)),
-                ("reservation_id", given(&reservation_id)),
-            ],
-        );
         let filter = InvoiceFilter {
             issued_from: issued_from.0,
             issued_to: issued_to.0,
@@ -82,6 +72,7 @@ impl InvoicesApi {
             guest_id: given(&guest_id),
             reservation_id: given(&reservation_id),
         };
+        let filters = Filters::of("invoices", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::invoices::list(db.0, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);

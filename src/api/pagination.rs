@@ -73,15 +73,14 @@ struct Cursor {
 pub struct Filters(String);
 
 impl Filters {
-    /// Canonical filters from `(name, value)` pairs; absent values are skipped.
-    pub fn new(list: &str, pairs: &[(&str, Option<String>)]) -> Filters {
-        let mut s = list.to_string();
-        for (name, value) in pairs {
-            if let Some(v) = value {
-                s.push_str(&format!("&{name}={v}"));
-            }
-        }
-        Filters(s)
+    /// The filters of `list`, canonical by construction: every field of the filter the
+    /// service receives, serialised (list filters come sorted and deduplicated), so no filter
+    /// can be left out of the cursor.
+    pub fn of(list: &str, filter: &impl Serialize) -> Filters {
+        Filters(format!(
+            "{list}&{}",
+            serde_json::to_string(filter).unwrap_or_default()
+        ))
     }
 
     fn hash(&self) -> String {
@@ -232,11 +231,6 @@ pub fn csv<T: Ord>(
             values.dedup();
             values
         })
-}
-
-/// The values of a [`csv`] filter, as the cursor remembers them.
-pub fn joined<T>(values: &[T], name: impl Fn(&T) -> &str) -> Option<String> {
-    Some(values.iter().map(name).collect::<Vec<_>>().join(","))
 }
 
 /// A text query parameter, where an empty value (`?status=`) means "not given".

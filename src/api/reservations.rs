@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -61,21 +61,6 @@ impl ReservationsApi {
         cursors: Data<&CursorKey>,
     ) -> Result<Json<ReservationPage>, ApiError<ListErrors>> {
         let statuses = csv("status", given(&status), Status::parse, Status::choices())?;
-        let d = |q: &Query<Option<Date>>| q.0.map(|d| d.to_string());
-        let filters = Filters::new(
-            "reservations",
-            &[
-                ("from", d(&from)),
-                ("to", d(&to)),
-                ("arrival_from", d(&arrival_from)),
-                ("arrival_to", d(&arrival_to)),
-                ("departure_from", d(&departure_from)),
-                ("departure_to", d(&departure_to)),
-                ("status", joined(&statuses, |s| s.as_str())),
-                ("room_type_id", given(&room_type_id)),
-                ("guest_id", given(&guest_id)),
-            ],
-        );
         let filter = ReservationFilter {
             from: from.0,
             to: to.0,
@@ -87,6 +72,7 @@ impl ReservationsApi {
             room_type_id: given(&room_type_id),
             guest_id: given(&guest_id),
         };
+        let filters = Filters::of("reservations", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::reservations::list(db.0, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);

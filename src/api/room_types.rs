@@ -35,12 +35,7 @@ impl RoomTypesApi {
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
     ) -> Result<Json<RoomTypePage>, ApiError<ListErrors>> {
-        let req = ListRequest::new(
-            cursors.0,
-            limit.0,
-            cursor.0,
-            Filters::new("room-types", &[]),
-        )?;
+        let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::of("room-types", &()))?;
         let page = service::room_types::list(db.0, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(RoomTypePage {

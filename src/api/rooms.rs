@@ -8,7 +8,7 @@ use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
@@ -50,17 +50,11 @@ impl RoomsApi {
             HousekeepingStatus::parse,
             HousekeepingStatus::choices(),
         )?;
-        let filters = Filters::new(
-            "rooms",
-            &[
-                ("room_type_id", given(&room_type_id)),
-                ("housekeeping_status", joined(&housekeeping, |s| s.as_str())),
-            ],
-        );
         let filter = RoomFilter {
             room_type_id: given(&room_type_id),
             housekeeping_status: housekeeping,
         };
+        let filters = Filters::of("rooms", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::rooms::list(db.0, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);

@@ -112,7 +112,7 @@ impl StaysApi {
             cursors.0,
             limit.0,
             cursor.0,
-            Filters::new(&format!("charges/{}", id.0), &[]),
+            Filters::of(&format!("charges/{}", id.0), &()),
         )?;
         let page = service::charges::list(db.0, id.0, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);

@@ -7,7 +7,7 @@ use poem_openapi::{ApiResponse, OpenApi};
 
 use super::Tag;
 use super::input::Body;
-use super::pagination::{CursorKey, Filters, ListRequest, csv, given, joined};
+use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::Tagged;
 use super::security::{Scope, Token};
@@ -73,7 +73,7 @@ impl WebhooksApi {
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
     ) -> Result<Json<WebhookPage>, ApiError<ListErrors>> {
-        let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::new("webhooks", &[]))?;
+        let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::of("webhooks", &()))?;
         let page = service::webhooks::list(db.0, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(WebhookPage {
@@ -241,10 +241,7 @@ impl WebhooksApi {
             |s| DELIVERY_OUTCOMES.contains(&s).then(|| s.to_string()),
             choices,
         )?;
-        let filters = Filters::new(
-            &format!("deliveries/{}", id.0),
-            &[("status", joined(&statuses, String::as_str))],
-        );
+        let filters = Filters::of(&format!("deliveries/{}", id.0), &statuses);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
         let page = service::webhooks::deliveries(db.0, id.0, statuses, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);

@@ -123,16 +123,23 @@ pub fn update(tx: &Tx, old: &Guest, g: &Guest) -> AppResult<()> {
 }
 
 /// Guest list filters.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct GuestFilter {
     /// Case-insensitive substring of first, last or full name.
+    #[serde(serialize_with = "lowercased")]
     pub name: Option<String>,
     /// Exact e-mail, case-insensitive.
+    #[serde(serialize_with = "lowercased")]
     pub email: Option<String>,
     /// On a (not cancelled) reservation arriving on or after this date.
     pub arrival_from: Option<Date>,
     /// On a (not cancelled) reservation arriving on or before this date.
     pub arrival_to: Option<Date>,
+}
+
+/// A case-insensitive filter value in its canonical (lower-case) form, for cursors.
+fn lowercased<S: serde::Serializer>(v: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&v.as_ref().map(|t| t.to_lowercase()), s)
 }
 
 /// A page of guests.

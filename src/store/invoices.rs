@@ -178,7 +178,7 @@ pub fn insert_payment(tx: &Tx, p: &Payment) -> AppResult<()> {
 }
 
 /// Invoice list filters.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct InvoiceFilter {
     /// Issued on or after.
     pub issued_from: Option<Date>,

@@ -213,7 +213,7 @@ pub fn update(tx: &Tx, old: &Reservation, r: &Reservation) -> AppResult<()> {
 }
 
 /// Reservation list filters; all optional, combined with AND.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct ReservationFilter {
     /// The stay overlaps the days from this date...
     pub from: Option<Date>,

@@ -97,7 +97,7 @@ pub fn update(tx: &Tx, old: &Room, room: &Room) -> AppResult<()> {
 }
 
 /// Room list filters.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct RoomFilter {
     /// Only rooms of this type.
     pub room_type_id: Option<String>,
