@@ -1,7 +1,7 @@
 //! Croatian fiscal receipts (hr-cis), end to end against the CIS simulator over TLS with a
 //! client certificate: online issue with JIR and QR link, a check-out offline delivered
 //! late with NakDost, and credit notes (the ZKI golden vector is a unit test of
-//! `compliance::cis::receipt`; faults and the sealed fields are in `fiscal_more`).
+//! `compliance::cis::receipt`; faults and the sealed fields are in `fiscal_faults`).
 
 use std::sync::Arc;
 use std::time::Duration;
