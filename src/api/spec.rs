@@ -6,9 +6,7 @@
 
 use serde_json::{Value, json};
 
-/// A schema title that marks a property as never null (update fields that may be left out
-/// but not cleared); the finisher removes it.
-pub const NOT_NULL_MARK: &str = "innkeep:not-null";
+pub use crate::model::NOT_NULL_MARK;
 
 /// Makes optional properties nullable throughout `components.schemas`, and closes request
 /// bodies to unknown properties (the server rejects them with 422).

@@ -11,9 +11,9 @@ use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
 use serde_json::Value;
 
-use crate::api::input::{Errors, FromJson};
 use crate::domain::rules::{self, Rule};
 use crate::error::FieldError;
+use crate::model::input::{Errors, FromJson};
 
 /// One line of text without control characters and not blank.
 const LINE_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$";

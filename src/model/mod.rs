@@ -35,6 +35,7 @@ macro_rules! scalar_type {
 mod compliance;
 pub mod fields;
 mod guest;
+pub mod input;
 mod money;
 mod page;
 mod patch;
@@ -47,7 +48,7 @@ pub use compliance::*;
 pub use guest::*;
 pub use money::*;
 pub use page::*;
-pub use patch::Patch;
+pub use patch::{NOT_NULL_MARK, Patch};
 pub use property::*;
 pub use reservation::*;
 pub use types::{Date, Instant};

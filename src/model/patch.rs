@@ -6,8 +6,12 @@ use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
 use serde_json::Value;
 
-use crate::api::input::{Errors, FromJson};
 use crate::error::FieldError;
+use crate::model::input::{Errors, FromJson};
+
+/// A schema title that marks a property as never null (update fields that may be left out
+/// but not cleared); the spec finisher (`api::spec`) removes it.
+pub const NOT_NULL_MARK: &str = "innkeep:not-null";
 
 /// A field of an update that may be left out but never cleared: absent keeps the value,
 /// `null` is refused with a field error.
@@ -42,7 +46,7 @@ impl<T: Type> Type for Patch<T> {
 
     /// T's schema, marked so that the spec finisher does not make it nullable.
     fn schema_ref() -> MetaSchemaRef {
-        let mark = Some(crate::api::spec::NOT_NULL_MARK.to_string());
+        let mark = Some(NOT_NULL_MARK.to_string());
         match T::schema_ref() {
             MetaSchemaRef::Inline(schema) => MetaSchemaRef::Inline(Box::new(MetaSchema {
                 title: mark,
@@ -98,7 +102,7 @@ impl<T: ToJSON> ToJSON for Patch<T> {
     }
 }
 
-impl<T: FromJson> crate::api::input::Field for Patch<T> {
+impl<T: FromJson> crate::model::input::Field for Patch<T> {
     fn absent(_: &str, _: &mut Errors) -> Option<Self> {
         Some(Patch::Keep)
     }

@@ -101,7 +101,7 @@ input_object! {
         /// Notes for staff.
         pub notes: Option<Text<4000>>,
     }
-    cross crate::api::input::stay_dates
+    cross crate::model::input::stay_dates
 }
 
 input_object! {

@@ -11,7 +11,6 @@ use serde_json::Value;
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-use crate::api::input::FromJson;
 use crate::domain::enums::{
     DeliveryOutcome, DeviceCodeStatus, DocumentType, FiscalStatus, Gender, HousekeepingStatus,
     InvoiceKind, InvoiceStatus, JobStatus, PaymentMethod, RowStatus, Source, SubmissionKind,
@@ -20,6 +19,7 @@ use crate::domain::enums::{
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
 use crate::error::FieldError;
+use crate::model::input::FromJson;
 
 /// A property-local calendar date, `YYYY-MM-DD`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
