@@ -25,6 +25,7 @@ mod guests;
 mod idempotency;
 mod invoice_numbers;
 mod invoices;
+mod layers;
 mod lifecycle;
 mod limits;
 mod oauth;

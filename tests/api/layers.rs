@@ -1,0 +1,117 @@
+//! The floor plan (ARCHITECTURE.md), checked on the source: a module never imports from a
+//! layer above it. `domain` uses nothing of ours; `model`, `store` and `db` use nothing of
+//! `service`, `api` or `jobs`; `service` uses nothing of `api`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Each layer and the top-level modules it must not use.
+const RULES: &[(&str, &[&str])] = &[
+    (
+        "domain",
+        &[
+            "api",
+            "app",
+            "auth",
+            "cli",
+            "clock",
+            "compliance",
+            "config",
+            "db",
+            "error",
+            "ids",
+            "jobs",
+            "model",
+            "outbound",
+            "service",
+            "store",
+            "templates",
+        ],
+    ),
+    ("model", &["service", "api", "jobs"]),
+    ("store", &["service", "api", "jobs"]),
+    ("db", &["service", "api", "jobs"]),
+    ("service", &["api"]),
+];
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level modules of ours a source text names: `crate::x` and `use crate::{x, ...}`,
+/// outside comments.
+fn uses(text: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let inner = group.split('}').next().unwrap_or("");
+                for item in inner.split(',') {
+                    let name = item.trim().split("::").next().unwrap_or("").trim();
+                    if !name.is_empty() {
+                        found.insert(name.to_string());
+                    }
+                }
+            } else {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                found.insert(name);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_module_imports_from_a_layer_above_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut broken = Vec::new();
+    for (layer, forbidden) in RULES {
+        let mut paths = Vec::new();
+        let dir = src.join(layer);
+        if dir.is_dir() {
+            files(&dir, &mut paths);
+        }
+        let single = src.join(format!("{layer}.rs"));
+        if single.is_file() {
+            paths.push(single);
+        }
+        assert!(!paths.is_empty(), "no sources for layer {layer}");
+        for path in paths {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for name in uses(&text) {
+                if forbidden.contains(&name.as_str()) {
+                    broken.push(format!(
+                        "{} uses crate::{name}",
+                        path.strip_prefix(&src).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "imports against the floor plan:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_finds_plain_grouped_and_nested_paths() {
+    let text = "use crate::api::input::FromJson;\nuse crate::{db::Db, service};\n\
+                let x = crate::jobs::run(); // crate::cli is only mentioned here\n";
+    let found: Vec<String> = uses(text).into_iter().collect();
+    assert_eq!(found, ["api", "db", "jobs", "service"]);
+}
