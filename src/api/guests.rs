@@ -69,10 +69,12 @@ impl GuestsApi {
     async fn create(
         &self,
         db: Data<&Db>,
-        #[oai(scope = "Scope::GuestsWrite")] _token: Token,
+        #[oai(scope = "Scope::GuestsWrite")] token: Token,
         body: Body<GuestCreate>,
     ) -> Result<Created<Guest>, ApiError<CreateErrors>> {
-        Ok(service::guests::create(db.0, body.0).await?.into())
+        Ok(service::guests::create(db.0, &token.0.actor, body.0)
+            .await?
+            .into())
     }
 
     /// Get a guest
@@ -98,7 +100,7 @@ impl GuestsApi {
     async fn update(
         &self,
         db: Data<&Db>,
-        #[oai(scope = "Scope::GuestsWrite")] _token: Token,
+        #[oai(scope = "Scope::GuestsWrite")] token: Token,
         /// `gst_…`
         id: Path<String>,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
@@ -107,8 +109,10 @@ impl GuestsApi {
         body: Body<GuestUpdate>,
     ) -> Result<Tagged<Guest>, ApiError<UpdateErrors>> {
         let if_match = IfMatch::from_header(if_match.0.as_deref());
-        Ok(service::guests::update(db.0, id.0, if_match, body.0)
-            .await?
-            .into())
+        Ok(
+            service::guests::update(db.0, &token.0.actor, id.0, if_match, body.0)
+                .await?
+                .into(),
+        )
     }
 }

@@ -95,12 +95,14 @@ impl InvoicesApi {
         &self,
         db: Data<&Db>,
         compliance: Data<&Arc<Compliance>>,
-        #[oai(scope = "Scope::InvoicesWrite")] _token: Token,
+        #[oai(scope = "Scope::InvoicesWrite")] token: Token,
         body: Body<InvoiceCreate>,
     ) -> Result<Created<Invoice>, ApiError<CreateErrors>> {
-        Ok(service::invoices::create(db.0, compliance.0, body.0)
-            .await?
-            .into())
+        Ok(
+            service::invoices::create(db.0, &token.0.actor, compliance.0, body.0)
+                .await?
+                .into(),
+        )
     }
 
     /// Get an invoice with its lines
@@ -131,13 +133,13 @@ impl InvoicesApi {
     async fn pay(
         &self,
         db: Data<&Db>,
-        #[oai(scope = "Scope::InvoicesWrite")] _token: Token,
+        #[oai(scope = "Scope::InvoicesWrite")] token: Token,
         /// `inv_…`
         id: Path<String>,
         body: Body<PaymentInput>,
     ) -> Result<PaymentRecorded, ApiError<ActionErrors>> {
         Ok(PaymentRecorded::Created(Json(
-            service::invoices::pay(db.0, id.0, body.0).await?,
+            service::invoices::pay(db.0, &token.0.actor, id.0, body.0).await?,
         )))
     }
 }

@@ -95,10 +95,12 @@ impl ReservationsApi {
     async fn create(
         &self,
         db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsWrite")] _token: Token,
+        #[oai(scope = "Scope::ReservationsWrite")] token: Token,
         body: Body<ReservationCreate>,
     ) -> Result<Created<Reservation>, ApiError<CreateErrors>> {
-        Ok(service::reservations::create(db.0, body.0).await?.into())
+        Ok(service::reservations::create(db.0, &token.0.actor, body.0)
+            .await?
+            .into())
     }
 
     /// Get a reservation
@@ -136,7 +138,7 @@ impl ReservationsApi {
     async fn update(
         &self,
         db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsWrite")] _token: Token,
+        #[oai(scope = "Scope::ReservationsWrite")] token: Token,
         /// `res_…`
         id: Path<String>,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
@@ -145,8 +147,10 @@ impl ReservationsApi {
         body: Body<ReservationUpdate>,
     ) -> Result<Tagged<Reservation>, ApiError<UpdateErrors>> {
         let if_match = IfMatch::from_header(if_match.0.as_deref());
-        Ok(service::reservations::update(db.0, id.0, if_match, body.0)
-            .await?
-            .into())
+        Ok(
+            service::reservations::update(db.0, &token.0.actor, id.0, if_match, body.0)
+                .await?
+                .into(),
+        )
     }
 }

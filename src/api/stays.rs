@@ -54,12 +54,14 @@ impl StaysApi {
         &self,
         db: Data<&Db>,
         compliance: Data<&Arc<Compliance>>,
-        #[oai(scope = "Scope::FrontDesk")] _token: Token,
+        #[oai(scope = "Scope::FrontDesk")] token: Token,
         body: Body<CheckIn>,
     ) -> Result<Tagged<Reservation>, ApiError<ActionErrors>> {
-        Ok(service::stays::check_in(db.0, compliance.0, body.0)
-            .await?
-            .into())
+        Ok(
+            service::stays::check_in(db.0, &token.0.actor, compliance.0, body.0)
+                .await?
+                .into(),
+        )
     }
 
     /// Check a guest out and issue the invoice
@@ -78,11 +80,11 @@ impl StaysApi {
         &self,
         db: Data<&Db>,
         compliance: Data<&Arc<Compliance>>,
-        #[oai(scope = "Scope::FrontDesk")] _token: Token,
+        #[oai(scope = "Scope::FrontDesk")] token: Token,
         body: Body<CheckOut>,
     ) -> Result<CheckedOut, ApiError<ActionErrors>> {
         Ok(CheckedOut::Ok(Json(
-            service::stays::check_out(db.0, compliance.0, body.0).await?,
+            service::stays::check_out(db.0, &token.0.actor, compliance.0, body.0).await?,
         )))
     }
 

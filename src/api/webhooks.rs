@@ -200,12 +200,12 @@ impl WebhooksApi {
     async fn test(
         &self,
         db: Data<&Db>,
-        #[oai(scope = "Scope::WebhooksManage")] _token: Token,
+        #[oai(scope = "Scope::WebhooksManage")] token: Token,
         /// `whk_…`
         id: Path<String>,
     ) -> Result<Accepted, ApiError<ActionErrors>> {
         Ok(Accepted::Queued(Json(
-            service::webhooks::test(db.0, id.0).await?,
+            service::webhooks::test(db.0, &token.0.actor, id.0).await?,
         )))
     }
 

@@ -139,7 +139,7 @@ impl<E> Guard<E> {
             Ok(c) => c,
             Err(why) => return Ok(refused(self.unauthorized(req, why.describe()))),
         };
-        let rate = match crate::service::oauth::standing(
+        let standing = match crate::service::oauth::standing(
             &self.db,
             &claims.jti,
             &claims.client_id,
@@ -147,7 +147,7 @@ impl<E> Guard<E> {
         )
         .await?
         {
-            Some(rate) => rate,
+            Some(standing) => standing,
             None => {
                 return Ok(refused(self.unauthorized(
                     req,
@@ -178,14 +178,15 @@ impl<E> Guard<E> {
                     &detail,
                     challenge,
                 ),
-                client: Some((claims.client_id, rate)),
+                client: Some((claims.client_id, standing.rate)),
             });
         }
         let scopes = ScopeSet::parse(&claims.scope).unwrap_or_default();
         Ok(Decision::Allowed(Principal {
             claims,
             scopes,
-            rate,
+            rate: standing.rate,
+            actor: standing.actor,
         }))
     }
 }

@@ -39,6 +39,8 @@ pub struct Principal {
     pub scopes: ScopeSet,
     /// The client's own request rate limit; `None` for the configured default.
     pub rate: Option<crate::domain::limits::Rate>,
+    /// Who acts: the staff member the token was issued to, or the client itself.
+    pub actor: crate::model::Actor,
 }
 
 /// Why a token was refused (the text goes into `WWW-Authenticate`).

@@ -213,3 +213,15 @@ string_enum! {
         Used = "used",
     }
 }
+
+string_enum! {
+    /// Who causes a change (API.md section 8).
+    pub enum ActorKind {
+        /// An integration acting with its own client credentials.
+        Client = "client",
+        /// A staff member signed in (front desk, kiosk approval, a browser app).
+        Staff = "staff",
+        /// innkeep itself: the queue recording an authority's answer, maintenance.
+        System = "system",
+    }
+}

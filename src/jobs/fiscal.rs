@@ -21,6 +21,7 @@ use crate::db::Db;
 use crate::domain::enums::{FiscalStatus, SubmissionStatus};
 use crate::domain::events::EventType;
 use crate::error::{AppError, AppResult};
+use crate::model::Actor;
 use crate::model::{Instant, Submission, snapshot};
 use crate::store::{self, jobs::Job};
 
@@ -163,7 +164,7 @@ async fn record(
         inv.updated_at = Instant(format_instant(now));
         store::invoices::update_state(tx, &inv)?;
         if let Some(kind) = event {
-            store::events::record(tx, kind, &inv.id, &snapshot(&inv))?;
+            store::events::record(tx, &Actor::queue(), kind, &inv.id, &snapshot(&inv))?;
         }
         Ok(())
     })

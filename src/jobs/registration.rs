@@ -23,6 +23,7 @@ use crate::db::{Db, Tx};
 use crate::domain::enums::{RowStatus, SubmissionStatus};
 use crate::domain::events::EventType;
 use crate::error::AppResult;
+use crate::model::Actor;
 use crate::model::{Instant, Submission, snapshot};
 use crate::service::registration::payload_of;
 use crate::store::{self, jobs::Job};
@@ -178,7 +179,7 @@ async fn record(
         let payload = payload_of(scheme.as_ref(), &sub.rows);
         store::submissions::save(tx, &sub, &payload)?;
         if let Some(kind) = event {
-            store::events::record(tx, kind, &sub.id, &snapshot(&sub))?;
+            store::events::record(tx, &Actor::queue(), kind, &sub.id, &snapshot(&sub))?;
         }
         Ok(())
     })

@@ -167,7 +167,7 @@ impl WebhookHandler {
             None => (not_sent("the event is no longer kept"), None),
             Some(event) => {
                 let now = db.clock().now();
-                let body = json!({"id": event.id, "type": event.kind, "timestamp": event.occurred_at.0, "data": event.data, "sequence": event.sequence, "feed_id": feed_id})
+                let body = json!({"id": event.id, "type": event.kind, "timestamp": event.occurred_at.0, "data": event.data, "sequence": event.sequence, "feed_id": feed_id, "actor": event.actor})
                     .to_string()
                     .into_bytes();
                 let mut secrets = vec![endpoint.secret.as_str()];

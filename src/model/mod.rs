@@ -32,6 +32,7 @@ macro_rules! scalar_type {
     };
 }
 
+mod actor;
 mod compliance;
 pub mod fields;
 mod guest;
@@ -44,6 +45,7 @@ mod reservation;
 mod types;
 mod webhooks;
 
+pub use actor::Actor;
 pub use compliance::*;
 pub use guest::*;
 pub use money::*;

@@ -157,6 +157,8 @@ pub struct Event {
     pub occurred_at: Instant,
     /// Full snapshot of the resource after the change, as `GET` returns it.
     pub data: serde_json::Value,
+    /// Who caused it; `null` only for events recorded before innkeep kept actors.
+    pub actor: Option<crate::model::Actor>,
 }
 
 /// A page of the event feed.

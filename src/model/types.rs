@@ -12,9 +12,9 @@ use serde_json::Value;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 use crate::domain::enums::{
-    DeliveryOutcome, DeviceCodeStatus, DocumentType, FiscalStatus, Gender, HousekeepingStatus,
-    InvoiceKind, InvoiceStatus, JobStatus, PaymentMethod, RowStatus, Source, SubmissionKind,
-    SubmissionStatus,
+    ActorKind, DeliveryOutcome, DeviceCodeStatus, DocumentType, FiscalStatus, Gender,
+    HousekeepingStatus, InvoiceKind, InvoiceStatus, JobStatus, PaymentMethod, RowStatus, Source,
+    SubmissionKind, SubmissionStatus,
 };
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
@@ -169,7 +169,8 @@ enum_glue!(
     RowStatus,
     DeliveryOutcome,
     JobStatus,
-    DeviceCodeStatus
+    DeviceCodeStatus,
+    ActorKind
 );
 
 impl FromSql for Date {

@@ -3,6 +3,7 @@
 use crate::db::{Db, Tx};
 use crate::domain::events::EventType;
 use crate::error::{AppError, AppResult, FieldError};
+use crate::model::Actor;
 use crate::model::{Guest, GuestCreate, GuestUpdate, Instant, snapshot};
 use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
 use crate::store::{self, guests::GuestFilter};
@@ -23,7 +24,8 @@ fn check_dates(tx: &Tx, g: &Guest, errs: &mut Vec<FieldError>) -> AppResult<()> 
 }
 
 /// Creates a guest and records `guest.created`.
-pub async fn create(db: &Db, input: GuestCreate) -> AppResult<Guest> {
+pub async fn create(db: &Db, actor: &Actor, input: GuestCreate) -> AppResult<Guest> {
+    let actor = actor.clone();
     db.write(move |tx| {
         let now = Instant(tx.now_text());
         let g = Guest {
@@ -47,7 +49,7 @@ pub async fn create(db: &Db, input: GuestCreate) -> AppResult<Guest> {
         check_dates(tx, &g, &mut errs)?;
         fail_on(errs)?;
         store::guests::insert(tx, &g)?;
-        store::events::record(tx, EventType::GuestCreated, &g.id, &snapshot(&g))?;
+        store::events::record(tx, &actor, EventType::GuestCreated, &g.id, &snapshot(&g))?;
         Ok(g)
     })
     .await
@@ -62,10 +64,12 @@ pub async fn get(db: &Db, id: String) -> AppResult<Guest> {
 /// Changes a guest and records `guest.updated`.
 pub async fn update(
     db: &Db,
+    actor: &Actor,
     id: String,
     if_match: Option<IfMatch>,
     input: GuestUpdate,
 ) -> AppResult<Guest> {
+    let actor = actor.clone();
     db.write(move |tx| {
         let old = store::guests::get(tx, &id)?.ok_or_else(|| AppError::not_found("guest", &id))?;
         IfMatch::check(if_match.as_ref(), old.version)?;
@@ -90,7 +94,7 @@ pub async fn update(
         g.version += 1;
         g.updated_at = Instant(tx.now_text());
         store::guests::update(tx, &old, &g)?;
-        store::events::record(tx, EventType::GuestUpdated, &g.id, &snapshot(&g))?;
+        store::events::record(tx, &actor, EventType::GuestUpdated, &g.id, &snapshot(&g))?;
         Ok(g)
     })
     .await

@@ -6,6 +6,7 @@ use crate::domain::enums::{InvoiceKind, InvoiceStatus};
 use crate::domain::events::EventType;
 use crate::domain::reservation::Status;
 use crate::error::{AppError, AppResult, FieldError};
+use crate::model::Actor;
 use crate::model::fields::Line;
 use crate::model::{
     BillTo, ChargeInput, Date, Instant, Invoice, InvoiceCreate, Payment, PaymentInput,
@@ -82,7 +83,13 @@ fn required<T>(value: &Option<T>, field: &str, errs: &mut Vec<FieldError>) {
     }
 }
 
-fn credit_note(tx: &Tx, c: &Compliance, id: &str, reason: Option<String>) -> AppResult<Invoice> {
+fn credit_note(
+    tx: &Tx,
+    actor: &Actor,
+    c: &Compliance,
+    id: &str,
+    reason: Option<String>,
+) -> AppResult<Invoice> {
     let mut original = store::invoices::get(tx, id)?.ok_or_else(|| {
         AppError::invalid_field("corrects_invoice_id", "not_found", "no invoice has this id")
     })?;
@@ -115,6 +122,7 @@ fn credit_note(tx: &Tx, c: &Compliance, id: &str, reason: Option<String>) -> App
         .collect();
     let credit = issue(
         tx,
+        actor,
         c.fiscal.as_ref(),
         Draft {
             kind: InvoiceKind::CreditNote,
@@ -136,8 +144,14 @@ fn credit_note(tx: &Tx, c: &Compliance, id: &str, reason: Option<String>) -> App
 }
 
 /// `POST /v1/invoices`: an interim bill, a sale, or a credit note.
-pub async fn create(db: &Db, c: &Compliance, input: InvoiceCreate) -> AppResult<Invoice> {
+pub async fn create(
+    db: &Db,
+    actor: &Actor,
+    c: &Compliance,
+    input: InvoiceCreate,
+) -> AppResult<Invoice> {
     let c = c.clone();
+    let actor = actor.clone();
     db.write(move |tx| {
         let settings = store::settings::get(tx)?;
         let today = tx.clock().today_in(&settings.time_zone);
@@ -145,7 +159,7 @@ pub async fn create(db: &Db, c: &Compliance, input: InvoiceCreate) -> AppResult<
             let mut errs = only(&input, &["corrects_invoice_id", "reason"]);
             required(&input.reason, "reason", &mut errs);
             fail_on(errs)?;
-            return credit_note(tx, &c, &original.0, input.reason.map(|r| r.0));
+            return credit_note(tx, &actor, &c, &original.0, input.reason.map(|r| r.0));
         }
         if let Some(res_id) = &input.reservation_id {
             let mut errs = only(&input, &["reservation_id", "payment_method", "bill_to"]);
@@ -186,7 +200,7 @@ pub async fn create(db: &Db, c: &Compliance, input: InvoiceCreate) -> AppResult<
                 corrects_invoice_id: None,
                 reason: None,
             };
-            return issue(tx, c.fiscal.as_ref(), draft);
+            return issue(tx, &actor, c.fiscal.as_ref(), draft);
         }
         let mut errs = only(
             &input,
@@ -234,7 +248,7 @@ pub async fn create(db: &Db, c: &Compliance, input: InvoiceCreate) -> AppResult<
             corrects_invoice_id: None,
             reason: None,
         };
-        issue(tx, c.fiscal.as_ref(), draft)
+        issue(tx, &actor, c.fiscal.as_ref(), draft)
     })
     .await
 }
@@ -256,7 +270,13 @@ pub async fn list(db: &Db, filter: InvoiceFilter, req: PageRequest) -> AppResult
 }
 
 /// Records a payment; the invoice is `paid` once payments reach its gross total.
-pub async fn pay(db: &Db, id: String, input: PaymentInput) -> AppResult<PaymentReceipt> {
+pub async fn pay(
+    db: &Db,
+    actor: &Actor,
+    id: String,
+    input: PaymentInput,
+) -> AppResult<PaymentReceipt> {
+    let actor = actor.clone();
     db.write(move |tx| {
         let mut inv =
             store::invoices::get(tx, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))?;
@@ -301,7 +321,7 @@ pub async fn pay(db: &Db, id: String, input: PaymentInput) -> AppResult<PaymentR
         }
         store::invoices::update_state(tx, &inv)?;
         if inv.status == InvoiceStatus::Paid {
-            store::events::record(tx, EventType::InvoicePaid, &inv.id, &snapshot(&inv))?;
+            store::events::record(tx, &actor, EventType::InvoicePaid, &inv.id, &snapshot(&inv))?;
         }
         Ok(PaymentReceipt {
             payment,

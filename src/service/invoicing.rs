@@ -14,6 +14,7 @@ use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
 use crate::domain::events::EventType;
 use crate::domain::money;
 use crate::error::{AppError, AppResult, FieldError};
+use crate::model::Actor;
 use crate::model::{
     BillTo, Charge, Date, Fiscal, Instant, Invoice, InvoiceLine, Totals, snapshot, tax_breakdown,
 };
@@ -87,7 +88,12 @@ pub fn series_for(pattern: &str, issue_date: chrono::NaiveDate) -> String {
 }
 
 /// Issues a draft (inside the caller's transaction) and records `invoice.created`.
-pub fn issue(tx: &Tx, fiscal: &dyn FiscalScheme, draft: Draft) -> AppResult<Invoice> {
+pub fn issue(
+    tx: &Tx,
+    actor: &Actor,
+    fiscal: &dyn FiscalScheme,
+    draft: Draft,
+) -> AppResult<Invoice> {
     if draft.lines.is_empty() {
         return Err(AppError::invalid_field(
             "lines",
@@ -170,6 +176,7 @@ pub fn issue(tx: &Tx, fiscal: &dyn FiscalScheme, draft: Draft) -> AppResult<Invo
     store::invoices::insert(tx, &invoice, seq, &charges)?;
     store::events::record(
         tx,
+        actor,
         EventType::InvoiceCreated,
         &invoice.id,
         &snapshot(&invoice),

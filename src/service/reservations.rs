@@ -10,6 +10,7 @@ use crate::domain::events::EventType;
 use crate::domain::reservation::Status;
 use crate::domain::stay::{StayDates, StayError};
 use crate::error::{AppError, AppResult, FieldError};
+use crate::model::Actor;
 use crate::model::{Instant, Reservation, ReservationCreate, RoomType, snapshot};
 use crate::service::{Page, PageRequest, all_into, fail_on, page};
 use crate::store::{self, reservations::ReservationFilter};
@@ -196,7 +197,8 @@ fn unused_code(tx: &Tx) -> AppResult<String> {
 }
 
 /// Creates a confirmed reservation and records `reservation.created`.
-pub async fn create(db: &Db, input: ReservationCreate) -> AppResult<Reservation> {
+pub async fn create(db: &Db, actor: &Actor, input: ReservationCreate) -> AppResult<Reservation> {
+    let actor = actor.clone();
     db.write(move |tx| {
         let mut errs = Vec::new();
         let room_type = store::room_types::get(tx, &input.room_type_id.0)?;
@@ -250,7 +252,13 @@ pub async fn create(db: &Db, input: ReservationCreate) -> AppResult<Reservation>
         };
         check_stay(tx, &r, errs)?;
         store::reservations::insert(tx, &r)?;
-        store::events::record(tx, EventType::ReservationCreated, &r.id, &snapshot(&r))?;
+        store::events::record(
+            tx,
+            &actor,
+            EventType::ReservationCreated,
+            &r.id,
+            &snapshot(&r),
+        )?;
         Ok(r)
     })
     .await

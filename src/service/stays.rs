@@ -7,6 +7,7 @@ use crate::domain::events::EventType;
 use crate::domain::money::{CityTaxRule, city_tax_person_nights};
 use crate::domain::reservation::{self as rules, Status, Via};
 use crate::error::{AppError, AppResult};
+use crate::model::Actor;
 use crate::model::{CheckIn, CheckOut, CheckOutResult, Date, Instant, Reservation, snapshot};
 use crate::service::invoices::{bill_to_or_guest, lines_from};
 use crate::service::invoicing::{Draft, DraftLine, issue};
@@ -34,8 +35,14 @@ fn next_status(r: &Reservation, via: Via, done: &str) -> AppResult<Status> {
 }
 
 /// Checks a confirmed reservation in: room checks, registration, status, event.
-pub async fn check_in(db: &Db, c: &Compliance, input: CheckIn) -> AppResult<Reservation> {
+pub async fn check_in(
+    db: &Db,
+    actor: &Actor,
+    c: &Compliance,
+    input: CheckIn,
+) -> AppResult<Reservation> {
     let c = c.clone();
+    let actor = actor.clone();
     db.write(move |tx| {
         let mut r = load(tx, &input.reservation_id.0)?;
         let next = next_status(&r, Via::CheckIn, "checked in")?;
@@ -115,7 +122,13 @@ pub async fn check_in(db: &Db, c: &Compliance, input: CheckIn) -> AppResult<Rese
         r.updated_at = Instant(crate::clock::format_instant(now));
         r.registration = registration;
         store::reservations::update(tx, &old, &r)?;
-        store::events::record(tx, EventType::ReservationCheckedIn, &r.id, &snapshot(&r))?;
+        store::events::record(
+            tx,
+            &actor,
+            EventType::ReservationCheckedIn,
+            &r.id,
+            &snapshot(&r),
+        )?;
         Ok(r)
     })
     .await
@@ -193,8 +206,14 @@ fn stay_lines(tx: &Tx, r: &Reservation) -> AppResult<Vec<DraftLine>> {
 
 /// Checks a guest out: last charges, the invoice, the room to `dirty`, status, events.
 /// Leaving before the booked departure bills the nights actually stayed (at least one).
-pub async fn check_out(db: &Db, c: &Compliance, input: CheckOut) -> AppResult<CheckOutResult> {
+pub async fn check_out(
+    db: &Db,
+    actor: &Actor,
+    c: &Compliance,
+    input: CheckOut,
+) -> AppResult<CheckOutResult> {
     let c = c.clone();
+    let actor = actor.clone();
     db.write(move |tx| {
         let mut r = load(tx, &input.reservation_id.0)?;
         let next = next_status(&r, Via::CheckOut, "checked out")?;
@@ -225,7 +244,7 @@ pub async fn check_out(db: &Db, c: &Compliance, input: CheckOut) -> AppResult<Ch
             corrects_invoice_id: None,
             reason: None,
         };
-        let invoice = issue(tx, c.fiscal.as_ref(), draft)?;
+        let invoice = issue(tx, &actor, c.fiscal.as_ref(), draft)?;
         if let Some(room_id) = &r.room_id
             && let Some(room) = store::rooms::get(tx, room_id)?
             && room.housekeeping_status != HousekeepingStatus::Dirty
@@ -242,7 +261,13 @@ pub async fn check_out(db: &Db, c: &Compliance, input: CheckOut) -> AppResult<Ch
         r.version += 1;
         r.updated_at = now;
         store::reservations::update(tx, &old, &r)?;
-        store::events::record(tx, EventType::ReservationCheckedOut, &r.id, &snapshot(&r))?;
+        store::events::record(
+            tx,
+            &actor,
+            EventType::ReservationCheckedOut,
+            &r.id,
+            &snapshot(&r),
+        )?;
         Ok(CheckOutResult {
             reservation: r,
             invoice,

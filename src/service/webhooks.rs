@@ -5,6 +5,7 @@ use crate::domain::events::{EventType, is_known_pattern};
 use crate::domain::webhooks::{Destinations, check_address};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::jobs::{signature, webhook};
+use crate::model::Actor;
 use crate::model::{
     Delivery, Instant, Queued, Webhook, WebhookCreate, WebhookUpdate, WebhookWithSecret, snapshot,
 };
@@ -205,13 +206,14 @@ pub async fn rotate(db: &Db, id: String) -> AppResult<WebhookWithSecret> {
 }
 
 /// Sends a `webhook.test` event to this endpoint only (it is recorded in the feed too).
-pub async fn test(db: &Db, id: String) -> AppResult<Queued> {
+pub async fn test(db: &Db, actor: &Actor, id: String) -> AppResult<Queued> {
+    let actor = actor.clone();
     db.write(move |tx| {
         let e = load(tx, &id)?;
         // A refusal (disabled endpoint) rolls the recorded event back with it.
         let data = serde_json::json!({"webhook_id": id, "message": "A test event from innkeep.",
             "webhook": snapshot(&e.webhook)});
-        let (_, event_id) = store::events::record(tx, EventType::WebhookTest, &id, &data)?;
+        let (_, event_id) = store::events::record(tx, &actor, EventType::WebhookTest, &id, &data)?;
         queue_delivery(tx, &e, event_id)
     })
     .await

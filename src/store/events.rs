@@ -8,11 +8,12 @@ use rusqlite::types::Value;
 use crate::db::Tx;
 use crate::domain::events::EventType;
 use crate::error::AppResult;
-use crate::model::Event;
+use crate::model::{Actor, Event};
 
 /// Appends an event; returns its sequence and id.
 pub fn record(
     tx: &Tx,
+    actor: &Actor,
     kind: EventType,
     subject_id: &str,
     data: &serde_json::Value,
@@ -20,8 +21,8 @@ pub fn record(
     let id = crate::ids::new("evt");
     let sequence = tx
         .prepare_cached(
-            "INSERT INTO events (id, type, subject_id, occurred_at, data)
-             VALUES (?1, ?2, ?3, ?4, ?5) RETURNING sequence",
+            "INSERT INTO events (id, type, subject_id, occurred_at, data, actor)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING sequence",
         )?
         .query_row(
             (
@@ -30,6 +31,7 @@ pub fn record(
                 subject_id,
                 tx.now_text(),
                 data.to_string(),
+                serde_json::to_string(actor)?,
             ),
             |r| r.get(0),
         )?;
@@ -68,7 +70,7 @@ pub fn list(
     };
     params.push(Value::Integer(limit as i64));
     let sql = format!(
-        "SELECT sequence, id, type, occurred_at, data FROM events WHERE sequence > ?1{type_sql}
+        "SELECT sequence, id, type, occurred_at, data, actor FROM events WHERE sequence > ?1{type_sql}
          ORDER BY sequence LIMIT ?{}",
         params.len()
     );
@@ -77,7 +79,7 @@ pub fn list(
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
-/// An event from `SELECT sequence, id, type, occurred_at, data`.
+/// An event from `SELECT sequence, id, type, occurred_at, data, actor`.
 fn map(r: &rusqlite::Row) -> rusqlite::Result<Event> {
     let data: String = r.get(4)?;
     Ok(Event {
@@ -86,6 +88,9 @@ fn map(r: &rusqlite::Row) -> rusqlite::Result<Event> {
         kind: r.get(2)?,
         occurred_at: r.get(3)?,
         data: serde_json::from_str(&data).unwrap_or(serde_json::Value::Null),
+        actor: r
+            .get::<_, Option<String>>(5)?
+            .and_then(|a| serde_json::from_str(&a).ok()),
     })
 }
 
@@ -93,7 +98,9 @@ fn map(r: &rusqlite::Row) -> rusqlite::Result<Event> {
 pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Event>> {
     use rusqlite::OptionalExtension;
     Ok(conn
-        .prepare_cached("SELECT sequence, id, type, occurred_at, data FROM events WHERE id = ?1")?
+        .prepare_cached(
+            "SELECT sequence, id, type, occurred_at, data, actor FROM events WHERE id = ?1",
+        )?
         .query_row([id], map)
         .optional()?)
 }

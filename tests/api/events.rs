@@ -175,6 +175,7 @@ async fn old_events_are_pruned_and_recent_ones_kept() {
             db.write(move |tx| {
                 innkeep::store::events::record(
                     tx,
+                    &innkeep::model::Actor::queue(),
                     innkeep::domain::events::EventType::GuestCreated,
                     subject,
                     &json!({"id": subject}),

@@ -190,6 +190,9 @@ async fn online_issue_gets_its_jir_and_the_qr_link_carries_it() {
         fiscalized[0]["data"]["fiscal"]["authority_reference"],
         jir.as_str()
     );
+    // The authority's answer is recorded by innkeep's queue, not by whoever issued it.
+    assert_eq!(fiscalized[0]["actor"]["type"], "system");
+    assert_eq!(fiscalized[0]["actor"]["id"], "queue");
 
     // Numbers run on per premises and device; bank transfers are outside fiscalization.
     let second = sale(&app, "card").await;

@@ -11,6 +11,7 @@ mod receiver;
 mod reply;
 mod support;
 
+mod actors;
 mod basics;
 mod binary;
 mod concurrency;

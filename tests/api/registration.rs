@@ -245,6 +245,8 @@ async fn golden_records_go_all_the_way_to_accepted() {
         hits.iter()
             .all(|h| h.json()["type"] == "registration.accepted")
     );
+    // Webhook bodies say who acted: the queue recorded the authority's answer.
+    assert!(hits.iter().all(|h| h.json()["actor"]["type"] == "system"));
     let events = Value::Array(app.all_events().await).to_string();
     assert!(!events.contains(PASSWORD) && !events.contains(WS_KEY));
     let settings = app.get("/v1/settings").await.expect(200).body;

@@ -297,6 +297,7 @@ async fn fan_out_to_twenty_endpoints_and_two_thousand_events_with_bounded_concur
             for i in 0..2000 {
                 innkeep::store::events::record(
                     tx,
+                    &innkeep::model::Actor::queue(),
                     innkeep::domain::events::EventType::ReservationUpdated,
                     &format!("res_{i}"),
                     &json!({"n": i}),

@@ -8,8 +8,10 @@ use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::clock::format_instant;
 use crate::db::Db;
+use crate::domain::enums::ActorKind;
 use crate::domain::limits::Rate;
 use crate::error::AppError;
+use crate::model::Actor;
 use crate::store::{self, clients::Client};
 
 /// Revokes a refresh token (and its login) or an access token of `client`. Unknown tokens
@@ -43,28 +45,59 @@ pub async fn revoke(
     Ok(())
 }
 
+/// What the guard needs to know of a caller whose token verified.
+#[derive(Debug, Clone)]
+pub struct Standing {
+    /// The client's own request rate limit (`None`: the configured default).
+    pub rate: Option<Rate>,
+    /// Who acts: the staff member the token was issued to, or the client itself.
+    pub actor: Actor,
+}
+
 /// Whether a verified access token is still good: not revoked, its client not revoked,
-/// its staff member not disabled. When it is, returns the client's own rate limit
-/// (`Some(None)` for a client on the default limit), read in the same query.
+/// its staff member not disabled. When it is, returns the client's own rate limit and who
+/// acts (a staff member when the token's subject is one, else the client), read in the
+/// same query.
 pub async fn standing(
     db: &Db,
     jti: &str,
     client: &str,
     subject: &str,
-) -> Result<Option<Option<Rate>>, AppError> {
+) -> Result<Option<Standing>, AppError> {
     use rusqlite::OptionalExtension;
     let (jti, client, subject) = (jti.to_string(), client.to_string(), subject.to_string());
     db.read(move |c| {
-        let row: Option<(Option<u32>, Option<u32>)> = c
+        type Row = (Option<u32>, Option<u32>, String, Option<String>);
+        let row: Option<Row> = c
             .prepare_cached(
-                "SELECT rate_per_second, rate_burst FROM oauth_clients
+                "SELECT rate_per_second, rate_burst, name,
+                        (SELECT username FROM users WHERE id = ?3)
+                   FROM oauth_clients
                   WHERE id = ?2 AND revoked_at IS NULL
                     AND NOT EXISTS(SELECT 1 FROM revoked_access_tokens WHERE jti = ?1)
                     AND NOT EXISTS(SELECT 1 FROM users WHERE id = ?3 AND disabled_at IS NOT NULL)",
             )?
-            .query_row((jti, client, subject), |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row((&jti, &client, &subject), |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })
             .optional()?;
-        Ok(row.map(|(per_second, burst)| Rate::from_columns(per_second, burst)))
+        Ok(
+            row.map(|(per_second, burst, client_name, username)| Standing {
+                rate: Rate::from_columns(per_second, burst),
+                actor: match username {
+                    Some(name) => Actor {
+                        kind: ActorKind::Staff,
+                        id: subject.clone(),
+                        name,
+                    },
+                    None => Actor {
+                        kind: ActorKind::Client,
+                        id: client.clone(),
+                        name: client_name,
+                    },
+                },
+            }),
+        )
     })
     .await
 }

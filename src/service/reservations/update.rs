@@ -7,6 +7,7 @@ use crate::db::Db;
 use crate::domain::events::EventType;
 use crate::domain::reservation::{self as rules, Editable, Status, TransitionError};
 use crate::error::{AppError, AppResult, FieldError};
+use crate::model::Actor;
 use crate::model::{Instant, Reservation, ReservationUpdate, snapshot};
 use crate::service::{IfMatch, all_into, fail_on, set_optional, unchanged};
 use crate::store;
@@ -57,10 +58,12 @@ fn transition_error(e: TransitionError) -> AppError {
 /// Applies a PUT: absent fields keep their value, `null` clears optional ones.
 pub async fn update(
     db: &Db,
+    actor: &Actor,
     id: String,
     if_match: Option<IfMatch>,
     input: ReservationUpdate,
 ) -> AppResult<Reservation> {
+    let actor = actor.clone();
     db.write(move |tx| {
         let old = store::reservations::get(tx, &id)?.ok_or_else(|| AppError::not_found("reservation", &id))?;
         IfMatch::check(if_match.as_ref(), old.version)?;
@@ -147,7 +150,7 @@ pub async fn update(
             (a, Status::NoShow) if a != Status::NoShow => EventType::ReservationNoShow,
             _ => EventType::ReservationUpdated,
         };
-        store::events::record(tx, event, &r.id, &snapshot(&r))?;
+        store::events::record(tx, &actor, event, &r.id, &snapshot(&r))?;
         Ok(r)
     })
     .await

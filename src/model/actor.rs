@@ -1,0 +1,33 @@
+//! Who caused a change: recorded with every event (API.md section 8), so a hotel can answer
+//! "who cancelled this booking?".
+
+use poem_openapi::Object;
+use serde::{Deserialize, Serialize};
+
+use crate::domain::enums::ActorKind;
+
+/// Who caused an event.
+#[derive(Debug, Clone, PartialEq, Eq, Object, Serialize, Deserialize)]
+pub struct Actor {
+    /// `client` (an integration), `staff` (a signed-in staff member) or `system` (innkeep
+    /// itself, such as the queue recording an authority's answer).
+    #[oai(rename = "type")]
+    #[serde(rename = "type")]
+    pub kind: ActorKind,
+    /// The client (`cli_…`), the staff member (`usr_…`) or, for `system`, the part of
+    /// innkeep (`queue`).
+    pub id: String,
+    /// For people: the client's name, the staff member's user name, or what innkeep did.
+    pub name: String,
+}
+
+impl Actor {
+    /// innkeep's queue, recording what a national authority answered.
+    pub fn queue() -> Actor {
+        Actor {
+            kind: ActorKind::System,
+            id: "queue".into(),
+            name: "innkeep queue".into(),
+        }
+    }
+}
