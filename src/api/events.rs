@@ -76,6 +76,29 @@ fn check_types(raw: Option<String>) -> Result<Vec<String>, AppError> {
     Ok(out)
 }
 
+/// One published state machine from the domain's states and `(from, to, via)` edges.
+fn machine<'a>(
+    resource: &str,
+    states: &[&str],
+    initial: &str,
+    terminal: impl Iterator<Item = &'a str>,
+    edges: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
+) -> StateMachine {
+    StateMachine {
+        resource: resource.into(),
+        states: states.iter().map(|s| s.to_string()).collect(),
+        initial: initial.into(),
+        terminal: terminal.map(str::to_string).collect(),
+        transitions: edges
+            .map(|(from, to, via)| Transition {
+                from: from.into(),
+                to: to.into(),
+                via: via.into(),
+            })
+            .collect(),
+    }
+}
+
 #[OpenApi(tag = "Tag::Events")]
 impl EventsApi {
     /// Read the event feed
@@ -130,42 +153,30 @@ impl EventsApi {
         tag = "Tag::Meta"
     )]
     async fn state_machines(&self) -> Result<Json<StateMachines>, ApiError<PublicErrors>> {
-        let reservation = StateMachine {
-            resource: "reservation".into(),
-            states: Status::NAMES.iter().map(|s| s.to_string()).collect(),
-            initial: Status::Confirmed.as_str().into(),
-            terminal: Status::ALL
+        let reservation = machine(
+            "reservation",
+            Status::NAMES,
+            Status::Confirmed.as_str(),
+            Status::ALL
                 .iter()
                 .filter(|s| s.is_final())
-                .map(|s| s.as_str().into())
-                .collect(),
-            transitions: TRANSITIONS
+                .map(|s| s.as_str()),
+            TRANSITIONS
                 .iter()
-                .map(|(from, to, via)| Transition {
-                    from: from.as_str().into(),
-                    to: to.as_str().into(),
-                    via: via.describe().into(),
-                })
-                .collect(),
-        };
-        let invoice = StateMachine {
-            resource: "invoice".into(),
-            states: InvoiceStatus::NAMES.iter().map(|s| s.to_string()).collect(),
-            initial: InvoiceStatus::Issued.as_str().into(),
-            terminal: InvoiceStatus::ALL
+                .map(|(f, t, via)| (f.as_str(), t.as_str(), via.describe())),
+        );
+        let invoice = machine(
+            "invoice",
+            InvoiceStatus::NAMES,
+            InvoiceStatus::Issued.as_str(),
+            InvoiceStatus::ALL
                 .iter()
                 .filter(|s| invoice::is_final(**s))
-                .map(|s| s.as_str().into())
-                .collect(),
-            transitions: invoice::INVOICE_TRANSITIONS
+                .map(|s| s.as_str()),
+            invoice::INVOICE_TRANSITIONS
                 .iter()
-                .map(|(from, to, via)| Transition {
-                    from: from.as_str().into(),
-                    to: to.as_str().into(),
-                    via: via.describe().into(),
-                })
-                .collect(),
-        };
+                .map(|(f, t, via)| (f.as_str(), t.as_str(), via.describe())),
+        );
         Ok(Json(StateMachines {
             data: vec![reservation, invoice],
         }))
