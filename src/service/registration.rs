@@ -6,14 +6,11 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::compliance::{Compliance, Party, Prepared, Problem, RegistrationScheme};
 use crate::db::{Db, Tx};
-use crate::domain::enums::{RowStatus, SubmissionStatus};
+use crate::domain::enums::{RowStatus, SubmissionKind, SubmissionStatus};
 use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::jobs::registration::enqueue;
 use crate::model::{Date, Registration, Reservation, SubmissionRow};
 use crate::store::{self, submissions::NewSubmission};
-
-/// The `kind` of guest-registration submissions.
-pub const KIND: &str = "guest_registration";
 
 /// The party of a reservation arriving on `arrival`.
 pub fn party(tx: &Tx, r: &Reservation, arrival: NaiveDate) -> AppResult<Party> {
@@ -98,7 +95,7 @@ pub fn at_check_in(
     let id = store::submissions::insert(
         tx,
         &NewSubmission {
-            kind: KIND,
+            kind: SubmissionKind::GuestRegistration,
             scheme: scheme.name(),
             subject_id: &r.id,
             due_at: &due,
@@ -174,7 +171,11 @@ pub async fn export(
 ) -> AppResult<(String, usize)> {
     let scheme = c.registration.clone();
     db.read(move |conn| {
-        let subs = store::submissions::for_record_date(conn, KIND, Date(day))?;
+        let subs = store::submissions::for_record_date(
+            conn,
+            SubmissionKind::GuestRegistration,
+            Date(day),
+        )?;
         let lines: Vec<String> = subs
             .iter()
             .filter(|s| s.scheme == scheme.name())

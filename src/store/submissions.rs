@@ -8,13 +8,14 @@ use super::page::{self, ListQuery, Position};
 use crate::compliance::Exchange;
 use crate::db::Tx;
 use crate::domain::digest::sha256_hex;
+use crate::domain::enums::SubmissionKind;
 use crate::error::AppResult;
 use crate::model::{Date, ExchangeRecord, Instant, Submission, SubmissionRow};
 
 /// A new submission, with the payload built and hashed in the caller's transaction.
 pub struct NewSubmission<'a> {
-    /// `guest_registration` or `fiscal_receipt`.
-    pub kind: &'a str,
+    /// What it carries.
+    pub kind: SubmissionKind,
     /// Scheme name.
     pub scheme: &'a str,
     /// Reservation or invoice id.
@@ -179,7 +180,11 @@ pub fn list(
 }
 
 /// The submissions of a kind recorded for a day, oldest first.
-pub fn for_record_date(conn: &Connection, kind: &str, day: Date) -> AppResult<Vec<Submission>> {
+pub fn for_record_date(
+    conn: &Connection,
+    kind: SubmissionKind,
+    day: Date,
+) -> AppResult<Vec<Submission>> {
     let mut stmt = conn.prepare_cached(
         "SELECT * FROM compliance_submissions WHERE kind = ?1 AND record_date = ?2
          ORDER BY created_at, id",

@@ -34,7 +34,6 @@ pub const NAME: &str = "hr-cis";
 /// The `jobs.kind` of fiscal deliveries.
 pub const JOB_KIND: &str = "fiscal";
 /// The `kind` of fiscal submissions.
-pub const SUBMISSION_KIND: &str = SubmissionKind::FiscalReceipt.as_str();
 /// How long after issue a receipt may still be delivered (the two-day rule).
 pub const DELIVERY_WINDOW: chrono::Duration = chrono::Duration::hours(48);
 
@@ -295,7 +294,7 @@ impl FiscalScheme for Cis {
         let id = store::submissions::insert(
             tx,
             &NewSubmission {
-                kind: SUBMISSION_KIND,
+                kind: SubmissionKind::FiscalReceipt,
                 scheme: NAME,
                 subject_id: &inv.id,
                 due_at: &deliver_by,
