@@ -16,7 +16,7 @@ use poem::{Endpoint, IntoResponse, Request, Response};
 use super::AuthServer;
 use super::endpoints::remote;
 use super::tokens::{Invalid, Principal};
-use crate::api::edge::RequestId;
+use crate::api::edge::{RequestId, problem_response};
 use crate::api::limits::{self, Caller, Limits};
 use crate::api::problem::render;
 use crate::api::spec::{Requirement, RouteTable};
@@ -191,6 +191,22 @@ impl<E> Guard<E> {
     }
 }
 
+impl<E: Endpoint> Guard<E> {
+    /// The inner answer, with an error rendered here as the edge would render it, so that
+    /// error answers get their rate-limit headers too.
+    async fn answer(&self, req: Request) -> Response {
+        let (method, path, id) = (
+            req.method().clone(),
+            req.uri().path().to_string(),
+            RequestId::of(&req),
+        );
+        match self.inner.call(req).await {
+            Ok(r) => r.into_response(),
+            Err(e) => problem_response(e, &method, &path, &id),
+        }
+    }
+}
+
 impl<E: Endpoint> Endpoint for Guard<E> {
     type Output = Response;
 
@@ -210,7 +226,7 @@ impl<E: Endpoint> Endpoint for Guard<E> {
                     Ok(a) => a,
                     Err(too_many) => return Ok(*too_many),
                 };
-                let mut resp = self.inner.call(req).await?.into_response();
+                let mut resp = self.answer(req).await;
                 admitted.stamp(&mut resp);
                 return Ok(resp);
             }
@@ -236,7 +252,7 @@ impl<E: Endpoint> Endpoint for Guard<E> {
             Decision::Refused { answer, .. } => answer,
             Decision::Allowed(principal) => {
                 req.extensions_mut().insert(principal);
-                self.inner.call(req).await?.into_response()
+                self.answer(req).await
             }
         };
         if let Some(a) = admitted {

@@ -77,6 +77,19 @@ async fn a_burst_gets_429_while_another_client_does_not() {
         .await
         .problem(403, "insufficient_scope");
     assert!(forbidden.header("ratelimit-policy").is_some());
+    // Errors from the operations themselves carry the headers too (a 404, a bad parameter,
+    // an unknown route).
+    for path in ["/v1/guests/gst_nope", "/v1/guests?limit=0", "/v1/nope"] {
+        let r = app
+            .send_as(Some(&other), Method::GET, path, None, &[])
+            .await;
+        assert!(r.status.as_u16() >= 400, "{path}");
+        assert!(r.header("ratelimit").is_some(), "{path} lacks RateLimit");
+        assert!(
+            r.header("ratelimit-policy").is_some(),
+            "{path} lacks RateLimit-Policy"
+        );
+    }
     // Pages outside /v1 are not limited by it.
     let health = app.client.get(app.url("/health")).send().await.unwrap();
     assert_eq!(health.status(), 200);
