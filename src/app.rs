@@ -12,7 +12,6 @@ use poem::listener::TcpAcceptor;
 
 use crate::api::pagination::CursorKey;
 use crate::auth::AuthServer;
-use crate::auth::keys::KeyStore;
 use crate::compliance::Compliance;
 use crate::config::Loaded;
 use crate::db::{DB_FILE, Db};
@@ -96,7 +95,7 @@ impl App {
             .map_err(|e| AppError::internal(format!("cannot listen on {listen}: {e}")))?;
         let addr = listener.local_addr().map_err(AppError::internal)?;
         let oauth = &loaded.config.oauth;
-        let keys = KeyStore::open(
+        let keys = crate::service::oauth::keys::open(
             &db,
             &loaded.data_dir,
             Duration::from_secs(oauth.access_token_minutes * 60),

@@ -16,10 +16,10 @@ use poem::{Endpoint, IntoResponse, Request, Response};
 use sha2::{Digest, Sha256};
 
 use super::edge::{RequestId, problem_response};
-use crate::db::{Db, WriteHook, with_write_hook};
+use crate::db::{Db, with_write_hook};
 use crate::error::{AppError, FieldError, Kind};
-use crate::service::maintenance::IDEMPOTENCY_TTL;
-use crate::store::idempotency::{self as keys, State};
+use crate::service::idempotency::{self, Decision};
+use crate::store::idempotency as keys;
 
 /// Response headers that are replayed.
 const REPLAYED_HEADERS: &[&str] = &["content-type", "etag", "location"];
@@ -40,39 +40,6 @@ impl<E> Idempotency<E> {
             instance,
         }
     }
-}
-
-enum Decision {
-    Proceed,
-    Replay(keys::Record),
-    Reused,
-    InProgress,
-    Lost,
-}
-
-fn decide(
-    tx: &crate::db::Tx,
-    scope: &str,
-    key: &str,
-    hash: &str,
-    instance: &str,
-) -> Result<Decision, AppError> {
-    let cutoff = crate::clock::format_instant(
-        tx.clock().now() - chrono::Duration::from_std(IDEMPOTENCY_TTL).unwrap_or_default(),
-    );
-    let decision = match keys::get(tx, scope, key)? {
-        Some(rec) if rec.created_at < cutoff => Decision::Proceed,
-        None => Decision::Proceed,
-        Some(rec) if rec.request_hash != hash => Decision::Reused,
-        Some(rec) if rec.state == State::Complete => Decision::Replay(rec),
-        Some(rec) if rec.instance == instance => Decision::InProgress,
-        Some(rec) if rec.state == State::InProgress => Decision::Proceed,
-        Some(_) => Decision::Lost,
-    };
-    if matches!(decision, Decision::Proceed) {
-        keys::claim(tx, scope, key, hash, instance)?;
-    }
-    Ok(decision)
 }
 
 /// The longest key accepted.
@@ -152,7 +119,7 @@ impl<E: Endpoint> Endpoint for Idempotency<E> {
         let scope = super::client_scope(&req);
 
         let (s, k, h, i) = (scope.clone(), key.clone(), hash, self.instance.to_string());
-        match self.db.write(move |tx| decide(tx, &s, &k, &h, &i)).await? {
+        match idempotency::claim(&self.db, s, k, h, i).await? {
             Decision::Replay(rec) => return Ok(replay(rec)),
             Decision::Reused => {
                 return Err(AppError::new(
@@ -180,8 +147,7 @@ impl<E: Endpoint> Endpoint for Idempotency<E> {
             Decision::Proceed => {}
         }
 
-        let (s, k) = (scope.clone(), key.clone());
-        let hook: WriteHook = Arc::new(move |conn| keys::mark_committed(conn, &s, &k));
+        let hook = idempotency::commit_hook(scope.clone(), key.clone());
         let resp = match with_write_hook(hook, self.inner.call(req)).await {
             Ok(r) => r.into_response(),
             Err(e) => problem_response(e, &method, &path, &request_id),
@@ -199,17 +165,8 @@ impl<E: Endpoint> Endpoint for Idempotency<E> {
                     .map(|v| (h.to_string(), v.to_string()))
             })
             .collect();
-        let stored = bytes.clone();
-        let outcome = self
-            .db
-            .write(move |tx| {
-                if storable(status) {
-                    keys::complete(tx, &scope, &key, status.as_u16(), &headers, &stored)
-                } else {
-                    keys::release(tx, &scope, &key)
-                }
-            })
-            .await;
+        let answer = storable(status).then(|| (status.as_u16(), headers, bytes.clone()));
+        let outcome = idempotency::settle(&self.db, scope, key, answer).await;
         if let Err(e) = outcome {
             tracing::error!(error = %e, "could not store the idempotent response");
         }

@@ -53,11 +53,9 @@ struct Stored {
 
 fn stored(c: &rusqlite::Connection, now: &str, soon: &str) -> crate::error::AppResult<Stored> {
     let last_sequence = crate::store::events::last_sequence(c)?;
-    let mut stmt = c.prepare_cached("SELECT status, COUNT(*) FROM reservations GROUP BY status")?;
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
     Ok(Stored {
         last_sequence,
-        reservations: rows.collect::<Result<Vec<_>, _>>()?,
+        reservations: crate::store::reservations::status_counts(c)?,
         jobs: crate::store::jobs::pending_stats(c)?,
         deliveries: crate::store::webhooks::delivery_counts(c)?,
         submissions: crate::store::submissions::counts(c, now, soon)?,

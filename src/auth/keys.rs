@@ -55,8 +55,9 @@ fn pem(der: &[u8]) -> String {
     )
 }
 
-/// Generates a key, stores it, and makes it the one that signs. Returns its `kid`.
-pub async fn rotate(db: &Db, data_dir: &Path) -> AppResult<String> {
+/// Generates a key and writes its private half to `keys/` (0600). Returns its `kid` and
+/// public key; `service::oauth::keys::rotate` records it as the one that signs.
+pub async fn write_new(data_dir: &Path) -> AppResult<(String, String)> {
     let dir = data_dir.join("keys");
     let kid = crate::ids::new("key");
     let signing = SigningKey::from_bytes(&crate::auth::secrets::random_bytes::<32>());
@@ -77,31 +78,18 @@ pub async fn rotate(db: &Db, data_dir: &Path) -> AppResult<String> {
     })
     .await
     .map_err(AppError::internal)??;
-    let at = crate::clock::now_text();
-    let k = kid.clone();
-    db.write(move |tx| store::clients::add_key(tx, &k, &public, &at))
-        .await?;
-    Ok(kid)
+    Ok((kid, public))
 }
 
 impl KeyStore {
-    /// Loads the keys, generating the first one on a new installation. Keys retired more
-    /// than `max_token_age` ago no longer verify anything and are left out.
-    pub async fn open(
-        db: &Db,
-        data_dir: &Path,
-        max_token_age: Duration,
-    ) -> AppResult<Arc<KeyStore>> {
-        let store = Arc::new(KeyStore {
+    /// A key store over `data_dir/keys`, not loaded yet (`reload` loads it). Keys retired
+    /// more than `max_token_age` ago no longer verify anything and are left out.
+    pub fn new(data_dir: &Path, max_token_age: Duration) -> Arc<KeyStore> {
+        Arc::new(KeyStore {
             dir: data_dir.join("keys"),
             max_token_age,
             state: RwLock::new(None),
-        });
-        if !store.reload(db).await? {
-            rotate(db, data_dir).await?;
-            store.reload(db).await?;
-        }
-        Ok(store)
+        })
     }
 
     /// Re-reads the keys (after `innkeep keys rotate`, or on an unknown `kid`).

@@ -354,7 +354,9 @@ pub fn devices(l: &Loaded, cmd: &DevicesCommand) -> Result<(), String> {
 pub fn keys(l: &Loaded, cmd: &KeysCommand) -> Result<(), String> {
     let KeysCommand::Rotate = cmd;
     let dir = l.data_dir.clone();
-    let kid = with_db(l, async |db| crate::auth::keys::rotate(db, &dir).await)?;
+    let kid = with_db(l, async |db| {
+        crate::service::oauth::keys::rotate(db, &dir).await
+    })?;
     println!("New signing key {kid}. The previous key stays in the JWKS until its tokens expire.");
     Ok(())
 }

@@ -7,6 +7,8 @@
 //! `Codice;Descrizione`. Names are looked up by their [`name_key`].
 
 /// The Alloggiati table of places (municipalities and states).
+pub use crate::model::codes::{CodeRow, name_key};
+
 pub const PLACES: &str = "Luoghi";
 /// The Alloggiati table of document types.
 pub const DOCUMENT_TYPES: &str = "Tipi_Documento";
@@ -18,44 +20,11 @@ pub const STATE_PROVINCE: &str = "ES";
 /// The ISO 3166-1 alpha-2 to Alloggiati state-name crosswalk, shipped with innkeep.
 const ISO_STATES: &str = include_str!("../../assets/compliance/it-alloggiati/iso-states.csv");
 
-/// One row of a code table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CodeRow {
-    /// The code sent to the authority.
-    pub code: String,
-    /// Its description, as the authority spells it.
-    pub description: String,
-    /// For places: the province (`ES` for a foreign state); empty otherwise.
-    pub province: String,
-    /// For places: the last day it was valid (`dd/mm/yyyy`), empty while current.
-    pub valid_to: String,
-}
-
 /// The official name of a table, matched case-insensitively (`luoghi` → `Luoghi`).
 pub fn table_name(given: &str) -> Option<&'static str> {
     TABLES
         .into_iter()
         .find(|t| t.eq_ignore_ascii_case(given.trim()))
-}
-
-/// A name reduced to the letters the authorities accept: accents and other scripts are
-/// transliterated (`Müller` → `MULLER`, `Łódź` → `LODZ`, `ß` → `SS`), letters upper-cased,
-/// typographic apostrophes made plain, anything else a space; runs of spaces collapse.
-pub fn name_key(s: &str) -> String {
-    let plain = deunicode::deunicode(s).to_ascii_uppercase();
-    let mut out = String::with_capacity(plain.len());
-    for c in plain.chars() {
-        let c = match c {
-            'A'..='Z' | '\'' => c,
-            '`' => '\'',
-            _ => ' ',
-        };
-        if c == ' ' && (out.is_empty() || out.ends_with(' ')) {
-            continue;
-        }
-        out.push(c);
-    }
-    out.trim_end().to_string()
 }
 
 /// The state name the Alloggiati tables use for an ISO country, when innkeep knows it.

@@ -3,8 +3,10 @@
 //!
 //! Issuing and check-in call these traits; a national system (Croatia's fiscalization,
 //! Italy's Alloggiati Web) plugs in as one more implementation, with no change to the calling
-//! code. Both run inside the caller's write transaction, so what they record (a sealed
-//! receipt, a queued submission) commits or rolls back with the invoice or the check-in.
+//! code. Adapters do no I/O of their own: they are handed what they need (the invoice, the
+//! party, a read-only view of the code tables, a receipt counter) and hand back values (a
+//! `Sealed` receipt, `Prepared` rows, an `Outcome`); the services store those and queue the
+//! submission in the caller's write transaction, the same way for every scheme.
 //! The `none` implementations are used while no scheme is configured; `from_config` picks
 //! the configured ones. The rules every adapter follows are in COMPLIANCE.md: snapshot in,
 //! bytes out, outcome back; persist before send; deadlines are data; secrets stay secret.
@@ -12,20 +14,21 @@
 pub mod alloggiati;
 pub mod cis;
 pub mod codes;
-pub mod outcome;
 pub mod transport;
 
 use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use rusqlite::Connection;
 
-pub use outcome::{Exchange, Outcome, Party, Prepared, PreparedRow, Problem, RowResult};
+pub use crate::model::outcome::{
+    Exchange, Outcome, Party, Prepared, PreparedRow, Problem, RowResult,
+};
 
-use crate::db::Tx;
 use crate::domain::enums::FiscalStatus;
 use crate::error::AppResult;
-use crate::model::{Fiscal, Invoice};
+use crate::model::Fiscal;
+use crate::model::codes::CodeLookup;
+pub use crate::model::outcome::{ReceiptSeries, SealInput, Sealed};
 
 /// Seals invoices for a national fiscal system.
 pub trait FiscalScheme: Send + Sync {
@@ -33,9 +36,15 @@ pub trait FiscalScheme: Send + Sync {
     fn name(&self) -> &'static str;
 
     /// Called inside the issuing transaction once the invoice has its number, before it is
-    /// stored: returns its fiscal record (and may queue a submission). An error rolls the
-    /// whole issue back, number included.
-    fn seal(&self, tx: &Tx, invoice: &Invoice) -> AppResult<Fiscal>;
+    /// stored: its fiscal record and, when the authority must hear of it, the receipt and the
+    /// submission the service stores and queues. `numbers` hands out the next gapless
+    /// receipt number of a series (taken only when a receipt is made). An error rolls the
+    /// whole issue back, numbers included.
+    fn seal(
+        &self,
+        input: SealInput<'_>,
+        numbers: &mut dyn FnMut(&ReceiptSeries) -> AppResult<i64>,
+    ) -> AppResult<Sealed>;
 
     /// Sends a sealed receipt (the submission's payload) from the queue, on a blocking
     /// thread; `late` when an earlier attempt did not get through. The exchanges made and
@@ -73,8 +82,15 @@ impl FiscalScheme for NoFiscal {
         "none"
     }
 
-    fn seal(&self, _tx: &Tx, _invoice: &Invoice) -> AppResult<Fiscal> {
-        Ok(Fiscal::new("none", FiscalStatus::NotRequired))
+    fn seal(
+        &self,
+        _input: SealInput<'_>,
+        _numbers: &mut dyn FnMut(&ReceiptSeries) -> AppResult<i64>,
+    ) -> AppResult<Sealed> {
+        Ok(Sealed {
+            fiscal: Fiscal::new("none", FiscalStatus::NotRequired),
+            receipt: None,
+        })
     }
 }
 
@@ -95,7 +111,7 @@ pub trait RegistrationScheme: Send + Sync {
     /// imported code tables), or lists every problem.
     fn prepare(
         &self,
-        conn: &Connection,
+        codes: &dyn CodeLookup,
         party: &Party,
     ) -> AppResult<Result<Prepared, Vec<Problem>>>;
 
@@ -131,7 +147,7 @@ impl RegistrationScheme for NoRegistration {
 
     fn prepare(
         &self,
-        _conn: &Connection,
+        _codes: &dyn CodeLookup,
         _party: &Party,
     ) -> AppResult<Result<Prepared, Vec<Problem>>> {
         Ok(Ok(Prepared::default()))

@@ -127,6 +127,28 @@ string_enum! {
 }
 
 string_enum! {
+    /// What a job of the durable queue does; each kind has one handler.
+    pub enum JobKind {
+        /// Delivers one event to one webhook endpoint.
+        Webhook = "webhook",
+        /// Sends a sealed fiscal receipt.
+        Fiscal = "fiscal",
+        /// Sends a guest registration.
+        Registration = "registration",
+    }
+}
+
+impl SubmissionKind {
+    /// The queue job that sends submissions of this kind.
+    pub const fn job(self) -> JobKind {
+        match self {
+            SubmissionKind::GuestRegistration => JobKind::Registration,
+            SubmissionKind::FiscalReceipt => JobKind::Fiscal,
+        }
+    }
+}
+
+string_enum! {
     /// Where a compliance submission stands.
     pub enum SubmissionStatus {
         /// Waiting for the queue.

@@ -14,5 +14,7 @@ pub mod money;
 pub mod reservation;
 pub mod rules;
 pub mod scopes;
+pub mod signature;
 pub mod stay;
+pub mod submission;
 pub mod webhooks;

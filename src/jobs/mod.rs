@@ -14,7 +14,6 @@
 pub mod destination;
 pub mod fiscal;
 pub mod registration;
-pub mod signature;
 pub mod webhook;
 
 use std::collections::HashMap;
@@ -25,18 +24,15 @@ use std::time::Duration;
 
 use tokio::sync::{Notify, Semaphore, watch};
 
-use crate::clock::format_instant;
 use crate::db::Db;
-use crate::domain::events::matches;
 use crate::error::AppResult;
-use crate::store::{self, jobs::Job};
+use crate::service;
+use crate::store::jobs::Job;
 
 /// How long a claimed job is leased (longer than the 15 s delivery timeout).
 const LEASE: Duration = Duration::from_secs(60);
 /// How often idle loops look for work.
 const POLL: Duration = Duration::from_millis(200);
-/// Events fanned out per dispatcher transaction.
-const DISPATCH_BATCH: usize = 500;
 
 /// Runs jobs of one kind and records their outcome.
 pub trait Handler: Send + Sync {
@@ -59,7 +55,7 @@ impl Queue {
         handlers: Vec<Arc<dyn Handler>>,
         workers: usize,
     ) -> AppResult<Queue> {
-        let released = db.write(store::jobs::release_all_running).await?;
+        let released = service::jobs::release_all_running(&db).await?;
         if released > 0 {
             tracing::info!(
                 released,
@@ -113,11 +109,8 @@ async fn pause(d: Duration, wake: &Notify, stopped: &mut watch::Receiver<bool>) 
 /// Fans new events out to matching enabled endpoints, one batch per transaction.
 async fn dispatch_loop(db: Db, mut stopped: watch::Receiver<bool>, wake: Arc<Notify>) {
     while !*stopped.borrow() {
-        let pending = db
-            .read(|c| Ok(store::events::last_sequence(c)? > store::jobs::dispatch_cursor(c)?))
-            .await;
-        match pending {
-            Ok(true) => match db.write(dispatch_batch).await {
+        match service::jobs::dispatch_pending(&db).await {
+            Ok(true) => match service::jobs::dispatch_batch(&db).await {
                 Ok(n) => {
                     if n > 0 {
                         wake.notify_waiters();
@@ -131,35 +124,6 @@ async fn dispatch_loop(db: Db, mut stopped: watch::Receiver<bool>, wake: Arc<Not
         }
         pause(POLL, &wake, &mut stopped).await;
     }
-}
-
-/// One dispatch transaction; returns how many jobs it wrote.
-fn dispatch_batch(tx: &crate::db::Tx) -> AppResult<usize> {
-    let cursor = store::jobs::dispatch_cursor(tx)?;
-    let events = store::events::list(tx, cursor, DISPATCH_BATCH, &[])?;
-    let Some(last) = events.last().map(|e| e.sequence) else {
-        return Ok(0);
-    };
-    let endpoints = store::webhooks::enabled(tx)?;
-    let now = tx.now_text();
-    let mut n = 0;
-    for e in events.iter().filter(|e| e.kind != "webhook.test") {
-        for ep in endpoints
-            .iter()
-            .filter(|ep| matches(&ep.webhook.events, &e.kind))
-        {
-            store::jobs::enqueue(
-                tx,
-                webhook::KIND,
-                &ep.webhook.id,
-                &webhook::payload(&e.id),
-                &now,
-            )?;
-            n += 1;
-        }
-    }
-    store::jobs::set_dispatch_cursor(tx, last)?;
-    Ok(n)
 }
 
 /// Claims due jobs while workers are free and runs them.
@@ -180,20 +144,7 @@ async fn work_loop(
             }
             continue;
         }
-        let now = db.clock().now();
-        let lease = format_instant(now + chrono::Duration::from_std(LEASE).unwrap_or_default());
-        let now_text = format_instant(now);
-        // Look first, so that an idle queue costs a read, not a turn of the one writer.
-        let probe = now_text.clone();
-        let claimed = match db.read(move |c| store::jobs::has_due(c, &probe)).await {
-            Ok(false) => Ok(Vec::new()),
-            Ok(true) => {
-                db.write(move |tx| store::jobs::claim(tx, &now_text, &lease, free))
-                    .await
-            }
-            Err(e) => Err(e),
-        };
-        let jobs = match claimed {
+        let jobs = match service::jobs::claim(&db, LEASE, free).await {
             Ok(jobs) => jobs,
             Err(e) => {
                 tracing::error!(error = %e, "claiming jobs failed; will retry");
@@ -214,16 +165,8 @@ async fn work_loop(
                 match handlers.get(job.kind.as_str()) {
                     Some(h) => h.run(&db, job).await,
                     None => {
-                        let (id, kind) = (job.id, job.kind.clone());
-                        let _ = db
-                            .write(move |tx| {
-                                store::jobs::fail(
-                                    tx,
-                                    id,
-                                    &format!("no handler for jobs of kind {kind}"),
-                                )
-                            })
-                            .await;
+                        let why = format!("no handler for jobs of kind {}", job.kind);
+                        let _ = service::deliveries::fail(&db, job.id, &why).await;
                     }
                 }
                 drop(permit);

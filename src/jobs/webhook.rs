@@ -10,27 +10,22 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant as Clock};
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use serde_json::json;
 
-use super::{Handler, signature};
+use super::Handler;
 use crate::clock::format_instant;
-use crate::db::{Db, Tx};
-use crate::domain::enums::DeliveryOutcome;
-use crate::domain::webhooks::{DISABLE_AFTER, Destinations, next_delay};
+use crate::db::Db;
+use crate::domain::enums::JobKind;
+use crate::domain::signature;
+use crate::domain::webhooks::Destinations;
 use crate::error::AppResult;
-use crate::model::{Delivery, Event, Instant};
-use crate::store::{self, jobs::Job, webhooks::Endpoint};
+use crate::model::Event;
+use crate::service::deliveries::{self, Attempt};
+use crate::store::{self, jobs::Job};
 
-/// The `jobs.kind` of deliveries.
-pub const KIND: &str = "webhook";
 /// How long a receiver has to answer.
 pub const TIMEOUT: Duration = Duration::from_secs(15);
-
-/// A delivery job's payload.
-pub fn payload(event_id: &str) -> String {
-    json!({ "event_id": event_id }).to_string()
-}
 
 /// The delivery handler.
 pub struct WebhookHandler {
@@ -44,30 +39,6 @@ impl WebhookHandler {
         let config = crate::outbound::agent(TIMEOUT, "webhooks").build();
         let agent = super::destination::agent(config, allow);
         WebhookHandler { agent }
-    }
-}
-
-/// What one attempt came to.
-#[derive(Debug)]
-struct Attempt {
-    status: Option<u16>,
-    retry_after: Option<Duration>,
-    error: Option<String>,
-    duration_ms: i64,
-    /// The destination may never receive webhooks: no retry.
-    refused: bool,
-}
-
-impl Attempt {
-    /// An attempt that sent nothing; `refused` ones are not retried.
-    fn not_sent(error: String, refused: bool) -> Attempt {
-        Attempt {
-            status: None,
-            retry_after: None,
-            error: Some(error),
-            duration_ms: 0,
-            refused,
-        }
     }
 }
 
@@ -128,7 +99,7 @@ fn send(agent: &ureq::Agent, url: &str, headers: &[(&str, String)], body: Vec<u8
 
 impl Handler for WebhookHandler {
     fn kind(&self) -> &'static str {
-        KIND
+        JobKind::Webhook.as_str()
     }
 
     fn run<'a>(&'a self, db: &'a Db, job: Job) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>> {
@@ -157,9 +128,7 @@ impl WebhookHandler {
             })
             .await?;
         let Some(endpoint) = endpoint else {
-            return db
-                .write(move |tx| store::jobs::fail(tx, job.id, "the endpoint was deleted"))
-                .await;
+            return deliveries::fail(db, job.id, "the endpoint was deleted").await;
         };
         let not_sent = |error: &str| Attempt::not_sent(error.into(), true);
         let (attempt, event) = match event {
@@ -199,101 +168,6 @@ impl WebhookHandler {
         };
         let event_type = event.map(|e: Event| e.kind).unwrap_or_default();
         let webhook_id = endpoint.webhook.id;
-        db.write(move |tx| record(tx, &job, &webhook_id, &event_id, &event_type, attempt))
-            .await
+        deliveries::record(db, job, webhook_id, event_id, event_type, attempt).await
     }
-}
-
-/// Disables an endpoint with a reason and fails its pending deliveries.
-fn disable(tx: &Tx, e: &mut Endpoint, reason: String) -> AppResult<()> {
-    e.webhook.enabled = false;
-    e.webhook.disabled_reason = Some(reason.clone());
-    e.webhook.version += 1;
-    e.webhook.updated_at = Instant(tx.now_text());
-    tracing::warn!(webhook = %e.webhook.id, reason = %reason, "webhook endpoint disabled");
-    store::jobs::fail_for_subject(tx, &e.webhook.id, &reason)?;
-    Ok(())
-}
-
-/// Records an attempt: the log row, the job's fate, the endpoint's failure streak.
-fn record(
-    tx: &Tx,
-    job: &Job,
-    webhook_id: &str,
-    event_id: &str,
-    event_type: &str,
-    a: Attempt,
-) -> AppResult<()> {
-    let now: DateTime<Utc> = tx.clock().now();
-    let Some(mut endpoint) = store::webhooks::get(tx, webhook_id)? else {
-        return store::jobs::fail(tx, job.id, "the endpoint was deleted");
-    };
-    let succeeded = a.status.is_some_and(|s| (200..300).contains(&s));
-    let gone = a.status == Some(410);
-    let (was_failing, was_enabled) = (endpoint.failing_since.is_some(), endpoint.webhook.enabled);
-    let mut next = None;
-    let status = if succeeded {
-        store::jobs::finish(tx, job.id)?;
-        endpoint.failing_since = None;
-        DeliveryOutcome::Succeeded
-    } else {
-        let delay = if a.refused || gone {
-            None
-        } else {
-            a.retry_after
-                .or_else(|| next_delay(job.attempts as u32, rand::random::<f64>() * 2.0 - 1.0))
-        };
-        let error = a.error.clone().unwrap_or_default();
-        let since = endpoint
-            .failing_since
-            .get_or_insert_with(|| format_instant(now))
-            .clone();
-        if gone && endpoint.webhook.enabled {
-            disable(
-                tx,
-                &mut endpoint,
-                format!("The receiver answered 410 Gone at {}.", format_instant(now)),
-            )?;
-        } else if endpoint.webhook.enabled
-            && DateTime::parse_from_rfc3339(&since).is_ok_and(|s| {
-                now - s.with_timezone(&Utc)
-                    >= chrono::Duration::from_std(DISABLE_AFTER).unwrap_or_default()
-            })
-        {
-            disable(
-                tx,
-                &mut endpoint,
-                format!("Every delivery has failed since {since} (five days)."),
-            )?;
-        }
-        match delay.filter(|_| endpoint.webhook.enabled) {
-            Some(d) => {
-                let at = format_instant(now + chrono::Duration::from_std(d).unwrap_or_default());
-                store::jobs::retry_at(tx, job.id, &at, &error)?;
-                next = Some(Instant(at));
-                DeliveryOutcome::Retrying
-            }
-            None => {
-                store::jobs::fail(tx, job.id, &error)?;
-                DeliveryOutcome::Failed
-            }
-        }
-    };
-    // The endpoint row changes only when its failure streak starts or ends, or it is disabled.
-    if endpoint.failing_since.is_some() != was_failing || endpoint.webhook.enabled != was_enabled {
-        store::webhooks::save(tx, &endpoint)?;
-    }
-    let delivery = Delivery {
-        id: crate::ids::new("dlv"),
-        event_id: event_id.to_string(),
-        event_type: event_type.to_string(),
-        attempt: job.attempts,
-        status,
-        response_status: a.status.map(i64::from),
-        duration_ms: Some(a.duration_ms),
-        error: a.error,
-        next_attempt_at: next,
-        created_at: Instant(format_instant(now)),
-    };
-    store::webhooks::insert_delivery(tx, &endpoint.webhook.id, job.id, &delivery)
 }

@@ -33,11 +33,13 @@ macro_rules! scalar_type {
 }
 
 mod actor;
+pub mod codes;
 mod compliance;
 pub mod fields;
 mod guest;
 pub mod input;
 mod money;
+pub mod outcome;
 mod page;
 mod patch;
 mod property;

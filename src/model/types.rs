@@ -13,8 +13,8 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 
 use crate::domain::enums::{
     ActorKind, DeliveryOutcome, DeviceCodeStatus, DocumentType, FiscalStatus, Gender,
-    HousekeepingStatus, InvoiceKind, InvoiceStatus, JobStatus, PaymentMethod, RowStatus, Source,
-    SubmissionKind, SubmissionStatus,
+    HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind, JobStatus, PaymentMethod, RowStatus,
+    Source, SubmissionKind, SubmissionStatus,
 };
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
@@ -170,7 +170,8 @@ enum_glue!(
     DeliveryOutcome,
     JobStatus,
     DeviceCodeStatus,
-    ActorKind
+    ActorKind,
+    JobKind
 );
 
 impl FromSql for Date {

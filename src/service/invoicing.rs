@@ -7,7 +7,7 @@
 
 use chrono::Datelike;
 
-use crate::compliance::FiscalScheme;
+use crate::compliance::{FiscalScheme, SealInput};
 use crate::db::Tx;
 use crate::domain::enums::FiscalStatus;
 use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
@@ -18,6 +18,7 @@ use crate::model::Actor;
 use crate::model::{
     BillTo, Charge, Date, Fiscal, Instant, Invoice, InvoiceLine, Totals, snapshot, tax_breakdown,
 };
+use crate::service::submissions;
 use crate::store;
 
 /// A line to be invoiced.
@@ -172,7 +173,7 @@ pub fn issue(
             )]));
         }
     }
-    invoice.fiscal = fiscal.seal(tx, &invoice)?;
+    invoice.fiscal = seal(tx, fiscal, &invoice, &settings.time_zone)?;
     store::invoices::insert(tx, &invoice, seq, &charges)?;
     store::events::record(
         tx,
@@ -182,6 +183,31 @@ pub fn issue(
         &snapshot(&invoice),
     )?;
     Ok(invoice)
+}
+
+/// The fiscal scheme seals the invoice; its receipt is stored and its submission queued
+/// here, in the issuing transaction.
+fn seal(tx: &Tx, fiscal: &dyn FiscalScheme, invoice: &Invoice, tz: &str) -> AppResult<Fiscal> {
+    let reverses = match &invoice.corrects_invoice_id {
+        Some(id) => Some(
+            store::invoices::get(tx, id)?
+                .ok_or_else(|| AppError::not_found("invoice", id))?
+                .fiscal,
+        ),
+        None => None,
+    };
+    let input = SealInput {
+        invoice,
+        reverses: reverses.as_ref(),
+        local_time: tx.clock().local_now_in(tz),
+        now: tx.clock().now(),
+    };
+    let sealed = fiscal.seal(input, &mut |series| store::fiscal::next_number(tx, series))?;
+    if let Some((receipt, submission)) = sealed.receipt {
+        store::fiscal::insert(tx, &receipt)?;
+        submissions::open(tx, &submission)?;
+    }
+    Ok(sealed.fiscal)
 }
 
 #[cfg(test)]

@@ -1,9 +1,70 @@
 //! The job queue as operators see it: listing jobs and putting failed ones back.
 
-use crate::db::Db;
-use crate::domain::enums::JobStatus;
+use std::time::Duration;
+
+use crate::clock::format_instant;
+use crate::db::{Db, Tx};
+use crate::domain::enums::{JobKind, JobStatus};
+use crate::domain::events::matches;
 use crate::error::{AppError, AppResult};
+use crate::service::deliveries::payload;
 use crate::store::{self, jobs::Job};
+
+/// Events fanned out per dispatcher transaction.
+const DISPATCH_BATCH: usize = 500;
+
+/// At start-up: jobs a previous process left running are pending again. How many.
+pub async fn release_all_running(db: &Db) -> AppResult<usize> {
+    db.write(store::jobs::release_all_running).await
+}
+
+/// Whether events wait to be fanned out to webhook endpoints.
+pub async fn dispatch_pending(db: &Db) -> AppResult<bool> {
+    db.read(|c| Ok(store::events::last_sequence(c)? > store::jobs::dispatch_cursor(c)?))
+        .await
+}
+
+/// Fans one batch of events out: a delivery job per matching enabled endpoint, and the
+/// cursor moved, in one transaction. How many jobs it wrote.
+pub async fn dispatch_batch(db: &Db) -> AppResult<usize> {
+    db.write(dispatch_in).await
+}
+
+/// Claims up to `free` due jobs, leased for `lease`. Looks first, so that an idle queue
+/// costs a read, not a turn of the one writer.
+pub async fn claim(db: &Db, lease: Duration, free: usize) -> AppResult<Vec<Job>> {
+    let now = db.clock().now();
+    let until = format_instant(now + chrono::Duration::from_std(lease).unwrap_or_default());
+    let now_text = format_instant(now);
+    let probe = now_text.clone();
+    if !db.read(move |c| store::jobs::has_due(c, &probe)).await? {
+        return Ok(Vec::new());
+    }
+    db.write(move |tx| store::jobs::claim(tx, &now_text, &until, free))
+        .await
+}
+
+fn dispatch_in(tx: &Tx) -> AppResult<usize> {
+    let cursor = store::jobs::dispatch_cursor(tx)?;
+    let events = store::events::list(tx, cursor, DISPATCH_BATCH, &[])?;
+    let Some(last) = events.last().map(|e| e.sequence) else {
+        return Ok(0);
+    };
+    let endpoints = store::webhooks::enabled(tx)?;
+    let now = tx.now_text();
+    let mut n = 0;
+    for e in events.iter().filter(|e| e.kind != "webhook.test") {
+        for ep in endpoints
+            .iter()
+            .filter(|ep| matches(&ep.webhook.events, &e.kind))
+        {
+            store::jobs::enqueue(tx, JobKind::Webhook, &ep.webhook.id, &payload(&e.id), &now)?;
+            n += 1;
+        }
+    }
+    store::jobs::set_dispatch_cursor(tx, last)?;
+    Ok(n)
+}
 
 /// Jobs, newest first, optionally of one status.
 pub async fn list(db: &Db, status: Option<String>, limit: usize) -> AppResult<Vec<Job>> {

@@ -2,11 +2,14 @@
 //! transaction, applies the domain rules to what the store reads, writes the change and
 //! records its event in the same transaction.
 
+pub mod authority;
 pub mod availability;
 pub mod charges;
+pub mod deliveries;
 pub mod events;
 pub mod feed;
 pub mod guests;
+pub mod idempotency;
 pub mod invoices;
 pub mod invoicing;
 pub mod jobs;

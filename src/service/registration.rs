@@ -8,9 +8,9 @@ use crate::compliance::{Compliance, Party, Prepared, Problem, RegistrationScheme
 use crate::db::{Db, Tx};
 use crate::domain::enums::{RowStatus, SubmissionKind, SubmissionStatus};
 use crate::error::{AppError, AppResult, FieldError, Kind};
-use crate::jobs::registration::enqueue;
+use crate::model::outcome::NewSubmission;
 use crate::model::{Date, Registration, Reservation, SubmissionRow};
-use crate::store::{self, submissions::NewSubmission};
+use crate::store;
 
 /// The party of a reservation arriving on `arrival`.
 pub fn party(tx: &Tx, r: &Reservation, arrival: NaiveDate) -> AppResult<Party> {
@@ -62,7 +62,7 @@ fn incomplete(scheme: &dyn RegistrationScheme, party: &Party, problems: Vec<Prob
 /// Validates and builds the party's rows, or answers 422 `registration_incomplete`.
 fn prepare(tx: &Tx, scheme: &dyn RegistrationScheme, party: &Party) -> AppResult<Prepared> {
     scheme
-        .prepare(tx, party)?
+        .prepare(&**tx, party)?
         .map_err(|p| incomplete(scheme, party, p))
 }
 
@@ -92,19 +92,18 @@ pub fn at_check_in(
         .collect();
     let payload = payload_of(scheme, &rows);
     let due = crate::clock::format_instant(scheme.due_at(&party, now));
-    let id = store::submissions::insert(
+    let id = super::submissions::open(
         tx,
         &NewSubmission {
             kind: SubmissionKind::GuestRegistration,
             scheme: scheme.name(),
-            subject_id: &r.id,
-            due_at: &due,
-            rows: &rows,
-            payload: &payload,
+            subject_id: r.id.clone(),
+            due_at: due,
+            rows,
+            payload,
             record_date: prepared.record_date.map(Date),
         },
     )?;
-    enqueue(tx, &id)?;
     Ok(Some(Registration {
         status: SubmissionStatus::Queued,
         submission_id: id,

@@ -4,12 +4,13 @@
 use chrono::{DateTime, Utc};
 
 use crate::clock::format_instant;
-use crate::compliance::{Compliance, RegistrationScheme, cis};
+use crate::compliance::{Compliance, RegistrationScheme};
 use crate::db::{Db, Tx};
 use crate::domain::enums::{RowStatus, SubmissionKind, SubmissionStatus};
 use crate::error::{AppError, AppResult};
-use crate::jobs::{self, registration::note};
 use crate::model::Submission;
+use crate::model::outcome::NewSubmission;
+use crate::service::authority::{move_to, note};
 use crate::service::registration::{payload_of, rebuild};
 use crate::service::{Page, PageRequest, page};
 use crate::store;
@@ -21,6 +22,14 @@ pub const STATUSES: &[&str] = SubmissionStatus::NAMES;
 
 /// How long before its deadline an undelivered submission is flagged `due_soon`.
 pub const DUE_SOON: chrono::Duration = chrono::Duration::hours(24);
+
+/// Stores a new submission and queues the job that sends it, in the caller's transaction:
+/// the one way every scheme's submissions enter the queue. Returns its id.
+pub fn open(tx: &Tx, s: &NewSubmission) -> AppResult<String> {
+    let id = store::submissions::insert(tx, s)?;
+    store::jobs::enqueue(tx, s.kind.job(), &id, "{}", &tx.now_text())?;
+    Ok(id)
+}
 
 fn with_overdue(mut s: Submission, now: DateTime<Utc>) -> Submission {
     let open = s.status != SubmissionStatus::Accepted;
@@ -104,22 +113,22 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
                 ));
             }
         }
-        let (why, payload, job) = if is_receipt {
+        let (why, payload) = if is_receipt {
             let payload = store::fiscal::receipt(tx, &s.subject_id)?.ok_or_else(|| {
                 AppError::internal(format!("the receipt of {} vanished", s.subject_id))
             })?;
             let why = "retry requested by an operator: the sealed receipt is delivered again, late, with a new message id";
-            (why, payload, cis::JOB_KIND)
+            (why, payload)
         } else {
             let why = requeue_rows(tx, scheme.as_ref(), &mut s)?;
-            (why, payload_of(scheme.as_ref(), &s.rows), jobs::registration::KIND)
+            (why, payload_of(scheme.as_ref(), &s.rows))
         };
-        s.status = SubmissionStatus::Queued;
+        move_to(&mut s, SubmissionStatus::Queued)?;
         s.next_attempt_at = None;
         s.last_error = None;
         store::submissions::save(tx, &s, &payload)?;
         store::submissions::append_exchange(tx, &s.id, s.attempts.max(1), &note(why))?;
-        store::jobs::enqueue(tx, job, &s.id, "{}", &tx.now_text())?;
+        store::jobs::enqueue(tx, s.kind.job(), &s.id, "{}", &tx.now_text())?;
         Ok(())
     })
     .await?;

@@ -1,14 +1,16 @@
 //! Webhook endpoints: registration, changes, rotation, tests, the log, redelivery.
 
 use crate::db::Db;
+use crate::domain::enums::JobKind;
 use crate::domain::events::{EventType, is_known_pattern};
+use crate::domain::signature;
 use crate::domain::webhooks::{Destinations, check_address};
 use crate::error::{AppError, AppResult, FieldError};
-use crate::jobs::{signature, webhook};
 use crate::model::Actor;
 use crate::model::{
     Delivery, Instant, Queued, Webhook, WebhookCreate, WebhookUpdate, WebhookWithSecret, snapshot,
 };
+use crate::service::deliveries::payload as job_payload;
 use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
 use crate::store::{self, webhooks::Endpoint};
 
@@ -80,7 +82,7 @@ pub async fn create(
     fail_on(errs)?;
     db.write(move |tx| {
         let now = Instant(tx.now_text());
-        let secret = signature::new_secret();
+        let secret = new_secret();
         let endpoint = Endpoint {
             webhook: Webhook {
                 id: crate::ids::new("whk"),
@@ -120,8 +122,14 @@ fn queue_delivery(tx: &crate::db::Tx, e: &Endpoint, event_id: String) -> AppResu
             "The endpoint is disabled; enable it first.",
         ));
     }
-    let payload = webhook::payload(&event_id);
-    store::jobs::enqueue(tx, webhook::KIND, &e.webhook.id, &payload, &tx.now_text())?;
+    let payload = job_payload(&event_id);
+    store::jobs::enqueue(
+        tx,
+        JobKind::Webhook,
+        &e.webhook.id,
+        &payload,
+        &tx.now_text(),
+    )?;
     Ok(Queued {
         event_id,
         status: "queued".into(),
@@ -190,7 +198,7 @@ pub async fn rotate(db: &Db, id: String) -> AppResult<WebhookWithSecret> {
     db.write(move |tx| {
         let mut e = load(tx, &id)?;
         let now = tx.clock().now();
-        e.previous_secret = Some(std::mem::replace(&mut e.secret, signature::new_secret()));
+        e.previous_secret = Some(std::mem::replace(&mut e.secret, new_secret()));
         e.webhook.previous_secret_until = Some(Instant(crate::clock::format_instant(
             now + ROTATION_OVERLAP,
         )));
@@ -254,4 +262,9 @@ pub async fn redeliver(db: &Db, id: String, delivery_id: String) -> AppResult<Qu
 /// A page of endpoints.
 pub async fn list(db: &Db, req: PageRequest) -> AppResult<Page<Webhook>> {
     page(db, req, store::webhooks::list).await
+}
+
+/// A new random signing secret: `whsec_` + base64 of 32 random bytes.
+fn new_secret() -> String {
+    signature::secret_of(crate::auth::secrets::random_bytes::<32>())
 }

@@ -213,3 +213,30 @@ pub fn add_key(tx: &Tx, kid: &str, public_key: &str, at: &str) -> AppResult<()> 
     .execute((kid, public_key, at))?;
     Ok(())
 }
+
+/// What the token guard reads in one query: the client's own rate limit (per second, burst),
+/// its name and the staff member's user name, when the access token `jti` is not revoked,
+/// its client not revoked and its staff member (`subject`) not disabled; `None` otherwise.
+pub type StandingRow = (Option<u32>, Option<u32>, String, Option<String>);
+
+/// See [`StandingRow`].
+pub fn standing(
+    conn: &Connection,
+    jti: &str,
+    client: &str,
+    subject: &str,
+) -> AppResult<Option<StandingRow>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT rate_per_second, rate_burst, name,
+                    (SELECT username FROM users WHERE id = ?3)
+               FROM oauth_clients
+              WHERE id = ?2 AND revoked_at IS NULL
+                AND NOT EXISTS(SELECT 1 FROM revoked_access_tokens WHERE jti = ?1)
+                AND NOT EXISTS(SELECT 1 FROM users WHERE id = ?3 AND disabled_at IS NOT NULL)",
+        )?
+        .query_row((jti, client, subject), |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
+        .optional()?)
+}

@@ -2,20 +2,9 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::compliance::codes::{CodeRow, name_key};
 use crate::db::Tx;
 use crate::error::AppResult;
-
-/// A place found by name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
-    /// The code.
-    pub code: String,
-    /// Its province (`ES` for a state).
-    pub province: String,
-    /// Empty while current.
-    pub valid_to: String,
-}
+use crate::model::codes::{CodeLookup, CodeRow, Found, name_key};
 
 /// A loaded table's version.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -115,4 +104,15 @@ pub fn versions(conn: &Connection) -> AppResult<Vec<TableVersion>> {
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The tables as adapters read them, over any connection or transaction.
+impl CodeLookup for Connection {
+    fn by_name(&self, scheme: &str, table: &str, key: &str) -> AppResult<Vec<Found>> {
+        by_name(self, scheme, table, key)
+    }
+
+    fn exists(&self, scheme: &str, table: &str, code: &str) -> AppResult<bool> {
+        exists(self, scheme, table, code)
+    }
 }

@@ -4,44 +4,21 @@ use rusqlite::{Connection, OptionalExtension};
 
 use crate::db::Tx;
 use crate::error::{AppError, AppResult};
+use crate::model::outcome::{ReceiptSeries, SealedReceipt};
 
 /// The next receipt number of a year, premises and device (inside the issuing transaction,
 /// so a rollback gives the number back).
-pub fn next_number(tx: &Tx, year: i32, premises: &str, device: &str) -> AppResult<i64> {
+pub fn next_number(tx: &Tx, s: &ReceiptSeries) -> AppResult<i64> {
     Ok(tx
         .prepare_cached(
             "INSERT INTO fiscal_counters (year, premises, device, last) VALUES (?1, ?2, ?3, 1)
              ON CONFLICT (year, premises, device) DO UPDATE SET last = last + 1 RETURNING last",
         )?
-        .query_row((year, premises, device), |r| r.get(0))?)
-}
-
-/// A receipt to store as sealed.
-pub struct Sealed<'a> {
-    /// The invoice.
-    pub invoice_id: &'a str,
-    /// The scheme.
-    pub scheme: &'a str,
-    /// Year of the number.
-    pub year: i32,
-    /// The number.
-    pub number: i64,
-    /// Premises mark.
-    pub premises: &'a str,
-    /// Device mark.
-    pub device: &'a str,
-    /// Local time of issue.
-    pub issued_at: &'a str,
-    /// Total in cents.
-    pub total: i64,
-    /// The protective code.
-    pub zki: &'a str,
-    /// The sealed receipt (JSON).
-    pub receipt: &'a str,
+        .query_row((s.year, &s.premises, &s.device), |r| r.get(0))?)
 }
 
 /// Stores a sealed receipt.
-pub fn insert(tx: &Tx, s: &Sealed) -> AppResult<()> {
+pub fn insert(tx: &Tx, s: &SealedReceipt) -> AppResult<()> {
     tx.prepare_cached(
         "INSERT INTO fiscal_receipts (invoice_id, scheme, year, number, premises, device, issued_at,
              total, zki, receipt, created_at)
@@ -50,10 +27,10 @@ pub fn insert(tx: &Tx, s: &Sealed) -> AppResult<()> {
     .execute(rusqlite::params![
         s.invoice_id,
         s.scheme,
-        s.year,
+        s.series.year,
         s.number,
-        s.premises,
-        s.device,
+        s.series.premises,
+        s.series.device,
         s.issued_at,
         s.total,
         s.zki,

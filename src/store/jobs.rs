@@ -3,6 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, Row};
 
 use crate::db::Tx;
+use crate::domain::enums::JobKind;
 use crate::domain::enums::JobStatus;
 use crate::error::AppResult;
 
@@ -46,7 +47,7 @@ fn map(r: &Row) -> rusqlite::Result<Job> {
 /// Queues a job, due at `run_at`.
 pub fn enqueue(
     tx: &Tx,
-    kind: &str,
+    kind: JobKind,
     subject_id: &str,
     payload: &str,
     run_at: &str,

@@ -301,3 +301,11 @@ pub fn active_in_room(conn: &Connection, room_id: &str) -> AppResult<Option<Stri
         .query_row([room_id], |r| r.get(0))
         .optional()?)
 }
+
+/// How many reservations are in each status (for `/metrics`).
+pub fn status_counts(conn: &Connection) -> AppResult<Vec<(String, i64)>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT status, COUNT(*) FROM reservations GROUP BY status")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -5,30 +5,12 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row};
 
 use super::page::{self, ListQuery, Position};
-use crate::compliance::Exchange;
 use crate::db::Tx;
 use crate::domain::digest::sha256_hex;
 use crate::domain::enums::SubmissionKind;
 use crate::error::AppResult;
-use crate::model::{Date, ExchangeRecord, Instant, Submission, SubmissionRow};
-
-/// A new submission, with the payload built and hashed in the caller's transaction.
-pub struct NewSubmission<'a> {
-    /// What it carries.
-    pub kind: SubmissionKind,
-    /// Scheme name.
-    pub scheme: &'a str,
-    /// Reservation or invoice id.
-    pub subject_id: &'a str,
-    /// Deadline.
-    pub due_at: &'a str,
-    /// Rows.
-    pub rows: &'a [SubmissionRow],
-    /// The payload bytes.
-    pub payload: &'a str,
-    /// The record day.
-    pub record_date: Option<Date>,
-}
+use crate::model::outcome::{Exchange, NewSubmission};
+use crate::model::{Date, ExchangeRecord, Instant, Submission};
 
 fn json_error(e: serde_json::Error) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
@@ -62,7 +44,7 @@ fn map(r: &Row) -> rusqlite::Result<Submission> {
 pub fn insert(tx: &Tx, s: &NewSubmission) -> AppResult<String> {
     let id = crate::ids::new("sub");
     let now = tx.now_text();
-    let rows = serde_json::to_string(s.rows).map_err(crate::error::AppError::internal)?;
+    let rows = serde_json::to_string(&s.rows).map_err(crate::error::AppError::internal)?;
     tx.prepare_cached(
         "INSERT INTO compliance_submissions (id, kind, scheme, subject_id, status, due_at, payload,
              payload_sha256, rows, record_date, created_at, updated_at)
@@ -72,9 +54,9 @@ pub fn insert(tx: &Tx, s: &NewSubmission) -> AppResult<String> {
         &id,
         s.kind,
         s.scheme,
-        s.subject_id,
-        s.due_at,
-        s.payload,
+        &s.subject_id,
+        &s.due_at,
+        &s.payload,
         sha256_hex(s.payload.as_bytes()),
         rows,
         s.record_date,

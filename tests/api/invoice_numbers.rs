@@ -3,10 +3,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use innkeep::compliance::{Compliance, FiscalScheme, NoFiscal, NoRegistration};
-use innkeep::db::Tx;
+use innkeep::compliance::{
+    Compliance, FiscalScheme, NoFiscal, NoRegistration, ReceiptSeries, SealInput, Sealed,
+};
 use innkeep::error::{AppError, AppResult};
-use innkeep::model::{Fiscal, Invoice};
 use serde_json::json;
 
 use crate::support::{TestApp, day, spawn_app, spawn_with_compliance};
@@ -74,10 +74,14 @@ impl FiscalScheme for Flaky {
         "flaky"
     }
 
-    fn seal(&self, tx: &Tx, invoice: &Invoice) -> AppResult<Fiscal> {
+    fn seal(
+        &self,
+        input: SealInput<'_>,
+        numbers: &mut dyn FnMut(&ReceiptSeries) -> AppResult<i64>,
+    ) -> AppResult<Sealed> {
         if self.0.swap(false, Ordering::SeqCst) {
             assert!(
-                !invoice.number.is_empty(),
+                !input.invoice.number.is_empty(),
                 "the number was allocated before sealing"
             );
             return Err(AppError::conflict(
@@ -85,7 +89,7 @@ impl FiscalScheme for Flaky {
                 "Injected failure after the number was taken.",
             ));
         }
-        NoFiscal.seal(tx, invoice)
+        NoFiscal.seal(input, numbers)
     }
 }
 

@@ -1,6 +1,9 @@
 //! The floor plan (ARCHITECTURE.md), checked on the source: a module never imports from a
-//! layer above it. `domain` uses nothing of ours; `model`, `store` and `db` use nothing of
-//! `service`, `api` or `jobs`; `service` uses nothing of `api`.
+//! layer above it. `domain` uses nothing of ours; `model` uses no storage, adapter or edge;
+//! `store` and `db` use nothing of `service`, `api`, `jobs` or `compliance` (the circle
+//! `store` ↔ `compliance` is gone); `compliance` adapters do no I/O of their own, so they use
+//! neither `store` nor `db`; `service` uses nothing of `api`, `jobs` or `cli`; the queue
+//! (`jobs`) calls services, never the HTTP layer.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -28,10 +31,41 @@ const RULES: &[(&str, &[&str])] = &[
             "templates",
         ],
     ),
-    ("model", &["service", "api", "jobs"]),
-    ("store", &["service", "api", "jobs"]),
-    ("db", &["service", "api", "jobs"]),
-    ("service", &["api"]),
+    (
+        "model",
+        &[
+            "service",
+            "api",
+            "jobs",
+            "compliance",
+            "store",
+            "db",
+            "auth",
+            "cli",
+        ],
+    ),
+    (
+        "store",
+        &["service", "api", "jobs", "compliance", "auth", "cli"],
+    ),
+    (
+        "db",
+        &[
+            "service",
+            "api",
+            "jobs",
+            "compliance",
+            "store",
+            "auth",
+            "cli",
+        ],
+    ),
+    (
+        "compliance",
+        &["service", "api", "jobs", "store", "db", "auth", "cli"],
+    ),
+    ("service", &["api", "jobs", "cli"]),
+    ("jobs", &["api", "cli"]),
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

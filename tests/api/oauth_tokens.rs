@@ -296,7 +296,7 @@ async fn rotated_keys_keep_old_tokens_valid_and_sign_new_ones() {
         }
     };
     assert_eq!(jwks(&app).await["keys"].as_array().unwrap().len(), 1);
-    let new_kid = innkeep::auth::keys::rotate(app.db(), app.dir.as_ref().unwrap().path())
+    let new_kid = innkeep::service::oauth::keys::rotate(app.db(), app.dir.as_ref().unwrap().path())
         .await
         .unwrap();
     app.auth.keys.reload(app.db()).await.unwrap();

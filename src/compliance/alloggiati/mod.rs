@@ -13,13 +13,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant as Clock};
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeZone, Utc};
-use rusqlite::Connection;
 
 use self::record::SEPARATOR;
 use self::soap::{Parsed, element, envelope, schedine};
 use super::transport::{Reply, Transport, TransportError};
 use super::{Exchange, Outcome, Party, Prepared, PreparedRow, Problem, RegistrationScheme};
 use crate::error::AppResult;
+use crate::model::codes::CodeLookup;
 
 /// What replaces secrets in the exchange log.
 const REDACTED: &str = "[redacted]";
@@ -177,10 +177,10 @@ impl RegistrationScheme for Alloggiati {
 
     fn prepare(
         &self,
-        conn: &Connection,
+        codes: &dyn CodeLookup,
         party: &Party,
     ) -> AppResult<Result<Prepared, Vec<Problem>>> {
-        Ok(party::records(conn, party)?.map(|records| Prepared {
+        Ok(party::records(codes, party)?.map(|records| Prepared {
             rows: party
                 .guests
                 .iter()

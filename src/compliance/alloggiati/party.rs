@@ -6,22 +6,20 @@
 //! (17, members 19) when every guest shares the head's surname, otherwise a group (18,
 //! members 20). Members carry no document fields.
 
-use rusqlite::Connection;
-
 use super::record::{MAX_NIGHTS, Record, guest_type, record_document_number, record_name};
 use crate::compliance::codes::{DOCUMENT_TYPES, PLACES, STATE_PROVINCE, iso_state_name, name_key};
 use crate::compliance::{Party, Problem};
 use crate::domain::enums::{DocumentType, Gender};
 use crate::error::AppResult;
 use crate::model::Guest;
-use crate::store::codes;
+use crate::model::codes::CodeLookup;
 
 /// The scheme's name in the code tables.
 pub const SCHEME: &str = "it-alloggiati";
 const ITALY: &str = "IT";
 
 struct Collect<'a> {
-    conn: &'a Connection,
+    codes: &'a dyn CodeLookup,
     index: usize,
     guest: &'a Guest,
     problems: Vec<Problem>,
@@ -59,7 +57,7 @@ impl Collect<'_> {
             );
             return Ok(None);
         };
-        let found = codes::by_name(self.conn, SCHEME, PLACES, &name_key(name))?;
+        let found = self.codes.by_name(SCHEME, PLACES, &name_key(name))?;
         match found.into_iter().find(|f| f.province == STATE_PROVINCE) {
             Some(f) => Ok(Some(f.code)),
             None => {
@@ -80,7 +78,7 @@ impl Collect<'_> {
         province: Option<&str>,
         field: &str,
     ) -> AppResult<Option<(String, String)>> {
-        let mut found = codes::by_name(self.conn, SCHEME, PLACES, &name_key(name))?;
+        let mut found = self.codes.by_name(SCHEME, PLACES, &name_key(name))?;
         found.retain(|f| f.province != STATE_PROVINCE);
         if let Some(p) = province.map(|p| p.trim().to_ascii_uppercase()) {
             found.retain(|f| f.province == p);
@@ -129,14 +127,17 @@ pub fn guest_types(guests: &[Guest]) -> Vec<u8> {
 }
 
 /// Builds every guest's record, or returns every problem found.
-pub fn records(conn: &Connection, party: &Party) -> AppResult<Result<Vec<Record>, Vec<Problem>>> {
+pub fn records(
+    codes: &dyn CodeLookup,
+    party: &Party,
+) -> AppResult<Result<Vec<Record>, Vec<Problem>>> {
     let types = guest_types(&party.guests);
     let nights = party.nights().min(MAX_NIGHTS) as u8;
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for (index, (guest, &kind)) in party.guests.iter().zip(&types).enumerate() {
         let mut c = Collect {
-            conn,
+            codes,
             index,
             guest,
             problems: Vec::new(),
@@ -223,7 +224,7 @@ fn record(c: &mut Collect, party: &Party, kind: u8, nights: u8) -> AppResult<Opt
                 );
             }
             let code = match code {
-                Some(code) if codes::exists(c.conn, SCHEME, DOCUMENT_TYPES, code)? => Some(code),
+                Some(code) if c.codes.exists(SCHEME, DOCUMENT_TYPES, code)? => Some(code),
                 Some(code) => {
                     c.add(
                         "document.type",

@@ -1,9 +1,10 @@
 //! Croatia: fiscal receipts registered with the tax administration's CIS (`hr-cis`).
 //!
 //! Sealing runs inside the issuing transaction: the receipt number (gapless per year,
-//! premises and device), the local time of issue, the amounts, the payment method and the
-//! protective code (ZKI, chapter 12 of the specification) are fixed and stored, the QR link
-//! is written with the ZKI, and a submission is queued. Nothing leaves the building inside
+//! premises and device, handed out by the service), the local time of issue, the amounts,
+//! the payment method and the protective code (ZKI, chapter 12 of the specification) are
+//! fixed, the QR link is written with the ZKI, and the receipt and its submission go back to
+//! the service, which stores and queues them. Nothing leaves the building inside
 //! the request: the queue calls [`Cis::send_receipt`], which signs a fresh `RacunZahtjev` (a new
 //! `IdPoruke` every time, `NakDost=true` from the second attempt on) and sends it over TLS
 //! with the company certificate. Resending is safe: CIS knows a receipt by its number and
@@ -18,22 +19,18 @@ use std::sync::Arc;
 use chrono::{Datelike, Timelike};
 
 use super::transport::{Transport, TransportError};
-use super::{Exchange, FiscalScheme, Outcome};
+use super::{Exchange, FiscalScheme, Outcome, ReceiptSeries, SealInput, Sealed};
 use crate::clock::format_instant;
-use crate::db::Tx;
 use crate::domain::enums::PaymentMethod;
 use crate::domain::enums::{FiscalStatus, SubmissionKind};
 use crate::error::{AppError, AppResult};
-use crate::model::{Fiscal, Instant, Invoice};
-use crate::store::{self, submissions::NewSubmission};
+use crate::model::outcome::{NewSubmission, SealedReceipt};
+use crate::model::{Fiscal, Instant};
 pub use credentials::Credentials;
 pub use receipt::{Receipt, Vat};
 
 /// The scheme's name.
 pub const NAME: &str = "hr-cis";
-/// The `jobs.kind` of fiscal deliveries.
-pub const JOB_KIND: &str = "fiscal";
-/// The `kind` of fiscal submissions.
 /// How long after issue a receipt may still be delivered (the two-day rule).
 pub const DELIVERY_WINDOW: chrono::Duration = chrono::Duration::hours(48);
 
@@ -90,13 +87,11 @@ impl Cis {
 
     /// Whether CIS covers this invoice: cash, card and other payments are fiscalized, bank
     /// transfers are not, and a credit note follows the invoice it reverses.
-    fn covered(&self, tx: &Tx, inv: &Invoice) -> AppResult<bool> {
-        if let Some(original) = &inv.corrects_invoice_id {
-            let o = store::invoices::get(tx, original)?
-                .ok_or_else(|| AppError::not_found("invoice", original))?;
-            return Ok(o.fiscal.scheme == NAME && o.fiscal.status != FiscalStatus::NotRequired);
+    fn covered(input: &SealInput<'_>) -> bool {
+        match input.reverses {
+            Some(o) => o.scheme == NAME && o.status != FiscalStatus::NotRequired,
+            None => input.invoice.payment_method != Some(PaymentMethod::BankTransfer),
         }
-        Ok(inv.payment_method != Some(PaymentMethod::BankTransfer))
     }
 
     /// Signs and sends a sealed receipt; `late` sets `NakDost`.
@@ -225,9 +220,17 @@ impl FiscalScheme for Cis {
         NAME
     }
 
-    fn seal(&self, tx: &Tx, inv: &Invoice) -> AppResult<Fiscal> {
-        if !self.covered(tx, inv)? {
-            return Ok(Fiscal::new(NAME, FiscalStatus::NotRequired));
+    fn seal(
+        &self,
+        input: SealInput<'_>,
+        numbers: &mut dyn FnMut(&ReceiptSeries) -> AppResult<i64>,
+    ) -> AppResult<Sealed> {
+        let inv = input.invoice;
+        if !Cis::covered(&input) {
+            return Ok(Sealed {
+                fiscal: Fiscal::new(NAME, FiscalStatus::NotRequired),
+                receipt: None,
+            });
         }
         if inv.currency != "EUR" {
             return Err(AppError::invalid_field(
@@ -240,13 +243,13 @@ impl FiscalScheme for Cis {
             ));
         }
         let s = &self.settings;
-        let tz = store::settings::get(tx)?.time_zone;
-        let issued_at = tx
-            .clock()
-            .local_now_in(&tz)
-            .with_nanosecond(0)
-            .unwrap_or_default();
-        let number = store::fiscal::next_number(tx, issued_at.year(), &s.premises, &s.device)?;
+        let issued_at = input.local_time.with_nanosecond(0).unwrap_or_default();
+        let series = ReceiptSeries {
+            year: issued_at.year(),
+            premises: s.premises.clone(),
+            device: s.device.clone(),
+        };
+        let number = numbers(&series)?;
         let vat = if s.in_vat_system {
             inv.tax_breakdown
                 .iter()
@@ -275,41 +278,36 @@ impl FiscalScheme for Cis {
         };
         r.zki = receipt::zki(&self.credentials.key, &r.zki_input());
         let json = serde_json::to_string(&r).map_err(AppError::internal)?;
-        store::fiscal::insert(
-            tx,
-            &store::fiscal::Sealed {
-                invoice_id: &inv.id,
-                scheme: NAME,
-                year: issued_at.year(),
-                number,
-                premises: &s.premises,
-                device: &s.device,
-                issued_at: &receipt::cis_time(issued_at),
-                total: r.total,
-                zki: &r.zki,
-                receipt: &json,
-            },
-        )?;
-        let deliver_by = format_instant(tx.clock().now() + DELIVERY_WINDOW);
-        let id = store::submissions::insert(
-            tx,
-            &NewSubmission {
-                kind: SubmissionKind::FiscalReceipt,
-                scheme: NAME,
-                subject_id: &inv.id,
-                due_at: &deliver_by,
-                rows: &[],
-                payload: &json,
-                record_date: Some(inv.issue_date),
-            },
-        )?;
-        store::jobs::enqueue(tx, JOB_KIND, &id, "{}", &tx.now_text())?;
-        Ok(Fiscal {
+        let deliver_by = format_instant(input.now + DELIVERY_WINDOW);
+        let fiscal = Fiscal {
             local_proof: Some(r.zki.clone()),
             qr_payload: Some(receipt::qr_payload(None, &r.zki, issued_at, r.total)),
             receipt_number: Some(r.printed_number()),
-            deliver_by: Some(Instant(deliver_by)),
+            deliver_by: Some(Instant(deliver_by.clone())),
             ..Fiscal::new(NAME, FiscalStatus::Pending)
+        };
+        let sealed = SealedReceipt {
+            invoice_id: inv.id.clone(),
+            scheme: NAME,
+            series,
+            number,
+            issued_at: receipt::cis_time(issued_at),
+            total: r.total,
+            zki: r.zki,
+            receipt: json.clone(),
+        };
+        let submission = NewSubmission {
+            kind: SubmissionKind::FiscalReceipt,
+            scheme: NAME,
+            subject_id: inv.id.clone(),
+            due_at: deliver_by,
+            rows: Vec::new(),
+            payload: json,
+            record_date: Some(inv.issue_date),
+        };
+        Ok(Sealed {
+            fiscal,
+            receipt: Some((sealed, submission)),
         })
     }
 

@@ -3,6 +3,7 @@
 
 mod device;
 mod grants;
+pub mod keys;
 mod login;
 mod tokens;
 

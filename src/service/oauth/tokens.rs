@@ -64,23 +64,9 @@ pub async fn standing(
     client: &str,
     subject: &str,
 ) -> Result<Option<Standing>, AppError> {
-    use rusqlite::OptionalExtension;
     let (jti, client, subject) = (jti.to_string(), client.to_string(), subject.to_string());
     db.read(move |c| {
-        type Row = (Option<u32>, Option<u32>, String, Option<String>);
-        let row: Option<Row> = c
-            .prepare_cached(
-                "SELECT rate_per_second, rate_burst, name,
-                        (SELECT username FROM users WHERE id = ?3)
-                   FROM oauth_clients
-                  WHERE id = ?2 AND revoked_at IS NULL
-                    AND NOT EXISTS(SELECT 1 FROM revoked_access_tokens WHERE jti = ?1)
-                    AND NOT EXISTS(SELECT 1 FROM users WHERE id = ?3 AND disabled_at IS NOT NULL)",
-            )?
-            .query_row((&jti, &client, &subject), |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-            })
-            .optional()?;
+        let row = store::clients::standing(c, &jti, &client, &subject)?;
         Ok(
             row.map(|(per_second, burst, client_name, username)| Standing {
                 rate: Rate::from_columns(per_second, burst),

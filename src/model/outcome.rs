@@ -3,10 +3,11 @@
 
 use std::time::Duration;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Guest, Reservation};
+use crate::domain::enums::SubmissionKind;
+use crate::model::{Date, Fiscal, Guest, Invoice, Reservation, SubmissionRow};
 
 /// An immutable snapshot of a party checking in.
 #[derive(Debug, Clone)]
@@ -134,4 +135,81 @@ pub enum Outcome {
         /// The authority's words.
         reason: String,
     },
+}
+
+/// A new submission, its payload built (and hashed by the store) in the caller's
+/// transaction; `service::submissions::open` writes it and queues its job, for every scheme.
+#[derive(Debug, Clone)]
+pub struct NewSubmission {
+    /// What it carries.
+    pub kind: SubmissionKind,
+    /// Scheme name.
+    pub scheme: &'static str,
+    /// Reservation or invoice id.
+    pub subject_id: String,
+    /// Deadline (RFC 3339, UTC).
+    pub due_at: String,
+    /// Rows (guest registration; empty for a receipt).
+    pub rows: Vec<SubmissionRow>,
+    /// The payload bytes.
+    pub payload: String,
+    /// The property-local day the submission is recorded for.
+    pub record_date: Option<Date>,
+}
+
+/// A numbering series of fiscal receipts: year, premises and device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceiptSeries {
+    /// Year of the number.
+    pub year: i32,
+    /// Premises mark.
+    pub premises: String,
+    /// Device mark.
+    pub device: String,
+}
+
+/// A sealed receipt as the store keeps it.
+#[derive(Debug, Clone)]
+pub struct SealedReceipt {
+    /// The invoice.
+    pub invoice_id: String,
+    /// The scheme.
+    pub scheme: &'static str,
+    /// Its series.
+    pub series: ReceiptSeries,
+    /// Its number in the series.
+    pub number: i64,
+    /// Local time of issue, as the authority writes it.
+    pub issued_at: String,
+    /// Total in cents.
+    pub total: i64,
+    /// The protective code.
+    pub zki: String,
+    /// The sealed receipt (JSON), sent as it is.
+    pub receipt: String,
+}
+
+/// What a fiscal scheme's `seal` hands back: the invoice's fiscal record and, when the
+/// authority must hear of it, the receipt to store and the submission to queue. The service
+/// writes both in the issuing transaction.
+#[derive(Debug, Clone)]
+pub struct Sealed {
+    /// The invoice's fiscal record.
+    pub fiscal: Fiscal,
+    /// The receipt and its submission, when one is due.
+    pub receipt: Option<(SealedReceipt, NewSubmission)>,
+}
+
+/// What sealing is handed: the invoice about to be stored, the fiscal record of the invoice
+/// a credit note reverses, and the time of issue.
+#[derive(Debug, Clone, Copy)]
+pub struct SealInput<'a> {
+    /// The invoice, numbered, not yet stored.
+    pub invoice: &'a Invoice,
+    /// The fiscal record of the invoice a credit note reverses.
+    pub reverses: Option<&'a Fiscal>,
+    /// The time of issue in the property's time zone.
+    pub local_time: NaiveDateTime,
+    /// The time of issue.
+    pub now: DateTime<Utc>,
 }

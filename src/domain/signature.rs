@@ -12,12 +12,9 @@ use sha2::Sha256;
 /// The prefix of a signing secret.
 pub const PREFIX: &str = "whsec_";
 
-/// A new random secret: `whsec_` + base64 of 32 random bytes.
-pub fn new_secret() -> String {
-    format!(
-        "{PREFIX}{}",
-        STANDARD.encode(crate::auth::secrets::random_bytes::<32>())
-    )
+/// A secret from 32 random bytes: `whsec_` + their base64.
+pub fn secret_of(random: [u8; 32]) -> String {
+    format!("{PREFIX}{}", STANDARD.encode(random))
 }
 
 /// One `v1,` signature, or `None` for a malformed secret.
@@ -56,7 +53,7 @@ mod tests {
 
     #[test]
     fn rotation_signs_with_both() {
-        let (a, b) = (new_secret(), new_secret());
+        let (a, b) = (secret_of([1; 32]), secret_of([2; 32]));
         let h = header(&[&a, &b], "evt_1", 10, b"{}");
         assert_eq!(h.split(' ').count(), 2);
         assert!(h.split(' ').all(|s| s.starts_with("v1,")));
