@@ -8,6 +8,7 @@ pub mod docs;
 pub mod edge;
 mod events;
 mod guests;
+mod history;
 pub mod idempotency;
 pub mod input;
 mod invoices;
@@ -118,6 +119,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         webhooks::WebhooksApi,
         compliance::ComplianceApi,
         events::EventsApi,
+        history::HistoryApi,
     );
     OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))
         .description(DESCRIPTION)

@@ -137,12 +137,12 @@ impl StaysApi {
     async fn add_charge(
         &self,
         db: Data<&Db>,
-        #[oai(scope = "Scope::FrontDesk")] _token: Token,
+        #[oai(scope = "Scope::FrontDesk")] token: Token,
         /// `res_…`
         id: Path<String>,
         body: Body<ChargeInput>,
     ) -> Result<ChargeAdded, ApiError<ActionErrors>> {
-        let c = service::charges::add(db.0, id.0, body.0).await?;
+        let c = service::charges::add(db.0, &token.0.actor, id.0, body.0).await?;
         let location = format!("/v1/reservations/{}/charges", c.reservation_id);
         Ok(ChargeAdded::Created(Json(c), location))
     }

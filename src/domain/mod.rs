@@ -8,6 +8,7 @@ pub mod enums;
 pub mod availability;
 pub mod digest;
 pub mod events;
+pub mod history;
 pub mod invoice;
 pub mod limits;
 pub mod money;

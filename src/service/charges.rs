@@ -1,16 +1,19 @@
 //! Folio charges: extras billed to a reservation.
 
 use crate::db::{Db, Tx};
+use crate::domain::history::{Change, Note};
 use crate::domain::reservation::Status;
 use crate::error::{AppError, AppResult};
-use crate::model::{Charge, ChargeInput, Date, Instant, Reservation};
+use crate::model::{Actor, Charge, ChargeInput, Date, Instant, Reservation, snapshot};
 use crate::service::invoicing::DraftLine;
 use crate::service::{Page, PageRequest, page};
 use crate::store;
 
-/// Stores a charge for `r` (inside the caller's transaction).
+/// Stores a charge for `r` (inside the caller's transaction), noted in the reservation's
+/// history.
 pub(crate) fn insert(
     tx: &Tx,
+    actor: &Actor,
     r: &Reservation,
     line: DraftLine,
     now: &Instant,
@@ -31,11 +34,23 @@ pub(crate) fn insert(
         created_at: now.clone(),
     };
     store::charges::insert(tx, &charge)?;
+    let added = Change {
+        field: "charges".into(),
+        from: serde_json::Value::Null,
+        to: snapshot(&charge),
+    };
+    store::history::note(tx, actor, Note::ChargeAdded.as_str(), &r.id, &[added], None)?;
     Ok(charge)
 }
 
 /// Adds a charge to a confirmed or checked-in reservation's folio.
-pub async fn add(db: &Db, reservation_id: String, input: ChargeInput) -> AppResult<Charge> {
+pub async fn add(
+    db: &Db,
+    actor: &Actor,
+    reservation_id: String,
+    input: ChargeInput,
+) -> AppResult<Charge> {
+    let actor = actor.clone();
     db.write(move |tx| {
         let r = store::reservations::get(tx, &reservation_id)?
             .ok_or_else(|| AppError::not_found("reservation", &reservation_id))?;
@@ -54,7 +69,7 @@ pub async fn add(db: &Db, reservation_id: String, input: ChargeInput) -> AppResu
         )
         .pop()
         .ok_or_else(|| AppError::internal("no line"))?;
-        insert(tx, &r, line, &Instant(tx.now_text()))
+        insert(tx, &actor, &r, line, &Instant(tx.now_text()))
     })
     .await
 }

@@ -4,6 +4,7 @@ use crate::compliance::Compliance;
 use crate::db::{Db, Tx};
 use crate::domain::enums::{InvoiceKind, InvoiceStatus};
 use crate::domain::events::EventType;
+use crate::domain::history::Note;
 use crate::domain::reservation::Status;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::Actor;
@@ -140,6 +141,8 @@ fn credit_note(
     original.version += 1;
     original.updated_at = Instant(tx.now_text());
     store::invoices::update_state(tx, &original)?;
+    let kind = Note::InvoiceCancelled.as_str();
+    store::history::record(tx, actor, kind, &original.id, &snapshot(&original), None)?;
     Ok(credit)
 }
 
@@ -322,6 +325,9 @@ pub async fn pay(
         store::invoices::update_state(tx, &inv)?;
         if inv.status == InvoiceStatus::Paid {
             store::events::record(tx, &actor, EventType::InvoicePaid, &inv.id, &snapshot(&inv))?;
+        } else {
+            let kind = Note::PaymentRecorded.as_str();
+            store::history::record(tx, &actor, kind, &inv.id, &snapshot(&inv), None)?;
         }
         Ok(PaymentReceipt {
             payment,

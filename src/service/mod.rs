@@ -9,6 +9,7 @@ pub mod deliveries;
 pub mod events;
 pub mod feed;
 pub mod guests;
+pub mod history;
 pub mod idempotency;
 pub mod invoices;
 pub mod invoicing;

@@ -230,7 +230,7 @@ pub async fn check_out(
             settings.default_tax_rate,
             today,
         ) {
-            crate::service::charges::insert(tx, &r, line, &now)?;
+            crate::service::charges::insert(tx, &actor, &r, line, &now)?;
         }
         let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
         let draft = Draft {

@@ -35,6 +35,9 @@ pub fn record(
             ),
             |r| r.get(0),
         )?;
+    if kind != EventType::WebhookTest {
+        super::history::record(tx, actor, kind.as_str(), subject_id, data, Some(&id))?;
+    }
     Ok((sequence, id))
 }
 

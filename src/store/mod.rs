@@ -8,6 +8,7 @@ pub mod events;
 pub mod fiscal;
 pub mod grants;
 pub mod guests;
+pub mod history;
 pub mod idempotency;
 pub mod invoices;
 pub mod jobs;

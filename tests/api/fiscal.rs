@@ -318,6 +318,20 @@ async fn a_guest_checked_out_offline_gets_the_zki_at_once_and_the_jir_later() {
         metrics.contains("innkeep_compliance_due_soon{kind=\"fiscal_receipt\"} 0"),
         "{metrics}"
     );
+    // The invoice's history: issued, delayed once (however many attempts failed), then
+    // fiscalized, the last two by innkeep's queue.
+    let h = app.all(&format!("/v1/invoices/{id}/history")).await;
+    let kinds: Vec<&str> = h.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "invoice.created",
+            "invoice.fiscalization_delayed",
+            "invoice.fiscalized"
+        ]
+    );
+    assert_eq!(h[1]["actor"]["type"], "system");
+    assert_eq!(h[2]["actor"]["type"], "system");
 }
 
 #[tokio::test]

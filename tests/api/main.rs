@@ -23,6 +23,7 @@ mod fiscal;
 mod fiscal_faults;
 mod guest_search;
 mod guests;
+mod history;
 mod idempotency;
 mod invoice_numbers;
 mod invoices;

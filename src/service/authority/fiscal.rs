@@ -10,6 +10,7 @@ use crate::compliance::{Exchange, FiscalScheme, Outcome};
 use crate::db::Db;
 use crate::domain::enums::{FiscalStatus, SubmissionStatus};
 use crate::domain::events::EventType;
+use crate::domain::history::Note;
 use crate::domain::submission::fiscal_may;
 use crate::error::{AppError, AppResult};
 use crate::model::{Actor, Fiscal, Instant, Submission, snapshot};
@@ -44,6 +45,7 @@ pub async fn fiscal_outcome(
         let mut inv = store::invoices::get(tx, &sub.subject_id)?
             .ok_or_else(|| AppError::internal(format!("invoice {} vanished", sub.subject_id)))?;
         sub.next_attempt_at = None;
+        let mut delayed = false;
         let event = match outcome {
             Outcome::Accepted {
                 authority_reference,
@@ -67,6 +69,7 @@ pub async fn fiscal_outcome(
             }
             Outcome::Retry { reason, after } => {
                 schedule(tx, &mut sub, reason.clone(), after, job_id)?;
+                delayed = inv.fiscal.status != FiscalStatus::Offline;
                 fiscal_to(&mut inv.fiscal, FiscalStatus::Offline, &inv.id)?;
                 inv.fiscal.last_error = Some(reason);
                 None
@@ -97,6 +100,9 @@ pub async fn fiscal_outcome(
         store::invoices::update_state(tx, &inv)?;
         if let Some(kind) = event {
             store::events::record(tx, &Actor::queue(), kind, &inv.id, &snapshot(&inv))?;
+        } else if delayed {
+            let kind = Note::FiscalizationDelayed.as_str();
+            store::history::record(tx, &Actor::queue(), kind, &inv.id, &snapshot(&inv), None)?;
         }
         Ok(())
     })
