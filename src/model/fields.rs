@@ -49,6 +49,19 @@ macro_rules! string_field {
                 Some(Value::String(self.0.clone()))
             }
         }
+
+        impl<$($gen)*> serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.0)
+            }
+        }
+
+        /// Stored values were checked when they came in; they are read back as they are.
+        impl<'de, $($gen)*> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                String::deserialize(d).map($make)
+            }
+        }
     };
 }
 
@@ -239,6 +252,18 @@ impl<const MIN: i64, const MAX: i64> ParseFromJSON for Int<MIN, MAX> {
 impl<const MIN: i64, const MAX: i64> ToJSON for Int<MIN, MAX> {
     fn to_json(&self) -> Option<Value> {
         Some(Value::from(self.0))
+    }
+}
+
+impl<const MIN: i64, const MAX: i64> serde::Serialize for Int<MIN, MAX> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i64(self.0)
+    }
+}
+
+impl<'de, const MIN: i64, const MAX: i64> serde::Deserialize<'de> for Int<MIN, MAX> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        i64::deserialize(d).map(Int)
     }
 }
 

@@ -10,6 +10,7 @@ use crate::model::fields::{Country, Email, Line, Phone, Text};
 use crate::model::{Date, Instant};
 
 input_object! {
+    stored
     /// Where a guest was born, as police registration systems ask for it.
     pub struct BirthPlace {
         /// ISO 3166-1 alpha-2 country.
@@ -22,6 +23,7 @@ input_object! {
 }
 
 input_object! {
+    stored
     /// An identity document.
     pub struct Document {
         /// Passport, identity card, driving licence or other.
@@ -38,6 +40,7 @@ input_object! {
 }
 
 input_object! {
+    stored
     /// A postal address.
     pub struct Address {
         /// Street and number.

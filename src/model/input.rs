@@ -202,8 +202,37 @@ pub fn field<F: Field>(
 /// An optional `ignore ["id", ...]` lists read-only keys a client may send back unchanged.
 /// An optional `cross path::to::fn` runs rules across fields (`fn(&Map, &str, &mut Errors)`)
 /// even when some fields failed, so that every failure is reported at once.
+/// A leading `stored` also derives serde, for objects the store keeps as JSON columns.
 #[macro_export]
 macro_rules! input_object {
+    (
+        stored
+        $(#[$smeta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                pub $field:ident $(as $json:literal)? : $ty:ty
+            ),* $(,)?
+        }
+        $(ignore [$($ignored:literal),* $(,)?])?
+        $(cross $cross:path)?
+    ) => {
+        $(#[$smeta])*
+        // Stored as a JSON column with its own serde names (pinned by
+        // `store::tests::nested_columns_keep_their_stored_names`), independent of the API's.
+        #[derive(Debug, Clone, poem_openapi::Object, serde::Serialize, serde::Deserialize)]
+        #[oai(deny_unknown_fields)]
+        pub struct $name {
+            $(
+                $(#[$fmeta])*
+                $(#[oai(rename = $json)] #[serde(rename = $json)])?
+                pub $field: $ty,
+            )*
+        }
+
+        $crate::input_object!(@from_json $name { $($field $(as $json)? : $ty),* }
+            $(ignore [$($ignored),*])? $(cross $cross)?);
+    };
     (
         $(#[$smeta:meta])*
         pub struct $name:ident {
@@ -226,6 +255,14 @@ macro_rules! input_object {
             )*
         }
 
+        $crate::input_object!(@from_json $name { $($field $(as $json)? : $ty),* }
+            $(ignore [$($ignored),*])? $(cross $cross)?);
+    };
+    (
+        @from_json $name:ident { $($field:ident $(as $json:literal)? : $ty:ty),* }
+        $(ignore [$($ignored:literal),*])?
+        $(cross $cross:path)?
+    ) => {
         impl $crate::model::input::FromJson for $name {
             fn from_json(
                 value: &serde_json::Value,

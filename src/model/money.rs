@@ -52,6 +52,7 @@ pub struct Charge {
 }
 
 input_object! {
+    stored
     /// Who the invoice is addressed to.
     pub struct BillTo {
         /// Name of the person or company.
@@ -139,7 +140,7 @@ pub fn tax_breakdown(lines: &[InvoiceLine]) -> Vec<TaxLine> {
 /// reference is in `authority_reference`) or `failed` (refused; `last_error` says why).
 /// The sealed fields (`scheme`, `local_proof`, `receipt_number`, `deliver_by`) never change
 /// once set, and `authority_reference` is written once.
-#[derive(Debug, Clone, Object, PartialEq)]
+#[derive(Debug, Clone, Object, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Fiscal {
     /// `none`, or a national scheme such as `hr-cis`.
     pub scheme: String,

@@ -12,6 +12,7 @@ use crate::model::fields::{
 use crate::model::{Date, Instant};
 
 input_object! {
+    stored
     /// The property's tourist tax, charged per guest per night.
     pub struct CityTax {
         /// Gross amount per person per night, in minor units.

@@ -40,6 +40,13 @@ impl serde::Serialize for Date {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Date {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Date, D::Error> {
+        let s = String::deserialize(d)?;
+        Date::parse(&s).map_err(|r| serde::de::Error::custom(r.message))
+    }
+}
+
 impl std::fmt::Display for Date {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.0.format("%Y-%m-%d"))
@@ -68,7 +75,8 @@ impl ToJSON for Date {
 }
 
 /// An instant, RFC 3339 in UTC with a `Z`, as stored in the database.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Instant(pub String);
 
 scalar_type!(impl [] Instant, "date-time".to_string(), MetaSchema::new_with_format("string", "date-time"));

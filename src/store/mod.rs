@@ -20,29 +20,107 @@ pub mod settings;
 pub mod submissions;
 pub mod webhooks;
 
-use poem_openapi::types::{ParseFromJSON, ToJSON};
 use rusqlite::Row;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
-/// Reads a JSON text column into a nested object.
-pub(crate) fn nested<T: ParseFromJSON>(row: &Row, col: &str) -> rusqlite::Result<Option<T>> {
+/// Reads a JSON text column into a nested object (its own serde names, not the API's).
+pub(crate) fn nested<T: DeserializeOwned>(row: &Row, col: &str) -> rusqlite::Result<Option<T>> {
     let text: Option<String> = row.get(col)?;
     let Some(text) = text else { return Ok(None) };
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+    serde_json::from_str(&text).map(Some).map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
-    })?;
-    T::parse_from_json(Some(value)).map(Some).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(
-            0,
-            rusqlite::types::Type::Text,
-            e.into_message().into(),
-        )
     })
 }
 
 /// Writes a nested object as JSON text.
-pub(crate) fn nested_text<T: ToJSON>(value: &Option<T>) -> Option<String> {
-    value
-        .as_ref()
-        .and_then(ToJSON::to_json)
-        .map(|v| v.to_string())
+pub(crate) fn nested_text<T: Serialize>(value: &Option<T>) -> Option<String> {
+    value.as_ref().and_then(|v| serde_json::to_string(v).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use poem_openapi::types::ToJSON;
+    use serde_json::json;
+
+    use crate::domain::enums::{DocumentType, FiscalStatus};
+    use crate::model::fields::{Country, Int, Line};
+    use crate::model::{Address, BillTo, BirthPlace, CityTax, Date, Document, Fiscal, Instant};
+
+    fn pinned<T>(v: &T, stored: serde_json::Value)
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned + ToJSON,
+    {
+        let written = serde_json::to_value(v).unwrap();
+        assert_eq!(written, stored, "the stored form changed");
+        // What earlier versions wrote (the API form, nulls left out) still reads back.
+        let api = v.to_json().unwrap();
+        let back: T = serde_json::from_value(api).unwrap();
+        assert_eq!(serde_json::to_value(&back).unwrap(), stored);
+    }
+
+    /// Renaming a field of the API must not change what is stored: these are the names on
+    /// disk. Changing one needs a migration.
+    #[test]
+    fn nested_columns_keep_their_stored_names() {
+        let d = Date::parse("2030-01-31").unwrap();
+        pinned(
+            &Document {
+                kind: DocumentType::Passport,
+                number: Line("YA1".into()),
+                issuing_country: Some(Country("IT".into())),
+                issuing_place: None,
+                expiry_date: Some(d),
+            },
+            json!({"type": "passport", "number": "YA1", "issuing_country": "IT",
+                   "issuing_place": null, "expiry_date": "2030-01-31"}),
+        );
+        pinned(
+            &BirthPlace {
+                country: Some(Country("HR".into())),
+                municipality: Some(Line("Split".into())),
+                region: None,
+            },
+            json!({"country": "HR", "municipality": "Split", "region": null}),
+        );
+        let address = Address {
+            line1: Some(Line("Riva 1".into())),
+            line2: None,
+            city: Some(Line("Split".into())),
+            postal_code: Some(Line("21000".into())),
+            region: None,
+            country: Some(Country("HR".into())),
+        };
+        let stored_address = json!({"line1": "Riva 1", "line2": null, "city": "Split",
+            "postal_code": "21000", "region": null, "country": "HR"});
+        pinned(&address, stored_address.clone());
+        pinned(
+            &BillTo {
+                name: Line("Anna Rossi".into()),
+                address: Some(address),
+                tax_id: None,
+            },
+            json!({"name": "Anna Rossi", "address": stored_address, "tax_id": null}),
+        );
+        pinned(
+            &CityTax {
+                amount_per_person_night: Int(150),
+                tax_rate: None,
+                max_nights: Some(Int(7)),
+                exempt_under_age: Some(Int(12)),
+            },
+            json!({"amount_per_person_night": 150, "tax_rate": null, "max_nights": 7,
+                   "exempt_under_age": 12}),
+        );
+        pinned(
+            &Fiscal {
+                sent_at: Some(Instant("2026-11-23T10:00:00Z".into())),
+                ..Fiscal::new("hr-cis", FiscalStatus::Fiscalized)
+            },
+            json!({"scheme": "hr-cis", "status": "fiscalized", "local_proof": null,
+                   "authority_reference": null, "qr_payload": null,
+                   "sent_at": "2026-11-23T10:00:00Z", "last_error": null,
+                   "receipt_number": null, "deliver_by": null}),
+        );
+    }
 }
