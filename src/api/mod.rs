@@ -15,6 +15,7 @@ mod invoices;
 pub mod lifecycle;
 pub mod limits;
 pub mod metrics;
+pub mod oauth;
 pub mod pagination;
 pub mod problem;
 mod reservations;
@@ -36,9 +37,9 @@ use poem::{Endpoint, EndpointExt, Request, Response, Route, handler};
 use poem_openapi::{ExtraHeader, OpenApiService, Tags};
 
 use crate::auth::AuthServer;
-use crate::auth::endpoints::{self, OAuthState};
-use crate::auth::guard::Guard;
-use crate::auth::pages;
+use oauth::endpoints::{self, OAuthState};
+use oauth::guard::Guard;
+use oauth::pages;
 use crate::db::{Db, SCHEMA_VERSION};
 
 /// Operation groups in the spec.

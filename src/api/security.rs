@@ -1,7 +1,7 @@
 //! The OAuth 2.0 security scheme as the OpenAPI document describes it.
 //!
 //! Each operation names its scope with `#[oai(scope = "Scope::…")]` on a [`Token`]
-//! parameter; the guard (`auth::guard`) enforces exactly what the document says.
+//! parameter; the guard (`api::oauth::guard`) enforces exactly what the document says.
 
 use poem::Request;
 use poem_openapi::auth::Bearer;

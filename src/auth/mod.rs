@@ -1,20 +1,14 @@
-//! The OAuth 2.0 authorization server (API.md section 10) and the guard of `/v1`.
+//! The OAuth 2.0 authorization server's own parts (API.md section 10), below the services:
 //!
-//! - [`keys`]: Ed25519 signing keys, rotation, JWKS.
+//! - [`keys`]: Ed25519 signing keys, JWKS.
 //! - [`tokens`]: access tokens as RFC 9068 JWTs: minting and verifying.
 //! - [`secrets`]: random tokens, hashes, argon2id, PKCE.
 //! - [`throttle`]: slowing and refusing repeated failed authentication.
-//! - [`guard`]: the middleware that demands a token with the operation's scope.
-//! - [`endpoints`]: `/oauth/*` and `/.well-known/*` (RFC 6749 JSON errors).
-//! - [`pages`]: the staff login and consent page, and the device approval page.
 //!
-//! The grant logic itself (codes, device codes, refresh rotation) is a use case and lives
-//! in `service::oauth`.
+//! The grant logic (codes, device codes, refresh rotation, key rotation) is a use case and
+//! lives in `service::oauth`; the HTTP edge (guard, endpoints, pages) in `api::oauth`.
 
-pub mod endpoints;
-pub mod guard;
 pub mod keys;
-pub mod pages;
 pub mod secrets;
 pub mod throttle;
 pub mod tokens;

@@ -3,7 +3,8 @@
 //! `store` and `db` use nothing of `service`, `api`, `jobs` or `compliance` (the circle
 //! `store` ↔ `compliance` is gone); `compliance` adapters do no I/O of their own, so they use
 //! neither `store` nor `db`; `service` uses nothing of `api`, `jobs` or `cli`; the queue
-//! (`jobs`) calls services, never the HTTP layer.
+//! (`jobs`) calls services, never the HTTP layer; `auth` (keys, tokens, secrets) sits below
+//! the services, and its HTTP edge lives in `api::oauth`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -66,6 +67,7 @@ const RULES: &[(&str, &[&str])] = &[
     ),
     ("service", &["api", "jobs", "cli"]),
     ("jobs", &["api", "cli"]),
+    ("auth", &["api", "service", "jobs", "cli"]),
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

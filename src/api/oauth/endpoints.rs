@@ -15,7 +15,7 @@ use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 use serde_json::{Value, json};
 
-use super::AuthServer;
+use crate::auth::AuthServer;
 use crate::db::Db;
 use crate::domain::scopes::Scope;
 use crate::service::oauth::{self, ClientAuth, OAuthError};

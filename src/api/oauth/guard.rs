@@ -13,9 +13,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use poem::http::HeaderValue;
 use poem::{Endpoint, IntoResponse, Request, Response};
 
-use super::AuthServer;
+use crate::auth::AuthServer;
 use super::endpoints::remote;
-use super::tokens::{Invalid, Principal};
+use crate::auth::tokens::{Invalid, Principal};
 use crate::api::edge::{RequestId, problem_response};
 use crate::api::limits::{self, Caller, Limits};
 use crate::api::problem::render;
@@ -90,7 +90,7 @@ impl<E> Guard<E> {
 
     /// Verifies, reloading the keys once (at most every 5 s) on an unknown `kid`, so that
     /// a rotation by the CLI is picked up.
-    async fn verify(&self, token: &str) -> Result<super::tokens::AccessClaims, Invalid> {
+    async fn verify(&self, token: &str) -> Result<crate::auth::tokens::AccessClaims, Invalid> {
         match self.auth.verify(token) {
             Err(Invalid::UnknownKey) => {
                 let now = chrono::Utc::now().timestamp();

@@ -13,14 +13,14 @@ use poem::web::{Data, Query};
 use poem::{Body, Request, Response, handler};
 
 use super::endpoints::{OAuthState, remote};
-use super::secrets;
+use crate::auth::secrets;
 use crate::domain::scopes::Scope;
 use crate::service::oauth::{
     self, Approver, AuthorizeError, AuthorizeParams, AuthorizeRequest, LoginError,
 };
 use crate::templates;
 
-const STYLE: &str = include_str!("../../assets/style.css");
+const STYLE: &str = include_str!("../../../assets/style.css");
 const CSRF_COOKIE: &str = "innkeep_csrf";
 
 /// Sends a rendered page with the headers every staff page carries.
