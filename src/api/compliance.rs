@@ -1,8 +1,6 @@
 //! `/v1/compliance`: national submissions (what is pending, how long is left, the exchange
 //! log, retry) and the manual-upload file of a day's guest registrations.
 
-use std::sync::Arc;
-
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{Json, PlainText};
@@ -12,10 +10,9 @@ use super::Tag;
 use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ActionErrors, ApiError, GetErrors, ListErrors};
 use super::security::{Scope, Token};
-use crate::compliance::Compliance;
-use crate::db::Db;
 use crate::domain::rules::one_of;
 use crate::model::{Date, Submission, SubmissionPage};
+use crate::service::Services;
 use crate::service::{self, submissions::KINDS, submissions::STATUSES};
 
 /// Compliance submissions.
@@ -59,8 +56,8 @@ impl ComplianceApi {
     #[allow(clippy::too_many_arguments)] // one per query parameter
     async fn list(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::Compliance")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Compliance")] token: Token,
         /// Kinds, comma-separated: `guest_registration`, `fiscal_receipt`.
         kind: Query<Option<String>>,
         /// Statuses, comma-separated (`retrying,manual_required`).
@@ -76,7 +73,14 @@ impl ComplianceApi {
         let statuses = csv("status", given(&status), pick(STATUSES), one_of(STATUSES))?;
         let filters = Filters::of("submissions", &(&kinds, &statuses));
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
-        let page = service::submissions::list(db.0, kinds, statuses, req.page.clone()).await?;
+        let page = service::submissions::list(
+            svc.0,
+            &token.0.principal,
+            kinds,
+            statuses,
+            req.page.clone(),
+        )
+        .await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(SubmissionPage {
             data: page.items.into_iter().map(|(s, _)| s).collect(),
@@ -94,12 +98,14 @@ impl ComplianceApi {
     )]
     async fn get(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::Compliance")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Compliance")] token: Token,
         /// `sub_…`
         id: Path<String>,
     ) -> Result<Json<Submission>, ApiError<GetErrors>> {
-        Ok(Json(service::submissions::get(db.0, id.0).await?))
+        Ok(Json(
+            service::submissions::get(svc.0, &token.0.principal, id.0).await?,
+        ))
     }
 
     /// Retry a submission
@@ -117,14 +123,13 @@ impl ComplianceApi {
     )]
     async fn retry(
         &self,
-        db: Data<&Db>,
-        compliance: Data<&Arc<Compliance>>,
-        #[oai(scope = "Scope::Compliance")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Compliance")] token: Token,
         /// `sub_…`
         id: Path<String>,
     ) -> Result<Retried, ApiError<ActionErrors>> {
         Ok(Retried::Queued(Json(
-            service::submissions::retry(db.0, compliance.0, id.0).await?,
+            service::submissions::retry(svc.0, &token.0.principal, id.0).await?,
         )))
     }
 
@@ -141,9 +146,8 @@ impl ComplianceApi {
     )]
     async fn export(
         &self,
-        db: Data<&Db>,
-        compliance: Data<&Arc<Compliance>>,
-        #[oai(scope = "Scope::Compliance")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Compliance")] token: Token,
         /// The arrival day, `YYYY-MM-DD`.
         date: Query<Date>,
         /// Include rows already accepted (default false).
@@ -151,7 +155,8 @@ impl ComplianceApi {
     ) -> Result<Export, ApiError<ListErrors>> {
         let day = date.0.0;
         let (file, n) =
-            service::registration::export(db.0, compliance.0, day, all.0.unwrap_or(false)).await?;
+            service::registration::export(svc.0, &token.0.principal, day, all.0.unwrap_or(false))
+                .await?;
         Ok(Export::File(
             PlainText(file),
             format!("attachment; filename=\"registrations-{day}.txt\""),

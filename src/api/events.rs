@@ -9,7 +9,6 @@ use super::Tag;
 use super::pagination::given;
 use super::problem::{ApiError, FeedErrors, PublicErrors};
 use super::security::{Scope, Token};
-use crate::db::Db;
 use crate::domain::enums::InvoiceStatus;
 use crate::domain::events::is_known_pattern;
 use crate::domain::invoice;
@@ -17,6 +16,7 @@ use crate::domain::reservation::{Status, TRANSITIONS};
 use crate::error::{AppError, FieldError};
 use crate::model::EventPage;
 use crate::service;
+use crate::service::Services;
 
 /// The event feed and published state machines.
 pub struct EventsApi;
@@ -118,8 +118,8 @@ impl EventsApi {
     #[oai(path = "/events", method = "get", operation_id = "listEvents")]
     async fn list(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::EventsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::EventsRead")] token: Token,
         /// Only events after this sequence. Without it the page starts at the oldest kept
         /// event; with it, every event after it must still be kept (else 410).
         #[oai(validator(minimum(value = "0")))]
@@ -140,7 +140,9 @@ impl EventsApi {
             types: check_types(given(&kind))?,
             feed_id: given(&feed_id),
         };
-        Ok(Json(service::events::list(db.0, query).await?))
+        Ok(Json(
+            service::events::list(svc.0, &token.0.principal, query).await?,
+        ))
     }
 
     /// Publish the state machines

@@ -11,8 +11,8 @@ use super::pagination::{CursorKey, Filters, ListRequest, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
-use crate::db::Db;
 use crate::model::{Date, Guest, GuestCreate, GuestPage, GuestUpdate};
+use crate::service::Services;
 use crate::service::{self, IfMatch};
 use crate::store::guests::GuestFilter;
 
@@ -29,8 +29,8 @@ impl GuestsApi {
     #[allow(clippy::too_many_arguments)]
     async fn list(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::GuestsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::GuestsRead")] token: Token,
         /// Case-insensitive part of the first, last or full name.
         name: Query<Option<String>>,
         /// Exact e-mail address, case-insensitive.
@@ -54,7 +54,8 @@ impl GuestsApi {
         };
         let filters = Filters::of("guests", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
-        let page = service::guests::list(db.0, filter, req.page.clone()).await?;
+        let page =
+            service::guests::list(svc.0, &token.0.principal, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(GuestPage {
             data: page.items.into_iter().map(|(g, _)| g).collect(),
@@ -68,11 +69,11 @@ impl GuestsApi {
     #[oai(path = "/guests", method = "post", operation_id = "createGuest")]
     async fn create(
         &self,
-        db: Data<&Db>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::GuestsWrite")] token: Token,
         body: Body<GuestCreate>,
     ) -> Result<Created<Guest>, ApiError<CreateErrors>> {
-        Ok(service::guests::create(db.0, &token.0.actor, body.0)
+        Ok(service::guests::create(svc.0, &token.0.principal, body.0)
             .await?
             .into())
     }
@@ -84,12 +85,14 @@ impl GuestsApi {
     #[oai(path = "/guests/:id", method = "get", operation_id = "getGuest")]
     async fn get(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::GuestsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::GuestsRead")] token: Token,
         /// `gst_…`
         id: Path<String>,
     ) -> Result<Tagged<Guest>, ApiError<GetErrors>> {
-        Ok(service::guests::get(db.0, id.0).await?.into())
+        Ok(service::guests::get(svc.0, &token.0.principal, id.0)
+            .await?
+            .into())
     }
 
     /// Change a guest
@@ -99,7 +102,7 @@ impl GuestsApi {
     #[oai(path = "/guests/:id", method = "put", operation_id = "updateGuest")]
     async fn update(
         &self,
-        db: Data<&Db>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::GuestsWrite")] token: Token,
         /// `gst_…`
         id: Path<String>,
@@ -110,7 +113,7 @@ impl GuestsApi {
     ) -> Result<Tagged<Guest>, ApiError<UpdateErrors>> {
         let if_match = IfMatch::from_header(if_match.0.as_deref());
         Ok(
-            service::guests::update(db.0, &token.0.actor, id.0, if_match, body.0)
+            service::guests::update(svc.0, &token.0.principal, id.0, if_match, body.0)
                 .await?
                 .into(),
         )

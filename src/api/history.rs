@@ -10,8 +10,8 @@ use super::Tag;
 use super::pagination::{CursorKey, Filters, ListRequest};
 use super::problem::{ApiError, GetErrors};
 use super::security::{Scope, Token};
-use crate::db::Db;
-use crate::model::HistoryPage;
+use crate::model::{HistoryPage, Principal};
+use crate::service::Services;
 use crate::service::history::{self, Subject};
 
 /// The audit trails.
@@ -20,7 +20,8 @@ pub struct HistoryApi;
 /// One page of `subject`'s history: the same paging rules as every list, the cursor bound to
 /// the record.
 async fn page(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     cursors: &CursorKey,
     subject: Subject,
     id: String,
@@ -29,7 +30,7 @@ async fn page(
 ) -> Result<Json<HistoryPage>, ApiError<GetErrors>> {
     let filters = Filters::of(&format!("history/{id}"), &());
     let req = ListRequest::new(cursors, limit, cursor, filters)?;
-    let page = history::list(db, subject, id, req.page.clone()).await?;
+    let page = history::list(svc, p, subject, id, req.page.clone()).await?;
     let next_cursor = req.next_cursor(&page);
     Ok(Json(HistoryPage {
         data: page.items.into_iter().map(|(e, _)| e).collect(),
@@ -52,8 +53,8 @@ impl HistoryApi {
     )]
     async fn reservation(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// `res_…`
         id: Path<String>,
         /// Page size, 1 to 200 (default 50).
@@ -64,7 +65,8 @@ impl HistoryApi {
         cursors: Data<&CursorKey>,
     ) -> Result<Json<HistoryPage>, ApiError<GetErrors>> {
         page(
-            db.0,
+            svc.0,
+            &token.0.principal,
             cursors.0,
             Subject::Reservation,
             id.0,
@@ -86,8 +88,8 @@ impl HistoryApi {
     )]
     async fn guest(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::GuestsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::GuestsRead")] token: Token,
         /// `gst_…`
         id: Path<String>,
         /// Page size, 1 to 200 (default 50).
@@ -97,7 +99,16 @@ impl HistoryApi {
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
     ) -> Result<Json<HistoryPage>, ApiError<GetErrors>> {
-        page(db.0, cursors.0, Subject::Guest, id.0, limit.0, cursor.0).await
+        page(
+            svc.0,
+            &token.0.principal,
+            cursors.0,
+            Subject::Guest,
+            id.0,
+            limit.0,
+            cursor.0,
+        )
+        .await
     }
 
     /// An invoice's history
@@ -113,8 +124,8 @@ impl HistoryApi {
     )]
     async fn invoice(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::InvoicesRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::InvoicesRead")] token: Token,
         /// `inv_…`
         id: Path<String>,
         /// Page size, 1 to 200 (default 50).
@@ -124,6 +135,15 @@ impl HistoryApi {
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
     ) -> Result<Json<HistoryPage>, ApiError<GetErrors>> {
-        page(db.0, cursors.0, Subject::Invoice, id.0, limit.0, cursor.0).await
+        page(
+            svc.0,
+            &token.0.principal,
+            cursors.0,
+            Subject::Invoice,
+            id.0,
+            limit.0,
+            cursor.0,
+        )
+        .await
     }
 }

@@ -1,7 +1,5 @@
 //! `/v1/invoices`.
 
-use std::sync::Arc;
-
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -13,11 +11,10 @@ use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
-use crate::compliance::Compliance;
-use crate::db::Db;
 use crate::domain::enums::InvoiceStatus;
 use crate::model::{Date, Invoice, InvoiceCreate, InvoicePage, PaymentInput, PaymentReceipt};
 use crate::service;
+use crate::service::Services;
 use crate::store::invoices::InvoiceFilter;
 
 /// Invoices and credit notes.
@@ -40,8 +37,8 @@ impl InvoicesApi {
     #[allow(clippy::too_many_arguments)]
     async fn list(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::InvoicesRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::InvoicesRead")] token: Token,
         /// Issued on or after this date.
         issued_from: Query<Option<Date>>,
         /// Issued on or before this date.
@@ -74,7 +71,8 @@ impl InvoicesApi {
         };
         let filters = Filters::of("invoices", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
-        let page = service::invoices::list(db.0, filter, req.page.clone()).await?;
+        let page =
+            service::invoices::list(svc.0, &token.0.principal, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(InvoicePage {
             data: page.items.into_iter().map(|(i, _)| i).collect(),
@@ -93,16 +91,13 @@ impl InvoicesApi {
     #[oai(path = "/invoices", method = "post", operation_id = "createInvoice")]
     async fn create(
         &self,
-        db: Data<&Db>,
-        compliance: Data<&Arc<Compliance>>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::InvoicesWrite")] token: Token,
         body: Body<InvoiceCreate>,
     ) -> Result<Created<Invoice>, ApiError<CreateErrors>> {
-        Ok(
-            service::invoices::create(db.0, &token.0.actor, compliance.0, body.0)
-                .await?
-                .into(),
-        )
+        Ok(service::invoices::create(svc.0, &token.0.principal, body.0)
+            .await?
+            .into())
     }
 
     /// Get an invoice with its lines
@@ -113,12 +108,14 @@ impl InvoicesApi {
     #[oai(path = "/invoices/:id", method = "get", operation_id = "getInvoice")]
     async fn get(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::InvoicesRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::InvoicesRead")] token: Token,
         /// `inv_…`
         id: Path<String>,
     ) -> Result<Tagged<Invoice>, ApiError<GetErrors>> {
-        Ok(service::invoices::get(db.0, id.0).await?.into())
+        Ok(service::invoices::get(svc.0, &token.0.principal, id.0)
+            .await?
+            .into())
     }
 
     /// Record a payment
@@ -132,14 +129,14 @@ impl InvoicesApi {
     )]
     async fn pay(
         &self,
-        db: Data<&Db>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::InvoicesWrite")] token: Token,
         /// `inv_…`
         id: Path<String>,
         body: Body<PaymentInput>,
     ) -> Result<PaymentRecorded, ApiError<ActionErrors>> {
         Ok(PaymentRecorded::Created(Json(
-            service::invoices::pay(db.0, &token.0.actor, id.0, body.0).await?,
+            service::invoices::pay(svc.0, &token.0.principal, id.0, body.0).await?,
         )))
     }
 }

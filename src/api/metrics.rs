@@ -7,7 +7,7 @@ use std::time::Instant;
 use poem::web::Data;
 use poem::{Response, handler};
 
-use crate::db::Db;
+use crate::service::{Services, maintenance};
 
 /// Counters the edge updates on every request.
 #[derive(Debug)]
@@ -42,29 +42,9 @@ fn family(out: &mut String, name: &str, kind: &str, help: &str, samples: &[(Stri
     }
 }
 
-/// Figures read from the database for one scrape.
-struct Stored {
-    last_sequence: i64,
-    reservations: Vec<(String, i64)>,
-    jobs: (i64, Option<String>),
-    deliveries: Vec<(String, i64)>,
-    submissions: Vec<crate::store::submissions::Counts>,
-}
-
-fn stored(c: &rusqlite::Connection, now: &str, soon: &str) -> crate::error::AppResult<Stored> {
-    let last_sequence = crate::store::events::last_sequence(c)?;
-    Ok(Stored {
-        last_sequence,
-        reservations: crate::store::reservations::status_counts(c)?,
-        jobs: crate::store::jobs::pending_stats(c)?,
-        deliveries: crate::store::webhooks::delivery_counts(c)?,
-        submissions: crate::store::submissions::counts(c, now, soon)?,
-    })
-}
-
 /// The Prometheus exposition.
 #[handler]
-pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Response {
+pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, svc: Data<&Services>) -> Response {
     let mut out = String::new();
     let by_class: Vec<_> = m
         .by_class
@@ -92,10 +72,7 @@ pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, db: Data<&Db>) -> Respon
         "Seconds since the server started.",
         &[(String::new(), uptime)],
     );
-    let now = db.clock().now();
-    let now_text = crate::clock::format_instant(now);
-    let soon = crate::clock::format_instant(now + crate::service::submissions::DUE_SOON);
-    if let Ok(s) = db.read(move |c| stored(c, &now_text, &soon)).await {
+    if let Ok((s, now)) = maintenance::figures(svc.0).await {
         let one = |v: i64| [(String::new(), v)];
         let labelled = |label: &str, rows: Vec<(String, i64)>| -> Vec<(String, i64)> {
             rows.into_iter()

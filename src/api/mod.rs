@@ -37,10 +37,11 @@ use poem::{Endpoint, EndpointExt, Request, Response, Route, handler};
 use poem_openapi::{ExtraHeader, OpenApiService, Tags};
 
 use crate::auth::AuthServer;
+use crate::db::{Db, SCHEMA_VERSION};
+use crate::service::Services;
 use oauth::endpoints::{self, OAuthState};
 use oauth::guard::Guard;
 use oauth::pages;
-use crate::db::{Db, SCHEMA_VERSION};
 
 /// Operation groups in the spec.
 #[derive(Tags)]
@@ -103,7 +104,7 @@ Read the [versioning policy](/docs/versioning), the [changelog](/docs/changelog)
 /// Who a request acts for, so that idempotency keys of different clients never collide.
 pub fn client_scope(req: &Request) -> String {
     req.extensions()
-        .get::<crate::auth::tokens::Principal>()
+        .get::<crate::auth::tokens::Verified>()
         .map(|p| p.claims.client_id.clone())
         .unwrap_or_else(|| "anonymous".to_string())
 }
@@ -171,8 +172,8 @@ fn health() -> Response {
 }
 
 #[handler]
-async fn ready(db: Data<&Db>) -> Response {
-    match db.ready().await {
+async fn ready(svc: Data<&Services>) -> Response {
+    match crate::service::maintenance::ready(svc.0).await {
         Ok(()) => Response::builder()
             .content_type("application/json")
             .body(format!(
@@ -277,10 +278,9 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .data(docs)
         .data(oauth)
         .data(counters.clone())
-        .data(compliance)
+        .data(Services::new(db.clone(), (*compliance).clone()))
         .data(destinations)
-        .data(cursor_key)
-        .data(db.clone());
+        .data(cursor_key);
     let idempotent = idempotency::Idempotency::new(routes, db.clone(), instance);
     let lived = lifecycle::Lifecycle::new(idempotent, "/v1", lifecycle::DEPRECATIONS);
     let guarded = Guard::new(lived, auth, db, table.clone(), limits::Limits::new(rate));

@@ -11,9 +11,9 @@ use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
-use crate::db::Db;
 use crate::domain::reservation::Status;
 use crate::model::{Date, Reservation, ReservationCreate, ReservationPage, ReservationUpdate};
+use crate::service::Services;
 use crate::service::{self, IfMatch};
 use crate::store::reservations::ReservationFilter;
 
@@ -33,8 +33,8 @@ impl ReservationsApi {
     #[allow(clippy::too_many_arguments)]
     async fn list(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// Stays overlapping the days from this date (the stay has a night on or after it).
         from: Query<Option<Date>>,
         /// Stays overlapping the days up to this date (arrival on or before it).
@@ -74,7 +74,8 @@ impl ReservationsApi {
         };
         let filters = Filters::of("reservations", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
-        let page = service::reservations::list(db.0, filter, req.page.clone()).await?;
+        let page = service::reservations::list(svc.0, &token.0.principal, filter, req.page.clone())
+            .await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(ReservationPage {
             data: page.items.into_iter().map(|(r, _)| r).collect(),
@@ -94,13 +95,15 @@ impl ReservationsApi {
     )]
     async fn create(
         &self,
-        db: Data<&Db>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::ReservationsWrite")] token: Token,
         body: Body<ReservationCreate>,
     ) -> Result<Created<Reservation>, ApiError<CreateErrors>> {
-        Ok(service::reservations::create(db.0, &token.0.actor, body.0)
-            .await?
-            .into())
+        Ok(
+            service::reservations::create(svc.0, &token.0.principal, body.0)
+                .await?
+                .into(),
+        )
     }
 
     /// Get a reservation
@@ -114,12 +117,14 @@ impl ReservationsApi {
     )]
     async fn get(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// `res_…`
         id: Path<String>,
     ) -> Result<Tagged<Reservation>, ApiError<GetErrors>> {
-        Ok(service::reservations::get(db.0, id.0).await?.into())
+        Ok(service::reservations::get(svc.0, &token.0.principal, id.0)
+            .await?
+            .into())
     }
 
     /// Change, cancel or no-show a reservation
@@ -137,7 +142,7 @@ impl ReservationsApi {
     )]
     async fn update(
         &self,
-        db: Data<&Db>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::ReservationsWrite")] token: Token,
         /// `res_…`
         id: Path<String>,
@@ -148,7 +153,7 @@ impl ReservationsApi {
     ) -> Result<Tagged<Reservation>, ApiError<UpdateErrors>> {
         let if_match = IfMatch::from_header(if_match.0.as_deref());
         Ok(
-            service::reservations::update(db.0, &token.0.actor, id.0, if_match, body.0)
+            service::reservations::update(svc.0, &token.0.principal, id.0, if_match, body.0)
                 .await?
                 .into(),
         )

@@ -11,8 +11,8 @@ use super::pagination::{CursorKey, Filters, ListRequest};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
-use crate::db::Db;
 use crate::model::{RoomType, RoomTypeCreate, RoomTypePage, RoomTypeUpdate};
+use crate::service::Services;
 use crate::service::{self, IfMatch};
 
 /// Room types.
@@ -26,8 +26,8 @@ impl RoomTypesApi {
     #[oai(path = "/room-types", method = "get", operation_id = "listRoomTypes")]
     async fn list(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// Page size, 1 to 200 (default 50).
         #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
         limit: Query<Option<i64>>,
@@ -36,7 +36,7 @@ impl RoomTypesApi {
         cursors: Data<&CursorKey>,
     ) -> Result<Json<RoomTypePage>, ApiError<ListErrors>> {
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::of("room-types", &()))?;
-        let page = service::room_types::list(db.0, req.page.clone()).await?;
+        let page = service::room_types::list(svc.0, &token.0.principal, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(RoomTypePage {
             data: page.items.into_iter().map(|(t, _)| t).collect(),
@@ -51,11 +51,15 @@ impl RoomTypesApi {
     #[oai(path = "/room-types", method = "post", operation_id = "createRoomType")]
     async fn create(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::Admin")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Admin")] token: Token,
         body: Body<RoomTypeCreate>,
     ) -> Result<Created<RoomType>, ApiError<CreateErrors>> {
-        Ok(service::room_types::create(db.0, body.0).await?.into())
+        Ok(
+            service::room_types::create(svc.0, &token.0.principal, body.0)
+                .await?
+                .into(),
+        )
     }
 
     /// Get a room type
@@ -64,12 +68,14 @@ impl RoomTypesApi {
     #[oai(path = "/room-types/:id", method = "get", operation_id = "getRoomType")]
     async fn get(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// `rt_…`
         id: Path<String>,
     ) -> Result<Tagged<RoomType>, ApiError<GetErrors>> {
-        Ok(service::room_types::get(db.0, id.0).await?.into())
+        Ok(service::room_types::get(svc.0, &token.0.principal, id.0)
+            .await?
+            .into())
     }
 
     /// Change a room type
@@ -82,8 +88,8 @@ impl RoomTypesApi {
     )]
     async fn update(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::Admin")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Admin")] token: Token,
         /// `rt_…`
         id: Path<String>,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
@@ -92,8 +98,10 @@ impl RoomTypesApi {
         body: Body<RoomTypeUpdate>,
     ) -> Result<Tagged<RoomType>, ApiError<UpdateErrors>> {
         let if_match = IfMatch::from_header(if_match.0.as_deref());
-        Ok(service::room_types::update(db.0, id.0, if_match, body.0)
-            .await?
-            .into())
+        Ok(
+            service::room_types::update(svc.0, &token.0.principal, id.0, if_match, body.0)
+                .await?
+                .into(),
+        )
     }
 }

@@ -12,10 +12,10 @@ use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
-use crate::db::Db;
 use crate::domain::enums::HousekeepingStatus;
 use crate::error::{AppError, FieldError};
 use crate::model::{AvailabilityList, Date, Room, RoomCreate, RoomPage, RoomUpdate};
+use crate::service::Services;
 use crate::service::{self, IfMatch};
 use crate::store::rooms::RoomFilter;
 
@@ -31,8 +31,8 @@ impl RoomsApi {
     #[allow(clippy::too_many_arguments)] // one per query parameter
     async fn list(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// Only rooms of this room type.
         room_type_id: Query<Option<String>>,
         /// Only rooms in these housekeeping states, comma-separated (`dirty,inspected`).
@@ -56,7 +56,8 @@ impl RoomsApi {
         };
         let filters = Filters::of("rooms", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
-        let page = service::rooms::list(db.0, filter, req.page.clone()).await?;
+        let page =
+            service::rooms::list(svc.0, &token.0.principal, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(RoomPage {
             data: page.items.into_iter().map(|(r, _)| r).collect(),
@@ -71,11 +72,13 @@ impl RoomsApi {
     #[oai(path = "/rooms", method = "post", operation_id = "createRoom")]
     async fn create(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::Admin")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Admin")] token: Token,
         body: Body<RoomCreate>,
     ) -> Result<Created<Room>, ApiError<CreateErrors>> {
-        Ok(service::rooms::create(db.0, body.0).await?.into())
+        Ok(service::rooms::create(svc.0, &token.0.principal, body.0)
+            .await?
+            .into())
     }
 
     /// Get a room
@@ -84,12 +87,14 @@ impl RoomsApi {
     #[oai(path = "/rooms/:id", method = "get", operation_id = "getRoom")]
     async fn get(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// `rm_…`
         id: Path<String>,
     ) -> Result<Tagged<Room>, ApiError<GetErrors>> {
-        Ok(service::rooms::get(db.0, id.0).await?.into())
+        Ok(service::rooms::get(svc.0, &token.0.principal, id.0)
+            .await?
+            .into())
     }
 
     /// Change a room
@@ -99,8 +104,8 @@ impl RoomsApi {
     #[oai(path = "/rooms/:id", method = "put", operation_id = "updateRoom")]
     async fn update(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::Housekeeping")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Housekeeping")] token: Token,
         /// `rm_…`
         id: Path<String>,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
@@ -109,9 +114,11 @@ impl RoomsApi {
         body: Body<RoomUpdate>,
     ) -> Result<Tagged<Room>, ApiError<UpdateErrors>> {
         let if_match = IfMatch::from_header(if_match.0.as_deref());
-        Ok(service::rooms::update(db.0, id.0, if_match, body.0)
-            .await?
-            .into())
+        Ok(
+            service::rooms::update(svc.0, &token.0.principal, id.0, if_match, body.0)
+                .await?
+                .into(),
+        )
     }
 
     /// Nightly availability
@@ -127,8 +134,8 @@ impl RoomsApi {
     )]
     async fn availability(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// First night (default today).
         from: Query<Option<Date>>,
         /// Last night, inclusive (default `from` + 29 days).
@@ -138,7 +145,7 @@ impl RoomsApi {
     ) -> Result<Json<AvailabilityList>, ApiError<GetErrors>> {
         let from = match from.0 {
             Some(d) => d.0,
-            None => service::reservations::today_of(db.0).await?,
+            None => service::reservations::today_of(svc.0, &token.0.principal).await?,
         };
         let to = to.0.map(|d| d.0).unwrap_or_else(|| from + Days::new(29));
         let window = service::availability::window(from, to).ok_or_else(|| {
@@ -149,7 +156,9 @@ impl RoomsApi {
                     "must be on or after from, at most 364 days later",
                 )])
         })?;
-        let data = service::availability::nights(db.0, window, given(&room_type_id)).await?;
+        let data =
+            service::availability::nights(svc.0, &token.0.principal, window, given(&room_type_id))
+                .await?;
         Ok(Json(AvailabilityList { data }))
     }
 }

@@ -8,7 +8,7 @@ use poem_openapi::auth::Bearer;
 use poem_openapi::registry::MetaOAuthScope;
 use poem_openapi::{OAuthScopes, SecurityScheme};
 
-use crate::auth::tokens::Principal;
+use crate::auth::tokens::Verified;
 pub use crate::domain::scopes::Scope;
 
 impl OAuthScopes for Scope {
@@ -45,9 +45,9 @@ impl OAuthScopes for Scope {
     ),
     checker = "principal"
 )]
-pub struct Token(pub Principal);
+pub struct Token(pub Verified);
 
 /// The guard already verified the token; hand its principal to the handler.
-async fn principal(req: &Request, _bearer: Bearer) -> Option<Principal> {
-    req.extensions().get::<Principal>().cloned()
+async fn principal(req: &Request, _bearer: Bearer) -> Option<Verified> {
+    req.extensions().get::<Verified>().cloned()
 }

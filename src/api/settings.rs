@@ -1,7 +1,5 @@
 //! `GET/PUT /v1/settings`.
 
-use std::sync::Arc;
-
 use poem::web::Data;
 use poem_openapi::OpenApi;
 use poem_openapi::param::Header;
@@ -11,9 +9,8 @@ use super::input::Body;
 use super::problem::{ApiError, GetErrors, UpdateErrors};
 use super::responses::Tagged;
 use super::security::{Scope, Token};
-use crate::compliance::Compliance;
-use crate::db::Db;
 use crate::model::{Settings, SettingsUpdate};
+use crate::service::Services;
 use crate::service::{self, IfMatch};
 
 /// Property settings.
@@ -29,11 +26,12 @@ impl SettingsApi {
     #[oai(path = "/settings", method = "get", operation_id = "getSettings")]
     async fn get(
         &self,
-        db: Data<&Db>,
-        compliance: Data<&Arc<Compliance>>,
-        #[oai(scope = "Scope::Admin")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Admin")] token: Token,
     ) -> Result<Tagged<Settings>, ApiError<GetErrors>> {
-        Ok(service::settings::get(db.0, compliance.0).await?.into())
+        Ok(service::settings::get(svc.0, &token.0.principal)
+            .await?
+            .into())
     }
 
     /// Change the property settings
@@ -42,9 +40,8 @@ impl SettingsApi {
     #[oai(path = "/settings", method = "put", operation_id = "updateSettings")]
     async fn update(
         &self,
-        db: Data<&Db>,
-        compliance: Data<&Arc<Compliance>>,
-        #[oai(scope = "Scope::Admin")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Admin")] token: Token,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
         #[oai(name = "If-Match")]
         if_match: Header<Option<String>>,
@@ -52,7 +49,7 @@ impl SettingsApi {
     ) -> Result<Tagged<Settings>, ApiError<UpdateErrors>> {
         let if_match = IfMatch::from_header(if_match.0.as_deref());
         Ok(
-            service::settings::update(db.0, compliance.0, if_match, body.0)
+            service::settings::update(svc.0, &token.0.principal, if_match, body.0)
                 .await?
                 .into(),
         )

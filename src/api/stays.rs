@@ -1,7 +1,5 @@
 //! `POST /v1/check-in`, `POST /v1/check-out`, `/v1/reservations/{id}/charges`.
 
-use std::sync::Arc;
-
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -13,12 +11,11 @@ use super::pagination::{CursorKey, Filters, ListRequest};
 use super::problem::{ActionErrors, ApiError, GetErrors};
 use super::responses::Tagged;
 use super::security::{Scope, Token};
-use crate::compliance::Compliance;
-use crate::db::Db;
 use crate::model::{
     Charge, ChargeInput, ChargePage, CheckIn, CheckOut, CheckOutResult, Reservation,
 };
 use crate::service;
+use crate::service::Services;
 
 /// The stay.
 pub struct StaysApi;
@@ -52,16 +49,13 @@ impl StaysApi {
     #[oai(path = "/check-in", method = "post", operation_id = "checkIn")]
     async fn check_in(
         &self,
-        db: Data<&Db>,
-        compliance: Data<&Arc<Compliance>>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::FrontDesk")] token: Token,
         body: Body<CheckIn>,
     ) -> Result<Tagged<Reservation>, ApiError<ActionErrors>> {
-        Ok(
-            service::stays::check_in(db.0, &token.0.actor, compliance.0, body.0)
-                .await?
-                .into(),
-        )
+        Ok(service::stays::check_in(svc.0, &token.0.principal, body.0)
+            .await?
+            .into())
     }
 
     /// Check a guest out and issue the invoice
@@ -78,13 +72,12 @@ impl StaysApi {
     #[oai(path = "/check-out", method = "post", operation_id = "checkOut")]
     async fn check_out(
         &self,
-        db: Data<&Db>,
-        compliance: Data<&Arc<Compliance>>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::FrontDesk")] token: Token,
         body: Body<CheckOut>,
     ) -> Result<CheckedOut, ApiError<ActionErrors>> {
         Ok(CheckedOut::Ok(Json(
-            service::stays::check_out(db.0, &token.0.actor, compliance.0, body.0).await?,
+            service::stays::check_out(svc.0, &token.0.principal, body.0).await?,
         )))
     }
 
@@ -99,8 +92,8 @@ impl StaysApi {
     )]
     async fn list_charges(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::ReservationsRead")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// `res_…`
         id: Path<String>,
         /// Page size, 1 to 200 (default 50).
@@ -116,7 +109,8 @@ impl StaysApi {
             cursor.0,
             Filters::of(&format!("charges/{}", id.0), &()),
         )?;
-        let page = service::charges::list(db.0, id.0, req.page.clone()).await?;
+        let page =
+            service::charges::list(svc.0, &token.0.principal, id.0, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(ChargePage {
             data: page.items.into_iter().map(|(c, _)| c).collect(),
@@ -136,13 +130,13 @@ impl StaysApi {
     )]
     async fn add_charge(
         &self,
-        db: Data<&Db>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::FrontDesk")] token: Token,
         /// `res_…`
         id: Path<String>,
         body: Body<ChargeInput>,
     ) -> Result<ChargeAdded, ApiError<ActionErrors>> {
-        let c = service::charges::add(db.0, &token.0.actor, id.0, body.0).await?;
+        let c = service::charges::add(svc.0, &token.0.principal, id.0, body.0).await?;
         let location = format!("/v1/reservations/{}/charges", c.reservation_id);
         Ok(ChargeAdded::Created(Json(c), location))
     }

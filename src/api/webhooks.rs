@@ -11,12 +11,12 @@ use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::Tagged;
 use super::security::{Scope, Token};
-use crate::db::Db;
 use crate::domain::webhooks::{DELIVERY_OUTCOMES, Destinations};
 use crate::model::{
     DeliveryPage, Queued, Webhook, WebhookCreate, WebhookPage, WebhookUpdate, WebhookWithSecret,
 };
 use crate::service;
+use crate::service::Services;
 
 /// Webhook endpoints.
 pub struct WebhooksApi;
@@ -64,8 +64,8 @@ impl WebhooksApi {
     #[oai(path = "/webhooks", method = "get", operation_id = "listWebhooks")]
     async fn list(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::WebhooksManage")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::WebhooksManage")] token: Token,
         /// Page size, 1 to 200 (default 50).
         #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
         limit: Query<Option<i64>>,
@@ -74,7 +74,7 @@ impl WebhooksApi {
         cursors: Data<&CursorKey>,
     ) -> Result<Json<WebhookPage>, ApiError<ListErrors>> {
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::of("webhooks", &()))?;
-        let page = service::webhooks::list(db.0, req.page.clone()).await?;
+        let page = service::webhooks::list(svc.0, &token.0.principal, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(WebhookPage {
             data: page.items.into_iter().map(|(w, _)| w).collect(),
@@ -92,12 +92,12 @@ impl WebhooksApi {
     #[oai(path = "/webhooks", method = "post", operation_id = "createWebhook")]
     async fn create(
         &self,
-        db: Data<&Db>,
+        svc: Data<&Services>,
         allow: Data<&Destinations>,
-        #[oai(scope = "Scope::WebhooksManage")] _token: Token,
+        #[oai(scope = "Scope::WebhooksManage")] token: Token,
         body: Body<WebhookCreate>,
     ) -> Result<WithSecret, ApiError<CreateErrors>> {
-        let w = service::webhooks::create(db.0, *allow.0, body.0).await?;
+        let w = service::webhooks::create(svc.0, &token.0.principal, *allow.0, body.0).await?;
         let (location, tag) = (
             format!("/v1/webhooks/{}", w.webhook.id),
             etag(w.webhook.version),
@@ -112,12 +112,14 @@ impl WebhooksApi {
     #[oai(path = "/webhooks/:id", method = "get", operation_id = "getWebhook")]
     async fn get(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::WebhooksManage")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::WebhooksManage")] token: Token,
         /// `whk_…`
         id: Path<String>,
     ) -> Result<Tagged<Webhook>, ApiError<GetErrors>> {
-        Ok(service::webhooks::get(db.0, id.0).await?.into())
+        Ok(service::webhooks::get(svc.0, &token.0.principal, id.0)
+            .await?
+            .into())
     }
 
     /// Change a webhook endpoint
@@ -127,9 +129,9 @@ impl WebhooksApi {
     #[oai(path = "/webhooks/:id", method = "put", operation_id = "updateWebhook")]
     async fn update(
         &self,
-        db: Data<&Db>,
+        svc: Data<&Services>,
         allow: Data<&Destinations>,
-        #[oai(scope = "Scope::WebhooksManage")] _token: Token,
+        #[oai(scope = "Scope::WebhooksManage")] token: Token,
         /// `whk_…`
         id: Path<String>,
         /// The ETag you read (`"3"`); a stale one gets 412 and changes nothing.
@@ -139,7 +141,7 @@ impl WebhooksApi {
     ) -> Result<Tagged<Webhook>, ApiError<UpdateErrors>> {
         let if_match = service::IfMatch::from_header(if_match.0.as_deref());
         Ok(
-            service::webhooks::update(db.0, *allow.0, id.0, if_match, body.0)
+            service::webhooks::update(svc.0, &token.0.principal, *allow.0, id.0, if_match, body.0)
                 .await?
                 .into(),
         )
@@ -155,8 +157,8 @@ impl WebhooksApi {
     )]
     async fn delete(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::WebhooksManage")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::WebhooksManage")] token: Token,
         /// `whk_…`
         id: Path<String>,
         /// The ETag you read; a stale one gets 412 and deletes nothing.
@@ -164,7 +166,7 @@ impl WebhooksApi {
         if_match: Header<Option<String>>,
     ) -> Result<Deleted, ApiError<UpdateErrors>> {
         let if_match = service::IfMatch::from_header(if_match.0.as_deref());
-        service::webhooks::delete(db.0, id.0, if_match).await?;
+        service::webhooks::delete(svc.0, &token.0.principal, id.0, if_match).await?;
         Ok(Deleted::NoContent)
     }
 
@@ -179,12 +181,12 @@ impl WebhooksApi {
     )]
     async fn rotate(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::WebhooksManage")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::WebhooksManage")] token: Token,
         /// `whk_…`
         id: Path<String>,
     ) -> Result<WithSecret, ApiError<ActionErrors>> {
-        let w = service::webhooks::rotate(db.0, id.0).await?;
+        let w = service::webhooks::rotate(svc.0, &token.0.principal, id.0).await?;
         let tag = etag(w.webhook.version);
         Ok(WithSecret::Rotated(Json(w), tag))
     }
@@ -199,13 +201,13 @@ impl WebhooksApi {
     )]
     async fn test(
         &self,
-        db: Data<&Db>,
+        svc: Data<&Services>,
         #[oai(scope = "Scope::WebhooksManage")] token: Token,
         /// `whk_…`
         id: Path<String>,
     ) -> Result<Accepted, ApiError<ActionErrors>> {
         Ok(Accepted::Queued(Json(
-            service::webhooks::test(db.0, &token.0.actor, id.0).await?,
+            service::webhooks::test(svc.0, &token.0.principal, id.0).await?,
         )))
     }
 
@@ -221,8 +223,8 @@ impl WebhooksApi {
     #[allow(clippy::too_many_arguments)] // one per query parameter
     async fn deliveries(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::WebhooksManage")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::WebhooksManage")] token: Token,
         /// `whk_…`
         id: Path<String>,
         /// Outcomes, comma-separated: `succeeded`, `retrying`, `failed`.
@@ -243,7 +245,14 @@ impl WebhooksApi {
         )?;
         let filters = Filters::of(&format!("deliveries/{}", id.0), &statuses);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;
-        let page = service::webhooks::deliveries(db.0, id.0, statuses, req.page.clone()).await?;
+        let page = service::webhooks::deliveries(
+            svc.0,
+            &token.0.principal,
+            id.0,
+            statuses,
+            req.page.clone(),
+        )
+        .await?;
         let next_cursor = req.next_cursor(&page);
         Ok(Json(DeliveryPage {
             data: page.items.into_iter().map(|(d, _)| d).collect(),
@@ -262,15 +271,15 @@ impl WebhooksApi {
     )]
     async fn redeliver(
         &self,
-        db: Data<&Db>,
-        #[oai(scope = "Scope::WebhooksManage")] _token: Token,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::WebhooksManage")] token: Token,
         /// `whk_…`
         id: Path<String>,
         /// `dlv_…`
         delivery_id: Path<String>,
     ) -> Result<Accepted, ApiError<ActionErrors>> {
         Ok(Accepted::Queued(Json(
-            service::webhooks::redeliver(db.0, id.0, delivery_id.0).await?,
+            service::webhooks::redeliver(svc.0, &token.0.principal, id.0, delivery_id.0).await?,
         )))
     }
 }

@@ -30,17 +30,16 @@ pub struct AccessClaims {
     pub scope: String,
 }
 
-/// Who is calling, as proven by a valid access token.
+/// A valid access token, as the guard verified it.
 #[derive(Debug, Clone)]
-pub struct Principal {
+pub struct Verified {
     /// The token's claims.
     pub claims: AccessClaims,
-    /// Its scopes, parsed.
-    pub scopes: ScopeSet,
     /// The client's own request rate limit; `None` for the configured default.
     pub rate: Option<crate::domain::limits::Rate>,
-    /// Who acts: the staff member the token was issued to, or the client itself.
-    pub actor: crate::model::Actor,
+    /// Who acts (the staff member the token was issued to, or the client itself) with the
+    /// token's scopes: what the use cases are handed.
+    pub principal: crate::model::Principal,
 }
 
 /// Why a token was refused (the text goes into `WWW-Authenticate`).

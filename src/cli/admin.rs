@@ -143,6 +143,19 @@ pub enum KeysCommand {
     Rotate,
 }
 
+/// Runs `f` with the use cases' context and innkeep's command line as the acting principal.
+pub(super) fn with_services<T>(
+    l: &Loaded,
+    compliance: crate::compliance::Compliance,
+    f: impl AsyncFnOnce(&crate::service::Services, &crate::model::Principal) -> Result<T, AppError>,
+) -> Result<T, String> {
+    with_db(l, async |db| {
+        let svc = crate::service::Services::new(db.clone(), compliance);
+        let cli = crate::model::Principal::system(crate::model::Actor::cli());
+        f(&svc, &cli).await
+    })
+}
+
 pub(super) fn with_db<T>(
     l: &Loaded,
     f: impl AsyncFnOnce(&Db) -> Result<T, AppError>,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use super::admin::with_db;
+use super::admin::{with_db, with_services};
 use crate::compliance::Compliance;
 use crate::config::Loaded;
 use crate::domain::enums::SubmissionStatus;
@@ -103,8 +103,8 @@ pub fn compliance(l: &Loaded, cmd: &ComplianceCommand) -> Result<(), String> {
         ComplianceCommand::Export { date, all, output } => {
             let c = Compliance::configured(&l.config.compliance)?;
             let (day, all) = (*date, *all);
-            let (file, n) = with_db(l, async |db| {
-                service::registration::export(db, &c, day, all).await
+            let (file, n) = with_services(l, c, async |svc, p| {
+                service::registration::export(svc, p, day, all).await
             })?;
             match output {
                 Some(path) => {
@@ -140,9 +140,9 @@ pub fn submissions(l: &Loaded, cmd: &SubmissionsCommand) -> Result<(), String> {
                 as_of: None,
                 limit: *limit,
             };
-            let (page, counts) = with_db(l, async |db| {
-                let page = service::submissions::list(db, kinds, statuses, req).await?;
-                Ok((page, service::submissions::deadlines(db).await?))
+            let (page, counts) = with_services(l, Compliance::default(), async |svc, p| {
+                let page = service::submissions::list(svc, p, kinds, statuses, req).await?;
+                Ok((page, service::submissions::deadlines(svc.db()).await?))
             })?;
             for c in counts {
                 if c.overdue > 0 {
@@ -195,7 +195,9 @@ pub fn submissions(l: &Loaded, cmd: &SubmissionsCommand) -> Result<(), String> {
         SubmissionsCommand::Retry { id } => {
             let c = Compliance::configured(&l.config.compliance)?;
             let id = id.clone();
-            let s = with_db(l, async |db| service::submissions::retry(db, &c, id).await)?;
+            let s = with_services(l, c, async |svc, p| {
+                service::submissions::retry(svc, p, id).await
+            })?;
             println!("{} is {} again; a running server sends it.", s.id, s.status);
             Ok(())
         }

@@ -22,6 +22,15 @@ pub struct Actor {
 }
 
 impl Actor {
+    /// innkeep's command line, run by the operator.
+    pub fn cli() -> Actor {
+        Actor {
+            kind: ActorKind::System,
+            id: "cli".into(),
+            name: "innkeep command line".into(),
+        }
+    }
+
     /// innkeep's queue, recording what a national authority answered.
     pub fn queue() -> Actor {
         Actor {

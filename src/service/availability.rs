@@ -2,19 +2,24 @@
 
 use chrono::NaiveDate;
 
-use crate::db::Db;
 use crate::domain::availability::nightly_booked;
+use crate::domain::scopes::Scope;
 use crate::domain::stay::StayDates;
 use crate::error::{AppError, AppResult};
+use crate::model::Principal;
 use crate::model::{AvailabilityNight, Date, RoomType};
+use crate::service::Services;
 use crate::store;
 
 /// Availability for each night from `from` to `to` (inclusive), for one room type or all.
 pub async fn nights(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     window: StayDates,
     room_type_id: Option<String>,
 ) -> AppResult<Vec<AvailabilityNight>> {
+    p.require(Scope::ReservationsRead)?;
+    let db = svc.db();
     db.read(move |c| {
         let types: Vec<RoomType> = match &room_type_id {
             Some(id) => vec![

@@ -1,10 +1,13 @@
 //! Folio charges: extras billed to a reservation.
 
-use crate::db::{Db, Tx};
+use crate::db::Tx;
 use crate::domain::history::{Change, Note};
 use crate::domain::reservation::Status;
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult};
+use crate::model::Principal;
 use crate::model::{Actor, Charge, ChargeInput, Date, Instant, Reservation, snapshot};
+use crate::service::Services;
 use crate::service::invoicing::DraftLine;
 use crate::service::{Page, PageRequest, page};
 use crate::store;
@@ -45,12 +48,14 @@ pub(crate) fn insert(
 
 /// Adds a charge to a confirmed or checked-in reservation's folio.
 pub async fn add(
-    db: &Db,
-    actor: &Actor,
+    svc: &Services,
+    p: &Principal,
     reservation_id: String,
     input: ChargeInput,
 ) -> AppResult<Charge> {
-    let actor = actor.clone();
+    p.require(Scope::FrontDesk)?;
+    let db = svc.db();
+    let actor = p.actor.clone();
     db.write(move |tx| {
         let r = store::reservations::get(tx, &reservation_id)?
             .ok_or_else(|| AppError::not_found("reservation", &reservation_id))?;
@@ -75,7 +80,14 @@ pub async fn add(
 }
 
 /// A page of a reservation's charges (404 for an unknown reservation).
-pub async fn list(db: &Db, reservation_id: String, req: PageRequest) -> AppResult<Page<Charge>> {
+pub async fn list(
+    svc: &Services,
+    p: &Principal,
+    reservation_id: String,
+    req: PageRequest,
+) -> AppResult<Page<Charge>> {
+    p.require(Scope::ReservationsRead)?;
+    let db = svc.db();
     let id = reservation_id.clone();
     if db
         .read(move |c| store::reservations::get(c, &id))

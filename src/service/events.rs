@@ -2,9 +2,11 @@
 //! repeating events (API.md section 8): a stale `feed_id`, an `after` older than what is
 //! kept, and an `after` beyond the newest event are errors, never an empty or shifted page.
 
-use crate::db::Db;
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, Kind};
 use crate::model::EventPage;
+use crate::model::Principal;
+use crate::service::Services;
 use crate::store;
 
 /// One read of the feed.
@@ -21,7 +23,9 @@ pub struct FeedQuery {
 }
 
 /// Up to `limit` events after `after`, checked against the feed's identity and extent.
-pub async fn list(db: &Db, q: FeedQuery) -> AppResult<EventPage> {
+pub async fn list(svc: &Services, p: &Principal, q: FeedQuery) -> AppResult<EventPage> {
+    p.require(Scope::EventsRead)?;
+    let db = svc.db();
     db.read(move |c| {
         let feed_id = store::events::feed_id(c)?;
         if let Some(sent) = q.feed_id.as_deref().filter(|s| *s != feed_id) {

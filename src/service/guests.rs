@@ -1,10 +1,12 @@
 //! Guests.
 
-use crate::db::{Db, Tx};
+use crate::db::Tx;
 use crate::domain::events::EventType;
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
-use crate::model::Actor;
+use crate::model::Principal;
 use crate::model::{Guest, GuestCreate, GuestUpdate, Instant, snapshot};
+use crate::service::Services;
 use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
 use crate::store::{self, guests::GuestFilter};
 
@@ -24,8 +26,10 @@ fn check_dates(tx: &Tx, g: &Guest, errs: &mut Vec<FieldError>) -> AppResult<()> 
 }
 
 /// Creates a guest and records `guest.created`.
-pub async fn create(db: &Db, actor: &Actor, input: GuestCreate) -> AppResult<Guest> {
-    let actor = actor.clone();
+pub async fn create(svc: &Services, p: &Principal, input: GuestCreate) -> AppResult<Guest> {
+    p.require(Scope::GuestsWrite)?;
+    let db = svc.db();
+    let actor = p.actor.clone();
     db.write(move |tx| {
         let now = Instant(tx.now_text());
         let g = Guest {
@@ -56,20 +60,24 @@ pub async fn create(db: &Db, actor: &Actor, input: GuestCreate) -> AppResult<Gue
 }
 
 /// One guest.
-pub async fn get(db: &Db, id: String) -> AppResult<Guest> {
+pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Guest> {
+    p.require(Scope::GuestsRead)?;
+    let db = svc.db();
     db.read(move |c| store::guests::get(c, &id)?.ok_or_else(|| AppError::not_found("guest", &id)))
         .await
 }
 
 /// Changes a guest and records `guest.updated`.
 pub async fn update(
-    db: &Db,
-    actor: &Actor,
+    svc: &Services,
+    p: &Principal,
     id: String,
     if_match: Option<IfMatch>,
     input: GuestUpdate,
 ) -> AppResult<Guest> {
-    let actor = actor.clone();
+    p.require(Scope::GuestsWrite)?;
+    let db = svc.db();
+    let actor = p.actor.clone();
     db.write(move |tx| {
         let old = store::guests::get(tx, &id)?.ok_or_else(|| AppError::not_found("guest", &id))?;
         IfMatch::check(if_match.as_ref(), old.version)?;
@@ -101,7 +109,14 @@ pub async fn update(
 }
 
 /// A page of guests.
-pub async fn list(db: &Db, filter: GuestFilter, req: PageRequest) -> AppResult<Page<Guest>> {
+pub async fn list(
+    svc: &Services,
+    p: &Principal,
+    filter: GuestFilter,
+    req: PageRequest,
+) -> AppResult<Page<Guest>> {
+    p.require(Scope::GuestsRead)?;
+    let db = svc.db();
     page(db, req, move |c, after, as_of, limit| {
         store::guests::list(c, &filter, after, as_of, limit)
     })

@@ -2,9 +2,11 @@
 //! fields it changed (recorded by `store::history` with every event and every change that has
 //! no event of its own).
 
-use crate::db::Db;
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult};
 use crate::model::HistoryEntry;
+use crate::model::Principal;
+use crate::service::Services;
 use crate::service::{Page, PageRequest, page};
 use crate::store;
 
@@ -20,6 +22,15 @@ pub enum Subject {
 }
 
 impl Subject {
+    /// The scope that reads the record.
+    fn scope(self) -> Scope {
+        match self {
+            Subject::Reservation => Scope::ReservationsRead,
+            Subject::Guest => Scope::GuestsRead,
+            Subject::Invoice => Scope::InvoicesRead,
+        }
+    }
+
     /// The resource's name in a 404.
     fn name(self) -> &'static str {
         match self {
@@ -32,11 +43,14 @@ impl Subject {
 
 /// A page of a record's history, oldest first; 404 for an unknown record.
 pub async fn list(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     subject: Subject,
     id: String,
     req: PageRequest,
 ) -> AppResult<Page<HistoryEntry>> {
+    p.require(subject.scope())?;
+    let db = svc.db();
     let probe = id.clone();
     let exists = db
         .read(move |c| {

@@ -1,18 +1,21 @@
 //! Invoices: interim bills, sales, credit notes, payments, reading.
 
 use crate::compliance::Compliance;
-use crate::db::{Db, Tx};
+use crate::db::Tx;
 use crate::domain::enums::{InvoiceKind, InvoiceStatus};
 use crate::domain::events::EventType;
 use crate::domain::history::Note;
 use crate::domain::reservation::Status;
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::Actor;
+use crate::model::Principal;
 use crate::model::fields::Line;
 use crate::model::{
     BillTo, ChargeInput, Date, Instant, Invoice, InvoiceCreate, Payment, PaymentInput,
     PaymentReceipt, snapshot,
 };
+use crate::service::Services;
 use crate::service::invoicing::{Draft, DraftLine, issue};
 use crate::service::{Page, PageRequest, fail_on, page};
 use crate::store::{self, invoices::InvoiceFilter};
@@ -147,13 +150,11 @@ fn credit_note(
 }
 
 /// `POST /v1/invoices`: an interim bill, a sale, or a credit note.
-pub async fn create(
-    db: &Db,
-    actor: &Actor,
-    c: &Compliance,
-    input: InvoiceCreate,
-) -> AppResult<Invoice> {
-    let c = c.clone();
+pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppResult<Invoice> {
+    p.require(Scope::InvoicesWrite)?;
+    let db = svc.db();
+    let actor = &p.actor;
+    let c = svc.compliance().clone();
     let actor = actor.clone();
     db.write(move |tx| {
         let settings = store::settings::get(tx)?;
@@ -257,7 +258,9 @@ pub async fn create(
 }
 
 /// One invoice.
-pub async fn get(db: &Db, id: String) -> AppResult<Invoice> {
+pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Invoice> {
+    p.require(Scope::InvoicesRead)?;
+    let db = svc.db();
     db.read(move |c| {
         store::invoices::get(c, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))
     })
@@ -265,7 +268,14 @@ pub async fn get(db: &Db, id: String) -> AppResult<Invoice> {
 }
 
 /// A page of invoices.
-pub async fn list(db: &Db, filter: InvoiceFilter, req: PageRequest) -> AppResult<Page<Invoice>> {
+pub async fn list(
+    svc: &Services,
+    p: &Principal,
+    filter: InvoiceFilter,
+    req: PageRequest,
+) -> AppResult<Page<Invoice>> {
+    p.require(Scope::InvoicesRead)?;
+    let db = svc.db();
     page(db, req, move |c, after, as_of, limit| {
         store::invoices::list(c, &filter, after, as_of, limit)
     })
@@ -274,12 +284,14 @@ pub async fn list(db: &Db, filter: InvoiceFilter, req: PageRequest) -> AppResult
 
 /// Records a payment; the invoice is `paid` once payments reach its gross total.
 pub async fn pay(
-    db: &Db,
-    actor: &Actor,
+    svc: &Services,
+    p: &Principal,
     id: String,
     input: PaymentInput,
 ) -> AppResult<PaymentReceipt> {
-    let actor = actor.clone();
+    p.require(Scope::InvoicesWrite)?;
+    let db = svc.db();
+    let actor = p.actor.clone();
     db.write(move |tx| {
         let mut inv =
             store::invoices::get(tx, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))?;

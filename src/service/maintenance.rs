@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::clock::format_instant;
 use crate::db::Db;
 use crate::error::AppResult;
+use crate::service::Services;
 use crate::store;
 
 /// How long an Idempotency-Key is remembered.
@@ -47,4 +48,44 @@ pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
         })
     })
     .await
+}
+
+/// Figures read from the database for one `/metrics` scrape.
+pub struct Figures {
+    /// Sequence of the newest event.
+    pub last_sequence: i64,
+    /// Reservations by status.
+    pub reservations: Vec<(String, i64)>,
+    /// Jobs not done, and when the oldest is due.
+    pub jobs: (i64, Option<String>),
+    /// Delivery attempts by outcome.
+    pub deliveries: Vec<(String, i64)>,
+    /// Submissions by kind and status, with deadlines.
+    pub submissions: Vec<crate::store::submissions::Counts>,
+}
+
+fn stored(c: &rusqlite::Connection, now: &str, soon: &str) -> AppResult<Figures> {
+    let last_sequence = crate::store::events::last_sequence(c)?;
+    Ok(Figures {
+        last_sequence,
+        reservations: crate::store::reservations::status_counts(c)?,
+        jobs: crate::store::jobs::pending_stats(c)?,
+        deliveries: crate::store::webhooks::delivery_counts(c)?,
+        submissions: crate::store::submissions::counts(c, now, soon)?,
+    })
+}
+
+/// The figures of one `/metrics` scrape, and the time they were read at.
+pub async fn figures(svc: &Services) -> AppResult<(Figures, chrono::DateTime<chrono::Utc>)> {
+    let db = svc.db();
+    let now = db.clock().now();
+    let now_text = format_instant(now);
+    let soon = format_instant(now + crate::service::submissions::DUE_SOON);
+    let f = db.read(move |c| stored(c, &now_text, &soon)).await?;
+    Ok((f, now))
+}
+
+/// Whether the database answers (for `/ready`).
+pub async fn ready(svc: &Services) -> AppResult<()> {
+    svc.db().ready().await
 }

@@ -5,6 +5,7 @@
 pub mod authority;
 pub mod availability;
 pub mod charges;
+mod context;
 pub mod deliveries;
 pub mod events;
 pub mod feed;
@@ -24,6 +25,8 @@ pub mod settings;
 pub mod stays;
 pub mod submissions;
 pub mod webhooks;
+
+pub use context::Services;
 
 use poem_openapi::types::MaybeUndefined;
 

@@ -7,9 +7,12 @@ use chrono::{DateTime, NaiveDate, Utc};
 use crate::compliance::{Compliance, Party, Prepared, Problem, RegistrationScheme};
 use crate::db::{Db, Tx};
 use crate::domain::enums::{RowStatus, SubmissionKind, SubmissionStatus};
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError, Kind};
+use crate::model::Principal;
 use crate::model::outcome::NewSubmission;
 use crate::model::{Date, Registration, Reservation, SubmissionRow};
+use crate::service::Services;
 use crate::store;
 
 /// The party of a reservation arriving on `arrival`.
@@ -163,11 +166,14 @@ pub fn rebuild(
 /// The day's rows not yet accepted (or all of them, with `all`) as the manual-upload file,
 /// with how many rows it holds.
 pub async fn export(
-    db: &Db,
-    c: &Compliance,
+    svc: &Services,
+    p: &Principal,
     day: NaiveDate,
     all: bool,
 ) -> AppResult<(String, usize)> {
+    p.require(Scope::Compliance)?;
+    let db = svc.db();
+    let c = svc.compliance();
     let scheme = c.registration.clone();
     db.read(move |conn| {
         let subs = store::submissions::for_record_date(

@@ -3,15 +3,17 @@
 
 use chrono::NaiveDate;
 
-use crate::db::{Db, Tx};
+use crate::db::Tx;
 use crate::domain::availability::full_nights;
 use crate::domain::enums::{HousekeepingStatus, Source};
 use crate::domain::events::EventType;
 use crate::domain::reservation::Status;
+use crate::domain::scopes::Scope;
 use crate::domain::stay::{StayDates, StayError};
 use crate::error::{AppError, AppResult, FieldError};
-use crate::model::Actor;
+use crate::model::Principal;
 use crate::model::{Instant, Reservation, ReservationCreate, RoomType, snapshot};
+use crate::service::Services;
 use crate::service::{Page, PageRequest, all_into, fail_on, page};
 use crate::store::{self, reservations::ReservationFilter};
 
@@ -36,7 +38,9 @@ pub(crate) fn today(tx: &Tx) -> AppResult<NaiveDate> {
 }
 
 /// Today in the property's time zone, for reads.
-pub async fn today_of(db: &Db) -> AppResult<NaiveDate> {
+pub async fn today_of(svc: &Services, p: &Principal) -> AppResult<NaiveDate> {
+    p.require(Scope::ReservationsRead)?;
+    let db = svc.db();
     let clock = db.clock().clone();
     db.read(move |c| Ok(clock.today_in(&store::settings::get(c)?.time_zone)))
         .await
@@ -197,8 +201,14 @@ fn unused_code(tx: &Tx) -> AppResult<String> {
 }
 
 /// Creates a confirmed reservation and records `reservation.created`.
-pub async fn create(db: &Db, actor: &Actor, input: ReservationCreate) -> AppResult<Reservation> {
-    let actor = actor.clone();
+pub async fn create(
+    svc: &Services,
+    p: &Principal,
+    input: ReservationCreate,
+) -> AppResult<Reservation> {
+    p.require(Scope::ReservationsWrite)?;
+    let db = svc.db();
+    let actor = p.actor.clone();
     db.write(move |tx| {
         let mut errs = Vec::new();
         let room_type = store::room_types::get(tx, &input.room_type_id.0)?;
@@ -265,7 +275,9 @@ pub async fn create(db: &Db, actor: &Actor, input: ReservationCreate) -> AppResu
 }
 
 /// One reservation.
-pub async fn get(db: &Db, id: String) -> AppResult<Reservation> {
+pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Reservation> {
+    p.require(Scope::ReservationsRead)?;
+    let db = svc.db();
     db.read(move |c| {
         store::reservations::get(c, &id)?.ok_or_else(|| AppError::not_found("reservation", &id))
     })
@@ -274,10 +286,13 @@ pub async fn get(db: &Db, id: String) -> AppResult<Reservation> {
 
 /// A page of reservations.
 pub async fn list(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     filter: ReservationFilter,
     req: PageRequest,
 ) -> AppResult<Page<Reservation>> {
+    p.require(Scope::ReservationsRead)?;
+    let db = svc.db();
     page(db, req, move |c, after, as_of, limit| {
         store::reservations::list(c, &filter, after, as_of, limit)
     })

@@ -1,8 +1,11 @@
 //! Room types.
 
-use crate::db::{Db, Tx};
+use crate::db::Tx;
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
+use crate::model::Principal;
 use crate::model::{Instant, RoomType, RoomTypeCreate, RoomTypeUpdate};
+use crate::service::Services;
 use crate::service::{IfMatch, Page, PageRequest, page, set_optional, unchanged};
 use crate::store;
 
@@ -26,7 +29,9 @@ fn ensure_code_free(tx: &Tx, code: &str, own_id: &str) -> AppResult<()> {
 }
 
 /// Creates a room type.
-pub async fn create(db: &Db, input: RoomTypeCreate) -> AppResult<RoomType> {
+pub async fn create(svc: &Services, p: &Principal, input: RoomTypeCreate) -> AppResult<RoomType> {
+    p.require(Scope::Admin)?;
+    let db = svc.db();
     db.write(move |tx| {
         let currency = match input.currency {
             Some(c) => c.into(),
@@ -53,7 +58,9 @@ pub async fn create(db: &Db, input: RoomTypeCreate) -> AppResult<RoomType> {
 }
 
 /// One room type.
-pub async fn get(db: &Db, id: String) -> AppResult<RoomType> {
+pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<RoomType> {
+    p.require(Scope::ReservationsRead)?;
+    let db = svc.db();
     db.read(move |c| {
         store::room_types::get(c, &id)?.ok_or_else(|| AppError::not_found("room type", &id))
     })
@@ -62,11 +69,14 @@ pub async fn get(db: &Db, id: String) -> AppResult<RoomType> {
 
 /// Changes a room type.
 pub async fn update(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     id: String,
     if_match: Option<IfMatch>,
     input: RoomTypeUpdate,
 ) -> AppResult<RoomType> {
+    p.require(Scope::Admin)?;
+    let db = svc.db();
     db.write(move |tx| {
         let old = store::room_types::get(tx, &id)?
             .ok_or_else(|| AppError::not_found("room type", &id))?;
@@ -91,7 +101,9 @@ pub async fn update(
 }
 
 /// A page of room types.
-pub async fn list(db: &Db, req: PageRequest) -> AppResult<Page<RoomType>> {
+pub async fn list(svc: &Services, p: &Principal, req: PageRequest) -> AppResult<Page<RoomType>> {
+    p.require(Scope::ReservationsRead)?;
+    let db = svc.db();
     page(db, req, |c, after, as_of, limit| {
         store::room_types::list(c, after, as_of, limit)
     })

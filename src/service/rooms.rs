@@ -1,9 +1,12 @@
 //! Rooms.
 
-use crate::db::{Db, Tx};
+use crate::db::Tx;
 use crate::domain::enums::HousekeepingStatus;
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
+use crate::model::Principal;
 use crate::model::{Instant, Room, RoomCreate, RoomUpdate};
+use crate::service::Services;
 use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
 use crate::store::{self, rooms::RoomFilter};
 
@@ -34,7 +37,9 @@ fn ensure_room_type(tx: &Tx, id: &str, errs: &mut Vec<FieldError>) -> AppResult<
 }
 
 /// Creates a room.
-pub async fn create(db: &Db, input: RoomCreate) -> AppResult<Room> {
+pub async fn create(svc: &Services, p: &Principal, input: RoomCreate) -> AppResult<Room> {
+    p.require(Scope::Admin)?;
+    let db = svc.db();
     db.write(move |tx| {
         let mut errs = Vec::new();
         ensure_room_type(tx, &input.room_type_id.0, &mut errs)?;
@@ -61,7 +66,9 @@ pub async fn create(db: &Db, input: RoomCreate) -> AppResult<Room> {
 }
 
 /// One room.
-pub async fn get(db: &Db, id: String) -> AppResult<Room> {
+pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Room> {
+    p.require(Scope::ReservationsRead)?;
+    let db = svc.db();
     db.read(move |c| store::rooms::get(c, &id)?.ok_or_else(|| AppError::not_found("room", &id)))
         .await
 }
@@ -69,11 +76,14 @@ pub async fn get(db: &Db, id: String) -> AppResult<Room> {
 /// Changes a room. Its room type cannot change while stays that have not ended are
 /// assigned to it (they were booked for the old type).
 pub async fn update(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     id: String,
     if_match: Option<IfMatch>,
     input: RoomUpdate,
 ) -> AppResult<Room> {
+    p.require(Scope::Housekeeping)?;
+    let db = svc.db();
     db.write(move |tx| {
         let old = store::rooms::get(tx, &id)?.ok_or_else(|| AppError::not_found("room", &id))?;
         IfMatch::check(if_match.as_ref(), old.version)?;
@@ -113,7 +123,14 @@ pub async fn update(
 }
 
 /// A page of rooms.
-pub async fn list(db: &Db, filter: RoomFilter, req: PageRequest) -> AppResult<Page<Room>> {
+pub async fn list(
+    svc: &Services,
+    p: &Principal,
+    filter: RoomFilter,
+    req: PageRequest,
+) -> AppResult<Page<Room>> {
+    p.require(Scope::ReservationsRead)?;
+    let db = svc.db();
     page(db, req, move |c, after, as_of, limit| {
         store::rooms::list(c, &filter, after, as_of, limit)
     })

@@ -1,14 +1,18 @@
 //! Property settings.
 
-use crate::compliance::Compliance;
-use crate::db::Db;
+use crate::domain::scopes::Scope;
 use crate::error::AppResult;
+use crate::model::Principal;
 use crate::model::{Instant, Settings, SettingsUpdate};
+use crate::service::Services;
 use crate::service::{IfMatch, set_optional, unchanged};
 use crate::store;
 
 /// The current settings, with the compliance schemes in force.
-pub async fn get(db: &Db, c: &Compliance) -> AppResult<Settings> {
+pub async fn get(svc: &Services, p: &Principal) -> AppResult<Settings> {
+    p.require(Scope::Admin)?;
+    let db = svc.db();
+    let c = svc.compliance();
     let mut s = db.read(store::settings::get).await?;
     s.compliance = c.schemes();
     Ok(s)
@@ -16,11 +20,14 @@ pub async fn get(db: &Db, c: &Compliance) -> AppResult<Settings> {
 
 /// Applies changes to the settings.
 pub async fn update(
-    db: &Db,
-    c: &Compliance,
+    svc: &Services,
+    p: &Principal,
     if_match: Option<IfMatch>,
     input: SettingsUpdate,
 ) -> AppResult<Settings> {
+    p.require(Scope::Admin)?;
+    let db = svc.db();
+    let c = svc.compliance();
     let schemes = c.schemes();
     let mut s = db
         .write(move |tx| {

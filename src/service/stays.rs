@@ -1,14 +1,15 @@
 //! The stay: check-in and check-out (API.md section 6), each one transaction.
 
-use crate::compliance::Compliance;
-use crate::db::{Db, Tx};
+use crate::db::Tx;
 use crate::domain::enums::{HousekeepingStatus, InvoiceKind};
 use crate::domain::events::EventType;
 use crate::domain::money::{CityTaxRule, city_tax_person_nights};
 use crate::domain::reservation::{self as rules, Status, Via};
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult};
-use crate::model::Actor;
+use crate::model::Principal;
 use crate::model::{CheckIn, CheckOut, CheckOutResult, Date, Instant, Reservation, snapshot};
+use crate::service::Services;
 use crate::service::invoices::{bill_to_or_guest, lines_from};
 use crate::service::invoicing::{Draft, DraftLine, issue};
 use crate::service::reservations::today;
@@ -35,13 +36,11 @@ fn next_status(r: &Reservation, via: Via, done: &str) -> AppResult<Status> {
 }
 
 /// Checks a confirmed reservation in: room checks, registration, status, event.
-pub async fn check_in(
-    db: &Db,
-    actor: &Actor,
-    c: &Compliance,
-    input: CheckIn,
-) -> AppResult<Reservation> {
-    let c = c.clone();
+pub async fn check_in(svc: &Services, p: &Principal, input: CheckIn) -> AppResult<Reservation> {
+    p.require(Scope::FrontDesk)?;
+    let db = svc.db();
+    let actor = &p.actor;
+    let c = svc.compliance().clone();
     let actor = actor.clone();
     db.write(move |tx| {
         let mut r = load(tx, &input.reservation_id.0)?;
@@ -207,12 +206,14 @@ fn stay_lines(tx: &Tx, r: &Reservation) -> AppResult<Vec<DraftLine>> {
 /// Checks a guest out: last charges, the invoice, the room to `dirty`, status, events.
 /// Leaving before the booked departure bills the nights actually stayed (at least one).
 pub async fn check_out(
-    db: &Db,
-    actor: &Actor,
-    c: &Compliance,
+    svc: &Services,
+    p: &Principal,
     input: CheckOut,
 ) -> AppResult<CheckOutResult> {
-    let c = c.clone();
+    p.require(Scope::FrontDesk)?;
+    let db = svc.db();
+    let actor = &p.actor;
+    let c = svc.compliance().clone();
     let actor = actor.clone();
     db.write(move |tx| {
         let mut r = load(tx, &input.reservation_id.0)?;

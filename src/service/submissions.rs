@@ -4,12 +4,15 @@
 use chrono::{DateTime, Utc};
 
 use crate::clock::format_instant;
-use crate::compliance::{Compliance, RegistrationScheme};
+use crate::compliance::RegistrationScheme;
 use crate::db::{Db, Tx};
 use crate::domain::enums::{RowStatus, SubmissionKind, SubmissionStatus};
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult};
+use crate::model::Principal;
 use crate::model::Submission;
 use crate::model::outcome::NewSubmission;
+use crate::service::Services;
 use crate::service::authority::{move_to, note};
 use crate::service::registration::{payload_of, rebuild};
 use crate::service::{Page, PageRequest, page};
@@ -40,11 +43,14 @@ fn with_overdue(mut s: Submission, now: DateTime<Utc>) -> Submission {
 
 /// A page of submissions, oldest first.
 pub async fn list(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     kinds: Vec<String>,
     statuses: Vec<String>,
     req: PageRequest,
 ) -> AppResult<Page<Submission>> {
+    p.require(Scope::Compliance)?;
+    let db = svc.db();
     let now = db.clock().now();
     let mut p = page(db, req, move |c, after, as_of, limit| {
         store::submissions::list(c, &kinds, &statuses, after, as_of, limit)
@@ -67,7 +73,9 @@ pub async fn deadlines(db: &Db) -> AppResult<Vec<store::submissions::Counts>> {
 }
 
 /// One submission with its exchange log.
-pub async fn get(db: &Db, id: String) -> AppResult<Submission> {
+pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Submission> {
+    p.require(Scope::Compliance)?;
+    let db = svc.db();
     let now = db.clock().now();
     db.read(move |c| {
         let mut s = store::submissions::get(c, &id)?
@@ -84,7 +92,10 @@ pub async fn get(db: &Db, id: String) -> AppResult<Submission> {
 /// current data (422 `registration_incomplete` while still incomplete), for a fiscal
 /// receipt the sealed receipt goes again as it is (late, with a new message id). Anything
 /// else, or a scheme no longer configured, is 409.
-pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission> {
+pub async fn retry(svc: &Services, p: &Principal, id: String) -> AppResult<Submission> {
+    p.require(Scope::Compliance)?;
+    let db = svc.db();
+    let c = svc.compliance();
     let scheme = c.registration.clone();
     let fiscal = c.fiscal.name();
     let sid = id.clone();
@@ -132,7 +143,7 @@ pub async fn retry(db: &Db, c: &Compliance, id: String) -> AppResult<Submission>
         Ok(())
     })
     .await?;
-    get(db, sid).await
+    get(svc, p, sid).await
 }
 
 /// Makes a registration's rows sendable again: refused rows rebuilt from the guests'

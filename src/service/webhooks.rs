@@ -1,15 +1,16 @@
 //! Webhook endpoints: registration, changes, rotation, tests, the log, redelivery.
 
-use crate::db::Db;
 use crate::domain::enums::JobKind;
 use crate::domain::events::{EventType, is_known_pattern};
+use crate::domain::scopes::Scope;
 use crate::domain::signature;
 use crate::domain::webhooks::{Destinations, check_address};
 use crate::error::{AppError, AppResult, FieldError};
-use crate::model::Actor;
+use crate::model::Principal;
 use crate::model::{
     Delivery, Instant, Queued, Webhook, WebhookCreate, WebhookUpdate, WebhookWithSecret, snapshot,
 };
+use crate::service::Services;
 use crate::service::deliveries::payload as job_payload;
 use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
 use crate::store::{self, webhooks::Endpoint};
@@ -71,10 +72,13 @@ fn check_events(events: &[String], errs: &mut Vec<FieldError>) {
 
 /// Registers an endpoint; its secret is returned this once.
 pub async fn create(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     allow: Destinations,
     input: WebhookCreate,
 ) -> AppResult<WebhookWithSecret> {
+    p.require(Scope::WebhooksManage)?;
+    let db = svc.db();
     let mut errs = Vec::new();
     let events: Vec<String> = input.events.into_iter().map(|e| e.0).collect();
     check_url(&input.url.0, allow, &mut errs);
@@ -137,18 +141,23 @@ fn queue_delivery(tx: &crate::db::Tx, e: &Endpoint, event_id: String) -> AppResu
 }
 
 /// One endpoint.
-pub async fn get(db: &Db, id: String) -> AppResult<Webhook> {
+pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Webhook> {
+    p.require(Scope::WebhooksManage)?;
+    let db = svc.db();
     db.read(move |c| Ok(load(c, &id)?.webhook)).await
 }
 
 /// Changes an endpoint. Re-enabling clears the reason it was disabled.
 pub async fn update(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     allow: Destinations,
     id: String,
     if_match: Option<IfMatch>,
     input: WebhookUpdate,
 ) -> AppResult<Webhook> {
+    p.require(Scope::WebhooksManage)?;
+    let db = svc.db();
     db.write(move |tx| {
         let mut e = load(tx, &id)?;
         IfMatch::check(if_match.as_ref(), e.webhook.version)?;
@@ -182,7 +191,14 @@ pub async fn update(
 }
 
 /// Deletes an endpoint, its log and its pending deliveries.
-pub async fn delete(db: &Db, id: String, if_match: Option<IfMatch>) -> AppResult<()> {
+pub async fn delete(
+    svc: &Services,
+    p: &Principal,
+    id: String,
+    if_match: Option<IfMatch>,
+) -> AppResult<()> {
+    p.require(Scope::WebhooksManage)?;
+    let db = svc.db();
     db.write(move |tx| {
         let e = load(tx, &id)?;
         IfMatch::check(if_match.as_ref(), e.webhook.version)?;
@@ -194,7 +210,9 @@ pub async fn delete(db: &Db, id: String, if_match: Option<IfMatch>) -> AppResult
 }
 
 /// A new secret; the previous one keeps signing for 24 hours.
-pub async fn rotate(db: &Db, id: String) -> AppResult<WebhookWithSecret> {
+pub async fn rotate(svc: &Services, p: &Principal, id: String) -> AppResult<WebhookWithSecret> {
+    p.require(Scope::WebhooksManage)?;
+    let db = svc.db();
     db.write(move |tx| {
         let mut e = load(tx, &id)?;
         let now = tx.clock().now();
@@ -214,8 +232,10 @@ pub async fn rotate(db: &Db, id: String) -> AppResult<WebhookWithSecret> {
 }
 
 /// Sends a `webhook.test` event to this endpoint only (it is recorded in the feed too).
-pub async fn test(db: &Db, actor: &Actor, id: String) -> AppResult<Queued> {
-    let actor = actor.clone();
+pub async fn test(svc: &Services, p: &Principal, id: String) -> AppResult<Queued> {
+    p.require(Scope::WebhooksManage)?;
+    let db = svc.db();
+    let actor = p.actor.clone();
     db.write(move |tx| {
         let e = load(tx, &id)?;
         // A refusal (disabled endpoint) rolls the recorded event back with it.
@@ -229,11 +249,14 @@ pub async fn test(db: &Db, actor: &Actor, id: String) -> AppResult<Queued> {
 
 /// A page of an endpoint's delivery log.
 pub async fn deliveries(
-    db: &Db,
+    svc: &Services,
+    p: &Principal,
     id: String,
     statuses: Vec<String>,
     req: PageRequest,
 ) -> AppResult<Page<Delivery>> {
+    p.require(Scope::WebhooksManage)?;
+    let db = svc.db();
     let wid = id.clone();
     db.read(move |c| load(c, &wid)).await?;
     page(db, req, move |c, after, as_of, limit| {
@@ -243,7 +266,14 @@ pub async fn deliveries(
 }
 
 /// Queues the event of a logged delivery again (same `webhook-id`).
-pub async fn redeliver(db: &Db, id: String, delivery_id: String) -> AppResult<Queued> {
+pub async fn redeliver(
+    svc: &Services,
+    p: &Principal,
+    id: String,
+    delivery_id: String,
+) -> AppResult<Queued> {
+    p.require(Scope::WebhooksManage)?;
+    let db = svc.db();
     db.write(move |tx| {
         let e = load(tx, &id)?;
         let d = store::webhooks::get_delivery(tx, &id, &delivery_id)?
@@ -260,7 +290,9 @@ pub async fn redeliver(db: &Db, id: String, delivery_id: String) -> AppResult<Qu
 }
 
 /// A page of endpoints.
-pub async fn list(db: &Db, req: PageRequest) -> AppResult<Page<Webhook>> {
+pub async fn list(svc: &Services, p: &Principal, req: PageRequest) -> AppResult<Page<Webhook>> {
+    p.require(Scope::WebhooksManage)?;
+    let db = svc.db();
     page(db, req, store::webhooks::list).await
 }
 

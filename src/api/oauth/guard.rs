@@ -13,13 +13,13 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use poem::http::HeaderValue;
 use poem::{Endpoint, IntoResponse, Request, Response};
 
-use crate::auth::AuthServer;
 use super::endpoints::remote;
-use crate::auth::tokens::{Invalid, Principal};
 use crate::api::edge::{RequestId, problem_response};
 use crate::api::limits::{self, Caller, Limits};
 use crate::api::problem::render;
 use crate::api::spec::{Requirement, RouteTable};
+use crate::auth::AuthServer;
+use crate::auth::tokens::{Invalid, Verified};
 use crate::db::Db;
 use crate::domain::limits::Rate;
 use crate::domain::scopes::ScopeSet;
@@ -38,7 +38,7 @@ pub struct Guard<E> {
 /// What the guard decided about a request that needs a token.
 enum Decision {
     /// Let through, acting for this principal.
-    Allowed(Principal),
+    Allowed(Verified),
     /// Refused with this answer; `client` when the token was good but lacked a scope.
     Refused {
         answer: Response,
@@ -182,11 +182,13 @@ impl<E> Guard<E> {
             });
         }
         let scopes = ScopeSet::parse(&claims.scope).unwrap_or_default();
-        Ok(Decision::Allowed(Principal {
+        Ok(Decision::Allowed(Verified {
             claims,
-            scopes,
             rate: standing.rate,
-            actor: standing.actor,
+            principal: crate::model::Principal {
+                actor: standing.actor,
+                scopes,
+            },
         }))
     }
 }

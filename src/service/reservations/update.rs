@@ -3,12 +3,13 @@
 use poem_openapi::types::MaybeUndefined;
 
 use super::{check_fields, check_stay, guest_list, today};
-use crate::db::Db;
 use crate::domain::events::EventType;
 use crate::domain::reservation::{self as rules, Editable, Status, TransitionError};
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
-use crate::model::Actor;
+use crate::model::Principal;
 use crate::model::{Instant, Reservation, ReservationUpdate, snapshot};
+use crate::service::Services;
 use crate::service::{IfMatch, all_into, fail_on, set_optional, unchanged};
 use crate::store;
 
@@ -57,13 +58,15 @@ fn transition_error(e: TransitionError) -> AppError {
 
 /// Applies a PUT: absent fields keep their value, `null` clears optional ones.
 pub async fn update(
-    db: &Db,
-    actor: &Actor,
+    svc: &Services,
+    p: &Principal,
     id: String,
     if_match: Option<IfMatch>,
     input: ReservationUpdate,
 ) -> AppResult<Reservation> {
-    let actor = actor.clone();
+    p.require(Scope::ReservationsWrite)?;
+    let db = svc.db();
+    let actor = p.actor.clone();
     db.write(move |tx| {
         let old = store::reservations::get(tx, &id)?.ok_or_else(|| AppError::not_found("reservation", &id))?;
         IfMatch::check(if_match.as_ref(), old.version)?;
