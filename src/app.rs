@@ -184,10 +184,9 @@ impl App {
         let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
         tracing::info!(addr = %self.addr, "innkeep is listening");
         let app = crate::api::app(crate::api::AppParts {
-            db: self.db.clone(),
+            services: crate::service::Services::new(self.db.clone(), (*self.compliance).clone()),
             instance: self.instance,
             auth: self.auth.clone(),
-            compliance: self.compliance.clone(),
             destinations: self.destinations,
             cursor_key: self.cursor_key,
             rate: self.rate,

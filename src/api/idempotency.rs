@@ -16,8 +16,8 @@ use poem::{Endpoint, IntoResponse, Request, Response};
 use sha2::{Digest, Sha256};
 
 use super::edge::{RequestId, problem_response};
-use crate::db::{Db, with_write_hook};
 use crate::error::{AppError, FieldError, Kind};
+use crate::service::Services;
 use crate::service::idempotency::{self, Decision};
 use crate::store::idempotency as keys;
 
@@ -27,16 +27,16 @@ const REPLAYED_HEADERS: &[&str] = &["content-type", "etag", "location"];
 /// Wraps the API routes.
 pub struct Idempotency<E> {
     inner: E,
-    db: Db,
+    svc: Services,
     instance: Arc<str>,
 }
 
 impl<E> Idempotency<E> {
     /// `instance` identifies this server process (a dead owner's keys can be taken over).
-    pub fn new(inner: E, db: Db, instance: Arc<str>) -> Self {
+    pub fn new(inner: E, svc: Services, instance: Arc<str>) -> Self {
         Idempotency {
             inner,
-            db,
+            svc,
             instance,
         }
     }
@@ -119,7 +119,7 @@ impl<E: Endpoint> Endpoint for Idempotency<E> {
         let scope = super::client_scope(&req);
 
         let (s, k, h, i) = (scope.clone(), key.clone(), hash, self.instance.to_string());
-        match idempotency::claim(&self.db, s, k, h, i).await? {
+        match idempotency::claim(&self.svc, s, k, h, i).await? {
             Decision::Replay(rec) => return Ok(replay(rec)),
             Decision::Reused => {
                 return Err(AppError::new(
@@ -147,8 +147,8 @@ impl<E: Endpoint> Endpoint for Idempotency<E> {
             Decision::Proceed => {}
         }
 
-        let hook = idempotency::commit_hook(scope.clone(), key.clone());
-        let resp = match with_write_hook(hook, self.inner.call(req)).await {
+        let call = self.inner.call(req);
+        let resp = match idempotency::run_marking(scope.clone(), key.clone(), call).await {
             Ok(r) => r.into_response(),
             Err(e) => problem_response(e, &method, &path, &request_id),
         };
@@ -166,7 +166,7 @@ impl<E: Endpoint> Endpoint for Idempotency<E> {
             })
             .collect();
         let answer = storable(status).then(|| (status.as_u16(), headers, bytes.clone()));
-        let outcome = idempotency::settle(&self.db, scope, key, answer).await;
+        let outcome = idempotency::settle(&self.svc, scope, key, answer).await;
         if let Err(e) = outcome {
             tracing::error!(error = %e, "could not store the idempotent response");
         }

@@ -37,7 +37,6 @@ use poem::{Endpoint, EndpointExt, Request, Response, Route, handler};
 use poem_openapi::{ExtraHeader, OpenApiService, Tags};
 
 use crate::auth::AuthServer;
-use crate::db::{Db, SCHEMA_VERSION};
 use crate::service::Services;
 use oauth::endpoints::{self, OAuthState};
 use oauth::guard::Guard;
@@ -174,10 +173,10 @@ fn health() -> Response {
 #[handler]
 async fn ready(svc: Data<&Services>) -> Response {
     match crate::service::maintenance::ready(svc.0).await {
-        Ok(()) => Response::builder()
+        Ok(version) => Response::builder()
             .content_type("application/json")
             .body(format!(
-                r#"{{"status":"ready","schema_version":{SCHEMA_VERSION}}}"#
+                r#"{{"status":"ready","schema_version":{version}}}"#
             )),
         Err(e) => {
             tracing::warn!(error = %e, "not ready");
@@ -197,14 +196,12 @@ async fn ready(svc: Data<&Services>) -> Response {
 
 /// What the HTTP application is made of.
 pub struct AppParts {
-    /// The database.
-    pub db: Db,
+    /// The use cases' context (the database and the compliance schemes in force).
+    pub services: Services,
     /// This process, for idempotency claims.
     pub instance: Arc<str>,
     /// The authorization server.
     pub auth: Arc<AuthServer>,
-    /// The national compliance schemes.
-    pub compliance: Arc<crate::compliance::Compliance>,
     /// Where webhooks may be delivered.
     pub destinations: crate::domain::webhooks::Destinations,
     /// The key that signs list cursors.
@@ -216,10 +213,9 @@ pub struct AppParts {
 /// The whole HTTP application.
 pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
     let AppParts {
-        db,
+        services,
         instance,
         auth,
-        compliance,
         destinations,
         cursor_key,
         rate,
@@ -237,7 +233,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
     let counters = Arc::new(metrics::Metrics::default());
     let oauth = Arc::new(OAuthState {
         auth: auth.clone(),
-        db: db.clone(),
+        svc: services.clone(),
     });
     // The docs page embeds the spec; give it the finished one.
     let docs = Arc::new(DocsPage(api.swagger_ui_html().replacen(&raw, &spec, 1)));
@@ -278,11 +274,17 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .data(docs)
         .data(oauth)
         .data(counters.clone())
-        .data(Services::new(db.clone(), (*compliance).clone()))
+        .data(services.clone())
         .data(destinations)
         .data(cursor_key);
-    let idempotent = idempotency::Idempotency::new(routes, db.clone(), instance);
+    let idempotent = idempotency::Idempotency::new(routes, services.clone(), instance);
     let lived = lifecycle::Lifecycle::new(idempotent, "/v1", lifecycle::DEPRECATIONS);
-    let guarded = Guard::new(lived, auth, db, table.clone(), limits::Limits::new(rate));
+    let guarded = Guard::new(
+        lived,
+        auth,
+        services,
+        table.clone(),
+        limits::Limits::new(rate),
+    );
     edge::Edge::new(guarded, table, counters)
 }

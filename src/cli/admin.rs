@@ -353,7 +353,13 @@ pub fn users(l: &Loaded, cmd: &UsersCommand) -> Result<(), String> {
 pub fn devices(l: &Loaded, cmd: &DevicesCommand) -> Result<(), String> {
     let DevicesCommand::Approve { user_code, deny } = cmd;
     let granted = with_db(l, async |db| {
-        oauth::decide_device(db, user_code, Approver::Cli, !*deny).await
+        oauth::decide_device(
+            &crate::service::Services::new(db.clone(), Default::default()),
+            user_code,
+            Approver::Cli,
+            !*deny,
+        )
+        .await
     })?;
     if *deny {
         println!("Denied the device {user_code}.");

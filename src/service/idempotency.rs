@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
-use crate::db::{Db, Tx, WriteHook};
+use crate::db::{Tx, WriteHook, with_write_hook};
 use crate::error::AppError;
+use crate::service::Services;
 use crate::service::maintenance::IDEMPOTENCY_TTL;
 use crate::store::idempotency::{self as keys, State};
 
@@ -51,19 +52,26 @@ fn decide(
 
 /// Claims `key` for a request with body hash `hash` in process `instance`, or says why not.
 pub async fn claim(
-    db: &Db,
+    svc: &Services,
     scope: String,
     key: String,
     hash: String,
     instance: String,
 ) -> Result<Decision, AppError> {
-    db.write(move |tx| decide(tx, &scope, &key, &hash, &instance))
+    svc.db()
+        .write(move |tx| decide(tx, &scope, &key, &hash, &instance))
         .await
 }
 
-/// The hook that marks the key committed in the request's own write transaction.
-pub fn commit_hook(scope: String, key: String) -> WriteHook {
-    Arc::new(move |conn| keys::mark_committed(conn, &scope, &key))
+/// Runs `request` so that its write transaction also marks the key committed: a crash
+/// after the commit then answers `idempotency_response_lost`, never a second change.
+pub async fn run_marking<F: std::future::Future>(
+    scope: String,
+    key: String,
+    request: F,
+) -> F::Output {
+    let hook: WriteHook = Arc::new(move |conn| keys::mark_committed(conn, &scope, &key));
+    with_write_hook(hook, request).await
 }
 
 /// A final answer as stored for retries: status, the replayed headers, the body.
@@ -72,14 +80,17 @@ pub type Answer = (u16, Vec<(String, String)>, Vec<u8>);
 /// Stores the final answer (status, replayed headers, body) for retries, or, without one,
 /// releases the key so the client may retry with it.
 pub async fn settle(
-    db: &Db,
+    svc: &Services,
     scope: String,
     key: String,
     answer: Option<Answer>,
 ) -> Result<(), AppError> {
-    db.write(move |tx| match &answer {
-        Some((status, headers, body)) => keys::complete(tx, &scope, &key, *status, headers, body),
-        None => keys::release(tx, &scope, &key),
-    })
-    .await
+    svc.db()
+        .write(move |tx| match &answer {
+            Some((status, headers, body)) => {
+                keys::complete(tx, &scope, &key, *status, headers, body)
+            }
+            None => keys::release(tx, &scope, &key),
+        })
+        .await
 }

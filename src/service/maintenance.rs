@@ -85,7 +85,8 @@ pub async fn figures(svc: &Services) -> AppResult<(Figures, chrono::DateTime<chr
     Ok((f, now))
 }
 
-/// Whether the database answers (for `/ready`).
-pub async fn ready(svc: &Services) -> AppResult<()> {
-    svc.db().ready().await
+/// Whether the database answers (for `/ready`): its schema version when it does.
+pub async fn ready(svc: &Services) -> AppResult<i64> {
+    svc.db().ready().await?;
+    Ok(crate::db::SCHEMA_VERSION)
 }

@@ -4,7 +4,8 @@
 //! `store` ↔ `compliance` is gone); `compliance` adapters do no I/O of their own, so they use
 //! neither `store` nor `db`; `service` uses nothing of `api`, `jobs` or `cli`; the queue
 //! (`jobs`) calls services, never the HTTP layer; `auth` (keys, tokens, secrets) sits below
-//! the services, and its HTTP edge lives in `api::oauth`.
+//! the services, and its HTTP edge lives in `api::oauth`; the HTTP layer (`api`) never holds
+//! the database: it hands `service::Services` and the acting principal to the use cases.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -68,6 +69,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("service", &["api", "jobs", "cli"]),
     ("jobs", &["api", "cli"]),
     ("auth", &["api", "service", "jobs", "cli"]),
+    ("api", &["db", "jobs", "cli"]),
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -150,4 +152,26 @@ fn the_reader_finds_plain_grouped_and_nested_paths() {
                 let x = crate::jobs::run(); // crate::cli is only mentioned here\n";
     let found: Vec<String> = uses(text).into_iter().collect();
     assert_eq!(found, ["api", "db", "jobs", "service"]);
+}
+
+/// The HTTP layer holds `service::Services`, never the database: no handler reaches
+/// through the context for it.
+#[test]
+fn the_http_layer_never_reaches_for_the_database() {
+    let mut paths = Vec::new();
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/api"),
+        &mut paths,
+    );
+    let reaching: Vec<String> = paths
+        .iter()
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .any(|l| l.split("//").next().unwrap_or("").contains(".db()"))
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(reaching.is_empty(), "{reaching:?}");
 }

@@ -16,8 +16,8 @@ use poem::{Body, Request, Response, handler};
 use serde_json::{Value, json};
 
 use crate::auth::AuthServer;
-use crate::db::Db;
 use crate::domain::scopes::Scope;
+use crate::service::Services;
 use crate::service::oauth::{self, ClientAuth, OAuthError};
 
 /// The device grant's name (RFC 8628).
@@ -27,8 +27,8 @@ pub const DEVICE_GRANT: &str = "urn:ietf:params:oauth:grant-type:device_code";
 pub struct OAuthState {
     /// The authorization server.
     pub auth: Arc<AuthServer>,
-    /// The database.
-    pub db: Db,
+    /// The use cases' context.
+    pub svc: Services,
 }
 
 fn json_response(status: StatusCode, body: &Value) -> Response {
@@ -171,7 +171,7 @@ async fn authenticated(
 ) -> Result<(HashMap<String, String>, crate::store::clients::Client, bool), (OAuthError, bool)> {
     let params = form(req, body).await.map_err(|e| (e, false))?;
     let (creds, basic) = client_auth(req, &params).map_err(|e| (e, false))?;
-    let client = oauth::authenticate_client(&state.auth, &state.db, &creds, &remote(req))
+    let client = oauth::authenticate_client(&state.auth, &state.svc, &creds, &remote(req))
         .await
         .map_err(|e| (e, basic))?;
     Ok((params, client, basic))
@@ -185,7 +185,7 @@ pub async fn token_endpoint(req: &Request, body: Body, state: Data<&Arc<OAuthSta
         Err((e, basic)) => return error_response(&e, basic),
     };
     let p = |k: &str| params.get(k).map(String::as_str);
-    let (auth, db) = (&*state.auth, &state.db);
+    let (auth, db) = (&*state.auth, &state.svc);
     let result = match p("grant_type") {
         Some("client_credentials") => oauth::client_credentials(auth, &client, p("scope")).await,
         Some("authorization_code") => match p("code") {
@@ -248,7 +248,7 @@ pub async fn revoke(req: &Request, body: Body, state: Data<&Arc<OAuthState>>) ->
             basic,
         );
     };
-    match oauth::revoke(&state.auth, &state.db, &client, token).await {
+    match oauth::revoke(&state.auth, &state.svc, &client, token).await {
         Ok(()) => json_response(StatusCode::OK, &json!({})),
         Err(e) => error_response(&e, basic),
     }
@@ -276,7 +276,7 @@ pub async fn introspect(req: &Request, body: Body, state: Data<&Arc<OAuthState>>
             basic,
         );
     };
-    match oauth::introspect(&state.auth, &state.db, token).await {
+    match oauth::introspect(&state.auth, &state.svc, token).await {
         Ok(v) => json_response(StatusCode::OK, &v),
         Err(e) => error_response(&e, basic),
     }
@@ -295,7 +295,7 @@ pub async fn device_authorization(
     };
     let base = state.auth.base_url(req);
     match oauth::start_device(
-        &state.db,
+        &state.svc,
         &client,
         params.get("scope").map(String::as_str),
         &base,

@@ -20,16 +20,16 @@ use crate::api::problem::render;
 use crate::api::spec::{Requirement, RouteTable};
 use crate::auth::AuthServer;
 use crate::auth::tokens::{Invalid, Verified};
-use crate::db::Db;
 use crate::domain::limits::Rate;
 use crate::domain::scopes::ScopeSet;
 use crate::error::{AppError, Kind};
+use crate::service::Services;
 
 /// Wraps the routes that need a token.
 pub struct Guard<E> {
     inner: E,
     auth: Arc<AuthServer>,
-    db: Db,
+    svc: Services,
     routes: Arc<RouteTable>,
     limits: Limits,
     last_reload: AtomicI64,
@@ -51,14 +51,14 @@ impl<E> Guard<E> {
     pub fn new(
         inner: E,
         auth: Arc<AuthServer>,
-        db: Db,
+        svc: Services,
         routes: Arc<RouteTable>,
         limits: Limits,
     ) -> Self {
         Guard {
             inner,
             auth,
-            db,
+            svc,
             routes,
             limits,
             last_reload: AtomicI64::new(0),
@@ -101,7 +101,9 @@ impl<E> Guard<E> {
                         .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
                         .is_ok()
                 {
-                    if let Err(e) = self.auth.keys.reload(&self.db).await {
+                    if let Err(e) =
+                        crate::service::oauth::keys::reload(&self.svc, &self.auth.keys).await
+                    {
                         tracing::warn!(error = %e, "could not reload signing keys");
                     }
                     return self.auth.verify(token);
@@ -140,7 +142,7 @@ impl<E> Guard<E> {
             Err(why) => return Ok(refused(self.unauthorized(req, why.describe()))),
         };
         let standing = match crate::service::oauth::standing(
-            &self.db,
+            &self.svc,
             &claims.jti,
             &claims.client_id,
             &claims.sub,

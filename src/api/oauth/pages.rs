@@ -157,7 +157,7 @@ pub async fn authorize_page(
     Query(p): Query<AuthorizeParams>,
     state: Data<&Arc<OAuthState>>,
 ) -> Response {
-    match oauth::check_authorize(&state.db, &p).await {
+    match oauth::check_authorize(&state.svc, &p).await {
         Ok(req) => login_page(&req, &p, "", None, StatusCode::OK),
         Err(e) => authorize_error(e),
     }
@@ -196,7 +196,7 @@ pub async fn authorize_submit(
         code_challenge: get("code_challenge"),
         code_challenge_method: get("code_challenge_method"),
     };
-    let areq = match oauth::check_authorize(&state.db, &p).await {
+    let areq = match oauth::check_authorize(&state.svc, &p).await {
         Ok(r) => r,
         Err(e) => return authorize_error(e),
     };
@@ -212,8 +212,8 @@ pub async fn authorize_submit(
     }
     let username = get("username").unwrap_or_default();
     let password = get("password").unwrap_or_default();
-    match oauth::login(&state.auth, &state.db, &username, &password, &remote(req)).await {
-        Ok(user) => match oauth::issue_code(&state.db, &areq, &user).await {
+    match oauth::login(&state.auth, &state.svc, &username, &password, &remote(req)).await {
+        Ok(user) => match oauth::issue_code(&state.svc, &areq, &user).await {
             Ok(location) => redirect(&location),
             Err(e) => authorize_error(e),
         },
@@ -282,7 +282,7 @@ pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthStat
     }
     let user = match oauth::login(
         &state.auth,
-        &state.db,
+        &state.svc,
         &username,
         &get("password"),
         &remote(req),
@@ -310,7 +310,7 @@ pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthStat
         }
     };
     let approve = get("decision") != "deny";
-    match oauth::decide_device(&state.db, &code, Approver::User(user), approve).await {
+    match oauth::decide_device(&state.svc, &code, Approver::User(user), approve).await {
         Ok(_) if approve => message(
             StatusCode::OK,
             "Device approved",

@@ -9,10 +9,10 @@ use super::{OAuthError, at};
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::clock::format_instant;
-use crate::db::Db;
 use crate::domain::enums::DeviceCodeStatus;
 use crate::domain::scopes::ScopeSet;
 use crate::error::{AppError, AppResult, Kind};
+use crate::service::Services;
 use crate::store::{self, clients::Client, clients::User, grants::DeviceCode};
 
 /// Device codes live this long.
@@ -47,11 +47,12 @@ pub fn normalize_user_code(typed: &str) -> String {
 
 /// `POST /oauth/device_authorization`: starts the device flow for a kiosk.
 pub async fn start_device(
-    db: &Db,
+    svc: &Services,
     client: &Client,
     scope: Option<&str>,
     base_url: &str,
 ) -> Result<Value, OAuthError> {
+    let db = svc.db();
     if !client.grants.iter().any(|g| g == "device") {
         return Err(OAuthError::new(
             "unauthorized_client",
@@ -90,10 +91,11 @@ pub async fn start_device(
 /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`: one poll.
 pub async fn poll_device(
     auth: &AuthServer,
-    db: &Db,
+    svc: &Services,
     client: &Client,
     device_code: &str,
 ) -> Result<TokenResponse, OAuthError> {
+    let db = svc.db();
     let (hash, now, client_id) = (
         secrets::token_hash(device_code),
         chrono::Utc::now(),
@@ -189,11 +191,12 @@ pub enum Approver {
 
 /// Approves or denies a pending device authorization.
 pub async fn decide_device(
-    db: &Db,
+    svc: &Services,
     typed_code: &str,
     approver: Approver,
     approve: bool,
 ) -> AppResult<String> {
+    let db = svc.db();
     let code = normalize_user_code(typed_code);
     db.write(move |tx| {
         let now = crate::clock::now_text();

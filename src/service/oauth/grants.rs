@@ -6,9 +6,10 @@ use super::{OAuthError, at};
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
-use crate::db::{Db, Tx};
+use crate::db::Tx;
 use crate::domain::scopes::ScopeSet;
 use crate::error::AppError;
+use crate::service::Services;
 use crate::store::{self, clients::Client, grants::RefreshToken};
 
 /// A successful token answer (RFC 6749 section 5.1).
@@ -52,10 +53,11 @@ pub struct ClientAuth {
 /// Authenticates a client; failures are throttled per client and per address.
 pub async fn authenticate_client(
     auth: &AuthServer,
-    db: &Db,
+    svc: &Services,
     creds: &ClientAuth,
     addr: &str,
 ) -> Result<Client, OAuthError> {
+    let db = svc.db();
     let who = [Who::Client(&creds.id), Who::Address(addr)];
     auth.throttle.check(&who).map_err(OAuthError::throttled)?;
     let id = creds.id.clone();
@@ -205,12 +207,13 @@ pub async fn client_credentials(
 /// `grant_type=authorization_code` with PKCE.
 pub async fn exchange_code(
     auth: &AuthServer,
-    db: &Db,
+    svc: &Services,
     client: &Client,
     code: &str,
     redirect_uri: Option<&str>,
     verifier: Option<&str>,
 ) -> Result<TokenResponse, OAuthError> {
+    let db = svc.db();
     allowed(client, "authorization_code")?;
     let verifier = verifier
         .ok_or_else(|| OAuthError::new("invalid_request", "code_verifier is required (PKCE)."))?;
@@ -271,11 +274,12 @@ pub async fn exchange_code(
 /// `grant_type=refresh_token`: single use; presenting a used token revokes its family.
 pub async fn refresh(
     auth: &AuthServer,
-    db: &Db,
+    svc: &Services,
     client: &Client,
     token: &str,
     scope: Option<&str>,
 ) -> Result<TokenResponse, OAuthError> {
+    let db = svc.db();
     let (hash, now, client_id) = (
         secrets::token_hash(token),
         crate::clock::now_text(),

@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::auth::keys::{KeyStore, write_new};
 use crate::db::Db;
 use crate::error::AppResult;
+use crate::service::Services;
 use crate::store;
 
 /// Generates a key, stores it, and makes it the one that signs. Returns its `kid`.
@@ -19,6 +20,12 @@ pub async fn rotate(db: &Db, data_dir: &Path) -> AppResult<String> {
     db.write(move |tx| store::clients::add_key(tx, &k, &public, &at))
         .await?;
     Ok(kid)
+}
+
+/// Re-reads the keys (after `innkeep keys rotate`, or on an unknown `kid`); false when
+/// there is no active key yet.
+pub async fn reload(svc: &Services, keys: &KeyStore) -> AppResult<bool> {
+    keys.reload(svc.db()).await
 }
 
 /// Loads the keys, generating the first one on a new installation.

@@ -8,9 +8,9 @@ use super::grants::grant_scope;
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
-use crate::db::Db;
 use crate::domain::scopes::ScopeSet;
 use crate::error::AppError;
+use crate::service::Services;
 use crate::store::{self, clients::Client, clients::User, grants::AuthCode};
 
 /// Authorization codes live this long.
@@ -82,9 +82,10 @@ fn redirect_error(
 /// Checks an authorization request. Client and redirect URI problems are shown on the page;
 /// once the redirect URI is trusted, other problems are redirected to it.
 pub async fn check_authorize(
-    db: &Db,
+    svc: &Services,
     p: &AuthorizeParams,
 ) -> Result<AuthorizeRequest, AuthorizeError> {
+    let db = svc.db();
     let Some(client_id) = p.client_id.clone().filter(|c| !c.is_empty()) else {
         return Err(AuthorizeError::Page(
             "The application did not say who it is (client_id is missing).".into(),
@@ -166,11 +167,12 @@ pub enum LoginError {
 /// Checks a staff member's password; failures are throttled per name and address.
 pub async fn login(
     auth: &AuthServer,
-    db: &Db,
+    svc: &Services,
     username: &str,
     password: &str,
     addr: &str,
 ) -> Result<User, LoginError> {
+    let db = svc.db();
     let who = [Who::User(username), Who::Address(addr)];
     auth.throttle.check(&who).map_err(LoginError::Throttled)?;
     let name = username.trim().to_string();
@@ -201,10 +203,11 @@ pub async fn login(
 
 /// After sign-in and consent: stores a code and returns the redirect carrying it.
 pub async fn issue_code(
-    db: &Db,
+    svc: &Services,
     req: &AuthorizeRequest,
     user: &User,
 ) -> Result<String, AuthorizeError> {
+    let db = svc.db();
     let granted = req.scope.intersect(&ScopeSet::of(user.role.scopes()));
     if granted.is_empty() {
         return Err(redirect_error(

@@ -7,21 +7,22 @@ use super::OAuthError;
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::clock::format_instant;
-use crate::db::Db;
 use crate::domain::enums::ActorKind;
 use crate::domain::limits::Rate;
 use crate::error::AppError;
 use crate::model::Actor;
+use crate::service::Services;
 use crate::store::{self, clients::Client};
 
 /// Revokes a refresh token (and its login) or an access token of `client`. Unknown tokens
 /// are not an error (RFC 7009 section 2.2).
 pub async fn revoke(
     auth: &AuthServer,
-    db: &Db,
+    svc: &Services,
     client: &Client,
     token: &str,
 ) -> Result<(), OAuthError> {
+    let db = svc.db();
     let (hash, now, client_id) = (
         secrets::token_hash(token),
         crate::clock::now_text(),
@@ -59,11 +60,12 @@ pub struct Standing {
 /// acts (a staff member when the token's subject is one, else the client), read in the
 /// same query.
 pub async fn standing(
-    db: &Db,
+    svc: &Services,
     jti: &str,
     client: &str,
     subject: &str,
 ) -> Result<Option<Standing>, AppError> {
+    let db = svc.db();
     let (jti, client, subject) = (jti.to_string(), client.to_string(), subject.to_string());
     db.read(move |c| {
         let row = store::clients::standing(c, &jti, &client, &subject)?;
@@ -89,9 +91,14 @@ pub async fn standing(
 }
 
 /// RFC 7662 introspection of an access or refresh token.
-pub async fn introspect(auth: &AuthServer, db: &Db, token: &str) -> Result<Value, OAuthError> {
+pub async fn introspect(
+    auth: &AuthServer,
+    svc: &Services,
+    token: &str,
+) -> Result<Value, OAuthError> {
+    let db = svc.db();
     if let Ok(c) = auth.verify(token) {
-        if standing(db, &c.jti, &c.client_id, &c.sub).await?.is_none() {
+        if standing(svc, &c.jti, &c.client_id, &c.sub).await?.is_none() {
             return Ok(json!({"active": false}));
         }
         return Ok(json!({
