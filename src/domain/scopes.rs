@@ -31,6 +31,26 @@ string_enum! {
 }
 
 string_enum! {
+    /// An OAuth grant a client may be registered for (the device grant's wire name is
+    /// `urn:ietf:params:oauth:grant-type:device_code`; clients are registered as `device`).
+    pub enum Grant {
+        /// Machine to machine, with the client's own secret.
+        ClientCredentials = "client_credentials",
+        /// A staff member signs in in the browser (with PKCE).
+        AuthorizationCode = "authorization_code",
+        /// A LAN kiosk shows a code that staff approve.
+        Device = "device",
+    }
+}
+
+impl Grant {
+    /// Whether `registered` (a client's grants, as stored) include this one.
+    pub fn among(self, registered: &[String]) -> bool {
+        registered.iter().any(|g| g == self.as_str())
+    }
+}
+
+string_enum! {
     /// A staff member's role.
     pub enum Role {
         /// Everything.

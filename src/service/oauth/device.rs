@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::grants::{Family, TokenResponse, grant_scope, new_refresh};
 use super::{OAuthError, at};
+use crate::domain::scopes::Grant;
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::clock::format_instant;
@@ -53,7 +54,7 @@ pub async fn start_device(
     base_url: &str,
 ) -> Result<Value, OAuthError> {
     let db = svc.db();
-    if !client.grants.iter().any(|g| g == "device") {
+    if !Grant::Device.among(&client.grants) {
         return Err(OAuthError::new(
             "unauthorized_client",
             "This client is not registered for the device flow.",

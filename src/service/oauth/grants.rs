@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 use super::{OAuthError, at};
+use crate::domain::scopes::Grant;
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
@@ -92,8 +93,8 @@ pub async fn authenticate_client(
     }
 }
 
-fn allowed(client: &Client, grant: &str) -> Result<(), OAuthError> {
-    if client.grants.iter().any(|g| g == grant) {
+fn allowed(client: &Client, grant: Grant) -> Result<(), OAuthError> {
+    if grant.among(&client.grants) {
         Ok(())
     } else {
         Err(OAuthError::new(
@@ -199,7 +200,7 @@ pub async fn client_credentials(
     client: &Client,
     scope: Option<&str>,
 ) -> Result<TokenResponse, OAuthError> {
-    allowed(client, "client_credentials")?;
+    allowed(client, Grant::ClientCredentials)?;
     let scope = grant_scope(scope, &client_scopes(client))?;
     respond(auth, &client.id, &client.id, &scope, None)
 }
@@ -214,7 +215,7 @@ pub async fn exchange_code(
     verifier: Option<&str>,
 ) -> Result<TokenResponse, OAuthError> {
     let db = svc.db();
-    allowed(client, "authorization_code")?;
+    allowed(client, Grant::AuthorizationCode)?;
     let verifier = verifier
         .ok_or_else(|| OAuthError::new("invalid_request", "code_verifier is required (PKCE)."))?;
     let (hash, now) = (secrets::token_hash(code), crate::clock::now_text());

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::at;
 use super::grants::grant_scope;
+use crate::domain::scopes::Grant;
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
@@ -98,7 +99,7 @@ pub async fn check_authorize(
             AuthorizeError::Page("The server could not look up the application.".into())
         })?;
     let client = match client {
-        Some(c) if c.revoked_at.is_none() && c.grants.iter().any(|g| g == "authorization_code") => {
+        Some(c) if c.revoked_at.is_none() && Grant::AuthorizationCode.among(&c.grants) => {
             c
         }
         _ => {

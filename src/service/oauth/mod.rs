@@ -12,6 +12,7 @@ pub use grants::*;
 pub use login::*;
 pub use tokens::*;
 
+use crate::domain::scopes::Grant;
 use crate::auth::secrets;
 use crate::db::Db;
 use crate::domain::limits::Rate;
@@ -20,7 +21,7 @@ use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::store::{self, clients::Client, clients::User};
 
 /// The flows a client may use.
-pub const GRANTS: &[&str] = &["client_credentials", "authorization_code", "device"];
+pub const GRANTS: &[&str] = Grant::NAMES;
 
 /// An RFC 6749 section 5.2 error.
 #[derive(Debug)]
@@ -147,11 +148,11 @@ pub async fn create_client(
         ));
     }
     let grants = if grants.is_empty() {
-        vec!["client_credentials".to_string()]
+        vec![Grant::ClientCredentials.as_str().to_string()]
     } else {
         grants.to_vec()
     };
-    let code_flow = grants.iter().any(|g| g == "authorization_code");
+    let code_flow = Grant::AuthorizationCode.among(&grants);
     if code_flow && redirect_uris.is_empty() {
         return Err(invalid(
             "redirect_uri",
@@ -169,7 +170,7 @@ pub async fn create_client(
             ));
         }
     }
-    let secret = (confidential || grants.iter().any(|g| g == "client_credentials"))
+    let secret = (confidential || Grant::ClientCredentials.among(&grants))
         .then(|| secrets::token("cs"));
     let secret_hash = match &secret {
         Some(s) => Some(hash_secret(s.clone()).await?),
