@@ -13,9 +13,9 @@ use std::time::Duration;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::binary::{cli_client, free_port, serve, serve_log, wait_healthy};
-use crate::crash_check::{Acked, verify};
-use crate::receiver::Receiver;
+use crate::support::binary::{cli_client, free_port, serve, serve_log, wait_healthy};
+use crate::support::crash_check::{Acked, verify};
+use crate::support::receiver::Receiver;
 use crate::support::{day, password_token};
 
 const WORKERS: usize = 4;

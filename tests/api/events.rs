@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::support::{day, spawn_app, start};
+use crate::support::{Spawn, day, spawn_app};
 
 #[tokio::test]
 async fn every_change_records_an_event_with_a_snapshot() {
@@ -133,7 +133,10 @@ async fn data_survives_a_restart() {
     app.stop().await;
 
     let dir = app.dir.take().unwrap();
-    let again = start(dir.path().to_path_buf()).await;
+    let again = Spawn::new()
+        .data_dir(dir.path().to_path_buf())
+        .start()
+        .await;
     assert_eq!(
         again
             .get(&format!("/v1/reservations/{}", res.id()))

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use innkeep::db::DB_FILE;
 
-use crate::support::{spawn_app, start};
+use crate::support::{Spawn, spawn_app};
 
 fn copy_db(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -34,7 +34,7 @@ async fn a_restored_database_changes_feed_id_and_stale_positions_are_refused() {
     copy_db(&dir, backup.path());
 
     // A restart is not a reset.
-    let mut app = start(dir.clone()).await;
+    let mut app = Spawn::new().data_dir(dir.clone()).start().await;
     let again = app.get("/v1/events").await.expect(200);
     assert_eq!(again.body["feed_id"], feed.as_str());
     app.guest("Bruno", "Bianchi").await;
@@ -49,7 +49,7 @@ async fn a_restored_database_changes_feed_id_and_stale_positions_are_refused() {
 
     // The owner restores yesterday's copy: sequences after it would be reused.
     copy_db(backup.path(), &dir);
-    let app = start(dir).await;
+    let app = Spawn::new().data_dir(dir).start().await;
     let restored = app.get("/v1/events").await.expect(200);
     let new_feed = restored.body["feed_id"].as_str().unwrap().to_string();
     assert_ne!(new_feed, feed, "a restore must change feed_id");

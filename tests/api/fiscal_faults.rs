@@ -9,8 +9,8 @@ use innkeep::compliance::Compliance;
 use innkeep::config::{ComplianceConfig, Secret};
 use serde_json::{Value, json};
 
-use crate::cis_sim::{Fault, HELD_JIR, Sim, pki};
-use crate::fiscal::{OIB, config, fiscal_is, hotel, later, sale, submission_of};
+use crate::support::cis_sim::{Fault, HELD_JIR, Sim, pki};
+use crate::support::fiscal::{OIB, config, fiscal_is, hotel, later, sale, submission_of};
 
 #[tokio::test]
 async fn refusals_and_faults_end_in_the_right_state() {
@@ -207,7 +207,7 @@ async fn receipt_numbers_are_gapless_under_concurrency_and_restart_each_year() {
 
 #[tokio::test]
 async fn the_cli_checks_the_certificate_and_warns_about_deadlines() {
-    use crate::binary::{innkeep, run_ok};
+    use crate::support::binary::{innkeep, run_ok};
     let sim = Sim::start();
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(&sim.pki.p12, dir.path().join("company.p12")).unwrap();

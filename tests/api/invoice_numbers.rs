@@ -9,7 +9,7 @@ use innkeep::compliance::{
 use innkeep::error::{AppError, AppResult};
 use serde_json::json;
 
-use crate::support::{TestApp, day, spawn_app, spawn_with_compliance};
+use crate::support::{Spawn, TestApp, day, spawn_app};
 
 async fn booked_and_checked_in(app: &TestApp, n: usize) -> Vec<String> {
     let rt = app.room_type("DBL", 2).await;
@@ -96,11 +96,13 @@ impl FiscalScheme for Flaky {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_failed_check_out_leaves_no_gap() {
     let armed = Arc::new(AtomicBool::new(false));
-    let app = spawn_with_compliance(Compliance {
-        fiscal: Arc::new(Flaky(armed.clone())),
-        registration: Arc::new(NoRegistration),
-    })
-    .await;
+    let app = Spawn::new()
+        .compliance(Compliance {
+            fiscal: Arc::new(Flaky(armed.clone())),
+            registration: Arc::new(NoRegistration),
+        })
+        .start()
+        .await;
     let ids = booked_and_checked_in(&app, 3).await;
     let out = |id: &String| json!({"reservation_id": id, "payment_method": "cash"});
     let first = app.post("/v1/check-out", out(&ids[0])).await.expect(200);

@@ -2,8 +2,8 @@
 
 use serde_json::json;
 
-use crate::stays::{amounts, hotel};
 use crate::support::spawn_app;
+use crate::support::stay::{amounts, hotel};
 
 #[tokio::test]
 async fn credit_notes_reverse_and_numbering_continues() {

@@ -175,3 +175,24 @@ fn the_http_layer_never_reaches_for_the_database() {
         .collect();
     assert!(reaching.is_empty(), "{reaching:?}");
 }
+
+/// Test modules share fixtures through `support/` only, never by importing each other.
+#[test]
+fn test_modules_import_only_the_support_fixtures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api");
+    let mut sideways = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.ends_with(".rs") || name == "main.rs" || name == "layers.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for used in uses(&text) {
+            if used != "support" {
+                sideways.push(format!("{name} uses crate::{used}"));
+            }
+        }
+    }
+    assert!(sideways.is_empty(), "{sideways:?}");
+}

@@ -4,17 +4,20 @@
 
 use reqwest::Method;
 
-use crate::binary::{cli_client, run_ok};
-use crate::support::{password_token, start_with};
+use crate::support::binary::{cli_client, run_ok};
+use crate::support::{Spawn, password_token};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_burst_gets_429_while_another_client_does_not() {
     let dir = tempfile::tempdir().unwrap();
-    let app = start_with(dir.path().to_path_buf(), |c| {
-        c.limits.requests_per_second = 1;
-        c.limits.burst = 3;
-    })
-    .await;
+    let app = Spawn::new()
+        .data_dir(dir.path().to_path_buf())
+        .config(|c| {
+            c.limits.requests_per_second = 1;
+            c.limits.burst = 3;
+        })
+        .start()
+        .await;
     let mut left = Vec::new();
     for _ in 0..3 {
         let r = app.get("/v1/guests").await.expect(200);

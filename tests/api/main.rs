@@ -4,18 +4,12 @@
 // Test code fails loudly on purpose: unwrap and expect are how a test says "this must hold".
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod alloggiati_sim;
-mod cis_sim;
-mod oauth_client;
-mod receiver;
-mod reply;
 mod support;
 
 mod actors;
 mod basics;
 mod binary;
 mod concurrency;
-mod crash_check;
 mod crash_loop;
 mod events;
 mod feed;

@@ -8,65 +8,9 @@ use oauth2::{
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::oauth_client::{agent, client, http, query_param, sign_in};
-use crate::support::{TestApp, spawn_app};
-
-pub const REDIRECT: &str = "http://127.0.0.1:9/callback";
-
-pub fn base(app: &TestApp) -> String {
-    format!("http://{}", app.addr)
-}
-
-pub async fn new_client(
-    app: &TestApp,
-    scopes: &str,
-    grant: &str,
-    confidential: bool,
-) -> (String, Option<String>) {
-    let redirects = if grant == "authorization_code" {
-        vec![REDIRECT.to_string()]
-    } else {
-        vec![]
-    };
-    let c = innkeep::service::oauth::create_client(
-        app.db(),
-        "test app",
-        scopes,
-        &[grant.to_string()],
-        &redirects,
-        confidential,
-        None,
-    )
-    .await
-    .unwrap();
-    (c.client.id, c.secret)
-}
-
-pub async fn new_user(app: &TestApp, name: &str, role: &str) -> String {
-    let password = format!("{name}-password-123");
-    innkeep::service::oauth::create_user(app.db(), name, role, &password)
-        .await
-        .unwrap();
-    password
-}
-
-/// The RFC 6749 `error` of a failed token request.
-pub fn grant_error<E: std::error::Error + 'static>(
-    r: Result<
-        oauth2::basic::BasicTokenResponse,
-        oauth2::RequestTokenError<E, oauth2::basic::BasicErrorResponse>,
-    >,
-) -> String {
-    match r {
-        Err(oauth2::RequestTokenError::ServerResponse(e)) => e.error().as_ref().to_string(),
-        Err(other) => panic!("expected an error response, got {other}"),
-        Ok(_) => panic!("expected an error response, got a token"),
-    }
-}
-
-pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    tokio::task::spawn_blocking(f).await.unwrap()
-}
+use crate::support::oauth::{REDIRECT, base, blocking, grant_error, new_client, new_user};
+use crate::support::oauth_client::{agent, client, http, query_param, sign_in};
+use crate::support::spawn_app;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn client_credentials_with_the_oauth2_crate() {

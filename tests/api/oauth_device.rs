@@ -6,9 +6,9 @@ use std::time::Duration;
 use oauth2::{Scope, StandardDeviceAuthorizationResponse, TokenResponse};
 use reqwest::Method;
 
-use crate::oauth::{base, blocking, new_client, new_user};
-use crate::oauth_client::{agent, client, hidden, http};
-use crate::oauth_tokens::form;
+use crate::support::oauth::form;
+use crate::support::oauth::{base, blocking, new_client, new_user};
+use crate::support::oauth_client::{agent, client, hidden, http};
 use crate::support::spawn_app;
 
 #[tokio::test(flavor = "multi_thread")]

@@ -8,34 +8,14 @@ use oauth2::{RefreshToken, TokenIntrospectionResponse, TokenResponse};
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::oauth::{base, blocking, grant_error, new_client, new_user};
-use crate::oauth_client::{agent, client, http};
-use crate::support::{TestApp, spawn_app, start_with};
+use crate::support::oauth::form;
+use crate::support::oauth::{base, blocking, grant_error, new_client, new_user};
+use crate::support::oauth_client::{agent, client, http};
+use crate::support::{Spawn, TestApp, spawn_app};
 
 fn basic(id: &str, secret: &str) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(format!("{id}:{secret}"))
-}
-
-pub async fn form(
-    app: &TestApp,
-    path: &str,
-    id: &str,
-    secret: Option<&str>,
-    fields: &[(&str, &str)],
-) -> (u16, Value, reqwest::header::HeaderMap) {
-    let mut fields = fields.to_vec();
-    let req = match secret {
-        Some(s) => app.client.post(app.url(path)).basic_auth(id, Some(s)),
-        None => {
-            fields.push(("client_id", id));
-            app.client.post(app.url(path))
-        }
-    };
-    let req = req.form(&fields);
-    let r = req.send().await.unwrap();
-    let (status, headers) = (r.status().as_u16(), r.headers().clone());
-    (status, r.json().await.unwrap_or(Value::Null), headers)
 }
 
 /// Signs a staff member in through a confidential code client; returns "id\nsecret" and
@@ -46,7 +26,7 @@ async fn code_login(app: &TestApp) -> (String, oauth2::basic::BasicTokenResponse
         "web app",
         "guests:read",
         &["authorization_code".into()],
-        &[crate::oauth::REDIRECT.into()],
+        &[crate::support::oauth::REDIRECT.into()],
         true,
         None,
     )
@@ -59,14 +39,19 @@ async fn code_login(app: &TestApp) -> (String, oauth2::basic::BasicTokenResponse
     let token = {
         let (id, secret) = (id.clone(), secret.clone());
         blocking(move || {
-            let c = client(&b, &id, Some(&secret), Some(crate::oauth::REDIRECT));
+            let c = client(
+                &b,
+                &id,
+                Some(&secret),
+                Some(crate::support::oauth::REDIRECT),
+            );
             let (challenge, verifier) = oauth2::PkceCodeChallenge::new_random_sha256();
             let (url, _) = c
                 .authorize_url(oauth2::CsrfToken::new_random)
                 .set_pkce_challenge(challenge)
                 .url();
             let agent = agent();
-            let (_, location) = crate::oauth_client::sign_in(
+            let (_, location) = crate::support::oauth_client::sign_in(
                 &agent,
                 url.as_str(),
                 &b,
@@ -74,7 +59,7 @@ async fn code_login(app: &TestApp) -> (String, oauth2::basic::BasicTokenResponse
                 &password,
                 "allow",
             );
-            let code = crate::oauth_client::query_param(&location, "code").unwrap();
+            let code = crate::support::oauth_client::query_param(&location, "code").unwrap();
             c.exchange_code(oauth2::AuthorizationCode::new(code))
                 .set_pkce_verifier(verifier)
                 .request(&http(agent))
@@ -233,11 +218,14 @@ async fn a_reused_refresh_token_revokes_the_whole_login() {
 #[tokio::test(flavor = "multi_thread")]
 async fn failed_authentication_is_throttled_then_recovers() {
     let dir = tempfile::tempdir().unwrap();
-    let app = start_with(dir.path().to_path_buf(), |c| {
-        c.oauth.throttle_failures = 3;
-        c.oauth.throttle_lockout_seconds = 1;
-    })
-    .await;
+    let app = Spawn::new()
+        .data_dir(dir.path().to_path_buf())
+        .config(|c| {
+            c.oauth.throttle_failures = 3;
+            c.oauth.throttle_lockout_seconds = 1;
+        })
+        .start()
+        .await;
     let id = app.client_id.clone();
     let good = app.client_secret.clone();
     let grant = [("grant_type", "client_credentials")];

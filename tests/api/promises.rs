@@ -7,8 +7,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
 use serde_json::{Value, json};
 
-use crate::oauth::{REDIRECT, base, blocking, new_client, new_user};
-use crate::oauth_client::{agent, client, query_param, sign_in};
+use crate::support::oauth::{REDIRECT, base, blocking, new_client, new_user};
+use crate::support::oauth_client::{agent, client, query_param, sign_in};
 use crate::support::spawn_app;
 
 #[tokio::test(flavor = "multi_thread")]
@@ -136,7 +136,7 @@ async fn edited_truncated_and_foreign_cursors_are_refused() {
         let mode = std::fs::metadata(&key).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
     }
-    let again = crate::support::start(dir).await;
+    let again = crate::support::Spawn::new().data_dir(dir).start().await;
     again
         .get(&format!("/v1/guests?limit=2&cursor={cursor}"))
         .await

@@ -10,9 +10,9 @@ use innkeep::compliance::transport::HttpTransport;
 use innkeep::config::{ComplianceConfig, RegistrationConfig, RegistrationSchemeName, Secret};
 use serde_json::{Value, json};
 
-use crate::alloggiati_sim::{Fault, PASSWORD, Sim, USER, WS_KEY};
-use crate::receiver::Receiver;
-use crate::support::{TestApp, eventually, spawn_app, start_full};
+use crate::support::alloggiati_sim::{Fault, PASSWORD, Sim, USER, WS_KEY};
+use crate::support::receiver::Receiver;
+use crate::support::{Spawn, TestApp, eventually, spawn_app};
 
 const DAY: &str = "2026-11-22";
 const WAIT: Duration = Duration::from_secs(15);
@@ -41,7 +41,12 @@ async fn hotel(sim: &Sim) -> TestApp {
     let transport = Arc::new(HttpTransport::new(Duration::from_millis(1500)));
     let compliance = Compliance::from_config(&cfg, transport).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut app = start_full(dir.path().to_path_buf(), |c| c.compliance = cfg, compliance).await;
+    let mut app = Spawn::new()
+        .data_dir(dir.path().to_path_buf())
+        .config(|c| c.compliance = cfg)
+        .compliance(compliance)
+        .start()
+        .await;
     app.dir = Some(dir);
     let at = format!("{DAY}T10:00:00Z").parse().unwrap();
     app.clock().set_now(at);
@@ -537,13 +542,16 @@ async fn rows_past_the_window_go_to_manual_and_the_day_can_be_exported() {
 
 #[test]
 fn the_cli_imports_tables_checks_the_config_and_lists_submissions() {
-    use crate::binary::innkeep;
+    use crate::support::binary::innkeep;
     let dir = tempfile::tempdir().unwrap();
     let table = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/assets/compliance/it-alloggiati/Luoghi.sample.csv"
     );
-    let out = crate::binary::run_ok(dir.path(), &["compliance", "import-table", "luoghi", table]);
+    let out = crate::support::binary::run_ok(
+        dir.path(),
+        &["compliance", "import-table", "luoghi", table],
+    );
     assert!(out.contains("20 rows loaded into Luoghi"), "{out}");
     let bad = dir.path().join("bad.csv");
     std::fs::write(

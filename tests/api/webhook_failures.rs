@@ -8,9 +8,9 @@ use chrono::{DateTime, Utc};
 use innkeep::domain::webhooks::RETRY_DELAYS;
 use serde_json::{Value, json};
 
-use crate::receiver::Receiver;
+use crate::support::receiver::Receiver;
+use crate::support::webhooks::{advance, log, register, verifies, wait_log};
 use crate::support::{TestApp, eventually, spawn_app};
-use crate::webhooks::{advance, log, register, verifies, wait_log};
 
 const WAIT: Duration = Duration::from_secs(15);
 

@@ -3,50 +3,13 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::receiver::{Hit, Receiver};
-use crate::support::{TestApp, day, eventually, spawn_app, start};
+use crate::support::receiver::Receiver;
+use crate::support::webhooks::{advance, register, verifies, wait_log};
+use crate::support::{Spawn, day, spawn_app};
 
 const WAIT: Duration = Duration::from_secs(15);
-
-pub async fn register(app: &TestApp, url: &str, events: &[&str]) -> (String, String) {
-    let r = app
-        .post(
-            "/v1/webhooks",
-            json!({"url": url, "events": events, "description": "test"}),
-        )
-        .await
-        .expect(201);
-    assert!(r.header("location").is_some());
-    (r.id(), r.body["secret"].as_str().unwrap().to_string())
-}
-
-pub async fn wait_log(app: &TestApp, webhook: &str, n: usize) -> Vec<Value> {
-    eventually(WAIT, &format!("{n} log rows"), || async {
-        let l = log(app, webhook).await;
-        if l.len() >= n { Ok(l) } else { Err(l) }
-    })
-    .await
-}
-
-pub fn verifies(hit: &Hit, secret: &str) -> bool {
-    standardwebhooks::Webhook::new(secret)
-        .unwrap()
-        .verify(&hit.body, &hit.headers)
-        .is_ok()
-}
-
-/// Moves the server's clock forward (retry schedules run on it).
-pub fn advance(app: &TestApp, by: Duration) {
-    let now = app.clock().now();
-    app.clock()
-        .set_now(now + chrono::Duration::from_std(by).unwrap());
-}
-
-pub async fn log(app: &TestApp, webhook: &str) -> Vec<Value> {
-    app.all(&format!("/v1/webhooks/{webhook}/deliveries")).await
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_event_type_arrives_signed() {
@@ -241,7 +204,10 @@ async fn a_down_receiver_and_a_server_restart_lose_nothing() {
     app.stop().await;
 
     let dir = app.dir.take().unwrap();
-    let app = start(dir.path().to_path_buf()).await;
+    let app = Spawn::new()
+        .data_dir(dir.path().to_path_buf())
+        .start()
+        .await;
     let rx = Receiver::start_on(addr).await;
     advance(&app, Duration::from_secs(3600));
     let hits = rx.wait_for(5, WAIT).await;

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::receiver::Receiver;
-use crate::support::{day, spawn_app, start_with};
-use crate::webhooks::{advance, log, register, wait_log};
+use crate::support::receiver::Receiver;
+use crate::support::webhooks::{advance, log, register, wait_log};
+use crate::support::{Spawn, day, spawn_app};
 
 const WAIT: Duration = Duration::from_secs(15);
 
@@ -72,11 +72,14 @@ async fn urls_and_event_filters_are_validated() {
     app.post("/v1/webhooks", lan.clone()).await.expect(201);
 
     let dir = tempfile::tempdir().unwrap();
-    let strict = start_with(dir.path().to_path_buf(), |c| {
-        c.webhooks.allow_private = false;
-        c.webhooks.allow_loopback = false;
-    })
-    .await;
+    let strict = Spawn::new()
+        .data_dir(dir.path().to_path_buf())
+        .config(|c| {
+            c.webhooks.allow_private = false;
+            c.webhooks.allow_loopback = false;
+        })
+        .start()
+        .await;
     let r = strict
         .post("/v1/webhooks", lan)
         .await

@@ -6,9 +6,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::binary::{cli_token, free_port, get_json, serve, serve_log, terminate, wait_healthy};
-use crate::receiver::Receiver;
-use crate::webhooks::verifies;
+use crate::support::binary::{
+    cli_token, free_port, get_json, serve, serve_log, terminate, wait_healthy,
+};
+use crate::support::receiver::Receiver;
+use crate::support::webhooks::verifies;
 
 const WAIT: Duration = Duration::from_secs(15);
 

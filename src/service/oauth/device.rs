@@ -6,11 +6,11 @@ use serde_json::{Value, json};
 
 use super::grants::{Family, TokenResponse, grant_scope, new_refresh};
 use super::{OAuthError, at};
-use crate::domain::scopes::Grant;
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::clock::format_instant;
 use crate::domain::enums::DeviceCodeStatus;
+use crate::domain::scopes::Grant;
 use crate::domain::scopes::ScopeSet;
 use crate::error::{AppError, AppResult, Kind};
 use crate::service::Services;

@@ -3,11 +3,11 @@
 use serde_json::{Value, json};
 
 use super::{OAuthError, at};
-use crate::domain::scopes::Grant;
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
 use crate::db::Tx;
+use crate::domain::scopes::Grant;
 use crate::domain::scopes::ScopeSet;
 use crate::error::AppError;
 use crate::service::Services;

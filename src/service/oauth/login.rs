@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use super::at;
 use super::grants::grant_scope;
-use crate::domain::scopes::Grant;
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
+use crate::domain::scopes::Grant;
 use crate::domain::scopes::ScopeSet;
 use crate::error::AppError;
 use crate::service::Services;
@@ -99,9 +99,7 @@ pub async fn check_authorize(
             AuthorizeError::Page("The server could not look up the application.".into())
         })?;
     let client = match client {
-        Some(c) if c.revoked_at.is_none() && Grant::AuthorizationCode.among(&c.grants) => {
-            c
-        }
+        Some(c) if c.revoked_at.is_none() && Grant::AuthorizationCode.among(&c.grants) => c,
         _ => {
             return Err(AuthorizeError::Page(
                 "This application is not registered for staff sign-in.".into(),

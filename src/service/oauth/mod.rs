@@ -12,10 +12,10 @@ pub use grants::*;
 pub use login::*;
 pub use tokens::*;
 
-use crate::domain::scopes::Grant;
 use crate::auth::secrets;
 use crate::db::Db;
 use crate::domain::limits::Rate;
+use crate::domain::scopes::Grant;
 use crate::domain::scopes::{Role, ScopeSet};
 use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::store::{self, clients::Client, clients::User};
@@ -170,8 +170,8 @@ pub async fn create_client(
             ));
         }
     }
-    let secret = (confidential || Grant::ClientCredentials.among(&grants))
-        .then(|| secrets::token("cs"));
+    let secret =
+        (confidential || Grant::ClientCredentials.among(&grants)).then(|| secrets::token("cs"));
     let secret_hash = match &secret {
         Some(s) => Some(hash_secret(s.clone()).await?),
         None => None,

@@ -1,4 +1,18 @@
-//! The test harness: `spawn_app()` and typed helpers.
+//! The test harness: `spawn_app()` (or the [`Spawn`] builder), typed helpers, the shared
+//! fixtures by topic, and the real local servers tests talk to (the national authorities'
+//! simulators, a webhook receiver, an OAuth client).
+
+pub mod alloggiati_sim;
+pub mod binary;
+pub mod cis_sim;
+pub mod crash_check;
+pub mod fiscal;
+pub mod oauth;
+pub mod oauth_client;
+pub mod receiver;
+pub mod reply;
+pub mod stay;
+pub mod webhooks;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -15,7 +29,7 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use crate::reply::Reply;
+pub use reply::Reply;
 
 /// A running server, with an OAuth client holding every scope.
 pub struct TestApp {
@@ -33,36 +47,74 @@ pub struct TestApp {
     handle: Option<JoinHandle<()>>,
 }
 
+/// A fresh server: a new temporary data directory, default settings, no national schemes.
 pub async fn spawn_app() -> TestApp {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let data_dir = dir.path().to_path_buf();
-    let mut app = start(data_dir.clone()).await;
-    app.dir = Some(dir);
-    app
+    Spawn::new().start().await
 }
 
-/// Starts a server on an existing data directory.
-pub async fn start(data_dir: PathBuf) -> TestApp {
-    start_with(data_dir, |_| {}).await
+/// How a test server starts. `Spawn::new()` is [`spawn_app`]; each method changes one
+/// thing: an existing data directory (a restart), the configuration, the national schemes.
+/// A change to the test configuration.
+type Change<'a> = Box<dyn FnOnce(&mut Config) + 'a>;
+
+pub struct Spawn<'a> {
+    data_dir: Option<PathBuf>,
+    changes: Vec<Change<'a>>,
+    compliance: innkeep::compliance::Compliance,
 }
 
-/// Starts a server with a changed configuration.
-pub async fn start_with(data_dir: PathBuf, change: impl FnOnce(&mut Config)) -> TestApp {
-    start_full(data_dir, change, innkeep::compliance::Compliance::default()).await
+impl<'a> Spawn<'a> {
+    /// Defaults: a fresh temporary directory, kept as long as the `TestApp`.
+    pub fn new() -> Spawn<'a> {
+        Spawn {
+            data_dir: None,
+            changes: Vec::new(),
+            compliance: innkeep::compliance::Compliance::default(),
+        }
+    }
+
+    /// Serves an existing data directory (the caller keeps it, to start again on it).
+    pub fn data_dir(mut self, dir: PathBuf) -> Spawn<'a> {
+        self.data_dir = Some(dir);
+        self
+    }
+
+    /// Changes the configuration (after the test defaults).
+    pub fn config(mut self, change: impl FnOnce(&mut Config) + 'a) -> Spawn<'a> {
+        self.changes.push(Box::new(change));
+        self
+    }
+
+    /// The national schemes to use (simulators, or a scheme that fails on purpose).
+    pub fn compliance(mut self, compliance: innkeep::compliance::Compliance) -> Spawn<'a> {
+        self.compliance = compliance;
+        self
+    }
+
+    /// Starts the server, with an OAuth client holding every scope.
+    pub async fn start(self) -> TestApp {
+        let (data_dir, owned) = match self.data_dir {
+            Some(d) => (d, None),
+            None => {
+                let dir = tempfile::tempdir().expect("tempdir");
+                (dir.path().to_path_buf(), Some(dir))
+            }
+        };
+        let mut app = start_server(data_dir, self.changes, self.compliance).await;
+        app.dir = owned;
+        app
+    }
 }
 
-/// A fresh server with these compliance schemes.
-pub async fn spawn_with_compliance(compliance: innkeep::compliance::Compliance) -> TestApp {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut app = start_full(dir.path().to_path_buf(), |_| {}, compliance).await;
-    app.dir = Some(dir);
-    app
+impl Default for Spawn<'_> {
+    fn default() -> Self {
+        Spawn::new()
+    }
 }
 
-/// Starts a server with a changed configuration and compliance schemes.
-pub async fn start_full(
+async fn start_server(
     data_dir: PathBuf,
-    change: impl FnOnce(&mut Config),
+    changes: Vec<Change<'_>>,
     compliance: innkeep::compliance::Compliance,
 ) -> TestApp {
     let mut config = Config::default();
@@ -71,7 +123,9 @@ pub async fn start_full(
     // Tests drive the server faster than a hotel would; the rate-limit tests lower it.
     config.limits.requests_per_second = 100_000;
     config.limits.burst = 100_000;
-    change(&mut config);
+    for change in changes {
+        change(&mut config);
+    }
     let loaded = Loaded {
         config,
         data_dir: data_dir.clone(),

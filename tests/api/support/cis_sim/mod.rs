@@ -29,7 +29,7 @@ const ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni";
 const ECHO_ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/echo";
-const SCHEMA: &str = include_str!("../../fixtures/hr-cis/FiskalizacijaSchema.xsd");
+const SCHEMA: &str = include_str!("../../../fixtures/hr-cis/FiskalizacijaSchema.xsd");
 
 /// The JIR of a receipt the authority held before innkeep sent it ([`Fault::Duplicate`]).
 pub const HELD_JIR: &str = "0d0e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b";

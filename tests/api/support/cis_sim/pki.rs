@@ -9,7 +9,7 @@ use rcgen::{
 };
 
 /// The fixed company key (PKCS#8 PEM), shared with the golden vector.
-pub const COMPANY_KEY: &str = include_str!("../../fixtures/hr-cis/company-key.pem");
+pub const COMPANY_KEY: &str = include_str!("../../../fixtures/hr-cis/company-key.pem");
 /// The PKCS#12 password.
 pub const PASSWORD: &str = "p12-Test$ecret";
 /// The certificate's subject common name.
