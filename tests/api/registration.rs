@@ -40,14 +40,11 @@ async fn hotel(sim: &Sim) -> TestApp {
     let cfg = config(sim);
     let transport = Arc::new(HttpTransport::new(Duration::from_millis(1500)));
     let compliance = Compliance::from_config(&cfg, transport).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let mut app = Spawn::new()
-        .data_dir(dir.path().to_path_buf())
+    let app = Spawn::new()
         .config(|c| c.compliance = cfg)
         .compliance(compliance)
         .start()
         .await;
-    app.dir = Some(dir);
     let at = format!("{DAY}T10:00:00Z").parse().unwrap();
     app.clock().set_now(at);
     for (table, text) in [

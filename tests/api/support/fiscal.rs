@@ -42,18 +42,15 @@ pub async fn hotel(sim: &Sim) -> TestApp {
         fiscal: Arc::new(scheme),
         ..Compliance::default()
     };
-    let dir = tempfile::tempdir().unwrap();
     let cfg = ComplianceConfig {
         fiscal: f,
         ..Default::default()
     };
-    let mut app = Spawn::new()
-        .data_dir(dir.path().to_path_buf())
+    let app = Spawn::new()
         .config(|c| c.compliance = cfg)
         .compliance(compliance)
         .start()
         .await;
-    app.dir = Some(dir);
     app.clock().set_now("2026-11-22T09:30:00Z".parse().unwrap());
     app.put(
         "/v1/settings",
