@@ -43,6 +43,7 @@ pub struct App {
     cursor_key: CursorKey,
     feed: Marker,
     rate: crate::domain::limits::Rate,
+    desk: crate::config::desk::Timeouts,
 }
 
 /// Creates the data directory, readable by its owner only.
@@ -104,6 +105,13 @@ impl App {
         let auth = Arc::new(AuthServer::new(keys, oauth, addr));
         let cursor_key = CursorKey::open(&loaded.data_dir).map_err(AppError::internal)?;
         let (feed, feed_id) = Marker::open(&db, &loaded.data_dir).await?;
+        // The front desk signs in as its own first-party client; a new or upgraded
+        // installation gets it without a CLI step.
+        crate::service::desk::ensure_client(&crate::service::Services::new(
+            db.clone(),
+            Compliance::default(),
+        ))
+        .await?;
         tracing::debug!(%feed_id, "event feed");
         Ok(App {
             listener,
@@ -124,6 +132,7 @@ impl App {
             cursor_key,
             feed,
             rate: loaded.config.limits.rate().map_err(AppError::internal)?,
+            desk: loaded.config.desk.timeouts(),
         })
     }
 
@@ -190,6 +199,7 @@ impl App {
             destinations: self.destinations,
             cursor_key: self.cursor_key,
             rate: self.rate,
+            desk: self.desk,
         });
         let served = Server::new_with_acceptor(acceptor)
             .run_with_graceful_shutdown(app, shutdown, Some(self.grace))

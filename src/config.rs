@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub mod compliance;
+pub mod desk;
 pub mod fiscal;
 
 pub use compliance::{ComplianceConfig, RegistrationConfig, RegistrationSchemeName, Secret};
@@ -44,6 +45,8 @@ pub struct Config {
     pub compliance: ComplianceConfig,
     /// Request rate limits.
     pub limits: LimitsConfig,
+    /// The front desk's sessions.
+    pub desk: desk::DeskConfig,
 }
 
 /// `[limits]`: the token bucket every API client gets unless it has its own

@@ -208,6 +208,8 @@ pub struct AppParts {
     pub cursor_key: pagination::CursorKey,
     /// The request rate of a client without its own limit.
     pub rate: crate::domain::limits::Rate,
+    /// How long front-desk sessions last.
+    pub desk: crate::config::desk::Timeouts,
 }
 
 /// The whole HTTP application.
@@ -219,6 +221,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         destinations,
         cursor_key,
         rate,
+        desk,
     } = parts;
     let api = service();
     let raw = api.spec();
@@ -270,6 +273,16 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         )
         .at("/.well-known/jwks.json", poem::get(endpoints::jwks))
         .at("/assets/style.css", poem::get(pages::style))
+        .at("/", poem::get(crate::desk::today::today))
+        .at("/login", poem::get(crate::desk::login))
+        .at("/login/callback", poem::get(crate::desk::callback))
+        .at("/logout", poem::post(crate::desk::logout))
+        .at("/assets/desk.css", poem::get(crate::desk::style))
+        .data(Arc::new(crate::desk::DeskState {
+            svc: services.clone(),
+            auth: auth.clone(),
+            timeouts: desk,
+        }))
         .data(spec)
         .data(docs)
         .data(oauth)

@@ -103,6 +103,11 @@ pub fn pkce_matches(verifier: &str, challenge: &str) -> bool {
         )
 }
 
+/// The PKCE S256 challenge of a verifier (RFC 7636 section 4.2).
+pub fn pkce_challenge(verifier: &str) -> String {
+    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+}
+
 /// Compares without leaking where the strings differ.
 pub fn constant_time_eq(a: &str, b: &str) -> bool {
     a.len() == b.len()

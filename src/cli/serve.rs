@@ -38,12 +38,25 @@ fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     })
 }
 
-/// On an installation without OAuth clients, says how to make the first one.
+/// On a new installation, says how to make the first staff member (for the front desk)
+/// and the first API client.
 async fn first_run_hint(app: &App) {
-    if crate::service::oauth::list_clients(app.db())
+    let db = app.db();
+    let no_users = crate::service::oauth::list_users(db)
         .await
-        .is_ok_and(|c| c.is_empty())
-    {
+        .is_ok_and(|u| u.is_empty());
+    let no_clients = crate::service::oauth::list_clients(db)
+        .await
+        .is_ok_and(|c| c.iter().all(|c| c.id == crate::service::desk::CLIENT_ID));
+    if no_users {
+        println!(
+            "\nNo staff yet. Create the first one (the password is printed once), then open the \
+             front desk at http://{}/ and sign in:\n\n  \
+             innkeep users create --username admin --role admin\n",
+            app.local_addr()
+        );
+    }
+    if no_clients {
         println!(
             "\nNo OAuth clients yet. Create the first admin client, then get a token:\n\n  \
              innkeep clients create --name admin --scopes \"{}\"\n  \

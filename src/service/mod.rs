@@ -7,6 +7,8 @@ pub mod availability;
 pub mod charges;
 mod context;
 pub mod deliveries;
+pub mod desk;
+pub mod desk_views;
 pub mod events;
 pub mod feed;
 pub mod guests;

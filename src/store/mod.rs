@@ -4,6 +4,8 @@
 pub mod charges;
 pub mod clients;
 pub mod codes;
+pub mod desk;
+pub mod desk_views;
 pub mod events;
 pub mod fiscal;
 pub mod grants;

@@ -18,7 +18,7 @@ use crate::domain::scopes::Scope;
 use crate::service::oauth::{
     self, Approver, AuthorizeError, AuthorizeParams, AuthorizeRequest, LoginError,
 };
-use crate::templates;
+use crate::{templates, web};
 
 const STYLE: &str = include_str!("../../../assets/style.css");
 const CSRF_COOKIE: &str = "innkeep_csrf";
@@ -57,33 +57,16 @@ fn message(status: StatusCode, title: &str, text: &str, ok: bool) -> Response {
 }
 
 fn redirect(location: &str) -> Response {
-    Response::builder()
-        .status(StatusCode::FOUND)
-        .header("location", location)
-        .header("cache-control", "no-store")
-        .finish()
+    web::redirect(StatusCode::FOUND, location)
 }
 
 /// The CSRF token of the browser's cookie.
 fn cookie_csrf(req: &Request) -> Option<String> {
-    let header = req.headers().get("cookie")?.to_str().ok()?;
-    header
-        .split(';')
-        .filter_map(|c| c.trim().split_once('='))
-        .find(|(k, _)| *k == CSRF_COOKIE)
-        .map(|(_, v)| v.to_string())
+    web::cookie(req, CSRF_COOKIE)
 }
 
 async fn form(body: Body) -> Option<HashMap<String, String>> {
-    let bytes = body.into_bytes().await.ok()?;
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&bytes).ok()?;
-    let mut map = HashMap::new();
-    for (k, v) in pairs {
-        if map.insert(k, v).is_some() {
-            return None;
-        }
-    }
-    Some(map)
+    web::form(body).await
 }
 
 fn csrf_ok(req: &Request, form: &HashMap<String, String>) -> bool {

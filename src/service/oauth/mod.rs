@@ -293,7 +293,11 @@ pub async fn list_users(db: &Db) -> AppResult<Vec<User>> {
 pub async fn disable_user(db: &Db, username: &str) -> AppResult<()> {
     let (name, at) = (username.to_string(), crate::clock::now_text());
     db.write(move |tx| {
-        if store::clients::disable_user(tx, &name, &at)? {
+        if let Some(user) = store::clients::user_by_name(tx, &name)?
+            && store::clients::disable_user(tx, &name, &at)?
+        {
+            // Their front-desk sessions end now, not at their next timeout.
+            store::desk::end_for_user(tx, &user.id)?;
             Ok(())
         } else {
             Err(AppError::new(

@@ -1,0 +1,82 @@
+# innkeep front desk: English. Every visible string of the desk pages is here; the other
+# catalogues have exactly the same keys (a test checks it).
+
+app-name = innkeep
+nav-today = Today
+nav-board = Room board
+nav-new-reservation = New reservation
+nav-guests = Guests
+nav-sign-out = Sign out
+nav-main = Main navigation
+signed-in-as = Signed in as { $name } ({ $role })
+role-admin = administrator
+role-manager = manager
+role-front_desk = front desk
+role-housekeeping = housekeeping
+skip-to-content = Skip to the page
+
+login-failed-title = Sign-in did not finish
+login-failed-unknown = This sign-in link is not one this browser started, or it took longer than 10 minutes. Sign in again.
+login-failed-refused = The sign-in was refused: { $reason }
+login-failed-denied = You chose not to sign in.
+login-again = Sign in again
+request-refused-title = Please try again
+request-refused-csrf = This form expired or did not come from this page. Reload the page and try again; what you typed is still in the form.
+request-refused-origin = This request came from another website, so it was refused.
+server-error-title = Something went wrong
+server-error = The server could not do this. Try again; if it keeps happening, tell whoever looks after innkeep.
+forbidden-title = Not for your role
+forbidden = Your role ({ $role }) cannot open this page.
+
+today-title = Today
+today-heading = { $date }
+count-arrivals = { $count ->
+    [one] 1 arrival
+   *[other] { $count } arrivals
+}
+count-in-house = { $count ->
+    [one] 1 room in use
+   *[other] { $count } rooms in use
+}
+count-departures = { $count ->
+    [one] 1 departure
+   *[other] { $count } departures
+}
+count-free = { $count ->
+    [one] 1 free room
+   *[other] { $count } free rooms
+}
+count-dirty = { $count ->
+    [one] 1 room to clean
+   *[other] { $count } rooms to clean
+}
+arrivals-heading = Arriving, not yet checked in
+in-house-heading = Staying tonight
+departures-heading = Leaving today
+col-guest = Guest
+col-party = Party
+col-nights = Nights
+col-room-type = Room type
+col-room = Room
+col-departure = Leaves
+col-code = Booking
+col-action = Next step
+party = { $adults ->
+    [one] 1 adult
+   *[other] { $adults } adults
+}{ $children ->
+    [0] {""}
+    [one] , 1 child
+   *[other] , { $children } children
+}
+nights = { $count ->
+    [one] 1 night
+   *[other] { $count } nights
+}
+room-unassigned = not assigned
+action-check-in = Check in
+action-check-out = Check out
+action-open = Open
+none-arrivals = Nobody else is due today.
+none-in-house = No room is in use.
+none-departures = Nobody is due to leave today.

@@ -1,0 +1,226 @@
+//! The front desk's sign-in, as a backend-for-frontend (DESK.md): the authorization code
+//! flow with PKCE against innkeep's own authorization server, the code exchanged in-process,
+//! the tokens kept here, and a database session behind a cookie. Sessions end on logout, after
+//! an idle time, at an absolute limit, and at once when the staff member is disabled.
+
+use std::time::Duration;
+
+use crate::auth::AuthServer;
+use crate::auth::secrets;
+use crate::clock::format_instant;
+pub use crate::config::desk::Timeouts;
+use crate::domain::enums::ActorKind;
+use crate::domain::scopes::{Grant, Role, Scope, ScopeSet};
+use crate::error::{AppError, AppResult};
+use crate::model::{Actor, Principal};
+use crate::service::Services;
+use crate::store::{self, clients::Client};
+
+/// The first-party desk client's id.
+pub const CLIENT_ID: &str = "cli_desk";
+/// Where the authorization server sends the desk's code back: a path on the server itself,
+/// so the code never leaves the origin the staff member signed in on.
+pub const CALLBACK: &str = "/login/callback";
+/// How long a sign-in may take between `/login` and the callback.
+pub const LOGIN_TTL: Duration = Duration::from_secs(600);
+
+/// A signed-in staff member, as a page sees them.
+#[derive(Debug, Clone)]
+pub struct DeskSession {
+    /// Who acts, with the scopes granted at sign-in.
+    pub principal: Principal,
+    /// Their role.
+    pub role: Role,
+    /// The token every state-changing request must carry.
+    pub csrf: String,
+}
+
+/// Creates the first-party desk client when it is missing (a new or upgraded installation):
+/// public, authorization code with PKCE only, every scope (a staff member gets what their
+/// role allows), returning to [`CALLBACK`].
+pub async fn ensure_client(svc: &Services) -> AppResult<()> {
+    svc.db()
+        .write(|tx| {
+            if store::clients::get_client(tx, CLIENT_ID)?.is_some() {
+                return Ok(());
+            }
+            store::clients::insert_client(
+                tx,
+                &Client {
+                    id: CLIENT_ID.into(),
+                    name: "innkeep front desk".into(),
+                    secret_hash: None,
+                    grants: vec![Grant::AuthorizationCode.as_str().into()],
+                    scopes: Scope::NAMES.join(" "),
+                    redirect_uris: vec![CALLBACK.into()],
+                    created_at: tx.now_text(),
+                    revoked_at: None,
+                    rate: None,
+                },
+            )
+        })
+        .await
+}
+
+/// Starts a sign-in: the query of `/oauth/authorize` to send the browser to, and the state
+/// the callback must bring back (kept in a short-lived cookie).
+pub async fn begin_login(svc: &Services) -> AppResult<(String, String)> {
+    let (state, verifier) = (secrets::token("st"), secrets::token("pkce"));
+    let query = serde_urlencoded::to_string([
+        ("response_type", "code"),
+        ("client_id", CLIENT_ID),
+        ("redirect_uri", CALLBACK),
+        ("scope", &Scope::NAMES.join(" ")),
+        ("state", &state),
+        ("code_challenge", &secrets::pkce_challenge(&verifier)),
+        ("code_challenge_method", "S256"),
+    ])
+    .map_err(AppError::internal)?;
+    let hash = secrets::token_hash(&state);
+    let stale = ago(svc, LOGIN_TTL);
+    svc.db()
+        .write(move |tx| store::desk::begin_login(tx, &hash, &verifier, &stale))
+        .await?;
+    Ok((query, state))
+}
+
+/// Why a sign-in did not finish.
+#[derive(Debug)]
+pub enum LoginFailed {
+    /// The callback does not belong to a sign-in begun here (or it took too long).
+    Unknown,
+    /// The authorization server refused the code (its words).
+    Refused(String),
+    /// Something broke.
+    Server(AppError),
+}
+
+/// Finishes a sign-in: checks that `state` is the one this browser began with
+/// (`expected`), exchanges the code in-process, and opens a session. Returns the cookie value.
+pub async fn finish_login(
+    auth: &AuthServer,
+    svc: &Services,
+    expected: Option<&str>,
+    state: &str,
+    code: &str,
+    timeouts: Timeouts,
+) -> Result<String, LoginFailed> {
+    if expected.is_none_or(|e| !secrets::constant_time_eq(e, state)) {
+        return Err(LoginFailed::Unknown);
+    }
+    let hash = secrets::token_hash(state);
+    let began = svc
+        .db()
+        .write(move |tx| store::desk::take_login(tx, &hash))
+        .await
+        .map_err(LoginFailed::Server)?;
+    let Some((verifier, created)) = began else {
+        return Err(LoginFailed::Unknown);
+    };
+    if created < ago(svc, LOGIN_TTL) {
+        return Err(LoginFailed::Unknown);
+    }
+    let client = svc
+        .db()
+        .read(|c| store::clients::get_client(c, CLIENT_ID))
+        .await
+        .map_err(LoginFailed::Server)?
+        .ok_or_else(|| LoginFailed::Server(AppError::internal("the desk client is missing")))?;
+    let tokens = crate::service::oauth::exchange_code(
+        auth,
+        svc,
+        &client,
+        code,
+        Some(CALLBACK),
+        Some(&verifier),
+    )
+    .await
+    .map_err(|e| LoginFailed::Refused(e.description))?;
+    let claims = auth
+        .verify(&tokens.access_token)
+        .map_err(|_| LoginFailed::Server(AppError::internal("a fresh token did not verify")))?;
+    let cookie = secrets::token("ds");
+    let (id_hash, csrf) = (secrets::token_hash(&cookie), secrets::token("csrf"));
+    let expires = format_instant(svc.db().clock().now() + chrono_of(timeouts.absolute));
+    svc.db()
+        .write(move |tx| {
+            store::desk::insert_session(
+                tx,
+                &store::desk::NewSession {
+                    id_hash: &id_hash,
+                    user_id: &claims.sub,
+                    scope: &tokens.scope,
+                    csrf: &csrf,
+                    refresh_token: tokens.refresh_token.as_deref(),
+                    expires_at: &expires,
+                },
+            )
+        })
+        .await
+        .map_err(LoginFailed::Server)?;
+    Ok(cookie)
+}
+
+/// The session behind a cookie value, if it is still good: not idle too long, not past its
+/// absolute end, its staff member not disabled. A good session's last request is noted.
+pub async fn session(
+    svc: &Services,
+    cookie: &str,
+    timeouts: Timeouts,
+) -> AppResult<Option<DeskSession>> {
+    let id_hash = secrets::token_hash(cookie);
+    let probe = id_hash.clone();
+    let Some(s) = svc
+        .db()
+        .read(move |c| store::desk::session(c, &probe))
+        .await?
+    else {
+        return Ok(None);
+    };
+    let now = format_instant(svc.db().clock().now());
+    if s.disabled || s.expires_at < now || s.last_seen_at < ago(svc, timeouts.idle) {
+        svc.db()
+            .write(move |tx| store::desk::end(tx, &id_hash).map(drop))
+            .await?;
+        return Ok(None);
+    }
+    svc.db()
+        .write(move |tx| store::desk::touch(tx, &id_hash))
+        .await?;
+    Ok(Some(DeskSession {
+        principal: Principal {
+            actor: Actor {
+                kind: ActorKind::Staff,
+                id: s.user_id,
+                name: s.username,
+            },
+            scopes: ScopeSet::parse(&s.scope).unwrap_or_default(),
+        },
+        role: s.role,
+        csrf: s.csrf,
+    }))
+}
+
+/// Ends the session behind a cookie value (and revokes its refresh token).
+pub async fn logout(svc: &Services, cookie: &str) -> AppResult<()> {
+    let id_hash = secrets::token_hash(cookie);
+    let now = format_instant(svc.db().clock().now());
+    svc.db()
+        .write(move |tx| {
+            if let Some(Some(refresh)) = store::desk::end(tx, &id_hash)?
+                && let Some(t) = store::grants::get_refresh(tx, &secrets::token_hash(&refresh))?
+            {
+                store::grants::revoke_family(tx, &t.family_id, &now)?;
+            }
+            Ok(())
+        })
+        .await
+}
+
+fn chrono_of(d: Duration) -> chrono::Duration {
+    chrono::Duration::from_std(d).unwrap_or_default()
+}
+
+fn ago(svc: &Services, d: Duration) -> String {
+    format_instant(svc.db().clock().now() - chrono_of(d))
+}

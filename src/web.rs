@@ -1,0 +1,70 @@
+//! Small HTTP helpers shared by the server's own pages (the OAuth sign-in pages and the front
+//! desk): reading a cookie and a form, redirecting, and the headers every page carries.
+
+use std::collections::HashMap;
+
+use poem::http::{HeaderValue, StatusCode};
+use poem::{Body, Request, Response};
+
+/// The value of cookie `name`, if the browser sent it.
+pub fn cookie(req: &Request, name: &str) -> Option<String> {
+    let header = req.headers().get("cookie")?.to_str().ok()?;
+    header
+        .split(';')
+        .filter_map(|c| c.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// A URL-encoded form; `None` when it cannot be read or repeats a field.
+pub async fn form(body: Body) -> Option<HashMap<String, String>> {
+    let bytes = body.into_bytes().await.ok()?;
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&bytes).ok()?;
+    let mut map = HashMap::new();
+    for (k, v) in pairs {
+        if map.insert(k, v).is_some() {
+            return None;
+        }
+    }
+    Some(map)
+}
+
+/// A redirect with `status` (302 after a GET, 303 after a form post).
+pub fn redirect(status: StatusCode, location: &str) -> Response {
+    Response::builder()
+        .status(status)
+        .header("location", location)
+        .header("cache-control", "no-store")
+        .finish()
+}
+
+/// The headers every page carries: no caching, no framing, no referrer, and a strict CSP
+/// (`csp` names what the page may load).
+pub fn secure(r: &mut Response, csp: &'static str) {
+    let h = r.headers_mut();
+    h.insert("cache-control", HeaderValue::from_static("no-store"));
+    h.insert("x-frame-options", HeaderValue::from_static("DENY"));
+    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    h.insert("referrer-policy", HeaderValue::from_static("same-origin"));
+    h.insert("content-security-policy", HeaderValue::from_static(csp));
+}
+
+/// Whether a state-changing request comes from this server's own pages: its `Origin` (or,
+/// without one, its `Referer`) is the host the request was sent to.
+pub fn same_origin(req: &Request) -> bool {
+    let Some(host) = req.headers().get("host").and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let from = req
+        .headers()
+        .get("origin")
+        .or_else(|| req.headers().get("referer"))
+        .and_then(|h| h.to_str().ok());
+    from.is_some_and(|o| {
+        let rest = o
+            .strip_prefix("http://")
+            .or_else(|| o.strip_prefix("https://"))
+            .unwrap_or("");
+        rest.split('/').next() == Some(host)
+    })
+}
