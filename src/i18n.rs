@@ -40,8 +40,7 @@ fn bundles() -> &'static Vec<FluentBundle<FluentResource>> {
         CATALOGUES
             .iter()
             .map(|(tag, source)| {
-                let lang: unic_langid::LanguageIdentifier =
-                    tag.parse().unwrap_or_default();
+                let lang: unic_langid::LanguageIdentifier = tag.parse().unwrap_or_default();
                 let mut bundle = FluentBundle::new_concurrent(vec![lang]);
                 // Pages are HTML: no invisible isolation marks around placeables.
                 bundle.set_use_isolating(false);
@@ -129,7 +128,11 @@ impl T {
 
     /// An amount in minor units with its currency: `EUR 1,234.56`, `-EUR 5.00`.
     pub fn money(&self, minor: i64, currency: &str) -> String {
-        let (sign, abs) = if minor < 0 { ("-", -minor) } else { ("", minor) };
+        let (sign, abs) = if minor < 0 {
+            ("-", -minor)
+        } else {
+            ("", minor)
+        };
         let (units, cents) = (abs / 100, abs % 100);
         let digits = units.to_string();
         let mut grouped = String::new();
@@ -164,11 +167,17 @@ mod tests {
         assert_eq!(t.n("count-arrivals", 1), "1 arrival");
         assert_eq!(t.n("count-arrivals", 3), "3 arrivals");
         assert_eq!(
-            t.with("party", &[("adults", Arg::Num(2)), ("children", Arg::Num(1))]),
+            t.with(
+                "party",
+                &[("adults", Arg::Num(2)), ("children", Arg::Num(1))]
+            ),
             "2 adults, 1 child"
         );
         assert_eq!(
-            t.with("party", &[("adults", Arg::Num(1)), ("children", Arg::Num(0))]),
+            t.with(
+                "party",
+                &[("adults", Arg::Num(1)), ("children", Arg::Num(0))]
+            ),
             "1 adult"
         );
         assert_eq!(t.t("no-such-key"), "no-such-key");

@@ -14,6 +14,8 @@ use poem::http::StatusCode;
 pub struct Login<'a> {
     /// The client asking for access.
     pub client_name: &'a str,
+    /// innkeep's own front desk: a plain sign-in, no consent to give.
+    pub first_party: bool,
     /// `(scope, what it allows)` pairs.
     pub scopes: Vec<(&'static str, &'static str)>,
     /// The authorization request's parameters, carried through the form unchanged.

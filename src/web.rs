@@ -44,7 +44,10 @@ pub fn secure(r: &mut Response, csp: &'static str) {
     let h = r.headers_mut();
     h.insert("cache-control", HeaderValue::from_static("no-store"));
     h.insert("x-frame-options", HeaderValue::from_static("DENY"));
-    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
     h.insert("referrer-policy", HeaderValue::from_static("same-origin"));
     h.insert("content-security-policy", HeaderValue::from_static(csp));
 }

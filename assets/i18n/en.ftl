@@ -43,8 +43,8 @@ count-departures = { $count ->
    *[other] { $count } departures
 }
 count-free = { $count ->
-    [one] 1 free room
-   *[other] { $count } free rooms
+    [one] 1 room free tonight
+   *[other] { $count } rooms free tonight
 }
 count-dirty = { $count ->
     [one] 1 room to clean

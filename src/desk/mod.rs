@@ -24,7 +24,6 @@ use crate::service::Services;
 use crate::service::desk::{self, DeskSession, LoginFailed};
 use crate::{templates, web};
 
-
 /// The session cookie.
 const SESSION_COOKIE: &str = "innkeep_desk";
 /// The cookie that carries a sign-in's state to its callback.
@@ -100,7 +99,13 @@ fn page(status: StatusCode, template: &impl Template) -> Response {
     r
 }
 
-fn message(t: &T, status: StatusCode, title: &str, text: &str, link: Option<(&str, &str)>) -> Response {
+fn message(
+    t: &T,
+    status: StatusCode,
+    title: &str,
+    text: &str,
+    link: Option<(&str, &str)>,
+) -> Response {
     page(
         status,
         &Message {
@@ -137,11 +142,15 @@ async fn signed_in(req: &Request, state: &DeskState) -> Result<DeskSession, Resp
 }
 
 /// Checks a state-changing request: same origin, and the session's CSRF token in the form
-/// (or the `X-CSRF-Token` header htmx sends).
-fn checked(req: &Request, s: &DeskSession, form: &std::collections::HashMap<String, String>) -> Result<(), Response> {
+/// (or the `X-CSRF-Token` header htmx sends). The refusal to send, if any.
+fn refused(
+    req: &Request,
+    s: &DeskSession,
+    form: &std::collections::HashMap<String, String>,
+) -> Option<Response> {
     let t = words(req);
     let refuse = |text: String| {
-        Err(message(
+        Some(message(
             &t,
             StatusCode::FORBIDDEN,
             &t.t("request-refused-title"),
@@ -159,13 +168,15 @@ fn checked(req: &Request, s: &DeskSession, form: &std::collections::HashMap<Stri
             .map(str::to_string)
     });
     match sent {
-        Some(token) if secrets::constant_time_eq(&token, &s.csrf) => Ok(()),
+        Some(token) if secrets::constant_time_eq(&token, &s.csrf) => None,
         _ => refuse(t.t("request-refused-csrf")),
     }
 }
 
 fn cookie_header(name: &str, value: &str, path: &str, max_age: Option<u64>) -> String {
-    let age = max_age.map(|s| format!("; Max-Age={s}")).unwrap_or_default();
+    let age = max_age
+        .map(|s| format!("; Max-Age={s}"))
+        .unwrap_or_default();
     format!("{name}={value}; Path={path}; HttpOnly; SameSite=Lax{age}")
 }
 
@@ -180,7 +191,9 @@ pub async fn login(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         Ok((query, login_state)) => {
             let mut r = web::redirect(StatusCode::SEE_OTHER, &format!("/oauth/authorize?{query}"));
             let max_age = desk::LOGIN_TTL.as_secs();
-            if let Ok(v) = cookie_header(LOGIN_COOKIE, &login_state, "/login", Some(max_age)).parse() {
+            if let Ok(v) =
+                cookie_header(LOGIN_COOKIE, &login_state, "/login", Some(max_age)).parse()
+            {
                 r.headers_mut().insert("set-cookie", v);
             }
             r
@@ -199,7 +212,11 @@ pub struct Callback {
 
 /// `GET /login/callback`: finishes a sign-in and opens the session.
 #[handler]
-pub async fn callback(req: &Request, Query(q): Query<Callback>, state: Data<&Arc<DeskState>>) -> Response {
+pub async fn callback(
+    req: &Request,
+    Query(q): Query<Callback>,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
     let t = words(req);
     let again = t.t("login-again");
     let failed = |text: String| {
@@ -240,7 +257,9 @@ pub async fn callback(req: &Request, Query(q): Query<Callback>, state: Data<&Arc
             r
         }
         Err(LoginFailed::Unknown) => failed(t.t("login-failed-unknown")),
-        Err(LoginFailed::Refused(why)) => failed(t.with("login-failed-refused", &[("reason", Arg::Text(why))])),
+        Err(LoginFailed::Refused(why)) => {
+            failed(t.with("login-failed-refused", &[("reason", Arg::Text(why))]))
+        }
         Err(LoginFailed::Server(e)) => server_error(&t, &e),
     }
 }
@@ -253,7 +272,7 @@ pub async fn logout(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
         Err(r) => return r,
     };
     let form = web::form(body).await.unwrap_or_default();
-    if let Err(r) = checked(req, &s, &form) {
+    if let Some(r) = refused(req, &s, &form) {
         return r;
     }
     if let Some(cookie) = web::cookie(req, SESSION_COOKIE)

@@ -11,7 +11,7 @@ use poem::{Request, Response, handler};
 use super::{DeskState, Shell, page, server_error, signed_in, words};
 use crate::i18n::{Arg, T};
 use crate::service::desk_views;
-use crate::store::desk_views::StayRow;
+use crate::service::desk_views::StayRow;
 
 /// A stay as a row of Today's lists.
 struct Row {
@@ -55,11 +55,16 @@ fn row(t: &T, r: StayRow) -> Row {
         guest: r.guest,
         party: t.with(
             "party",
-            &[("adults", Arg::Num(r.adults)), ("children", Arg::Num(r.children))],
+            &[
+                ("adults", Arg::Num(r.adults)),
+                ("children", Arg::Num(r.children)),
+            ],
         ),
         nights: t.n("nights", nights),
         room_type: r.room_type,
-        departure: day(&r.departure).map(|d| t.short_date(d)).unwrap_or(r.departure),
+        departure: day(&r.departure)
+            .map(|d| t.short_date(d))
+            .unwrap_or(r.departure),
         code: r.code,
     }
 }
@@ -89,7 +94,7 @@ pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         t.n("count-arrivals", v.arrivals.len() as i64),
         t.n("count-in-house", v.in_house.len() as i64),
         t.n("count-departures", v.departures.len() as i64),
-        t.n("count-free", v.counts.free),
+        t.n("count-free", v.free_tonight()),
         t.n("count-dirty", v.counts.dirty),
     ];
     let body = TodayPage {

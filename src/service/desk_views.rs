@@ -7,7 +7,8 @@ use crate::domain::scopes::Scope;
 use crate::error::AppResult;
 use crate::model::Principal;
 use crate::service::Services;
-use crate::store::{self, desk_views::DayCounts, desk_views::StayRow};
+use crate::store;
+pub use crate::store::desk_views::{DayCounts, StayRow};
 
 /// The Today screen.
 #[derive(Debug, Clone)]
@@ -20,8 +21,16 @@ pub struct Today {
     pub in_house: Vec<StayRow>,
     /// Due to leave.
     pub departures: Vec<StayRow>,
-    /// Free and dirty rooms.
+    /// Rooms in service and dirty rooms.
     pub counts: DayCounts,
+}
+
+impl Today {
+    /// Rooms still free tonight: in service, less the stays staying tonight and the
+    /// arrivals still due (assigned a room or not).
+    pub fn free_tonight(&self) -> i64 {
+        (self.counts.in_service - self.in_house.len() as i64 - self.arrivals.len() as i64).max(0)
+    }
 }
 
 /// The Today screen's data, in the property's time zone.

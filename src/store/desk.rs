@@ -31,12 +31,7 @@ pub struct Session {
 }
 
 /// Keeps a login in progress; logins older than `stale_before` are dropped.
-pub fn begin_login(
-    tx: &Tx,
-    state_hash: &str,
-    verifier: &str,
-    stale_before: &str,
-) -> AppResult<()> {
+pub fn begin_login(tx: &Tx, state_hash: &str, verifier: &str, stale_before: &str) -> AppResult<()> {
     tx.prepare_cached("DELETE FROM desk_logins WHERE created_at < ?1")?
         .execute([stale_before])?;
     tx.prepare_cached(

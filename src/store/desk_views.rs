@@ -31,8 +31,8 @@ pub struct StayRow {
 /// Counts for the day's header.
 #[derive(Debug, Clone, Default)]
 pub struct DayCounts {
-    /// Rooms in service and not occupied.
-    pub free: i64,
+    /// Rooms in service (not out of order).
+    pub in_service: i64,
     /// Rooms marked dirty.
     pub dirty: i64,
 }
@@ -45,7 +45,8 @@ const STAY: &str = "SELECT r.id, r.code, g.first_name || ' ' || g.last_name, r.a
    LEFT JOIN rooms m ON m.id = r.room_id";
 
 fn stays(conn: &Connection, condition: &str, day: &str) -> AppResult<Vec<StayRow>> {
-    let sql = format!("{STAY} WHERE {condition} ORDER BY m.number IS NULL, m.number, g.sort_key, r.id");
+    let sql =
+        format!("{STAY} WHERE {condition} ORDER BY m.number IS NULL, m.number, g.sort_key, r.id");
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([day], |r| {
         Ok(StayRow {
@@ -82,19 +83,18 @@ pub fn departures(conn: &Connection, day: &str) -> AppResult<Vec<StayRow>> {
     stays(conn, "r.status = 'checked_in' AND r.departure <= ?1", day)
 }
 
-/// Free and dirty rooms now.
+/// Rooms in service, and dirty rooms, now.
 pub fn counts(conn: &Connection) -> AppResult<DayCounts> {
     Ok(conn
         .prepare_cached(
             "SELECT
-               COUNT(*) FILTER (WHERE m.housekeeping_status != 'out_of_order' AND NOT EXISTS
-                 (SELECT 1 FROM reservations r WHERE r.room_id = m.id AND r.status = 'checked_in')),
+               COUNT(*) FILTER (WHERE m.housekeeping_status != 'out_of_order'),
                COUNT(*) FILTER (WHERE m.housekeeping_status = 'dirty')
              FROM rooms m",
         )?
         .query_row([], |r| {
             Ok(DayCounts {
-                free: r.get(0)?,
+                in_service: r.get(0)?,
                 dirty: r.get(1)?,
             })
         })?)

@@ -70,6 +70,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("jobs", &["api", "cli"]),
     ("auth", &["api", "service", "jobs", "cli"]),
     ("api", &["db", "jobs", "cli"]),
+    ("desk", &["db", "jobs", "cli", "store", "api"]),
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -95,6 +95,7 @@ fn login_page(
     let csrf = secrets::token("csrf");
     let login = templates::Login {
         client_name: &req.client.name,
+        first_party: req.client.id == crate::service::desk::CLIENT_ID,
         scopes: req
             .scope
             .iter()

@@ -4,8 +4,10 @@
 
 pub mod alloggiati_sim;
 pub mod binary;
+pub mod browser;
 pub mod cis_sim;
 pub mod crash_check;
+pub mod desk;
 pub mod fiscal;
 pub mod oauth;
 pub mod oauth_client;

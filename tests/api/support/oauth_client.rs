@@ -62,6 +62,18 @@ pub fn client(base: &str, id: &str, secret: Option<&str>, redirect: Option<&str>
     c
 }
 
+/// The hidden fields of the sign-in form that a browser posts back.
+pub const AUTHORIZE_FIELDS: [&str; 8] = [
+    "response_type",
+    "client_id",
+    "redirect_uri",
+    "scope",
+    "state",
+    "code_challenge",
+    "code_challenge_method",
+    "csrf",
+];
+
 /// The value of `<input … name="NAME" value="…">` in a page.
 pub fn hidden(html: &str, name: &str) -> Option<String> {
     let marker = format!(r#"name="{name}" value=""#);
@@ -127,19 +139,10 @@ pub fn sign_in(
         .unwrap()
         .to_string();
     let html = page.into_body().read_to_string().unwrap();
-    let mut form: Vec<(String, String)> = [
-        "response_type",
-        "client_id",
-        "redirect_uri",
-        "scope",
-        "state",
-        "code_challenge",
-        "code_challenge_method",
-        "csrf",
-    ]
-    .iter()
-    .filter_map(|k| hidden(&html, k).map(|v| (k.to_string(), v)))
-    .collect();
+    let mut form: Vec<(String, String)> = AUTHORIZE_FIELDS
+        .iter()
+        .filter_map(|k| hidden(&html, k).map(|v| (k.to_string(), v)))
+        .collect();
     form.push(("username".into(), username.into()));
     form.push(("password".into(), password.into()));
     form.push(("decision".into(), decision.into()));

@@ -1,0 +1,84 @@
+//! The desk's words: every catalogue under `assets/i18n/` has exactly the keys English has,
+//! and every key a page or template asks for exists.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The message ids of a Fluent file.
+fn keys(ftl: &str) -> BTreeSet<String> {
+    ftl.lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        .filter_map(|l| l.split_once(" ="))
+        .map(|(k, _)| k.trim().to_string())
+        .collect()
+}
+
+/// Literal keys asked for in a source: `t("k")`, `.n("k"`, `.with("k"`.
+fn asked(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for opener in [".t(\"", ".n(\"", ".with(\"", "t.t(\""] {
+        let mut rest = text;
+        while let Some(at) = rest.find(opener) {
+            rest = &rest[at + opener.len()..];
+            if let Some(end) = rest.find('"') {
+                out.insert(rest[..end].to_string());
+            }
+        }
+    }
+    out
+}
+
+fn files(dir: &Path, ext: &str) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(files(&p, ext));
+        } else if p.extension().is_some_and(|x| x == ext) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_catalogue_has_every_key_and_every_asked_key_exists() {
+    let dir = root().join("assets/i18n");
+    let en = keys(&std::fs::read_to_string(dir.join("en.ftl")).unwrap());
+    assert!(en.len() > 40, "the English catalogue: {en:?}");
+    for f in files(&dir, "ftl") {
+        let k = keys(&std::fs::read_to_string(&f).unwrap());
+        let missing: Vec<_> = en.difference(&k).collect();
+        let extra: Vec<_> = k.difference(&en).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{}: missing {missing:?}, not in English {extra:?}",
+            f.display()
+        );
+    }
+    let mut wanted = BTreeSet::new();
+    for f in files(&root().join("assets/templates/desk"), "html")
+        .into_iter()
+        .chain(files(&root().join("src/desk"), "rs"))
+    {
+        wanted.extend(asked(&std::fs::read_to_string(&f).unwrap()));
+    }
+    // Keys built at run time: one per role, and one heading and empty text per Today list.
+    for role in innkeep::domain::scopes::Role::NAMES {
+        wanted.insert(format!("role-{role}"));
+    }
+    for list in ["arrivals", "in-house", "departures"] {
+        wanted.insert(format!("{list}-heading"));
+        wanted.insert(format!("none-{list}"));
+    }
+    assert!(wanted.len() > 30, "the scan found the keys: {wanted:?}");
+    let unknown: Vec<_> = wanted.difference(&en).collect();
+    assert!(
+        unknown.is_empty(),
+        "asked for but not in the catalogue: {unknown:?}"
+    );
+}

@@ -1,0 +1,156 @@
+//! The front desk over plain HTTP: signing in through the real flow, the session and its
+//! ends (logout, idle, disabled staff), CSRF and Origin, and the Today screen.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::support::desk::{Browser, staff};
+use crate::support::{Spawn, day, spawn_app};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_a_session_every_page_sends_you_to_sign_in() {
+    let app = spawn_app().await;
+    let b = Browser::new(&app);
+    let r = b.get("/").await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.header("location").as_deref(), Some("/login"));
+    let forged = b
+        .send(Method::GET, "/", Some("innkeep_desk=ds_forged"), None, None)
+        .await;
+    assert_eq!(forged.status, 303);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_receptionist_signs_in_and_sees_today() {
+    let app = spawn_app().await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let rt = app.room_type("FAM", 3).await;
+    let room = app.room("101", &rt).await;
+    let second = app.room("102", &rt).await;
+    let anna = app.guest("Anna", "Rossi").await;
+    let bruno = app.guest("Bruno", "Bianchi").await;
+    app.post(
+        "/v1/reservations",
+        json!({"primary_guest_id": anna, "room_type_id": rt, "room_id": room,
+               "arrival": day(0), "departure": day(3), "adults": 2, "children": 1}),
+    )
+    .await
+    .expect(201);
+    let staying = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": bruno, "room_type_id": rt,
+                   "arrival": day(0), "departure": day(1), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .id();
+    app.post(
+        "/v1/check-in",
+        json!({"reservation_id": staying, "room_id": second}),
+    )
+    .await
+    .expect(200);
+
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let today = b.get("/").await;
+    assert_eq!(today.status, 200, "{}", today.text);
+    let html = &today.text;
+    assert!(html.contains("Signed in as marta (front desk)"), "{html}");
+    assert!(
+        html.contains("Anna Rossi") && html.contains("2 adults, 1 child"),
+        "{html}"
+    );
+    assert!(html.contains("3 nights") && html.contains("101"), "{html}");
+    assert!(
+        html.contains("1 arrival") && html.contains("1 room in use"),
+        "{html}"
+    );
+    assert!(
+        html.contains("Bruno Bianchi") && html.contains("0 rooms free tonight"),
+        "{html}"
+    );
+    let csp = today.header("content-security-policy").unwrap();
+    assert!(csp.contains("default-src 'self'"), "{csp}");
+    assert!(
+        !html.contains("access_token") && !html.contains("eyJ"),
+        "no token in the page"
+    );
+    let session = b.session.clone().unwrap();
+    assert!(session.starts_with("innkeep_desk=ds_"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sign_out_needs_the_csrf_token_and_the_same_origin() {
+    let app = spawn_app().await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let page = b.get("/").await;
+    let csrf = Browser::csrf(&page);
+
+    let missing = b.post("/logout", &[]).await;
+    assert_eq!(missing.status, 403);
+    assert!(
+        missing
+            .text
+            .contains("expired or did not come from this page")
+    );
+    let foreign = b
+        .send(
+            Method::POST,
+            "/logout",
+            None,
+            Some(&[("csrf", csrf.as_str())]),
+            Some("http://evil.example"),
+        )
+        .await;
+    assert_eq!(foreign.status, 403);
+    assert!(foreign.text.contains("another website"));
+    assert_eq!(b.get("/").await.status, 200, "still signed in");
+
+    let out = b.post("/logout", &[("csrf", csrf.as_str())]).await;
+    assert_eq!(out.status, 303);
+    assert_eq!(out.header("location").as_deref(), Some("/login"));
+    assert_eq!(b.get("/").await.status, 303, "the session is gone");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sessions_end_when_idle_and_when_the_staff_member_is_disabled() {
+    let app = Spawn::new()
+        .config(|c| c.desk.idle_minutes = 30)
+        .start()
+        .await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    app.clock()
+        .set_now(chrono::Utc::now() + chrono::Duration::minutes(20));
+    assert_eq!(b.get("/").await.status, 200, "20 minutes is not idle");
+    app.clock()
+        .set_now(chrono::Utc::now() + chrono::Duration::minutes(55));
+    assert_eq!(b.get("/").await.status, 303, "35 quiet minutes end it");
+
+    app.clock().set_now(chrono::Utc::now());
+    let password = staff(&app, "luca", "front_desk").await;
+    let luca = Browser::sign_in(&app, "luca", &password).await;
+    assert_eq!(luca.get("/").await.status, 200);
+    innkeep::service::oauth::disable_user(app.db(), "luca")
+        .await
+        .unwrap();
+    assert_eq!(luca.get("/").await.status, 303, "disabled: out at once");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_callback_this_browser_did_not_start_is_refused() {
+    let app = spawn_app().await;
+    let b = Browser::new(&app);
+    let r = b.get("/login/callback?code=abc&state=st_forged").await;
+    assert_eq!(r.status, 400);
+    assert!(
+        r.text.contains("not one this browser started"),
+        "{}",
+        r.text
+    );
+    assert!(r.text.contains(r#"href="/login""#));
+    let denied = b.get("/login/callback?error=access_denied").await;
+    assert_eq!(denied.status, 400);
+}

@@ -1,0 +1,76 @@
+//! The front desk in a real browser (headless chromium through WebDriver): signing in with
+//! the keyboard through the real form, and Today. Screenshots go to `target/screenshots/`.
+
+use fantoccini::Locator;
+use fantoccini::key::Key;
+use serde_json::json;
+
+use crate::support::browser::chrome;
+use crate::support::desk::staff;
+use crate::support::{day, spawn_app};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
+    let Some(b) = chrome(1280, 900).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let rt = app.room_type("DBL", 2).await;
+    let room = app.room("101", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    app.post(
+        "/v1/reservations",
+        json!({"primary_guest_id": g, "room_type_id": rt, "room_id": room,
+               "arrival": day(0), "departure": day(2), "adults": 2}),
+    )
+    .await
+    .expect(201);
+
+    let c = &b.client;
+    c.goto(&format!("http://{}/", app.addr)).await.unwrap();
+    let user = c.find(Locator::Css("input[name=username]")).await.unwrap();
+    b.screenshot("desk-sign-in").await;
+    user.send_keys("marta").await.unwrap();
+    // Tab to the password, type it, and press Enter: no mouse.
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys(&format!("{}{password}{}", Key::Tab, Key::Enter))
+        .await
+        .unwrap();
+    let heading = c.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    let url = c.current_url().await.unwrap();
+    assert_eq!(url.path(), "/", "back on the desk: {url}");
+    let text = heading.text().await.unwrap();
+    assert!(
+        text.chars().any(|ch| ch.is_ascii_digit()),
+        "the date: {text}"
+    );
+    let body = c
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        body.contains("Anna Rossi") && body.contains("1 arrival"),
+        "{body}"
+    );
+    assert!(body.contains("Signed in as marta (front desk)"), "{body}");
+    b.screenshot("desk-today").await;
+
+    // Signing out is a button in the header; afterwards the desk asks to sign in again.
+    c.find(Locator::Css("form.signout button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.wait()
+        .for_element(Locator::Css("input[name=username]"))
+        .await
+        .unwrap();
+    c.clone().close().await.unwrap();
+}

@@ -1,0 +1,132 @@
+//! A browser without JavaScript, for the front desk's plain HTTP tests: it follows no
+//! redirects by itself, keeps the cookies it is given, and signs a staff member in through
+//! the real flow (`/login`, the authorization page, the callback).
+
+use reqwest::Method;
+use serde_json::Value;
+
+use super::oauth_client::{AUTHORIZE_FIELDS, hidden};
+use super::{Reply, TestApp};
+
+/// A browser on the desk.
+pub struct Browser {
+    client: reqwest::Client,
+    /// `http://127.0.0.1:PORT`
+    pub base: String,
+    /// `innkeep_desk=…`, once signed in.
+    pub session: Option<String>,
+}
+
+fn set_cookie(r: &Reply, name: &str) -> Option<String> {
+    r.headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.split(';').next())
+        .find(|c| c.starts_with(&format!("{name}=")))
+        .map(str::to_string)
+}
+
+impl Browser {
+    /// A browser with no cookies.
+    pub fn new(app: &TestApp) -> Browser {
+        Browser {
+            client: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap(),
+            base: format!("http://{}", app.addr),
+            session: None,
+        }
+    }
+
+    /// Sends a request with `cookie` (or the session) and, for a form, `Origin` as given.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        cookie: Option<&str>,
+        form: Option<&[(&str, &str)]>,
+        origin: Option<&str>,
+    ) -> Reply {
+        let mut req = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(c) = cookie.or(self.session.as_deref()) {
+            req = req.header("cookie", c);
+        }
+        if let Some(o) = origin {
+            req = req.header("origin", o);
+        }
+        if let Some(f) = form {
+            req = req.form(f);
+        }
+        let r = req.send().await.unwrap();
+        let (status, headers) = (r.status(), r.headers().clone());
+        let text = r.text().await.unwrap();
+        Reply {
+            status,
+            headers,
+            body: Value::Null,
+            text,
+        }
+    }
+
+    /// A page, with the session.
+    pub async fn get(&self, path: &str) -> Reply {
+        self.send(Method::GET, path, None, None, None).await
+    }
+
+    /// A form posted from this server's own page (same Origin), with the session.
+    pub async fn post(&self, path: &str, form: &[(&str, &str)]) -> Reply {
+        let origin = self.base.clone();
+        self.send(Method::POST, path, None, Some(form), Some(&origin))
+            .await
+    }
+
+    /// The CSRF token on a page.
+    pub fn csrf(page: &Reply) -> String {
+        hidden(&page.text, "csrf").expect("a csrf field")
+    }
+
+    /// Signs `username` in through the real flow; the browser then holds the session.
+    pub async fn sign_in(app: &TestApp, username: &str, password: &str) -> Browser {
+        let mut b = Browser::new(app);
+        let start = b.get("/login").await;
+        assert_eq!(start.status, 303, "{}", start.text);
+        let login_cookie = set_cookie(&start, "innkeep_login").expect("login cookie");
+        let authorize = start.header("location").unwrap();
+        assert!(authorize.starts_with("/oauth/authorize?"), "{authorize}");
+        let page = b.get(&authorize).await;
+        assert_eq!(page.status, 200, "{}", page.text);
+        let csrf_cookie = set_cookie(&page, "innkeep_csrf").expect("csrf cookie");
+        let mut form: Vec<(&str, String)> = AUTHORIZE_FIELDS
+            .iter()
+            .filter_map(|k| hidden(&page.text, k).map(|v| (*k, v)))
+            .collect();
+        form.push(("username", username.into()));
+        form.push(("password", password.into()));
+        form.push(("decision", "allow".into()));
+        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let origin = b.base.clone();
+        let signed = b
+            .send(
+                Method::POST,
+                "/oauth/authorize",
+                Some(&csrf_cookie),
+                Some(&pairs),
+                Some(&origin),
+            )
+            .await;
+        assert_eq!(signed.status, 302, "{}", signed.text);
+        let callback = signed.header("location").unwrap();
+        assert!(callback.starts_with("/login/callback?"), "{callback}");
+        let done = b
+            .send(Method::GET, &callback, Some(&login_cookie), None, None)
+            .await;
+        assert_eq!(done.status, 303, "{}", done.text);
+        assert_eq!(done.header("location").as_deref(), Some("/"));
+        b.session = Some(set_cookie(&done, "innkeep_desk").expect("session cookie"));
+        b
+    }
+}
+
+pub use super::oauth::new_user as staff;
