@@ -274,6 +274,10 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/.well-known/jwks.json", poem::get(endpoints::jwks))
         .at("/assets/style.css", poem::get(pages::style))
         .at("/", poem::get(crate::desk::today::today))
+        .at(
+            "/reservations/:id",
+            poem::get(crate::desk::reservation::reservation),
+        )
         .at("/login", poem::get(crate::desk::login))
         .at("/login/callback", poem::get(crate::desk::callback))
         .at("/logout", poem::post(crate::desk::logout))

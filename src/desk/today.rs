@@ -15,6 +15,7 @@ use crate::service::desk_views::StayRow;
 
 /// A stay as a row of Today's lists.
 struct Row {
+    id: String,
     room: Option<String>,
     guest: String,
     party: String,
@@ -51,6 +52,7 @@ fn row(t: &T, r: StayRow) -> Row {
         _ => 0,
     };
     Row {
+        id: r.id,
         room: r.room,
         guest: r.guest,
         party: t.with(

@@ -52,3 +52,50 @@ pub async fn today(svc: &Services, p: &Principal) -> AppResult<Today> {
         })
         .await
 }
+
+/// The reservation screen: the stay, its guests, room type and room, folio and history.
+#[derive(Debug)]
+pub struct Stay {
+    /// The reservation.
+    pub reservation: crate::model::Reservation,
+    /// Its guests, the primary first.
+    pub guests: Vec<crate::model::Guest>,
+    /// Its room type.
+    pub room_type: crate::model::RoomType,
+    /// Its room, once assigned.
+    pub room: Option<crate::model::Room>,
+    /// Its folio charges (the first 200).
+    pub charges: Vec<crate::model::Charge>,
+    /// Its history, oldest first (the first 200 entries).
+    pub history: Vec<crate::model::HistoryEntry>,
+}
+
+/// The reservation screen's data through the same use cases as the API (404 when unknown).
+pub async fn stay(svc: &Services, p: &Principal, id: String) -> AppResult<Stay> {
+    use crate::service::{PageRequest, charges, guests, history, reservations, room_types, rooms};
+    let first = || PageRequest {
+        after: None,
+        as_of: None,
+        limit: 200,
+    };
+    let reservation = reservations::get(svc, p, id.clone()).await?;
+    let mut people = Vec::with_capacity(reservation.guest_ids.len());
+    for g in &reservation.guest_ids {
+        people.push(guests::get(svc, p, g.clone()).await?);
+    }
+    let room_type = room_types::get(svc, p, reservation.room_type_id.clone()).await?;
+    let room = match &reservation.room_id {
+        Some(r) => Some(rooms::get(svc, p, r.clone()).await?),
+        None => None,
+    };
+    let charges = charges::list(svc, p, id.clone(), first()).await?;
+    let history = history::list(svc, p, history::Subject::Reservation, id, first()).await?;
+    Ok(Stay {
+        reservation,
+        guests: people,
+        room_type,
+        room,
+        charges: charges.items.into_iter().map(|(c, _)| c).collect(),
+        history: history.items.into_iter().map(|(h, _)| h).collect(),
+    })
+}

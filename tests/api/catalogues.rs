@@ -71,6 +71,12 @@ fn every_catalogue_has_every_key_and_every_asked_key_exists() {
     for role in innkeep::domain::scopes::Role::NAMES {
         wanted.insert(format!("role-{role}"));
     }
+    for status in innkeep::domain::reservation::Status::NAMES {
+        wanted.insert(format!("status-{status}"));
+    }
+    for kind in innkeep::desk::reservation::KINDS {
+        wanted.insert(format!("history-reservation-{kind}"));
+    }
     for list in ["arrivals", "in-house", "departures"] {
         wanted.insert(format!("{list}-heading"));
         wanted.insert(format!("none-{list}"));

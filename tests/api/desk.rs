@@ -154,3 +154,52 @@ async fn a_callback_this_browser_did_not_start_is_refused() {
     let denied = b.get("/login/callback?error=access_denied").await;
     assert_eq!(denied.status, 400);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_reservation_page_shows_the_stay_its_folio_and_who_did_what() {
+    let app = spawn_app().await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let rt = app.room_type("DBL", 2).await;
+    app.room("101", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    let r = app.reserve(&g, &rt, &day(0), &day(2)).await.expect(201);
+    let (id, code) = (r.id(), r.body["code"].as_str().unwrap().to_string());
+    app.post(
+        &format!("/v1/reservations/{id}/charges"),
+        json!({"description": "Minibar", "quantity": 2, "unit_price": 450}),
+    )
+    .await
+    .expect(201);
+
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let today = b.get("/").await;
+    assert!(
+        today
+            .text
+            .contains(&format!(r#"href="/reservations/{id}""#))
+    );
+    let page = b.get(&format!("/reservations/{id}")).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    let html = &page.text;
+    assert!(
+        html.contains(&format!("Anna Rossi, booking {code}")),
+        "{html}"
+    );
+    assert!(
+        html.contains("confirmed") && html.contains("2 nights"),
+        "{html}"
+    );
+    assert!(
+        html.contains("Minibar") && html.contains("EUR 9.00"),
+        "{html}"
+    );
+    assert!(
+        html.contains("Booked") && html.contains("Charge added"),
+        "{html}"
+    );
+    assert!(html.contains("tests"), "the client that acted: {html}");
+
+    let missing = b.get("/reservations/res_nothing").await;
+    assert_eq!(missing.status, 404);
+    assert!(missing.text.contains("Back to Today"));
+}

@@ -61,6 +61,17 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
     assert!(body.contains("Signed in as marta (front desk)"), "{body}");
     b.screenshot("desk-today").await;
 
+    // The guest's name opens the reservation.
+    c.find(Locator::LinkText("Anna Rossi"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let h1 = c.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    assert!(h1.text().await.unwrap().starts_with("Anna Rossi, booking "));
+    b.screenshot("desk-reservation").await;
+
     // Signing out is a button in the header; afterwards the desk asks to sign in again.
     c.find(Locator::Css("form.signout button"))
         .await
