@@ -119,3 +119,29 @@ history-reservation-no_show = Marked as no-show
 history-reservation-checked_in = Checked in
 history-reservation-checked_out = Checked out
 history-reservation-charge_added = Charge added
+guests-title = Guests
+guests-search-label = Name
+guests-search-button = Search
+guests-none = No guest has this name. Check the spelling, or search for part of it.
+guests-found = { $count ->
+    [one] 1 guest
+   *[other] { $count } guests
+}
+col-email = E-mail
+col-phone = Phone
+col-nationality = Nationality
+guest-heading = { $name }
+guest-details = Details
+field-email = E-mail
+field-phone = Phone
+field-birth-date = Date of birth
+field-nationality = Nationality
+field-document = Document
+field-address = Address
+not-given = not given
+stays-heading = Stays
+stays-none = No stays yet.
+col-arrival = Arrives
+col-status = Status
+not-found-guest = There is no guest with this reference. Search for them by name.
+back-to-guests = Back to Guests

@@ -278,6 +278,8 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             "/reservations/:id",
             poem::get(crate::desk::reservation::reservation),
         )
+        .at("/guests", poem::get(crate::desk::guests::guests))
+        .at("/guests/:id", poem::get(crate::desk::guests::guest))
         .at("/login", poem::get(crate::desk::login))
         .at("/login/callback", poem::get(crate::desk::callback))
         .at("/logout", poem::post(crate::desk::logout))

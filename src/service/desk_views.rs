@@ -99,3 +99,53 @@ pub async fn stay(svc: &Services, p: &Principal, id: String) -> AppResult<Stay> 
         history: history.items.into_iter().map(|(h, _)| h).collect(),
     })
 }
+
+/// Guests whose name matches `query` (all guests, by name, for an empty one): the first 50.
+pub async fn find_guests(
+    svc: &Services,
+    p: &Principal,
+    query: &str,
+) -> AppResult<Vec<crate::model::Guest>> {
+    let q = query.trim();
+    let filter = store::guests::GuestFilter {
+        name: (!q.is_empty()).then(|| q.to_string()),
+        ..Default::default()
+    };
+    let page = crate::service::guests::list(
+        svc,
+        p,
+        filter,
+        crate::service::PageRequest {
+            after: None,
+            as_of: None,
+            limit: 50,
+        },
+    )
+    .await?;
+    Ok(page.items.into_iter().map(|(g, _)| g).collect())
+}
+
+/// A guest and their stays, newest arrival last (the first 200).
+pub async fn guest(
+    svc: &Services,
+    p: &Principal,
+    id: String,
+) -> AppResult<(crate::model::Guest, Vec<crate::model::Reservation>)> {
+    let g = crate::service::guests::get(svc, p, id.clone()).await?;
+    let filter = store::reservations::ReservationFilter {
+        guest_id: Some(id),
+        ..Default::default()
+    };
+    let stays = crate::service::reservations::list(
+        svc,
+        p,
+        filter,
+        crate::service::PageRequest {
+            after: None,
+            as_of: None,
+            limit: 200,
+        },
+    )
+    .await?;
+    Ok((g, stays.items.into_iter().map(|(r, _)| r).collect()))
+}

@@ -203,3 +203,34 @@ async fn the_reservation_page_shows_the_stay_its_folio_and_who_did_what() {
     assert_eq!(missing.status, 404);
     assert!(missing.text.contains("Back to Today"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn guests_are_found_by_name_and_their_page_lists_their_stays() {
+    let app = spawn_app().await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let rt = app.room_type("DBL", 2).await;
+    app.room("101", &rt).await;
+    let anna = app.guest("Anna", "Rossi").await;
+    app.guest("Bruno", "Bianchi").await;
+    let code = app.reserve(&anna, &rt, &day(3), &day(5)).await.expect(201);
+    let code = code.body["code"].as_str().unwrap().to_string();
+
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let all = b.get("/guests").await;
+    assert_eq!(all.status, 200);
+    assert!(all.text.contains("2 guests"), "{}", all.text);
+    let found = b.get("/guests?q=ross").await;
+    assert!(found.text.contains("Anna Rossi") && !found.text.contains("Bruno"));
+    assert!(
+        found.text.contains(r#"value="ross""#),
+        "the query stays in the box"
+    );
+    let none = b.get("/guests?q=zzz").await;
+    assert!(none.text.contains("No guest has this name"));
+
+    let page = b.get(&format!("/guests/{anna}")).await;
+    assert_eq!(page.status, 200);
+    assert!(page.text.contains(&code) && page.text.contains("2 nights"));
+    assert!(page.text.contains("not given"), "missing details say so");
+    assert_eq!(b.get("/guests/gst_nobody").await.status, 404);
+}

@@ -72,6 +72,30 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
     assert!(h1.text().await.unwrap().starts_with("Anna Rossi, booking "));
     b.screenshot("desk-reservation").await;
 
+    // Guests: the navigation, a search typed and sent with Enter, the guest's page.
+    c.find(Locator::LinkText("Guests"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let q = c.wait().for_element(Locator::Id("q")).await.unwrap();
+    q.send_keys(&format!("ross{}", Key::Enter)).await.unwrap();
+    c.wait()
+        .for_element(Locator::LinkText("Anna Rossi"))
+        .await
+        .unwrap();
+    b.screenshot("desk-guests").await;
+    c.find(Locator::LinkText("Anna Rossi"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let h1 = c.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    assert_eq!(h1.text().await.unwrap(), "Anna Rossi");
+    b.screenshot("desk-guest").await;
+
     // Signing out is a button in the header; afterwards the desk asks to sign in again.
     c.find(Locator::Css("form.signout button"))
         .await

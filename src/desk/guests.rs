@@ -1,0 +1,162 @@
+//! Screen 7, guests: search by name (`/guests?q=`), and a guest's page with their details
+//! and stays (`/guests/{id}`). Editing comes next.
+
+use std::sync::Arc;
+
+use askama::Template;
+use poem::http::StatusCode;
+use poem::web::{Data, Path, Query};
+use poem::{Request, Response, handler};
+
+use super::{DeskState, Shell, message, page, server_error, signed_in, words};
+use crate::error::Kind;
+use crate::i18n::{Arg, T};
+use crate::service::desk_views;
+
+#[derive(Template)]
+#[template(path = "desk/guests.html")]
+struct GuestsPage {
+    shell: Shell,
+    query: String,
+    found: String,
+    /// (id, name, e-mail, phone, nationality)
+    guests: Vec<(String, String, String, String, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "desk/guest.html")]
+struct GuestPage {
+    shell: Shell,
+    name: String,
+    facts: Vec<(String, String)>,
+    /// (reservation id, code, arrival, nights, status)
+    stays: Vec<(String, String, String, String, String)>,
+}
+
+/// The search box's query.
+#[derive(Debug, serde::Deserialize)]
+pub struct Search {
+    q: Option<String>,
+}
+
+fn or_not_given(t: &T, v: Option<String>) -> String {
+    v.filter(|s| !s.is_empty())
+        .unwrap_or_else(|| t.t("not-given"))
+}
+
+/// `GET /guests`: search by name.
+#[handler]
+pub async fn guests(
+    req: &Request,
+    Query(q): Query<Search>,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let s = match signed_in(req, &state).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let t = words(req);
+    let query = q.q.unwrap_or_default();
+    let found = match desk_views::find_guests(&state.svc, &s.principal, &query).await {
+        Ok(g) => g,
+        Err(e) => return server_error(&t, &e),
+    };
+    let body = GuestsPage {
+        found: t.n("guests-found", found.len() as i64),
+        guests: found
+            .into_iter()
+            .map(|g| {
+                (
+                    g.id,
+                    format!("{} {}", g.first_name, g.last_name),
+                    g.email.unwrap_or_default(),
+                    g.phone.unwrap_or_default(),
+                    g.nationality.unwrap_or_default(),
+                )
+            })
+            .collect(),
+        query,
+        shell: Shell::new(&s, t, "guests"),
+    };
+    page(StatusCode::OK, &body)
+}
+
+/// `GET /guests/{id}`.
+#[handler]
+pub async fn guest(
+    req: &Request,
+    Path(id): Path<String>,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let s = match signed_in(req, &state).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let t = words(req);
+    let (g, stays) = match desk_views::guest(&state.svc, &s.principal, id).await {
+        Ok(v) => v,
+        Err(e) if e.kind == Kind::NotFound => {
+            let back = t.t("back-to-guests");
+            return message(
+                &t,
+                StatusCode::NOT_FOUND,
+                &t.t("not-found-title"),
+                &t.t("not-found-guest"),
+                Some(("/guests", &back)),
+            );
+        }
+        Err(e) => return server_error(&t, &e),
+    };
+    let document = g
+        .document
+        .as_ref()
+        .map(|d| format!("{} {}", d.kind.as_str().replace('_', " "), d.number.0));
+    let address = g.address.as_ref().map(|a| {
+        let parts = [
+            a.line1.as_ref().map(|l| l.0.clone()),
+            a.line2.as_ref().map(|l| l.0.clone()),
+            a.postal_code.as_ref().map(|l| l.0.clone()),
+            a.city.as_ref().map(|l| l.0.clone()),
+            a.country.as_ref().map(|c| c.0.clone()),
+        ];
+        parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
+    });
+    let facts = vec![
+        (t.t("field-email"), or_not_given(&t, g.email.clone())),
+        (t.t("field-phone"), or_not_given(&t, g.phone.clone())),
+        (
+            t.t("field-birth-date"),
+            or_not_given(&t, g.birth_date.map(|d| t.date(d.0))),
+        ),
+        (
+            t.t("field-nationality"),
+            or_not_given(&t, g.nationality.clone()),
+        ),
+        (t.t("field-document"), or_not_given(&t, document)),
+        (t.t("field-address"), or_not_given(&t, address)),
+    ];
+    let body = GuestPage {
+        name: t.with(
+            "guest-heading",
+            &[(
+                "name",
+                Arg::Text(format!("{} {}", g.first_name, g.last_name)),
+            )],
+        ),
+        facts,
+        stays: stays
+            .into_iter()
+            .map(|r| {
+                (
+                    r.id,
+                    r.code,
+                    t.short_date(r.arrival.0),
+                    t.n("nights", r.nights),
+                    t.t(&format!("status-{}", r.status.as_str())),
+                )
+            })
+            .collect(),
+        shell: Shell::new(&s, t, "guests"),
+    };
+    page(StatusCode::OK, &body)
+}
