@@ -8,8 +8,7 @@ use poem::http::StatusCode;
 use poem::web::{Data, Path, Query};
 use poem::{Request, Response, handler};
 
-use super::{DeskState, Shell, message, page, server_error, signed_in, words};
-use crate::error::Kind;
+use super::{DeskState, Shell, failed_read, page, server_error, signed_in, words};
 use crate::i18n::{Arg, T};
 use crate::service::desk_views;
 
@@ -95,17 +94,7 @@ pub async fn guest(
     let t = words(req);
     let (g, stays) = match desk_views::guest(&state.svc, &s.principal, id).await {
         Ok(v) => v,
-        Err(e) if e.kind == Kind::NotFound => {
-            let back = t.t("back-to-guests");
-            return message(
-                &t,
-                StatusCode::NOT_FOUND,
-                &t.t("not-found-title"),
-                &t.t("not-found-guest"),
-                Some(("/guests", &back)),
-            );
-        }
-        Err(e) => return server_error(&t, &e),
+        Err(e) => return failed_read(&t, &e, "not-found-guest", ("/guests", "back-to-guests")),
     };
     let document = g
         .document

@@ -130,6 +130,22 @@ fn server_error(t: &T, e: &crate::error::AppError) -> Response {
     )
 }
 
+/// The answer to a failed read: a 404 page saying `missing` (a catalogue key) with a way
+/// back to `back` (a path and the key of its label), or the server-error page.
+fn failed_read(t: &T, e: &crate::error::AppError, missing: &str, back: (&str, &str)) -> Response {
+    if e.kind != crate::error::Kind::NotFound {
+        return server_error(t, e);
+    }
+    let label = t.t(back.1);
+    message(
+        t,
+        StatusCode::NOT_FOUND,
+        &t.t("not-found-title"),
+        &t.t(missing),
+        Some((back.0, &label)),
+    )
+}
+
 /// The signed-in staff member, or the answer to send instead: a redirect to sign in.
 async fn signed_in(req: &Request, state: &DeskState) -> Result<DeskSession, Response> {
     let t = words(req);

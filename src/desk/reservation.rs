@@ -8,8 +8,7 @@ use poem::http::StatusCode;
 use poem::web::{Data, Path};
 use poem::{Request, Response, handler};
 
-use super::{DeskState, Shell, message, page, server_error, signed_in, words};
-use crate::error::Kind;
+use super::{DeskState, Shell, failed_read, page, signed_in, words};
 use crate::i18n::{Arg, T};
 use crate::model::HistoryEntry;
 use crate::service::desk_views;
@@ -100,17 +99,7 @@ pub async fn reservation(
     let t = words(req);
     let v = match desk_views::stay(&state.svc, &s.principal, id).await {
         Ok(v) => v,
-        Err(e) if e.kind == Kind::NotFound => {
-            let back = t.t("back-to-today");
-            return message(
-                &t,
-                StatusCode::NOT_FOUND,
-                &t.t("not-found-title"),
-                &t.t("not-found-reservation"),
-                Some(("/", &back)),
-            );
-        }
-        Err(e) => return server_error(&t, &e),
+        Err(e) => return failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
     };
     let r = &v.reservation;
     let guest = v

@@ -9,6 +9,16 @@ use crate::support::browser::chrome;
 use crate::support::desk::staff;
 use crate::support::{day, spawn_app};
 
+/// Follows a link by its text.
+async fn follow(c: &fantoccini::Client, text: &str) {
+    c.find(Locator::LinkText(text))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
     let Some(b) = chrome(1280, 900).await else {
@@ -62,23 +72,13 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
     b.screenshot("desk-today").await;
 
     // The guest's name opens the reservation.
-    c.find(Locator::LinkText("Anna Rossi"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    follow(c, "Anna Rossi").await;
     let h1 = c.wait().for_element(Locator::Css("main h1")).await.unwrap();
     assert!(h1.text().await.unwrap().starts_with("Anna Rossi, booking "));
     b.screenshot("desk-reservation").await;
 
     // Guests: the navigation, a search typed and sent with Enter, the guest's page.
-    c.find(Locator::LinkText("Guests"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    follow(c, "Guests").await;
     let q = c.wait().for_element(Locator::Id("q")).await.unwrap();
     q.send_keys(&format!("ross{}", Key::Enter)).await.unwrap();
     c.wait()
@@ -86,12 +86,7 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
         .await
         .unwrap();
     b.screenshot("desk-guests").await;
-    c.find(Locator::LinkText("Anna Rossi"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    follow(c, "Anna Rossi").await;
     let h1 = c.wait().for_element(Locator::Css("main h1")).await.unwrap();
     assert_eq!(h1.text().await.unwrap(), "Anna Rossi");
     b.screenshot("desk-guest").await;
