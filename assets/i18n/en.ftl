@@ -26,7 +26,7 @@ request-refused-origin = This request came from another website, so it was refus
 server-error-title = Something went wrong
 server-error = The server could not do this. Try again; if it keeps happening, tell whoever looks after innkeep.
 forbidden-title = Not for your role
-forbidden = Your role ({ $role }) cannot open this page.
+forbidden = Your role cannot open this page. Ask whoever runs innkeep if you need it.
 
 today-title = Today
 today-heading = { $date }

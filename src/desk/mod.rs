@@ -55,6 +55,8 @@ pub struct Shell {
     pub who: String,
     /// The session's CSRF token.
     pub csrf: String,
+    /// Whether the navigation offers Guests (controls a role may not use are not shown).
+    pub guests: bool,
 }
 
 impl Shell {
@@ -72,6 +74,10 @@ impl Shell {
             active,
             who,
             csrf: s.csrf.clone(),
+            guests: s
+                .principal
+                .scopes
+                .contains(crate::domain::scopes::Scope::GuestsRead),
         }
     }
 }
@@ -120,6 +126,17 @@ fn message(
 }
 
 fn server_error(t: &T, e: &crate::error::AppError) -> Response {
+    if e.kind == crate::error::Kind::Forbidden {
+        // The use case refused the staff member's role: say so, it is not a breakdown.
+        let back = t.t("back-to-today");
+        return message(
+            t,
+            StatusCode::FORBIDDEN,
+            &t.t("forbidden-title"),
+            &t.t("forbidden"),
+            Some(("/", &back)),
+        );
+    }
     tracing::error!(error = %e, "desk page failed");
     message(
         t,

@@ -234,3 +234,18 @@ async fn guests_are_found_by_name_and_their_page_lists_their_stays() {
     assert!(page.text.contains("not given"), "missing details say so");
     assert_eq!(b.get("/guests/gst_nobody").await.status, 404);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_housekeeper_cannot_open_the_guests() {
+    let app = spawn_app().await;
+    let password = staff(&app, "ivo", "housekeeping").await;
+    let b = Browser::sign_in(&app, "ivo", &password).await;
+    assert_eq!(
+        b.get("/").await.status,
+        200,
+        "Today needs only reservations:read"
+    );
+    let refused = b.get("/guests").await;
+    assert_eq!(refused.status, 403, "{}", refused.text);
+    assert!(refused.text.contains("Your role cannot open this page"));
+}
