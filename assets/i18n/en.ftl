@@ -145,3 +145,31 @@ col-arrival = Arrives
 col-status = Status
 not-found-guest = There is no guest with this reference. Search for them by name.
 back-to-guests = Back to Guests
+guest-edit-title = Change { $name }
+guest-edit-link = Change details
+guest-edit-save = Save
+guest-edit-cancel = Cancel
+guest-edit-errors = { $count ->
+    [one] 1 field needs attention; it is marked below. Nothing was saved yet.
+   *[other] { $count } fields need attention; they are marked below. Nothing was saved yet.
+}
+guest-edit-conflict = Someone else changed this guest while you were typing. Your changes are still in the form: check them against the current details, then save again.
+field-first-name = First name
+field-last-name = Last name
+field-document-type = Document type
+field-document-number = Document number
+field-document-country = Issued by (country code, such as IT)
+field-document-expiry = Valid until
+field-line1 = Street and number
+field-city = Town or city
+field-postal-code = Postal code
+field-country = Country (code, such as HR)
+field-notes-staff = Notes for staff
+hint-date = YYYY-MM-DD
+hint-country = two letters, such as IT or HR
+document-passport = Passport
+document-id_card = Identity card
+document-driving_license = Driving licence
+document-other = Other
+document-none = No document
+error-document-type = Choose the kind of document for this number.

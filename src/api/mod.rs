@@ -279,7 +279,11 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             poem::get(crate::desk::reservation::reservation),
         )
         .at("/guests", poem::get(crate::desk::guests::guests))
-        .at("/guests/:id", poem::get(crate::desk::guests::guest))
+        .at(
+            "/guests/:id",
+            poem::get(crate::desk::guests::guest).post(crate::desk::guest_edit::save),
+        )
+        .at("/guests/:id/edit", poem::get(crate::desk::guest_edit::edit))
         .at("/login", poem::get(crate::desk::login))
         .at("/login/callback", poem::get(crate::desk::callback))
         .at("/logout", poem::post(crate::desk::logout))

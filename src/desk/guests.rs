@@ -26,6 +26,7 @@ struct GuestsPage {
 #[template(path = "desk/guest.html")]
 struct GuestPage {
     shell: Shell,
+    id: String,
     name: String,
     facts: Vec<(String, String)>,
     /// (reservation id, code, arrival, nights, status)
@@ -125,6 +126,7 @@ pub async fn guest(
         (t.t("field-address"), or_not_given(&t, address)),
     ];
     let body = GuestPage {
+        id: g.id.clone(),
         name: t.with(
             "guest-heading",
             &[(

@@ -7,6 +7,7 @@
 //! this server's own origin. Pages call the same use cases as the API, with the staff member
 //! as the acting principal; every word comes from the language catalogue (`crate::i18n`).
 
+pub mod guest_edit;
 pub mod guests;
 pub mod reservation;
 pub mod today;

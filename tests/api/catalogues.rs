@@ -74,6 +74,9 @@ fn every_catalogue_has_every_key_and_every_asked_key_exists() {
     for status in innkeep::domain::reservation::Status::NAMES {
         wanted.insert(format!("status-{status}"));
     }
+    for d in innkeep::domain::enums::DocumentType::NAMES {
+        wanted.insert(format!("document-{d}"));
+    }
     for kind in innkeep::desk::reservation::KINDS {
         wanted.insert(format!("history-reservation-{kind}"));
     }

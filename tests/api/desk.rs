@@ -249,3 +249,67 @@ async fn a_housekeeper_cannot_open_the_guests() {
     assert_eq!(refused.status, 403, "{}", refused.text);
     assert!(refused.text.contains("Your role cannot open this page"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_guest_is_changed_with_errors_next_to_their_fields_and_nothing_typed_lost() {
+    let app = spawn_app().await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let id = app.guest("Anna", "Rossi").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let form = b.get(&format!("/guests/{id}/edit")).await;
+    assert_eq!(form.status, 200, "{}", form.text);
+    assert!(form.text.contains(r#"value="Rossi""#));
+    let csrf = Browser::csrf(&form);
+    let path = format!("/guests/{id}");
+    let send =
+        |email: &'static str, birth: &'static str, number: &'static str, version: &'static str| {
+            vec![
+                ("csrf", csrf.clone()),
+                ("version", version.to_string()),
+                ("first_name", "Anna".to_string()),
+                ("last_name", "Rossi".to_string()),
+                ("email", email.to_string()),
+                ("birth_date", birth.to_string()),
+                ("document_type", "passport".to_string()),
+                ("document_number", number.to_string()),
+                ("country", "IT".to_string()),
+            ]
+        };
+    let pairs = |v: &[(&'static str, String)]| -> Vec<(&'static str, String)> { v.to_vec() };
+
+    // Two mistakes: both shown next to their fields, everything typed still there.
+    let bad = pairs(&send("anna-at-example", "2999-01-01", "YA1234567", "1"));
+    let refs: Vec<(&str, &str)> = bad.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let r = b.post(&path, &refs).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(r.text.contains(r#"id="email-error""#), "{}", r.text);
+    assert!(
+        r.text.contains(r#"value="anna-at-example""#) && r.text.contains(r#"value="YA1234567""#)
+    );
+    assert!(r.text.contains("Nothing was saved yet"));
+
+    // A stale version (someone else saved meanwhile): said plainly, values kept.
+    let stale = pairs(&send("anna@example.com", "1990-05-01", "YA1234567", "7"));
+    let refs: Vec<(&str, &str)> = stale.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let r = b.post(&path, &refs).await;
+    assert_eq!(r.status, 409);
+    assert!(
+        r.text.contains("Someone else changed this guest") && r.text.contains("anna@example.com")
+    );
+
+    let good = pairs(&send("anna@example.com", "1990-05-01", "YA1234567", "1"));
+    let refs: Vec<(&str, &str)> = good.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let r = b.post(&path, &refs).await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    let page = b.get(&path).await;
+    assert!(page.text.contains("anna@example.com") && page.text.contains("passport YA1234567"));
+    let history = app.all(&format!("/v1/guests/{id}/history")).await;
+    assert_eq!(
+        history.last().unwrap()["actor"]["name"],
+        "marta",
+        "the change is marta's"
+    );
+
+    let no_token = b.post(&path, &[("first_name", "Eve")]).await;
+    assert_eq!(no_token.status, 403);
+}

@@ -91,6 +91,29 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
     assert_eq!(h1.text().await.unwrap(), "Anna Rossi");
     b.screenshot("desk-guest").await;
 
+    // Changing the guest: a wrong e-mail is shown next to its field, the rest kept.
+    follow(c, "Change details").await;
+    let email = c.wait().for_element(Locator::Id("email")).await.unwrap();
+    email.send_keys("anna-at-example").await.unwrap();
+    c.find(Locator::Id("document_number"))
+        .await
+        .unwrap()
+        .send_keys(&format!("YA1234567{}", Key::Enter))
+        .await
+        .unwrap();
+    let error = c
+        .wait()
+        .for_element(Locator::Id("email-error"))
+        .await
+        .unwrap();
+    assert!(!error.text().await.unwrap().is_empty());
+    let kept = c.find(Locator::Id("document_number")).await.unwrap();
+    assert_eq!(
+        kept.prop("value").await.unwrap().as_deref(),
+        Some("YA1234567")
+    );
+    b.screenshot("desk-guest-edit-errors").await;
+
     // Signing out is a button in the header; afterwards the desk asks to sign in again.
     c.find(Locator::Css("form.signout button"))
         .await
