@@ -21,6 +21,8 @@ pub const CLIENT_ID: &str = "cli_desk";
 /// Where the authorization server sends the desk's code back: a path on the server itself,
 /// so the code never leaves the origin the staff member signed in on.
 pub const CALLBACK: &str = "/login/callback";
+/// How often a session's last request is written down (the idle timeout's resolution).
+const TOUCH_EVERY: Duration = Duration::from_secs(60);
 /// How long a sign-in may take between `/login` and the callback.
 pub const LOGIN_TTL: Duration = Duration::from_secs(600);
 
@@ -184,9 +186,12 @@ pub async fn session(
             .await?;
         return Ok(None);
     }
-    svc.db()
-        .write(move |tx| store::desk::touch(tx, &id_hash))
-        .await?;
+    // Note the request only once a minute: a page view should not cost a durable write.
+    if s.last_seen_at < ago(svc, TOUCH_EVERY) {
+        svc.db()
+            .write(move |tx| store::desk::touch(tx, &id_hash))
+            .await?;
+    }
     Ok(Some(DeskSession {
         principal: Principal {
             actor: Actor {
