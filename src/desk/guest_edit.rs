@@ -58,6 +58,12 @@ const FIELDS: &[(&str, &str, &str, Option<&str>)] = &[
         None,
     ),
     (
+        "document_place",
+        "document.issuing_place",
+        "field-document-place",
+        None,
+    ),
+    (
         "document_expiry",
         "document.expiry_date",
         "field-document-expiry",
@@ -69,12 +75,24 @@ const FIELDS: &[(&str, &str, &str, Option<&str>)] = &[
         "field-line1",
         Some("address-line1"),
     ),
+    (
+        "line2",
+        "address.line2",
+        "field-line2",
+        Some("address-line2"),
+    ),
     ("city", "address.city", "field-city", Some("address-level2")),
     (
         "postal_code",
         "address.postal_code",
         "field-postal-code",
         Some("postal-code"),
+    ),
+    (
+        "region",
+        "address.region",
+        "field-region",
+        Some("address-level1"),
     ),
     (
         "country",
@@ -129,14 +147,23 @@ fn values_of(g: &Guest) -> HashMap<String, String> {
             line(d.and_then(|d| d.issuing_country.clone()).map(|c| c.0)),
         ),
         (
+            "document_place",
+            line(d.and_then(|d| d.issuing_place.clone()).map(|l| l.0)),
+        ),
+        (
             "document_expiry",
             line(d.and_then(|d| d.expiry_date).map(|d| d.to_string())),
         ),
         ("line1", line(a.and_then(|a| a.line1.clone()).map(|l| l.0))),
+        ("line2", line(a.and_then(|a| a.line2.clone()).map(|l| l.0))),
         ("city", line(a.and_then(|a| a.city.clone()).map(|l| l.0))),
         (
             "postal_code",
             line(a.and_then(|a| a.postal_code.clone()).map(|l| l.0)),
+        ),
+        (
+            "region",
+            line(a.and_then(|a| a.region.clone()).map(|l| l.0)),
         ),
         (
             "country",
@@ -183,10 +210,11 @@ fn body_of(f: &HashMap<String, String>) -> Value {
         "nationality": opt("nationality"),
         "notes": opt("notes"),
         "document": object(&[("type", "document_type"), ("number", "document_number"),
-            ("issuing_country", "document_country"), ("expiry_date", "document_expiry")],
+            ("issuing_country", "document_country"), ("issuing_place", "document_place"),
+            ("expiry_date", "document_expiry")],
             &["type", "number"]),
-        "address": object(&[("line1", "line1"), ("city", "city"), ("postal_code", "postal_code"),
-            ("country", "country")], &[]),
+        "address": object(&[("line1", "line1"), ("line2", "line2"), ("city", "city"),
+            ("postal_code", "postal_code"), ("region", "region"), ("country", "country")], &[]),
     })
 }
 

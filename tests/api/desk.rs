@@ -254,9 +254,18 @@ async fn a_housekeeper_cannot_open_the_guests() {
 async fn a_guest_is_changed_with_errors_next_to_their_fields_and_nothing_typed_lost() {
     let app = spawn_app().await;
     let password = staff(&app, "marta", "front_desk").await;
-    let id = app.guest("Anna", "Rossi").await;
+    let id = app
+        .post(
+            "/v1/guests",
+            json!({"first_name": "Anna", "last_name": "Rossi",
+                   "address": {"line1": "Via Roma 1", "line2": "Scala B", "region": "RM"}}),
+        )
+        .await
+        .expect(201)
+        .id();
     let b = Browser::sign_in(&app, "marta", &password).await;
     let form = b.get(&format!("/guests/{id}/edit")).await;
+    assert!(form.text.contains(r#"value="Scala B""#) && form.text.contains(r#"value="RM""#));
     assert_eq!(form.status, 200, "{}", form.text);
     assert!(form.text.contains(r#"value="Rossi""#));
     let csrf = Browser::csrf(&form);
@@ -273,6 +282,9 @@ async fn a_guest_is_changed_with_errors_next_to_their_fields_and_nothing_typed_l
                 ("document_type", "passport".to_string()),
                 ("document_number", number.to_string()),
                 ("country", "IT".to_string()),
+                ("line1", "Via Roma 1".to_string()),
+                ("line2", "Scala B".to_string()),
+                ("region", "RM".to_string()),
             ]
         };
     let pairs = |v: &[(&'static str, String)]| -> Vec<(&'static str, String)> { v.to_vec() };
@@ -303,6 +315,12 @@ async fn a_guest_is_changed_with_errors_next_to_their_fields_and_nothing_typed_l
     assert_eq!(r.status, 303, "{}", r.text);
     let page = b.get(&path).await;
     assert!(page.text.contains("anna@example.com") && page.text.contains("passport YA1234567"));
+    let saved = app.get(&format!("/v1/guests/{id}")).await.expect(200);
+    assert_eq!(
+        saved.body["address"]["line2"], "Scala B",
+        "fields of the address are kept"
+    );
+    assert_eq!(saved.body["address"]["region"], "RM");
     let history = app.all(&format!("/v1/guests/{id}/history")).await;
     assert_eq!(
         history.last().unwrap()["actor"]["name"],
