@@ -135,6 +135,7 @@ async fn work_loop(
     wake: Arc<Notify>,
 ) {
     let slots = Arc::new(Semaphore::new(workers));
+    let running = InFlight::default();
     while !*stopped.borrow() {
         let free = slots.available_permits();
         if free == 0 {
@@ -144,7 +145,7 @@ async fn work_loop(
             }
             continue;
         }
-        let jobs = match service::jobs::claim(&db, LEASE, free).await {
+        let jobs = match service::jobs::claim(&db, LEASE, free, &running.ids()).await {
             Ok(jobs) => jobs,
             Err(e) => {
                 tracing::error!(error = %e, "claiming jobs failed; will retry");
@@ -161,7 +162,9 @@ async fn work_loop(
                 break;
             };
             let (db, handlers) = (db.clone(), handlers.clone());
+            let mark = running.start(job.id);
             tokio::spawn(async move {
+                let _mark = mark;
                 match handlers.get(job.kind.as_str()) {
                     Some(h) => h.run(&db, job).await,
                     None => {
@@ -175,6 +178,36 @@ async fn work_loop(
     }
     // Let jobs in flight finish (the caller bounds the wait).
     let _ = slots.acquire_many(workers as u32).await;
+}
+
+/// The ids of the jobs this process is running now: their lease may run out on the wall
+/// clock (a clock jump, a long hang), but a job in flight is never claimed a second time.
+#[derive(Clone, Default)]
+struct InFlight(Arc<std::sync::Mutex<std::collections::HashSet<i64>>>);
+
+impl InFlight {
+    fn ids(&self) -> Vec<i64> {
+        self.lock().iter().copied().collect()
+    }
+
+    /// Marks `id` running until the returned mark is dropped (also when the job panics).
+    fn start(&self, id: i64) -> Running {
+        self.lock().insert(id);
+        Running(self.clone(), id)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<i64>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A job in flight; dropping it ends the mark.
+struct Running(InFlight, i64);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.lock().remove(&self.1);
+    }
 }
 
 /// Runs a blocking call (an authority's protocol over ureq) off the async workers.

@@ -30,17 +30,27 @@ pub async fn dispatch_batch(db: &Db) -> AppResult<usize> {
     db.write(dispatch_in).await
 }
 
-/// Claims up to `free` due jobs, leased for `lease`. Looks first, so that an idle queue
-/// costs a read, not a turn of the one writer.
-pub async fn claim(db: &Db, lease: Duration, free: usize) -> AppResult<Vec<Job>> {
+/// Claims up to `free` due jobs, leased for `lease`, never one of `in_flight` (the jobs this
+/// process is running now). Looks first, so that an idle queue costs a read, not a turn of
+/// the one writer.
+pub async fn claim(
+    db: &Db,
+    lease: Duration,
+    free: usize,
+    in_flight: &[i64],
+) -> AppResult<Vec<Job>> {
     let now = db.clock().now();
     let until = format_instant(now + chrono::Duration::from_std(lease).unwrap_or_default());
     let now_text = format_instant(now);
-    let probe = now_text.clone();
-    if !db.read(move |c| store::jobs::has_due(c, &probe)).await? {
+    let running = serde_json::to_string(in_flight).map_err(AppError::internal)?;
+    let (probe, probe_running) = (now_text.clone(), running.clone());
+    if !db
+        .read(move |c| store::jobs::has_due(c, &probe, &probe_running))
+        .await?
+    {
         return Ok(Vec::new());
     }
-    db.write(move |tx| store::jobs::claim(tx, &now_text, &until, free))
+    db.write(move |tx| store::jobs::claim(tx, &now_text, &running, &until, free))
         .await
 }
 

@@ -61,17 +61,28 @@ pub fn enqueue(
         .query_row((kind, subject_id, payload, run_at, &now), |r| r.get(0))?)
 }
 
-/// Claims up to `limit` due jobs (pending and due, or running with an expired lease), leasing
-/// them until `lease_until` and counting the attempt.
-pub fn claim(tx: &Tx, now: &str, lease_until: &str, limit: usize) -> AppResult<Vec<Job>> {
-    let mut stmt = tx.prepare_cached(
-        "UPDATE jobs SET status = 'running', lease_until = ?2, attempts = attempts + 1, updated_at = ?1
-         WHERE id IN (SELECT id FROM jobs
-                      WHERE (status = 'pending' AND run_at <= ?1) OR (status = 'running' AND lease_until < ?1)
-                      ORDER BY run_at, id LIMIT ?3)
-         RETURNING *",
-    )?;
-    let rows = stmt.query_map((now, lease_until, limit as i64), map)?;
+/// The condition of a claimable job: pending and due, or running with an expired lease and
+/// not among `?2`, the JSON array of the ids this process is still running (a lease measured
+/// on the wall clock runs out when the clock jumps; the job in flight must not run twice).
+const DUE: &str = "(status = 'pending' AND run_at <= ?1)
+     OR (status = 'running' AND lease_until < ?1 AND id NOT IN (SELECT value FROM json_each(?2)))";
+
+/// Claims up to `limit` due jobs (see [`DUE`]; `in_flight` is a JSON array of job ids),
+/// leasing them until `lease_until` and counting the attempt.
+pub fn claim(
+    tx: &Tx,
+    now: &str,
+    in_flight: &str,
+    lease_until: &str,
+    limit: usize,
+) -> AppResult<Vec<Job>> {
+    let sql = format!(
+        "UPDATE jobs SET status = 'running', lease_until = ?3, attempts = attempts + 1, updated_at = ?1
+         WHERE id IN (SELECT id FROM jobs WHERE {DUE} ORDER BY run_at, id LIMIT ?4)
+         RETURNING *"
+    );
+    let mut stmt = tx.prepare_cached(&sql)?;
+    let rows = stmt.query_map((now, in_flight, lease_until, limit as i64), map)?;
     let mut jobs = rows.collect::<Result<Vec<_>, _>>()?;
     jobs.sort_by(|a, b| (&a.run_at, a.id).cmp(&(&b.run_at, b.id)));
     Ok(jobs)
@@ -136,13 +147,10 @@ pub fn fail_for_subject(tx: &Tx, subject_id: &str, error: &str) -> AppResult<usi
 
 /// Whether any job is claimable at `now` (the condition of [`claim`]), read without a
 /// write transaction.
-pub fn has_due(conn: &Connection, now: &str) -> AppResult<bool> {
+pub fn has_due(conn: &Connection, now: &str, in_flight: &str) -> AppResult<bool> {
     Ok(conn
-        .prepare_cached(
-            "SELECT EXISTS(SELECT 1 FROM jobs
-                 WHERE (status = 'pending' AND run_at <= ?1) OR (status = 'running' AND lease_until < ?1))",
-        )?
-        .query_row([now], |r| r.get(0))?)
+        .prepare_cached(&format!("SELECT EXISTS(SELECT 1 FROM jobs WHERE {DUE})"))?
+        .query_row([now, in_flight], |r| r.get(0))?)
 }
 
 /// Jobs, newest first, optionally of one status.
