@@ -74,6 +74,19 @@ pub fn is_time_zone(name: &str) -> bool {
     name.parse::<chrono_tz::Tz>().is_ok()
 }
 
+/// An instant as stored (`2026-11-22T10:00:00.000Z`) as the date and the wall-clock time
+/// in `time_zone` (UTC when the zone is unknown); `None` when it is not an instant.
+pub fn local_time(instant: &str, time_zone: &str) -> Option<(NaiveDate, chrono::NaiveTime)> {
+    let at = DateTime::parse_from_rfc3339(instant)
+        .ok()?
+        .with_timezone(&Utc);
+    let local = match time_zone.parse::<chrono_tz::Tz>() {
+        Ok(tz) => at.with_timezone(&tz).naive_local(),
+        Err(_) => at.naive_utc(),
+    };
+    Some((local.date(), local.time()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -119,6 +119,20 @@ impl T {
         }
     }
 
+    /// A column head for a day: `Mon 23`.
+    pub fn day_head(&self, d: NaiveDate) -> String {
+        match self.lang {
+            Lang::En => format!("{} {}", d.format("%a"), d.day()),
+        }
+    }
+
+    /// A moment: `23 Nov 14:05`.
+    pub fn moment(&self, d: NaiveDate, time: chrono::NaiveTime) -> String {
+        match self.lang {
+            Lang::En => format!("{} {}", self.short_date(d), time.format("%H:%M")),
+        }
+    }
+
     /// A short day: `23 Nov`.
     pub fn short_date(&self, d: NaiveDate) -> String {
         match self.lang {

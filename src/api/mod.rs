@@ -278,20 +278,78 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             "/reservations/:id",
             poem::get(crate::desk::reservation::reservation),
         )
+        .at("/board", poem::get(crate::desk::board::board))
+        .at(
+            "/housekeeping",
+            poem::get(crate::desk::housekeeping::housekeeping),
+        )
+        .at(
+            "/housekeeping/:id",
+            poem::post(crate::desk::housekeeping::set),
+        )
+        .at(
+            "/reservations/new",
+            poem::get(crate::desk::new_reservation::page_of)
+                .post(crate::desk::new_reservation::submit),
+        )
+        .at(
+            "/reservations/:id/check-in",
+            poem::get(crate::desk::check_in::page_of).post(crate::desk::check_in::submit),
+        )
+        .at(
+            "/reservations/:id/check-out",
+            poem::get(crate::desk::check_out::page_of).post(crate::desk::check_out::submit),
+        )
+        .at("/invoices", poem::get(crate::desk::invoices::invoices))
+        .at("/invoices/:id", poem::get(crate::desk::invoice::invoice))
+        .at(
+            "/invoices/new",
+            poem::get(crate::desk::sale::page_of).post(crate::desk::sale::submit),
+        )
+        .at(
+            "/invoices/:id/payments",
+            poem::post(crate::desk::invoice_actions::pay),
+        )
+        .at(
+            "/invoices/:id/credit-note",
+            poem::post(crate::desk::invoice_actions::credit_note),
+        )
+        .at("/assets/desk.js", poem::get(crate::desk::files::script))
+        .at(
+            "/assets/htmx-2.0.11.min.js",
+            poem::get(crate::desk::files::htmx),
+        )
+        .at(
+            "/reservations/:id/charges",
+            poem::post(crate::desk::stay_actions::add_charge),
+        )
+        .at(
+            "/reservations/:id/change",
+            poem::post(crate::desk::stay_actions::change),
+        )
+        .at(
+            "/reservations/:id/cancel",
+            poem::post(crate::desk::stay_actions::cancel),
+        )
+        .at(
+            "/reservations/:id/no-show",
+            poem::post(crate::desk::stay_actions::no_show),
+        )
         .at("/guests", poem::get(crate::desk::guests::guests))
         .at(
             "/guests/:id",
             poem::get(crate::desk::guests::guest).post(crate::desk::guest_edit::save),
         )
         .at("/guests/:id/edit", poem::get(crate::desk::guest_edit::edit))
-        .at("/login", poem::get(crate::desk::login))
-        .at("/login/callback", poem::get(crate::desk::callback))
-        .at("/logout", poem::post(crate::desk::logout))
-        .at("/assets/desk.css", poem::get(crate::desk::style))
+        .at("/login", poem::get(crate::desk::sign_in::login))
+        .at("/login/callback", poem::get(crate::desk::sign_in::callback))
+        .at("/logout", poem::post(crate::desk::sign_in::logout))
+        .at("/assets/desk.css", poem::get(crate::desk::files::style))
         .data(Arc::new(crate::desk::DeskState {
             svc: services.clone(),
             auth: auth.clone(),
             timeouts: desk,
+            instance: instance.clone(),
         }))
         .data(spec)
         .data(docs)

@@ -8,7 +8,7 @@ use poem::http::StatusCode;
 use poem::web::{Data, Path, Query};
 use poem::{Request, Response, handler};
 
-use super::{DeskState, Shell, failed_read, page, server_error, signed_in, words};
+use super::{DeskState, Shell, failed_read, open, or_answer, page, server_error};
 use crate::i18n::{Arg, T};
 use crate::service::desk_views;
 
@@ -51,11 +51,7 @@ pub async fn guests(
     Query(q): Query<Search>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let s = match signed_in(req, &state).await {
-        Ok(s) => s,
-        Err(r) => return r,
-    };
-    let t = words(req);
+    let (s, t) = or_answer!(open(req, &state).await);
     let query = q.q.unwrap_or_default();
     let found = match desk_views::find_guests(&state.svc, &s.principal, &query).await {
         Ok(g) => g,
@@ -88,11 +84,7 @@ pub async fn guest(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let s = match signed_in(req, &state).await {
-        Ok(s) => s,
-        Err(r) => return r,
-    };
-    let t = words(req);
+    let (s, t) = or_answer!(open(req, &state).await);
     let (g, stays) = match desk_views::guest(&state.svc, &s.principal, id).await {
         Ok(v) => v,
         Err(e) => return failed_read(&t, &e, "not-found-guest", ("/guests", "back-to-guests")),

@@ -1,30 +1,41 @@
 //! The front desk: innkeep's own pages for the receptionist (DESK.md), served by the binary.
 //!
-//! Sign-in is a backend-for-frontend: `/login` starts the authorization code flow with PKCE
-//! against innkeep's own `/oauth/authorize`, `/login/callback` exchanges the code in-process
-//! and opens a database session behind an `HttpOnly` cookie; the tokens never reach the
-//! browser. Every state-changing request must carry the session's CSRF token and come from
-//! this server's own origin. Pages call the same use cases as the API, with the staff member
+//! Sign-in is a backend-for-frontend (`sign_in`): the tokens never reach the browser, only
+//! an `HttpOnly` session cookie does. Every state-changing request must carry the session's
+//! CSRF token and come from this server's own origin. Pages call the same use cases as the API, with the staff member
 //! as the acting principal; every word comes from the language catalogue (`crate::i18n`).
 
+pub mod board;
+pub mod check_in;
+pub mod check_out;
+pub mod files;
 pub mod guest_edit;
+pub mod guest_form;
 pub mod guests;
+pub mod housekeeping;
+pub mod invoice;
+pub mod invoice_actions;
+pub mod invoices;
+pub mod new_reservation;
+pub mod once;
 pub mod reservation;
+pub mod sale;
+pub mod sign_in;
+pub mod stay_actions;
 pub mod today;
 
 use std::sync::Arc;
 
 use askama::Template;
 use poem::http::StatusCode;
-use poem::web::{Data, Query};
-use poem::{Body, Request, Response, handler};
+use poem::{Body, Request, Response};
 
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::config::desk::Timeouts;
 use crate::i18n::{Arg, Lang, T};
 use crate::service::Services;
-use crate::service::desk::{self, DeskSession, LoginFailed};
+use crate::service::desk::{self, DeskSession};
 use crate::{templates, web};
 
 /// The session cookie.
@@ -33,7 +44,6 @@ const SESSION_COOKIE: &str = "innkeep_desk";
 const LOGIN_COOKIE: &str = "innkeep_login";
 /// What desk pages may load: only this server's stylesheet (and, later, its own scripts).
 const CSP: &str = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
-const STYLE: &str = include_str!("../../assets/desk.css");
 
 /// What the desk's handlers share.
 pub struct DeskState {
@@ -43,6 +53,8 @@ pub struct DeskState {
     pub auth: Arc<AuthServer>,
     /// How long sessions last.
     pub timeouts: Timeouts,
+    /// This server process, for the booking form's idempotency keys.
+    pub instance: Arc<str>,
 }
 
 /// What every desk page shows around its content: the words, the navigation, who is
@@ -54,10 +66,22 @@ pub struct Shell {
     pub active: &'static str,
     /// "Signed in as …".
     pub who: String,
+    /// The date bar: the property's today, in words.
+    pub today: String,
     /// The session's CSRF token.
     pub csrf: String,
     /// Whether the navigation offers Guests (controls a role may not use are not shown).
     pub guests: bool,
+    /// Whether the navigation offers a new booking.
+    pub book: bool,
+    /// Whether the navigation offers the front desk's own screens (Today, the board).
+    pub desk: bool,
+    /// Whether the navigation offers housekeeping.
+    pub housekeeping: bool,
+    /// Whether the navigation offers the invoices.
+    pub invoices: bool,
+    /// What the last action did, said once on the page it led to.
+    pub flash: Option<String>,
 }
 
 impl Shell {
@@ -71,6 +95,7 @@ impl Shell {
             ],
         );
         Shell {
+            today: t.date(s.today),
             t,
             active,
             who,
@@ -79,6 +104,86 @@ impl Shell {
                 .principal
                 .scopes
                 .contains(crate::domain::scopes::Scope::GuestsRead),
+            book: s
+                .principal
+                .scopes
+                .contains(crate::domain::scopes::Scope::ReservationsWrite),
+            desk: s
+                .principal
+                .scopes
+                .contains(crate::domain::scopes::Scope::FrontDesk),
+            housekeeping: s
+                .principal
+                .scopes
+                .contains(crate::domain::scopes::Scope::Housekeeping),
+            invoices: s
+                .principal
+                .scopes
+                .contains(crate::domain::scopes::Scope::InvoicesRead),
+            flash: None,
+        }
+    }
+
+    /// The shell of a page reached after an action: `?done=KEY` names what was done (one of
+    /// [`FLASHES`], said as `flash-KEY`), so the page says it once; anything else is ignored.
+    fn after(mut self, req: &Request) -> Shell {
+        let done = req.uri().query().and_then(|q| {
+            q.split('&')
+                .find_map(|kv| kv.strip_prefix("done="))
+                .filter(|k| FLASHES.contains(k))
+        });
+        self.flash = done.map(|k| self.t.t(&format!("flash-{k}")));
+        self
+    }
+}
+
+/// The actions a page can report having done (`?done=…`), each `flash-…` in the catalogue.
+pub const FLASHES: &[&str] = &[
+    "checked-in",
+    "checked-out",
+    "charge-added",
+    "cancelled",
+    "no-show",
+    "paid",
+    "booked",
+    "guest-saved",
+    "changed",
+    "room-changed",
+    "credited",
+    "sold",
+];
+
+/// How a page comes back: its status and, for a refused form, the rules it broke (by API
+/// field path) and what went wrong in words.
+pub struct Outcome {
+    /// The answer's status.
+    pub status: StatusCode,
+    /// The rules broken, by field.
+    pub errors: Vec<crate::error::FieldError>,
+    /// What went wrong, in words.
+    pub problem: Option<String>,
+}
+
+impl Outcome {
+    /// A page shown as asked, nothing refused.
+    pub fn fresh() -> Outcome {
+        Outcome {
+            status: StatusCode::OK,
+            errors: Vec::new(),
+            problem: None,
+        }
+    }
+
+    /// A refusal.
+    pub fn refused(
+        status: StatusCode,
+        errors: Vec<crate::error::FieldError>,
+        problem: Option<String>,
+    ) -> Outcome {
+        Outcome {
+            status,
+            errors,
+            problem,
         }
     }
 }
@@ -164,15 +269,59 @@ fn failed_read(t: &T, e: &crate::error::AppError, missing: &str, back: (&str, &s
     )
 }
 
+/// The value of a page's step, or returns the answer to send instead (a redirect to sign
+/// in, a refusal, an error page): the prologue every desk handler shares.
+macro_rules! or_answer {
+    ($step:expr) => {
+        match $step {
+            Ok(v) => v,
+            Err(answer) => return answer,
+        }
+    };
+}
+pub(crate) use or_answer;
+
+/// A signed-in page request: the session and the words of its language.
+async fn open(req: &Request, state: &DeskState) -> Result<(DeskSession, T), Response> {
+    let s = signed_in(req, state).await?;
+    Ok((s, words(req)))
+}
+
+/// A signed-in form post that passed the origin and CSRF checks: the session, the words
+/// and the form's fields.
+async fn open_post(
+    req: &Request,
+    body: Body,
+    state: &DeskState,
+) -> Result<(DeskSession, T, std::collections::HashMap<String, String>), Response> {
+    let s = signed_in(req, state).await?;
+    let form = web::form(body).await.unwrap_or_default();
+    if let Some(r) = refused(req, &s, &form) {
+        return Err(r);
+    }
+    Ok((s, words(req), form))
+}
+
 /// The signed-in staff member, or the answer to send instead: a redirect to sign in.
 async fn signed_in(req: &Request, state: &DeskState) -> Result<DeskSession, Response> {
     let t = words(req);
+    // htmx follows redirects inside the page; a sign-in must take the whole window.
+    let to_login = || {
+        if req.headers().contains_key("hx-request") {
+            Response::builder()
+                .status(StatusCode::OK)
+                .header("hx-redirect", "/login")
+                .finish()
+        } else {
+            web::redirect(StatusCode::SEE_OTHER, "/login")
+        }
+    };
     let Some(cookie) = web::cookie(req, SESSION_COOKIE) else {
-        return Err(web::redirect(StatusCode::SEE_OTHER, "/login"));
+        return Err(to_login());
     };
     match desk::session(&state.svc, &cookie, state.timeouts).await {
         Ok(Some(s)) => Ok(s),
-        Ok(None) => Err(web::redirect(StatusCode::SEE_OTHER, "/login")),
+        Ok(None) => Err(to_login()),
         Err(e) => Err(server_error(&t, &e)),
     }
 }
@@ -207,127 +356,4 @@ fn refused(
         Some(token) if secrets::constant_time_eq(&token, &s.csrf) => None,
         _ => refuse(t.t("request-refused-csrf")),
     }
-}
-
-fn cookie_header(name: &str, value: &str, path: &str, max_age: Option<u64>) -> String {
-    let age = max_age
-        .map(|s| format!("; Max-Age={s}"))
-        .unwrap_or_default();
-    format!("{name}={value}; Path={path}; HttpOnly; SameSite=Lax{age}")
-}
-
-/// `GET /login`: starts a sign-in (or goes home when already signed in).
-#[handler]
-pub async fn login(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    if signed_in(req, &state).await.is_ok() {
-        return web::redirect(StatusCode::SEE_OTHER, "/");
-    }
-    let t = words(req);
-    match desk::begin_login(&state.svc).await {
-        Ok((query, login_state)) => {
-            let mut r = web::redirect(StatusCode::SEE_OTHER, &format!("/oauth/authorize?{query}"));
-            let max_age = desk::LOGIN_TTL.as_secs();
-            if let Ok(v) =
-                cookie_header(LOGIN_COOKIE, &login_state, "/login", Some(max_age)).parse()
-            {
-                r.headers_mut().insert("set-cookie", v);
-            }
-            r
-        }
-        Err(e) => server_error(&t, &e),
-    }
-}
-
-/// The callback's query.
-#[derive(Debug, serde::Deserialize)]
-pub struct Callback {
-    code: Option<String>,
-    state: Option<String>,
-    error: Option<String>,
-}
-
-/// `GET /login/callback`: finishes a sign-in and opens the session.
-#[handler]
-pub async fn callback(
-    req: &Request,
-    Query(q): Query<Callback>,
-    state: Data<&Arc<DeskState>>,
-) -> Response {
-    let t = words(req);
-    let again = t.t("login-again");
-    let failed = |text: String| {
-        message(
-            &t,
-            StatusCode::BAD_REQUEST,
-            &t.t("login-failed-title"),
-            &text,
-            Some(("/login", &again)),
-        )
-    };
-    if q.error.is_some() {
-        return failed(t.t("login-failed-denied"));
-    }
-    let (Some(code), Some(login_state)) = (q.code, q.state) else {
-        return failed(t.t("login-failed-unknown"));
-    };
-    let expected = web::cookie(req, LOGIN_COOKIE);
-    let opened = desk::finish_login(
-        &state.auth,
-        &state.svc,
-        expected.as_deref(),
-        &login_state,
-        &code,
-        state.timeouts,
-    )
-    .await;
-    match opened {
-        Ok(cookie) => {
-            let mut r = web::redirect(StatusCode::SEE_OTHER, "/");
-            let h = r.headers_mut();
-            if let Ok(v) = cookie_header(SESSION_COOKIE, &cookie, "/", None).parse() {
-                h.append("set-cookie", v);
-            }
-            if let Ok(v) = cookie_header(LOGIN_COOKIE, "", "/login", Some(0)).parse() {
-                h.append("set-cookie", v);
-            }
-            r
-        }
-        Err(LoginFailed::Unknown) => failed(t.t("login-failed-unknown")),
-        Err(LoginFailed::Refused(why)) => {
-            failed(t.with("login-failed-refused", &[("reason", Arg::Text(why))]))
-        }
-        Err(LoginFailed::Server(e)) => server_error(&t, &e),
-    }
-}
-
-/// `POST /logout`: ends the session.
-#[handler]
-pub async fn logout(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let s = match signed_in(req, &state).await {
-        Ok(s) => s,
-        Err(r) => return r,
-    };
-    let form = web::form(body).await.unwrap_or_default();
-    if let Some(r) = refused(req, &s, &form) {
-        return r;
-    }
-    if let Some(cookie) = web::cookie(req, SESSION_COOKIE)
-        && let Err(e) = desk::logout(&state.svc, &cookie).await
-    {
-        return server_error(&words(req), &e);
-    }
-    let mut r = web::redirect(StatusCode::SEE_OTHER, "/login");
-    if let Ok(v) = cookie_header(SESSION_COOKIE, "", "/", Some(0)).parse() {
-        r.headers_mut().insert("set-cookie", v);
-    }
-    r
-}
-
-/// `GET /assets/desk.css`.
-#[handler]
-pub fn style() -> Response {
-    Response::builder()
-        .content_type("text/css; charset=utf-8")
-        .header("cache-control", "public, max-age=3600")
-        .body(STYLE)
 }

@@ -1,5 +1,6 @@
 //! Screen 4, the reservation (`/reservations/{id}`): the stay, its guests, folio and history
-//! (who did what, when). Actions come with the check-in and check-out screens.
+//! (who did what, when), and the actions its state and the staff member's role allow: check
+//! in, check out, the invoice, cancel, no-show, and adding a charge (`stay_actions`).
 
 use std::sync::Arc;
 
@@ -8,7 +9,10 @@ use poem::http::StatusCode;
 use poem::web::{Data, Path};
 use poem::{Request, Response, handler};
 
-use super::{DeskState, Shell, failed_read, page, signed_in, words};
+use super::{DeskState, Shell, failed_read, open, or_answer, page};
+use crate::domain::reservation::Status;
+use crate::domain::scopes::Scope;
+use crate::error::FieldError;
 use crate::i18n::{Arg, T};
 use crate::model::HistoryEntry;
 use crate::service::desk_views;
@@ -30,6 +34,49 @@ struct ReservationPage {
     guests: Vec<String>,
     charges: Vec<(String, String, i64, String)>,
     history: Vec<Entry>,
+    id: String,
+    version: i64,
+    /// The actions offered.
+    can: Actions,
+    /// The add-charge form: (name, label, value, error) per field.
+    charge: Vec<(&'static str, String, String, Option<String>)>,
+    /// The change-dates-or-room form.
+    change: Change,
+    /// Why the last action was refused, in words.
+    problem: Option<String>,
+}
+
+/// What the page offers, from the reservation's state, the day and the role.
+#[derive(Default)]
+struct Actions {
+    check_in: bool,
+    check_out: bool,
+    invoice: Option<String>,
+    cancel: bool,
+    no_show: bool,
+    charge: bool,
+    change: bool,
+}
+
+/// The form that changes a stay's dates or room.
+struct Change {
+    /// (name, label, value, error) of the arrival and departure.
+    dates: Vec<(&'static str, String, String, Option<String>)>,
+    /// (room id, number) of the rooms of the booked type, "decide at check-in" first.
+    rooms: Vec<(String, String)>,
+    room: String,
+    room_error: Option<String>,
+}
+
+/// What a refused action leaves on the page: the typed charge, the errors, the problem.
+#[derive(Default)]
+pub(super) struct Refusal {
+    /// The refused form as typed (add a charge, or change the dates or room).
+    pub typed: std::collections::HashMap<String, String>,
+    /// The rules it broke, by field.
+    pub errors: Vec<FieldError>,
+    /// What went wrong, in words.
+    pub problem: Option<String>,
 }
 
 fn value(v: &serde_json::Value, t: &T) -> String {
@@ -51,8 +98,10 @@ pub const KINDS: &[&str] = &[
     "charge_added",
 ];
 
-fn entry(e: HistoryEntry, t: &T) -> Entry {
-    let when: String = e.occurred_at.0.replace('T', " ").chars().take(16).collect();
+/// One history entry in words, its time in the property's `time_zone`.
+fn entry(e: HistoryEntry, t: &T, time_zone: &str) -> Entry {
+    let when = crate::clock::local_time(&e.occurred_at.0, time_zone)
+        .map_or_else(|| e.occurred_at.0.clone(), |(d, at)| t.moment(d, at));
     let what = match e.kind.strip_prefix("reservation.") {
         Some(k) if KINDS.contains(&k) => t.t(&format!("history-reservation-{k}")),
         _ => e.kind.clone(),
@@ -92,16 +141,40 @@ pub async fn reservation(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let s = match signed_in(req, &state).await {
-        Ok(s) => s,
-        Err(r) => return r,
-    };
-    let t = words(req);
-    let v = match desk_views::stay(&state.svc, &s.principal, id).await {
+    let (s, t) = or_answer!(open(req, &state).await);
+    let shell = Shell::new(&s, t, "today").after(req);
+    show(&state, &s, shell, id, StatusCode::OK, Refusal::default()).await
+}
+
+/// The reservation page for `id`, with what a refused action left.
+pub(super) async fn show(
+    state: &DeskState,
+    s: &crate::service::desk::DeskSession,
+    shell: Shell,
+    id: String,
+    status: StatusCode,
+    refusal: Refusal,
+) -> Response {
+    let t = shell.t;
+    let v = match desk_views::stay(&state.svc, &s.principal, id.clone()).await {
         Ok(v) => v,
         Err(e) => return failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
     };
+    let today = s.today;
+    let p = &s.principal;
     let r = &v.reservation;
+    let desk = p.scopes.contains(Scope::FrontDesk);
+    let write = p.scopes.contains(Scope::ReservationsWrite);
+    let confirmed = r.status == Status::Confirmed;
+    let can = Actions {
+        check_in: desk && confirmed && today >= r.arrival.0 && today < r.departure.0,
+        check_out: desk && r.status == Status::CheckedIn,
+        invoice: r.invoice_id.clone(),
+        cancel: write && confirmed,
+        no_show: write && confirmed && today >= r.arrival.0,
+        charge: desk && matches!(r.status, Status::Confirmed | Status::CheckedIn),
+        change: write && matches!(r.status, Status::Confirmed | Status::CheckedIn),
+    };
     let guest = v
         .guests
         .first()
@@ -140,11 +213,64 @@ pub async fn reservation(
                 .map_or_else(|| t.t("room-unassigned"), |m| m.number.clone()),
         ),
         (t.t("field-rate"), t.money(r.nightly_rate, &r.currency)),
-        (t.t("field-source"), r.source.as_str().replace('_', " ")),
+        (
+            t.t("field-source"),
+            t.t(&format!("source-{}", r.source.as_str())),
+        ),
     ];
+    if let Some(reg) = &r.registration {
+        facts.push((
+            t.t("field-registration"),
+            t.t(&format!("submission-{}", reg.status.as_str())),
+        ));
+    }
     if let Some(n) = &r.notes {
         facts.push((t.t("field-notes"), n.clone()));
     }
+    let charge = super::stay_actions::CHARGE_FIELDS
+        .iter()
+        .map(|(name, label)| {
+            let value = refusal.typed.get(*name).cloned().unwrap_or_else(|| {
+                if *name == "quantity" {
+                    "1".into()
+                } else {
+                    String::new()
+                }
+            });
+            let error = refusal
+                .errors
+                .iter()
+                .find(|e| super::stay_actions::charge_field(&e.field) == Some(*name))
+                .map(|e| e.message.clone());
+            (*name, t.t(label), value, error)
+        })
+        .collect();
+    let typed = |k: &str, stored: String| refusal.typed.get(k).cloned().unwrap_or(stored);
+    let error = |k: &str| {
+        refusal
+            .errors
+            .iter()
+            .find(|e| e.field == k)
+            .map(|e| e.message.clone())
+    };
+    let change = Change {
+        dates: [
+            ("arrival", "field-arrival", r.arrival.to_string()),
+            ("departure", "field-departure", r.departure.to_string()),
+        ]
+        .into_iter()
+        .map(|(k, label, stored)| (k, t.t(label), typed(k, stored), error(k)))
+        .collect(),
+        rooms: std::iter::once((String::new(), t.t("room-decide-later")))
+            .chain(
+                v.type_rooms
+                    .iter()
+                    .map(|m| (m.id.clone(), m.number.clone())),
+            )
+            .collect(),
+        room: typed("room_id", r.room_id.clone().unwrap_or_default()),
+        room_error: error("room_id"),
+    };
     let body = ReservationPage {
         title: t.with("reservation-title", &[("code", code.clone())]),
         heading: t.with(
@@ -169,8 +295,18 @@ pub async fn reservation(
                 )
             })
             .collect(),
-        history: v.history.into_iter().map(|e| entry(e, &t)).collect(),
-        shell: Shell::new(&s, t, "today"),
+        history: v
+            .history
+            .into_iter()
+            .map(|e| entry(e, &t, &s.time_zone))
+            .collect(),
+        id,
+        version: r.version,
+        can,
+        charge,
+        change,
+        problem: refusal.problem,
+        shell,
     };
-    page(StatusCode::OK, &body)
+    page(status, &body)
 }

@@ -8,7 +8,7 @@ use poem::http::StatusCode;
 use poem::web::Data;
 use poem::{Request, Response, handler};
 
-use super::{DeskState, Shell, page, server_error, signed_in, words};
+use super::{DeskState, Shell, open, or_answer, page, server_error};
 use crate::i18n::{Arg, T};
 use crate::service::desk_views;
 use crate::service::desk_views::StayRow;
@@ -16,6 +16,12 @@ use crate::service::desk_views::StayRow;
 /// A stay as a row of Today's lists.
 struct Row {
     id: String,
+    /// The bill so far, in words.
+    bill: String,
+    /// For an arrival with a registration scheme on: complete, or what is missing.
+    registration: Option<String>,
+    /// The room to check into from Today, when one is assigned and nothing else is needed.
+    quick: Option<String>,
     room: Option<String>,
     guest: String,
     party: String,
@@ -31,6 +37,12 @@ struct List {
     heading: String,
     none: String,
     rows: Vec<Row>,
+    /// Whether the list shows each arrival's registration.
+    registration: bool,
+    /// Whether the list shows each stay's bill so far.
+    bill: bool,
+    /// Each row's next action: (the path after `/reservations/{id}/`, its label).
+    action: Option<(&'static str, String)>,
 }
 
 #[derive(Template)]
@@ -46,12 +58,15 @@ fn day(s: &str) -> Option<NaiveDate> {
     NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
 }
 
-fn row(t: &T, r: StayRow) -> Row {
+fn row(t: &T, r: StayRow, quick: bool) -> Row {
     let nights = match (day(&r.arrival), day(&r.departure)) {
         (Some(a), Some(d)) => (d - a).num_days(),
         _ => 0,
     };
     Row {
+        registration: None,
+        bill: t.money(r.bill, &r.currency),
+        quick: r.room_id.filter(|_| quick),
         id: r.id,
         room: r.room,
         guest: r.guest,
@@ -71,27 +86,71 @@ fn row(t: &T, r: StayRow) -> Row {
     }
 }
 
-fn list(t: &T, id: &'static str, rows: Vec<StayRow>) -> List {
+/// One of the lists; `quick` offers check-in right from the list for arrivals with a room.
+fn list(t: &T, id: &'static str, rows: Vec<StayRow>, quick: bool) -> List {
     List {
         id,
         heading: t.t(&format!("{id}-heading")),
         none: t.t(&format!("none-{id}")),
-        rows: rows.into_iter().map(|r| row(t, r)).collect(),
+        rows: rows
+            .into_iter()
+            .map(|r| row(t, r, quick && id == "arrivals"))
+            .collect(),
+        registration: false,
+        bill: id != "arrivals",
+        action: match id {
+            "arrivals" => Some(("check-in", t.t("action-check-in"))),
+            "departures" => Some(("check-out", t.t("action-check-out"))),
+            _ => None,
+        },
     }
+}
+
+/// An arrival's registration in words: complete, or the fields still missing.
+fn missing(t: &T, problems: &[crate::compliance::Problem]) -> String {
+    if problems.is_empty() {
+        return t.t("registration-complete");
+    }
+    let mut fields: Vec<String> = Vec::new();
+    for p in problems {
+        let label =
+            super::guest_form::label_of(&p.field).map_or_else(|| p.field.clone(), |k| t.t(k));
+        // The hint in brackets belongs on the form, not in a list.
+        let label = label.split(" (").next().unwrap_or_default().to_string();
+        if !fields.contains(&label) {
+            fields.push(label);
+        }
+    }
+    t.with(
+        "registration-missing",
+        &[("fields", Arg::Text(fields.join(", ")))],
+    )
 }
 
 /// `GET /`: Today.
 #[handler]
 pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let s = match signed_in(req, &state).await {
-        Ok(s) => s,
-        Err(r) => return r,
-    };
-    let t = words(req);
+    let (s, t) = or_answer!(open(req, &state).await);
+    // Housekeeping works from its own screen and sees nothing else.
+    if !s
+        .principal
+        .scopes
+        .contains(crate::domain::scopes::Scope::FrontDesk)
+        && s.principal
+            .scopes
+            .contains(crate::domain::scopes::Scope::Housekeeping)
+    {
+        return crate::web::redirect(StatusCode::SEE_OTHER, "/housekeeping");
+    }
     let v = match desk_views::today(&state.svc, &s.principal).await {
         Ok(v) => v,
         Err(e) => return server_error(&t, &e),
     };
+    // Without a registration to complete, a booked room is checked in from the list itself.
+    let quick = !state.svc.compliance().registration.enabled()
+        && s.principal
+            .scopes
+            .contains(crate::domain::scopes::Scope::FrontDesk);
     let counts = vec![
         t.n("count-arrivals", v.arrivals.len() as i64),
         t.n("count-in-house", v.in_house.len() as i64),
@@ -99,15 +158,28 @@ pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         t.n("count-free", v.free_tonight()),
         t.n("count-dirty", v.counts.dirty),
     ];
+    let ids = v.arrivals.iter().map(|r| r.id.clone()).collect();
+    let gaps = match crate::service::registration::gaps(&state.svc, &s.principal, ids).await {
+        Ok(g) => g,
+        Err(e) => return server_error(&t, &e),
+    };
+    let mut arrivals = list(&t, "arrivals", v.arrivals, quick);
+    if !gaps.is_empty() {
+        arrivals.registration = true;
+        for row in &mut arrivals.rows {
+            let problems = gaps.iter().find(|(id, _)| *id == row.id).map(|(_, p)| p);
+            row.registration = Some(missing(&t, problems.map(Vec::as_slice).unwrap_or_default()));
+        }
+    }
     let body = TodayPage {
         date: t.date(v.day),
         counts,
         lists: vec![
-            list(&t, "arrivals", v.arrivals),
-            list(&t, "in-house", v.in_house),
-            list(&t, "departures", v.departures),
+            arrivals,
+            list(&t, "in-house", v.in_house, false),
+            list(&t, "departures", v.departures, false),
         ],
-        shell: Shell::new(&s, t, "today"),
+        shell: Shell::new(&s, t, "today").after(req),
     };
     page(StatusCode::OK, &body)
 }

@@ -150,12 +150,17 @@ mod tests {
         })
     }
 
+    /// A snapshot: an object of values (generated as one, so no case is thrown away).
+    fn snapshot() -> impl Strategy<Value = Value> {
+        prop::collection::btree_map("[a-d]", value(), 0..4)
+            .prop_map(|m| Value::Object(m.into_iter().collect()))
+    }
+
     proptest! {
         /// Applying the listed changes to `before` gives `after` (up to nulls and ignored
         /// fields), and nothing is listed when nothing changed.
         #[test]
-        fn changes_replay_to_the_new_snapshot(b in value(), a in value()) {
-            prop_assume!(b.is_object() && a.is_object());
+        fn changes_replay_to_the_new_snapshot(b in snapshot(), a in snapshot()) {
             prop_assert!(changes(Some(&a), &a).is_empty());
             let mut replayed = b.clone();
             for c in changes(Some(&b), &a) {

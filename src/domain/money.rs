@@ -25,6 +25,35 @@ pub struct Amounts {
     pub gross: i64,
 }
 
+/// An amount as a person types it ("12", "12.5", "-3,50"), in minor units of a currency
+/// with two decimals; `None` when it is not one.
+pub fn parse_amount(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (negative, t) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let (units, cents) = match t.split_once(['.', ',']) {
+        Some((u, c)) => (u, c),
+        None => (t, ""),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(units)
+        || (!cents.is_empty() && !digits(cents))
+        || cents.len() > 2
+        || units.len() > 12
+    {
+        return None;
+    }
+    let cents: i64 = match cents.len() {
+        0 => 0,
+        1 => cents.parse::<i64>().ok()? * 10,
+        _ => cents.parse().ok()?,
+    };
+    let minor = units.parse::<i64>().ok()? * 100 + cents;
+    Some(if negative { -minor } else { minor })
+}
+
 /// `n / d` rounded half away from zero (`d > 0`).
 pub fn div_round(n: i128, d: i128) -> i128 {
     let (q, r) = (n / d, n % d);
@@ -200,7 +229,24 @@ mod tests {
         );
     }
 
+    #[test]
+    fn typed_amounts() {
+        assert_eq!(parse_amount("12"), Some(1200));
+        assert_eq!(parse_amount(" 12.5 "), Some(1250));
+        assert_eq!(parse_amount("-3,05"), Some(-305));
+        for bad in ["", "1.234", ".5", "abc", "1,2,3", "--1", "1e3"] {
+            assert_eq!(parse_amount(bad), None, "{bad}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn typed_amounts_read_back_as_written(minor in -10_000_000_000i64..10_000_000_000) {
+            let (sign, abs) = if minor < 0 { ("-", -minor) } else { ("", minor) };
+            let typed = format!("{sign}{}.{:02}", abs / 100, abs % 100);
+            prop_assert_eq!(parse_amount(&typed), Some(minor));
+        }
+
         #[test]
         fn lines_add_up_and_round_within_half_a_cent(
             lines in proptest::collection::vec((1i64..50, -500_000i64..2_000_000, 0i64..3_000), 1..40),

@@ -35,6 +35,10 @@ pub struct DeskSession {
     pub role: Role,
     /// The token every state-changing request must carry.
     pub csrf: String,
+    /// The property's today, for the date bar and the pages' choices.
+    pub today: chrono::NaiveDate,
+    /// The property's time zone, for the times the pages show.
+    pub time_zone: String,
 }
 
 /// Creates the first-party desk client when it is missing (a new or upgraded installation):
@@ -172,11 +176,14 @@ pub async fn session(
 ) -> AppResult<Option<DeskSession>> {
     let id_hash = secrets::token_hash(cookie);
     let probe = id_hash.clone();
-    let Some(s) = svc
+    let found = svc
         .db()
-        .read(move |c| store::desk::session(c, &probe))
-        .await?
-    else {
+        .read(move |c| {
+            let tz = store::settings::get(c)?.time_zone;
+            Ok(store::desk::session(c, &probe)?.map(|s| (s, tz)))
+        })
+        .await?;
+    let Some((s, tz)) = found else {
         return Ok(None);
     };
     let now = format_instant(svc.db().clock().now());
@@ -203,6 +210,8 @@ pub async fn session(
         },
         role: s.role,
         csrf: s.csrf,
+        today: svc.db().clock().today_in(&tz),
+        time_zone: tz,
     }))
 }
 

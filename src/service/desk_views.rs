@@ -8,6 +8,7 @@ use crate::error::AppResult;
 use crate::model::Principal;
 use crate::service::Services;
 use crate::store;
+pub use crate::store::board::{BoardRoom, BoardStay};
 pub use crate::store::desk_views::{DayCounts, StayRow};
 
 /// The Today screen.
@@ -64,6 +65,8 @@ pub struct Stay {
     pub room_type: crate::model::RoomType,
     /// Its room, once assigned.
     pub room: Option<crate::model::Room>,
+    /// The rooms of its type (the first 200), to move it to.
+    pub type_rooms: Vec<crate::model::Room>,
     /// Its folio charges (the first 200).
     pub charges: Vec<crate::model::Charge>,
     /// Its history, oldest first (the first 200 entries).
@@ -72,22 +75,20 @@ pub struct Stay {
 
 /// The reservation screen's data through the same use cases as the API (404 when unknown).
 pub async fn stay(svc: &Services, p: &Principal, id: String) -> AppResult<Stay> {
-    use crate::service::{PageRequest, charges, guests, history, reservations, room_types, rooms};
-    let first = || PageRequest {
-        after: None,
-        as_of: None,
-        limit: 200,
-    };
+    use crate::service::{PageRequest, charges, history, reservations, room_types, rooms};
+    let first = || PageRequest::first(200);
     let reservation = reservations::get(svc, p, id.clone()).await?;
-    let mut people = Vec::with_capacity(reservation.guest_ids.len());
-    for g in &reservation.guest_ids {
-        people.push(guests::get(svc, p, g.clone()).await?);
-    }
+    let people = party(svc, p, &reservation).await?;
     let room_type = room_types::get(svc, p, reservation.room_type_id.clone()).await?;
     let room = match &reservation.room_id {
         Some(r) => Some(rooms::get(svc, p, r.clone()).await?),
         None => None,
     };
+    let of_type = store::rooms::RoomFilter {
+        room_type_id: Some(reservation.room_type_id.clone()),
+        ..Default::default()
+    };
+    let type_rooms = rooms::list(svc, p, of_type, first()).await?;
     let charges = charges::list(svc, p, id.clone(), first()).await?;
     let history = history::list(svc, p, history::Subject::Reservation, id, first()).await?;
     Ok(Stay {
@@ -95,9 +96,23 @@ pub async fn stay(svc: &Services, p: &Principal, id: String) -> AppResult<Stay> 
         guests: people,
         room_type,
         room,
+        type_rooms: type_rooms.items.into_iter().map(|(r, _)| r).collect(),
         charges: charges.items.into_iter().map(|(c, _)| c).collect(),
         history: history.items.into_iter().map(|(h, _)| h).collect(),
     })
+}
+
+/// A reservation's guests, the primary first, through the guests' own use case.
+pub async fn party(
+    svc: &Services,
+    p: &Principal,
+    r: &crate::model::Reservation,
+) -> AppResult<Vec<crate::model::Guest>> {
+    let mut people = Vec::with_capacity(r.guest_ids.len());
+    for g in &r.guest_ids {
+        people.push(crate::service::guests::get(svc, p, g.clone()).await?);
+    }
+    Ok(people)
 }
 
 /// Guests whose name matches `query` (all guests, by name, for an empty one): the first 50.
@@ -111,17 +126,8 @@ pub async fn find_guests(
         name: (!q.is_empty()).then(|| q.to_string()),
         ..Default::default()
     };
-    let page = crate::service::guests::list(
-        svc,
-        p,
-        filter,
-        crate::service::PageRequest {
-            after: None,
-            as_of: None,
-            limit: 50,
-        },
-    )
-    .await?;
+    let page = crate::service::guests::list(svc, p, filter, crate::service::PageRequest::first(50))
+        .await?;
     Ok(page.items.into_iter().map(|(g, _)| g).collect())
 }
 
@@ -136,16 +142,206 @@ pub async fn guest(
         guest_id: Some(id),
         ..Default::default()
     };
-    let stays = crate::service::reservations::list(
-        svc,
-        p,
-        filter,
-        crate::service::PageRequest {
-            after: None,
-            as_of: None,
-            limit: 200,
-        },
-    )
-    .await?;
+    let stays =
+        crate::service::reservations::list(svc, p, filter, crate::service::PageRequest::first(200))
+            .await?;
     Ok((g, stays.items.into_iter().map(|(r, _)| r).collect()))
+}
+
+/// The rooms a stay of `room_type_id` could be checked into, best first: free and clean (or
+/// inspected) rooms, then free rooms still to be cleaned; occupied and out-of-order rooms
+/// are left out, except `keep` (the room already assigned), which always stays on the list.
+pub async fn check_in_rooms(
+    svc: &Services,
+    p: &Principal,
+    room_type_id: String,
+    keep: Option<String>,
+) -> AppResult<Vec<crate::model::Room>> {
+    use crate::domain::enums::HousekeepingStatus as H;
+    let filter = store::rooms::RoomFilter {
+        room_type_id: Some(room_type_id),
+        ..Default::default()
+    };
+    let page = crate::service::rooms::list(svc, p, filter, crate::service::PageRequest::first(200))
+        .await?;
+    let mut rooms: Vec<crate::model::Room> = page
+        .items
+        .into_iter()
+        .map(|(r, _)| r)
+        .filter(|r| {
+            keep.as_deref() == Some(r.id.as_str())
+                || (!r.occupied && r.housekeeping_status != H::OutOfOrder)
+        })
+        .collect();
+    rooms.sort_by_key(|r| {
+        (
+            keep.as_deref() != Some(r.id.as_str()),
+            r.housekeeping_status == H::Dirty,
+            r.number.clone(),
+        )
+    });
+    Ok(rooms)
+}
+
+/// Which invoices the invoices screen lists.
+#[derive(Debug, Clone)]
+pub struct InvoiceAsk {
+    /// Issued on or after.
+    pub from: NaiveDate,
+    /// Issued on or before.
+    pub to: NaiveDate,
+    /// Of this status only.
+    pub status: Option<crate::domain::enums::InvoiceStatus>,
+    /// For this guest only.
+    pub guest_id: Option<String>,
+}
+
+/// The invoice screen: the invoice and what its print needs around it.
+#[derive(Debug)]
+pub struct InvoiceView {
+    /// The invoice.
+    pub invoice: crate::model::Invoice,
+    /// The property's name, printed at the top.
+    pub property: String,
+    /// The stay it bills, by its confirmation code.
+    pub stay: Option<(String, String)>,
+    /// For a credit note, the invoice it reverses; for a reversed invoice, its credit note:
+    /// the other document's id and number.
+    pub related: Option<(String, String)>,
+}
+
+/// The invoice screen's data, for a principal who may read invoices (404 when unknown).
+pub async fn invoice(svc: &Services, p: &Principal, id: String) -> AppResult<InvoiceView> {
+    let invoice = crate::service::invoices::get(svc, p, id).await?;
+    let res = invoice.reservation_id.clone();
+    svc.db()
+        .read(move |c| {
+            let property = store::settings::get(c)?.name;
+            let stay = match &res {
+                Some(r) => store::reservations::get(c, r)?.map(|r| (r.id, r.code)),
+                None => None,
+            };
+            let related = match &invoice.corrects_invoice_id {
+                Some(original) => store::desk_views::invoice_number(c, original)?
+                    .map(|number| (original.clone(), number)),
+                None => store::desk_views::reversed_by(c, &invoice.id)?,
+            };
+            Ok(InvoiceView {
+                invoice,
+                property,
+                stay,
+                related,
+            })
+        })
+        .await
+}
+
+/// What the new-reservation screen offers: every room type with the rooms still free on
+/// every night of the stay (when the dates form one), and every room.
+#[derive(Debug, Default)]
+pub struct BookingChoices {
+    /// Room types, with the rooms free on all nights of the stay.
+    pub types: Vec<(crate::model::RoomType, Option<i64>)>,
+    /// Rooms, by number (up to 1,000).
+    pub rooms: Vec<crate::model::Room>,
+}
+
+/// The new-reservation screen's choices for `window`, through the same use cases as the API.
+pub async fn booking_choices(
+    svc: &Services,
+    p: &Principal,
+    window: Option<crate::domain::stay::StayDates>,
+) -> AppResult<BookingChoices> {
+    use crate::service::PageRequest;
+    let types = crate::service::room_types::list(svc, p, PageRequest::first(200)).await?;
+    let rooms =
+        crate::service::rooms::list(svc, p, Default::default(), PageRequest::first(1000)).await?;
+    let nights = match window {
+        Some(w) => crate::service::availability::nights(svc, p, w, None).await?,
+        None => Vec::new(),
+    };
+    Ok(BookingChoices {
+        types: types
+            .items
+            .into_iter()
+            .map(|(t, _)| {
+                let free = nights
+                    .iter()
+                    .filter(|n| n.room_type_id == t.id)
+                    .map(|n| n.available)
+                    .min();
+                (t, free)
+            })
+            .collect(),
+        rooms: rooms.items.into_iter().map(|(r, _)| r).collect(),
+    })
+}
+
+/// The room board's data for `days` days from `from`.
+#[derive(Debug)]
+pub struct Board {
+    /// The property's today.
+    pub today: NaiveDate,
+    /// Every room, by type and number.
+    pub rooms: Vec<BoardRoom>,
+    /// The stays overlapping the window.
+    pub stays: Vec<BoardStay>,
+}
+
+/// The room board: rooms and the stays overlapping `from` + `days`, in one read.
+pub async fn board(svc: &Services, p: &Principal, from: NaiveDate, days: u64) -> AppResult<Board> {
+    p.require(Scope::ReservationsRead)?;
+    let clock = svc.db().clock().clone();
+    let to = (from + chrono::Days::new(days)).to_string();
+    let long_from = (from - chrono::Days::new(store::board::LONG as u64)).to_string();
+    svc.db()
+        .read(move |c| {
+            let today = clock.today_in(&store::settings::get(c)?.time_zone);
+            Ok(Board {
+                today,
+                rooms: store::board::rooms(c)?,
+                stays: store::board::stays(c, &from.to_string(), &to, &long_from)?,
+            })
+        })
+        .await
+}
+
+/// Every room, by number, with its type's name (up to 1,000), for the housekeeping screen.
+pub async fn rooms(svc: &Services, p: &Principal) -> AppResult<Vec<(crate::model::Room, String)>> {
+    let all = crate::service::PageRequest::first(1000);
+    let types = crate::service::room_types::list(svc, p, all.clone()).await?;
+    let rooms = crate::service::rooms::list(svc, p, Default::default(), all).await?;
+    Ok(rooms
+        .items
+        .into_iter()
+        .map(|(r, _)| {
+            let name = types
+                .items
+                .iter()
+                .find(|(t, _)| t.id == r.room_type_id)
+                .map(|(t, _)| t.name.clone())
+                .unwrap_or_default();
+            (r, name)
+        })
+        .collect())
+}
+
+/// Invoices issued from `from` to `to` (inclusive), of `status` when given, in number order
+/// (the first 500).
+pub async fn invoices(
+    svc: &Services,
+    p: &Principal,
+    ask: InvoiceAsk,
+) -> AppResult<Vec<crate::model::Invoice>> {
+    let filter = store::invoices::InvoiceFilter {
+        issued_from: Some(crate::model::Date(ask.from)),
+        issued_to: Some(crate::model::Date(ask.to)),
+        status: ask.status.into_iter().collect(),
+        guest_id: ask.guest_id,
+        ..Default::default()
+    };
+    let page =
+        crate::service::invoices::list(svc, p, filter, crate::service::PageRequest::first(500))
+            .await?;
+    Ok(page.items.into_iter().map(|(i, _)| i).collect())
 }

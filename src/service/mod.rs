@@ -139,6 +139,17 @@ pub struct PageRequest {
     pub limit: usize,
 }
 
+impl PageRequest {
+    /// The first `limit` records of a list, as they stand now.
+    pub fn first(limit: usize) -> PageRequest {
+        PageRequest {
+            after: None,
+            as_of: None,
+            limit,
+        }
+    }
+}
+
 /// One page of a list.
 #[derive(Debug)]
 pub struct Page<T> {

@@ -16,7 +16,7 @@ use crate::service::Services;
 use crate::store;
 
 /// The party of a reservation arriving on `arrival`.
-pub fn party(tx: &Tx, r: &Reservation, arrival: NaiveDate) -> AppResult<Party> {
+pub fn party(tx: &rusqlite::Connection, r: &Reservation, arrival: NaiveDate) -> AppResult<Party> {
     let mut guests = Vec::with_capacity(r.guest_ids.len());
     for id in &r.guest_ids {
         guests.extend(store::guests::get(tx, id)?);
@@ -60,6 +60,35 @@ fn incomplete(scheme: &dyn RegistrationScheme, party: &Party, problems: Vec<Prob
     )
     .with_errors(errors)
     .with_extension("guests", per_guest.into())
+}
+
+/// What the registration of each arriving reservation in `ids` still lacks, read without
+/// changing anything: (reservation id, its problems), none when it is complete. Empty when
+/// no registration scheme is on.
+pub async fn gaps(
+    svc: &Services,
+    p: &Principal,
+    ids: Vec<String>,
+) -> AppResult<Vec<(String, Vec<Problem>)>> {
+    p.require(Scope::ReservationsRead)?;
+    let scheme = svc.compliance().registration.clone();
+    if !scheme.enabled() {
+        return Ok(Vec::new());
+    }
+    svc.db()
+        .read(move |c| {
+            let mut out = Vec::with_capacity(ids.len());
+            for id in ids {
+                let Some(r) = store::reservations::get(c, &id)? else {
+                    continue;
+                };
+                let party = party(c, &r, r.arrival.0)?;
+                let problems = scheme.prepare(c, &party)?.err().unwrap_or_default();
+                out.push((id, problems));
+            }
+            Ok(out)
+        })
+        .await
 }
 
 /// Validates and builds the party's rows, or answers 422 `registration_incomplete`.

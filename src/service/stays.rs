@@ -134,7 +134,7 @@ pub async fn check_in(svc: &Services, p: &Principal, input: CheckIn) -> AppResul
 }
 
 /// The invoice lines of a stay: the nights, the uninvoiced folio, the city tax.
-fn stay_lines(tx: &Tx, r: &Reservation) -> AppResult<Vec<DraftLine>> {
+fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<DraftLine>> {
     let settings = store::settings::get(tx)?;
     let room = match &r.room_id {
         Some(id) => store::rooms::get(tx, id)?.map(|room| room.number),
@@ -203,6 +203,39 @@ fn stay_lines(tx: &Tx, r: &Reservation) -> AppResult<Vec<DraftLine>> {
     Ok(lines)
 }
 
+/// Shortens a stay that ends before its booked departure to the nights actually stayed
+/// (at least one).
+fn leaving_on(r: &mut Reservation, today: chrono::NaiveDate) {
+    if today < r.departure.0 {
+        r.departure = Date(today.max(r.arrival.0 + chrono::Days::new(1)));
+        r.nights = (r.departure.0 - r.arrival.0).num_days();
+    }
+}
+
+/// What checking `id` out today would bill, read without changing anything: the
+/// reservation as it would leave (its nights shortened when leaving early) and the invoice
+/// lines (the nights, the folio not yet invoiced, the city tax), in the same rules as
+/// [`check_out`], and the nights it was booked for.
+pub async fn bill_preview(
+    svc: &Services,
+    p: &Principal,
+    id: String,
+) -> AppResult<(Reservation, Vec<DraftLine>, i64)> {
+    p.require(Scope::ReservationsRead)?;
+    let clock = svc.db().clock().clone();
+    svc.db()
+        .read(move |c| {
+            let mut r = store::reservations::get(c, &id)?
+                .ok_or_else(|| AppError::not_found("reservation", &id))?;
+            let settings = store::settings::get(c)?;
+            let booked = r.nights;
+            leaving_on(&mut r, clock.today_in(&settings.time_zone));
+            let lines = stay_lines(c, &r)?;
+            Ok((r, lines, booked))
+        })
+        .await
+}
+
 /// Checks a guest out: last charges, the invoice, the room to `dirty`, status, events.
 /// Leaving before the booked departure bills the nights actually stayed (at least one).
 pub async fn check_out(
@@ -221,10 +254,7 @@ pub async fn check_out(
         let old = r.clone();
         let settings = store::settings::get(tx)?;
         let today = tx.clock().today_in(&settings.time_zone);
-        if today < r.departure.0 {
-            r.departure = Date(today.max(r.arrival.0 + chrono::Days::new(1)));
-            r.nights = (r.departure.0 - r.arrival.0).num_days();
-        }
+        leaving_on(&mut r, today);
         let now = Instant(tx.now_text());
         for line in lines_from(
             input.charges.as_deref().unwrap_or_default(),

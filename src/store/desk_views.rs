@@ -26,6 +26,13 @@ pub struct StayRow {
     pub room_type: String,
     /// The room's number, once assigned.
     pub room: Option<String>,
+    /// The room's id, once assigned.
+    pub room_id: Option<String>,
+    /// The bill so far: the booked nights at the rate and the folio not yet invoiced
+    /// (minor units; the city tax comes at check-out).
+    pub bill: i64,
+    /// Its currency.
+    pub currency: String,
 }
 
 /// Counts for the day's header.
@@ -38,7 +45,11 @@ pub struct DayCounts {
 }
 
 const STAY: &str = "SELECT r.id, r.code, g.first_name || ' ' || g.last_name, r.adults, r.children,
-        r.arrival, r.departure, t.name, m.number
+        r.arrival, r.departure, t.name, m.number, r.room_id,
+        r.nightly_rate * CAST(julianday(r.departure) - julianday(r.arrival) AS INTEGER)
+          + COALESCE((SELECT SUM(c.quantity * c.unit_price) FROM folio_charges c
+                       WHERE c.reservation_id = r.id AND c.invoice_id IS NULL), 0),
+        r.currency
    FROM reservations r
    JOIN guests g ON g.id = r.primary_guest_id
    JOIN room_types t ON t.id = r.room_type_id
@@ -59,6 +70,9 @@ fn stays(conn: &Connection, condition: &str, day: &str) -> AppResult<Vec<StayRow
             departure: r.get(6)?,
             room_type: r.get(7)?,
             room: r.get(8)?,
+            room_id: r.get(9)?,
+            bill: r.get(10)?,
+            currency: r.get(11)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -98,4 +112,22 @@ pub fn counts(conn: &Connection) -> AppResult<DayCounts> {
                 dirty: r.get(1)?,
             })
         })?)
+}
+
+/// The credit note reversing invoice `id`, if any: its id and number.
+pub fn reversed_by(conn: &Connection, id: &str) -> AppResult<Option<(String, String)>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .prepare_cached("SELECT id, number FROM invoices WHERE corrects_invoice_id = ?1 LIMIT 1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+/// An invoice's number, by its id.
+pub fn invoice_number(conn: &Connection, id: &str) -> AppResult<Option<String>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .prepare_cached("SELECT number FROM invoices WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?)
 }

@@ -1,6 +1,7 @@
 //! SQL, one module per aggregate. Functions take a `&Connection` to read or a `&Tx` to
 //! write; they never open transactions and never know about HTTP.
 
+pub mod board;
 pub mod charges;
 pub mod clients;
 pub mod codes;

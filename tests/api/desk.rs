@@ -240,11 +240,9 @@ async fn a_housekeeper_cannot_open_the_guests() {
     let app = spawn_app().await;
     let password = staff(&app, "ivo", "housekeeping").await;
     let b = Browser::sign_in(&app, "ivo", &password).await;
-    assert_eq!(
-        b.get("/").await.status,
-        200,
-        "Today needs only reservations:read"
-    );
+    let home = b.get("/").await;
+    assert_eq!(home.status, 303, "housekeeping lands on its own screen");
+    assert_eq!(home.header("location").as_deref(), Some("/housekeeping"));
     let refused = b.get("/guests").await;
     assert_eq!(refused.status, 403, "{}", refused.text);
     assert!(refused.text.contains("Your role cannot open this page"));
@@ -330,4 +328,59 @@ async fn a_guest_is_changed_with_errors_next_to_their_fields_and_nothing_typed_l
 
     let no_token = b.post(&path, &[("first_name", "Eve")]).await;
     assert_eq!(no_token.status, 403);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_arrival_with_a_room_is_checked_in_from_today() {
+    let app = spawn_app().await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let rt = app.room_type("DBL", 2).await;
+    let room = app.room("101", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    let id = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "room_id": room,
+                   "arrival": day(0), "departure": day(1), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let today = b.get("/").await;
+    assert!(
+        today
+            .text
+            .contains(&format!("action=\"/reservations/{id}/check-in\"")),
+        "{}",
+        today.text
+    );
+    let csrf = Browser::csrf(&today);
+    let done = b
+        .post(
+            &format!("/reservations/{id}/check-in"),
+            &[("csrf", &csrf), ("room_id", &room), ("back", "today")],
+        )
+        .await;
+    assert_eq!(done.status, 303, "{}", done.text);
+    assert_eq!(
+        done.header("location").as_deref(),
+        Some("/?done=checked-in")
+    );
+    let after = b.get("/?done=checked-in").await;
+    assert!(after.text.contains("Checked in."), "{}", after.text);
+    assert!(after.text.contains("1 room in use"), "{}", after.text);
+
+    // htmx asking without a session is sent to sign in with the whole window.
+    let r = reqwest::Client::new()
+        .get(format!("http://{}/board", app.addr))
+        .header("hx-request", "true")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers().get("hx-redirect").and_then(|v| v.to_str().ok()),
+        Some("/login")
+    );
 }

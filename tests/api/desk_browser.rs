@@ -39,8 +39,13 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
 
     let c = &b.client;
     c.goto(&format!("http://{}/", app.addr)).await.unwrap();
-    let user = c.find(Locator::Css("input[name=username]")).await.unwrap();
+    let user = c
+        .wait()
+        .for_element(Locator::Css("input[name=username]"))
+        .await
+        .unwrap();
     b.screenshot("desk-sign-in").await;
+    b.axe("Sign-in").await;
     user.send_keys("marta").await.unwrap();
     // Tab to the password, type it, and press Enter: no mouse.
     c.active_element()
@@ -85,11 +90,28 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
         .for_element(Locator::LinkText("Anna Rossi"))
         .await
         .unwrap();
+    // Search as you type (htmx): the list follows the letters, no Enter needed.
+    let q = c.find(Locator::Id("q")).await.unwrap();
+    q.clear().await.unwrap();
+    q.send_keys("nobody-by-this-name").await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("#results p.none"))
+        .await
+        .unwrap();
+    let q = c.find(Locator::Id("q")).await.unwrap();
+    q.clear().await.unwrap();
+    q.send_keys("anna").await.unwrap();
+    c.wait()
+        .for_element(Locator::LinkText("Anna Rossi"))
+        .await
+        .unwrap();
     b.screenshot("desk-guests").await;
+    b.axe("Guests").await;
     follow(c, "Anna Rossi").await;
     let h1 = c.wait().for_element(Locator::Css("main h1")).await.unwrap();
     assert_eq!(h1.text().await.unwrap(), "Anna Rossi");
     b.screenshot("desk-guest").await;
+    b.axe("Guest").await;
 
     // Changing the guest: a wrong e-mail is shown next to its field, the rest kept.
     follow(c, "Change details").await;
@@ -113,6 +135,7 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
         Some("YA1234567")
     );
     b.screenshot("desk-guest-edit-errors").await;
+    b.axe("Guest edit, refused").await;
 
     // Signing out is a button in the header; afterwards the desk asks to sign in again.
     c.find(Locator::Css("form.signout button"))
@@ -125,5 +148,105 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
         .for_element(Locator::Css("input[name=username]"))
         .await
         .unwrap();
+    c.clone().close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn htmx_checks_in_from_today_and_adds_a_charge_in_place() {
+    let Some(b) = chrome(1280, 900).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let rt = app.room_type("DBL", 2).await;
+    let room = app.room("101", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    let id = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "room_id": room,
+                   "arrival": day(0), "departure": day(2), "adults": 2}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let base = format!("http://{}", app.addr);
+    b.sign_in(&base, "marta", &password).await;
+    let c = &b.client;
+    // The arrival has a room and nothing to register: "Check in" right in the list.
+    c.find(Locator::Css("form[action$='/check-in'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let flash = c.wait().for_element(Locator::Css("p.flash")).await.unwrap();
+    assert!(flash.text().await.unwrap().starts_with("Checked in"));
+    let url = c.current_url().await.unwrap();
+    assert_eq!(
+        (url.path(), url.query()),
+        ("/", None),
+        "swapped in place: {url}"
+    );
+    let r = app.get(&format!("/v1/reservations/{id}")).await.body;
+    assert_eq!(r["status"], "checked_in");
+    b.screenshot("desk-today-checked-in").await;
+
+    // A charge added in place: refused first (the price), then added.
+    c.goto(&format!("{base}/reservations/{id}")).await.unwrap();
+    c.find(Locator::Id("charge-description"))
+        .await
+        .unwrap()
+        .send_keys("Parking")
+        .await
+        .unwrap();
+    c.find(Locator::Id("charge-unit_price"))
+        .await
+        .unwrap()
+        .send_keys(&format!("ten{}", Key::Enter))
+        .await
+        .unwrap();
+    c.wait()
+        .for_element(Locator::Id("charge-unit_price-error"))
+        .await
+        .unwrap();
+    let kept = c.find(Locator::Id("charge-description")).await.unwrap();
+    assert_eq!(
+        kept.prop("value").await.unwrap().as_deref(),
+        Some("Parking")
+    );
+    let price = c.find(Locator::Id("charge-unit_price")).await.unwrap();
+    price.clear().await.unwrap();
+    price.send_keys(&format!("10{}", Key::Enter)).await.unwrap();
+    c.wait().for_element(Locator::Css("p.flash")).await.unwrap();
+    let url = c.current_url().await.unwrap();
+    assert_eq!(url.query(), None, "swapped in place: {url}");
+    let folio = app
+        .get(&format!("/v1/reservations/{id}/charges"))
+        .await
+        .body;
+    assert_eq!(folio["data"][0]["description"], "Parking", "{folio}");
+
+    // The board moves by a day without reloading the page, and the address follows.
+    c.goto(&format!("{base}/board")).await.unwrap();
+    follow(c, "Day ›").await;
+    let mut moved = false;
+    for _ in 0..100 {
+        let url = c.current_url().await.unwrap();
+        if url.query().unwrap_or_default().contains(&day(1)) {
+            moved = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(moved, "the address follows the board");
+    let heading = c
+        .find(Locator::Css("main h1"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(heading.starts_with("Room board"), "{heading}");
     c.clone().close().await.unwrap();
 }

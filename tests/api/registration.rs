@@ -1,80 +1,18 @@
 //! Guest registration with Alloggiati Web, end to end against the protocol simulator:
 //! golden records, the whole path to `accepted`, the check-in gate, and every fault.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use innkeep::compliance::Compliance;
 use innkeep::compliance::alloggiati::record::Record;
-use innkeep::compliance::transport::HttpTransport;
-use innkeep::config::{ComplianceConfig, RegistrationConfig, RegistrationSchemeName, Secret};
 use serde_json::{Value, json};
 
 use crate::support::alloggiati_sim::{Fault, PASSWORD, Sim, USER, WS_KEY};
 use crate::support::receiver::Receiver;
-use crate::support::{Spawn, TestApp, eventually, spawn_app};
-
-const DAY: &str = "2026-11-22";
-const WAIT: Duration = Duration::from_secs(15);
-
-fn day() -> chrono::NaiveDate {
-    DAY.parse().unwrap()
-}
-
-fn config(sim: &Sim) -> ComplianceConfig {
-    ComplianceConfig {
-        registration: RegistrationConfig {
-            scheme: RegistrationSchemeName::ItAlloggiati,
-            endpoint: sim.url(),
-            username: USER.into(),
-            password: Secret::new(PASSWORD),
-            ws_key: Secret::new(WS_KEY),
-            dry_run: false,
-        },
-        ..Default::default()
-    }
-}
-
-/// A hotel registering with the simulator; calls time out after 1.5 s.
-async fn hotel(sim: &Sim) -> TestApp {
-    let cfg = config(sim);
-    let transport = Arc::new(HttpTransport::new(Duration::from_millis(1500)));
-    let compliance = Compliance::from_config(&cfg, transport).unwrap();
-    let app = Spawn::new()
-        .config(|c| c.compliance = cfg)
-        .compliance(compliance)
-        .start()
-        .await;
-    let at = format!("{DAY}T10:00:00Z").parse().unwrap();
-    app.clock().set_now(at);
-    for (table, text) in [
-        (
-            "Luoghi",
-            include_str!("../../assets/compliance/it-alloggiati/Luoghi.sample.csv"),
-        ),
-        (
-            "Tipi_Documento",
-            include_str!("../../assets/compliance/it-alloggiati/Tipi_Documento.sample.csv"),
-        ),
-    ] {
-        innkeep::service::registration::import_table(app.db(), table, text.into(), "sample".into())
-            .await
-            .unwrap();
-    }
-    app
-}
+use crate::support::registration::{DAY, WAIT, day, hotel, italian};
+use crate::support::{TestApp, eventually, spawn_app};
 
 async fn guest(app: &TestApp, body: Value) -> String {
     app.post("/v1/guests", body).await.expect(201).id()
-}
-
-fn italian(first: &str, last: &str, gender: &str, born: &str, town: &str, province: &str) -> Value {
-    let mut g = json!({"first_name": first, "last_name": last, "gender": gender, "birth_date": born,
-           "nationality": "IT", "birth_place": {"country": "IT", "municipality": town}});
-    if !province.is_empty() {
-        g["birth_place"]["region"] = json!(province);
-    }
-    g
 }
 
 /// Books and checks in a party; returns (reservation id, check-in answer).

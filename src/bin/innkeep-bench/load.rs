@@ -43,12 +43,13 @@ impl Stats {
     }
 }
 
-/// An HTTP client of the server under test, holding a token.
+/// An HTTP client of the server under test, holding a token (or a desk session cookie).
 #[derive(Clone)]
 pub struct Client {
     agent: ureq::Agent,
     base: String,
     token: String,
+    cookie: Option<String>,
 }
 
 /// One request of an operation: method, path and JSON body (for POST).
@@ -72,26 +73,49 @@ impl Client {
             agent,
             base: base.to_string(),
             token: token.to_string(),
+            cookie: None,
+        }
+    }
+
+    /// A client of the desk's pages holding the session `cookie` (`innkeep_desk=…`).
+    pub fn with_cookie(base: &str, cookie: &str) -> Client {
+        Client {
+            cookie: Some(cookie.to_string()),
+            ..Client::new(base, "")
+        }
+    }
+
+    /// The same credentials on a connection of its own.
+    fn fresh(&self) -> Client {
+        Client {
+            cookie: self.cookie.clone(),
+            ..Client::new(&self.base, &self.token)
         }
     }
 
     /// Sends one call; the status and the parsed body (if JSON).
     pub fn send(&self, call: &Call) -> (u16, Value) {
         let url = format!("{}{}", self.base, call.path);
-        let auth = format!("Bearer {}", self.token);
+        let (header, value) = match &self.cookie {
+            Some(c) => ("cookie", c.clone()),
+            None => ("authorization", format!("Bearer {}", self.token)),
+        };
         let result = match (call.method, &call.body) {
-            ("POST", Some(body)) => self
-                .agent
-                .post(&url)
-                .header("authorization", &auth)
-                .send_json(body),
-            ("GET", _) => self.agent.get(&url).header("authorization", &auth).call(),
+            ("POST", Some(body)) => self.agent.post(&url).header(header, &value).send_json(body),
+            ("GET", _) => self.agent.get(&url).header(header, &value).call(),
             (m, _) => panic!("unsupported method {m}"),
         };
         match result {
             Ok(mut r) => {
                 let status = r.status().as_u16();
-                let body = r.body_mut().read_json::<Value>().unwrap_or(Value::Null);
+                // Read the whole answer (a page is not JSON) so the connection is reused.
+                let text = r
+                    .body_mut()
+                    .with_config()
+                    .limit(16 * 1024 * 1024)
+                    .read_to_string()
+                    .unwrap_or_default();
+                let body = serde_json::from_str(&text).unwrap_or(Value::Null);
                 (status, body)
             }
             Err(e) => (0, Value::String(e.to_string())),
@@ -142,7 +166,7 @@ pub fn run(
         let handles: Vec<_> = (0..clients)
             .map(|_| {
                 let (next, make) = (next.clone(), &make);
-                let client = Client::new(&client.base, &client.token);
+                let client = client.fresh();
                 s.spawn(move || {
                     let (mut lat, mut errors) = (Vec::new(), 0);
                     while Instant::now() < deadline {

@@ -11,6 +11,7 @@
 mod baseline;
 mod load;
 mod ops;
+mod pages;
 mod seed;
 mod server;
 
@@ -129,6 +130,10 @@ fn measure(args: &Args, bin: &std::path::Path, dir: &std::path::Path) -> Result<
     let search = load::run(&client, clients, secs, None, |i| ops::search(&data, i)).stats();
     progress(args, "check-in and check-out, a round per room");
     let (check_in, check_out) = ops::stays(&client, clients, secs, &data);
+    progress(args, "the desk's pages at 1 and 8 clients");
+    let session = pages::session(bin, dir, &srv.base)?;
+    let busy = data.first_arrival + chrono::Days::new(1800);
+    let page_times = pages::measure(&srv.base, &session, secs.min(5.0), &data.sample, busy);
     let rss_after = srv.rss_kb();
     let startup_ms = srv.startup.as_secs_f64() * 1000.0;
     srv.stop();
@@ -162,6 +167,13 @@ fn measure(args: &Args, bin: &std::path::Path, dir: &std::path::Path) -> Result<
             "baseline": r.baseline, "baseline_rps": round(r.baseline_stats.rps),
             "ratio": round(r.stats.rps / r.baseline_stats.rps.max(1e-9)),
         })).collect::<Vec<_>>(),
+        "pages": page_times.iter().map(|p| json!({
+            "name": p.name,
+            "one_client": {"p50_ms": round(p.one.p50_ms), "p99_ms": round(p.one.p99_ms),
+                "rps": round(p.one.rps), "errors": p.one.errors},
+            "eight_clients": {"p50_ms": round(p.eight.p50_ms), "p99_ms": round(p.eight.p99_ms),
+                "rps": round(p.eight.rps), "errors": p.eight.errors},
+        })).collect::<Vec<_>>(),
         "generator_ceiling": {"name": "GET /health", "rps": round(ceiling.rps),
             "p50_ms": round(ceiling.p50_ms), "p99_ms": round(ceiling.p99_ms)},
         "rss_idle_kb": rss_idle,
@@ -174,7 +186,11 @@ fn measure(args: &Args, bin: &std::path::Path, dir: &std::path::Path) -> Result<
     } else {
         print_table(&report);
     }
-    let errors: usize = rows.iter().map(|r| r.stats.errors).sum();
+    let errors: usize = rows.iter().map(|r| r.stats.errors).sum::<usize>()
+        + page_times
+            .iter()
+            .map(|p| p.one.errors + p.eight.errors)
+            .sum::<usize>();
     if errors > 0 {
         return Err(format!("{errors} requests got an unexpected answer"));
     }
@@ -215,6 +231,21 @@ fn print_table(r: &serde_json::Value) {
             x["baseline"].as_str().unwrap_or(""),
             x["baseline_rps"].as_f64().unwrap_or(0.0),
             x["ratio"].as_f64().unwrap_or(0.0),
+        );
+    }
+    println!(
+        "\n{:<40} {:>12} {:>12} {:>12} {:>12}",
+        "desk page", "1: p50 ms", "1: p99 ms", "8: p50 ms", "8: p99 ms"
+    );
+    for p in r["pages"].as_array().into_iter().flatten() {
+        let (one, eight) = (&p["one_client"], &p["eight_clients"]);
+        println!(
+            "{:<40} {:>12.2} {:>12.2} {:>12.2} {:>12.2}",
+            p["name"].as_str().unwrap_or(""),
+            one["p50_ms"].as_f64().unwrap_or(0.0),
+            one["p99_ms"].as_f64().unwrap_or(0.0),
+            eight["p50_ms"].as_f64().unwrap_or(0.0),
+            eight["p99_ms"].as_f64().unwrap_or(0.0),
         );
     }
     let c = &r["generator_ceiling"];

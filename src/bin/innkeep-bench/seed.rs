@@ -17,6 +17,8 @@ pub struct Dataset {
     pub first_arrival: NaiveDate,
     /// Each seeded guest's surname, by guest (what the search operation looks for).
     pub last_names: Vec<String>,
+    /// About a thousand reservation ids spread over the history (for the reservation page).
+    pub sample: Vec<String>,
 }
 
 const FIRST: &[&str] = &[
@@ -124,6 +126,8 @@ pub fn seed(db: &Path, reservations: u64, guests: u64, rooms: u64) -> rusqlite::
     let today = Utc::now().date_naive();
     let days = 3650_i64;
     let first_arrival = today - Duration::days(days + 5);
+    let mut sample = Vec::new();
+    let every = (reservations / 1000).max(1);
     {
         let mut res = tx.prepare(
             "INSERT INTO reservations (id, code, status, primary_guest_id, room_type_id,
@@ -165,6 +169,9 @@ pub fn seed(db: &Path, reservations: u64, guests: u64, rooms: u64) -> rusqlite::
                 stamp
             ])?;
             rg.execute(params![id, guest])?;
+            if n % every == 0 {
+                sample.push(id);
+            }
         }
     }
     tx.commit()?;
@@ -174,5 +181,6 @@ pub fn seed(db: &Path, reservations: u64, guests: u64, rooms: u64) -> rusqlite::
         guests: guest_ids,
         first_arrival,
         last_names,
+        sample,
     })
 }

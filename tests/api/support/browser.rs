@@ -43,16 +43,21 @@ pub async fn chrome(width: u32, height: u32) -> Option<Chrome> {
             return None;
         }
     };
-    let caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(serde_json::json!({
-        "goog:chromeOptions": {
-            "binary": "/usr/bin/chromium",
-            "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--disable-background-networking", "--disable-component-update",
-                     "--disable-sync", "--disable-gpu", format!("--window-size={width},{height}"),
-                     "--lang=en-GB"]
-        }
-    }))
-    .unwrap();
+    let mut options = serde_json::json!({
+        "binary": "/usr/bin/chromium",
+        "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--disable-gpu", format!("--window-size={width},{height}"),
+                 "--lang=en-GB"]
+    });
+    if width < 500 {
+        // A desktop window cannot be that narrow: emulate the phone's screen instead.
+        options["mobileEmulation"] = serde_json::json!({
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0}
+        });
+    }
+    let caps: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_value(serde_json::json!({ "goog:chromeOptions": options })).unwrap();
     let url = format!("http://127.0.0.1:{port}");
     let mut last = String::new();
     for _ in 0..100 {
@@ -78,4 +83,163 @@ impl Chrome {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
+}
+
+/// Where `.ci/run` installs the pinned axe-core (npm `axe-core@4.14.1`).
+const AXE: &str = "target/npm/node_modules/axe-core/axe.min.js";
+
+impl Chrome {
+    /// Signs `user` in from the sign-in page with the keyboard only (type, Tab, Enter), and
+    /// waits for the desk.
+    pub async fn sign_in(&self, base: &str, user: &str, password: &str) {
+        use fantoccini::Locator;
+        use fantoccini::key::Key;
+        let c = &self.client;
+        c.goto(&format!("{base}/")).await.unwrap();
+        let field = c
+            .wait()
+            .for_element(Locator::Css("input[name=username]"))
+            .await
+            .unwrap();
+        field.send_keys(user).await.unwrap();
+        c.active_element()
+            .await
+            .unwrap()
+            .send_keys(&format!("{}{password}{}", Key::Tab, Key::Enter))
+            .await
+            .unwrap();
+        c.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    }
+
+    /// Presses Tab until the focused element's text or value contains `text` (at most 120
+    /// times), so a test proves a control is reachable with the keyboard; panics otherwise.
+    pub async fn tab_to(&self, text: &str) {
+        use fantoccini::key::Key;
+        let c = &self.client;
+        let mut seen = Vec::new();
+        for _ in 0..120 {
+            c.active_element()
+                .await
+                .unwrap()
+                .send_keys(&Key::Tab.to_string())
+                .await
+                .unwrap();
+            let focused = c
+                .execute(
+                    "const e = document.activeElement; return (e.innerText || e.value || e.getAttribute('aria-label') || '').trim();",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            let focused = focused.as_str().unwrap_or_default().to_string();
+            if focused.contains(text) {
+                return;
+            }
+            seen.push(focused);
+        }
+        panic!("Tab never reached {text:?}; it went through {seen:?}");
+    }
+
+    /// Runs axe-core on the current page and fails on any violation, naming each rule and
+    /// the elements it found. Without axe-core installed the check is skipped (and fails
+    /// under `CI=true`).
+    pub async fn axe(&self, page: &str) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(AXE);
+        let Ok(source) = std::fs::read_to_string(&path) else {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "axe-core is required under CI=true at {}",
+                path.display()
+            );
+            eprintln!("skipping the axe check of {page}: no {}", path.display());
+            return;
+        };
+        let c = &self.client;
+        c.execute(&format!("{source}\nreturn true;"), vec![])
+            .await
+            .unwrap();
+        let found = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 axe.run(document, {resultTypes: ['violations']})
+                    .then(r => done(r.violations.map(v => v.id + ': ' + v.help + ' at ' +
+                        v.nodes.map(n => n.target.join(' ')).join(', '))))
+                    .catch(e => done(['axe failed: ' + e]));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let violations: Vec<String> = serde_json::from_value(found).unwrap();
+        assert!(
+            violations.is_empty(),
+            "axe-core found {} violation(s) on {page}:\n{}",
+            violations.len(),
+            violations.join("\n")
+        );
+    }
+
+    /// Prints the current page to PDF through WebDriver (A4) and saves it as
+    /// `target/screenshots/NAME.pdf`; its path.
+    pub async fn print_pdf(&self, name: &str) -> std::path::PathBuf {
+        let config = fantoccini::wd::PrintConfiguration::builder()
+            .size(fantoccini::wd::PrintSize::A4)
+            .build()
+            .unwrap();
+        let pdf = self.client.print(config).await.unwrap();
+        assert!(pdf.starts_with(b"%PDF"), "a PDF");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.pdf"));
+        std::fs::write(&path, pdf).unwrap();
+        path
+    }
+}
+
+/// The QR codes zbarimg reads on the PDF at `pdf`, page by page (rendered to PNG by
+/// poppler's pdftoppm at 200 dpi). Without the tools the check is skipped (and fails under
+/// `CI=true`).
+pub fn qr_codes_in(pdf: &std::path::Path) -> Option<Vec<String>> {
+    let prefix = pdf.with_extension("");
+    let rendered = Command::new("pdftoppm")
+        .args(["-png", "-r", "200"])
+        .arg(pdf)
+        .arg(&prefix)
+        .status();
+    let Ok(rendered) = rendered else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "pdftoppm (poppler-utils) is required under CI=true"
+        );
+        eprintln!("skipping the QR check: no pdftoppm");
+        return None;
+    };
+    assert!(rendered.success(), "pdftoppm failed");
+    let stem = prefix.file_name().unwrap().to_string_lossy().to_string();
+    let mut pages: Vec<std::path::PathBuf> = std::fs::read_dir(prefix.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with(&format!("{stem}-")) && name.ends_with(".png")
+        })
+        .collect();
+    pages.sort();
+    let out = Command::new("zbarimg")
+        .args(["--raw", "-q", "-Sdisable", "-Sqrcode.enable"])
+        .args(&pages)
+        .output();
+    let Ok(out) = out else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "zbarimg (zbar-tools) is required under CI=true"
+        );
+        eprintln!("skipping the QR check: no zbarimg");
+        return None;
+    };
+    Some(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect(),
+    )
 }

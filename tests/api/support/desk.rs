@@ -5,7 +5,8 @@
 use reqwest::Method;
 use serde_json::Value;
 
-use super::oauth_client::{AUTHORIZE_FIELDS, hidden};
+use super::oauth_client::AUTHORIZE_FIELDS;
+pub use super::oauth_client::hidden;
 use super::{Reply, TestApp};
 
 /// A browser on the desk.

@@ -32,14 +32,21 @@ pub fn config(sim: &Sim) -> FiscalConfig {
     }
 }
 
-/// A Croatian hotel fiscalizing with the simulator; calls time out after 4 s (generous: CI machines are slow).
-pub async fn hotel(sim: &Sim) -> TestApp {
+/// The fiscal scheme against `sim` and its configuration; calls time out after 4 s
+/// (generous: CI machines are slow).
+pub fn scheme(sim: &Sim) -> (FiscalConfig, Arc<dyn innkeep::compliance::FiscalScheme>) {
     let f = config(sim);
     let creds = Arc::new(innkeep::compliance::fiscal_credentials(&f).unwrap());
     let transport = HttpTransport::with_client_certificate(Duration::from_secs(4), &creds).unwrap();
     let scheme = cis::Cis::new(cis::Settings::from(&f), creds, Arc::new(transport));
+    (f, Arc::new(scheme))
+}
+
+/// A Croatian hotel fiscalizing with the simulator.
+pub async fn hotel(sim: &Sim) -> TestApp {
+    let (f, fiscal) = scheme(sim);
     let compliance = Compliance {
-        fiscal: Arc::new(scheme),
+        fiscal,
         ..Compliance::default()
     };
     let cfg = ComplianceConfig {

@@ -12,6 +12,7 @@ pub mod fiscal;
 pub mod oauth;
 pub mod oauth_client;
 pub mod receiver;
+pub mod registration;
 pub mod reply;
 pub mod stay;
 pub mod webhooks;

@@ -1,0 +1,276 @@
+//! Screen 2, the room board (`/board?from=YYYY-MM-DD`): rooms as rows grouped by type, 14
+//! nights as columns, each stay a bar with the guest's name coloured by its status, the
+//! bookings without a room in rows of their own under their type, dirty and out-of-order
+//! rooms marked. A free cell starts a booking for that room and night; a bar opens its
+//! reservation. Two queries per view, whatever the number of rooms and nights.
+
+use std::sync::Arc;
+
+use askama::Template;
+use chrono::NaiveDate;
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{Request, Response, handler};
+
+use super::{DeskState, Shell, open, or_answer, page, server_error};
+use crate::domain::scopes::Scope;
+use crate::i18n::{Arg, T};
+use crate::service::desk_views::{self, Board, BoardStay};
+
+/// How many nights the board shows.
+pub const DAYS: usize = 14;
+
+/// At most this many rows of bookings without a room per room type: more means the type is
+/// booked far beyond its rooms, which the board says in words rather than in endless rows.
+const MAX_LANES: usize = 30;
+
+/// One cell (or run of cells) of a row.
+enum Cell {
+    /// A free night: the day, and whether it can be booked from here.
+    Free(String, bool),
+    /// A stay: its id, the guest, its status, and the nights it spans here.
+    Bar {
+        id: String,
+        guest: String,
+        status: String,
+        span: usize,
+        label: String,
+    },
+}
+
+/// A row of the board.
+struct Row {
+    /// The room's number, or "without a room".
+    head: String,
+    /// The room's state worth saying (dirty, out of order), if any.
+    tag: Option<(String, String)>,
+    room_id: Option<String>,
+    cells: Vec<Cell>,
+}
+
+/// A room type's rows.
+struct Group {
+    name: String,
+    rows: Vec<Row>,
+    /// The bookings without a room left off the rows, in words.
+    more: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "desk/board.html")]
+struct BoardPage {
+    shell: Shell,
+    title: String,
+    from: String,
+    /// (day head, whether it is today).
+    days: Vec<(String, bool)>,
+    groups: Vec<Group>,
+    /// (path, label) of the moves: a week back, a day back, today, a day on, a week on.
+    moves: Vec<(String, String)>,
+    problem: Option<String>,
+}
+
+fn index(from: NaiveDate, day: &str) -> i64 {
+    day.parse::<NaiveDate>()
+        .map_or(0, |d| (d - from).num_days())
+}
+
+/// The cells of one row from its stays (sorted by arrival); a stay that would overlap an
+/// earlier one in the same row is left out and returned, to go to a row of its own.
+fn cells<'a>(
+    words: &Words,
+    from: NaiveDate,
+    stays: Vec<&'a BoardStay>,
+    bookable: bool,
+) -> (Vec<Cell>, Vec<&'a BoardStay>) {
+    let mut out = Vec::new();
+    let mut left = Vec::new();
+    let mut at = 0usize;
+    let free = |i: usize| from + chrono::Days::new(i as u64);
+    for s in stays {
+        let start = index(from, &s.arrival).clamp(0, DAYS as i64) as usize;
+        let end = index(from, &s.departure).clamp(0, DAYS as i64) as usize;
+        if start < at || end <= start {
+            if end > start {
+                left.push(s);
+            }
+            continue;
+        }
+        out.extend((at..start).map(|i| Cell::Free(free(i).to_string(), bookable)));
+        let status = words.status(&s.status);
+        out.push(Cell::Bar {
+            id: s.id.clone(),
+            guest: s.guest.clone(),
+            label: format!("{}, {status}", s.guest),
+            status: s.status.clone(),
+            span: end - start,
+        });
+        at = end;
+    }
+    out.extend((at..DAYS).map(|i| Cell::Free(free(i).to_string(), bookable)));
+    (out, left)
+}
+
+/// The words a board repeats, looked up once per page rather than once per bar.
+struct Words {
+    /// (status, its name) of the statuses a bar can have.
+    statuses: Vec<(&'static str, String)>,
+}
+
+impl Words {
+    fn new(t: &T) -> Words {
+        Words {
+            statuses: ["confirmed", "checked_in", "checked_out"]
+                .into_iter()
+                .map(|s| (s, t.t(&format!("status-{s}"))))
+                .collect(),
+        }
+    }
+
+    fn status<'a>(&'a self, s: &'a str) -> &'a str {
+        self.statuses
+            .iter()
+            .find(|(k, _)| *k == s)
+            .map_or(s, |(_, w)| w.as_str())
+    }
+}
+
+/// The board's rows, grouped by room type.
+fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
+    let words = Words::new(t);
+    let mut by_room: std::collections::HashMap<&str, Vec<&BoardStay>> =
+        std::collections::HashMap::new();
+    for s in &b.stays {
+        if let Some(room) = &s.room_id {
+            by_room.entry(room.as_str()).or_default().push(s);
+        }
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    let mut types: Vec<(&str, &str)> = Vec::new();
+    for r in &b.rooms {
+        if !types.iter().any(|(id, _)| *id == r.room_type_id) {
+            types.push((&r.room_type_id, &r.room_type));
+        }
+    }
+    for (type_id, name) in types {
+        let mut rows = Vec::new();
+        let mut waiting: Vec<&BoardStay> = b
+            .stays
+            .iter()
+            .filter(|s| s.room_type_id == type_id && s.room_id.is_none())
+            .collect();
+        for room in b.rooms.iter().filter(|r| r.room_type_id == type_id) {
+            let mine = by_room.remove(room.id.as_str()).unwrap_or_default();
+            let usable = bookable && room.status != "out_of_order";
+            let (cells, left) = cells(&words, from, mine, usable);
+            waiting.extend(left);
+            let tag = matches!(room.status.as_str(), "dirty" | "out_of_order").then(|| {
+                (
+                    room.status.clone(),
+                    t.t(&format!("housekeeping-{}", room.status)),
+                )
+            });
+            rows.push(Row {
+                head: room.number.clone(),
+                tag,
+                room_id: Some(room.id.clone()),
+                cells,
+            });
+        }
+        // Bookings without a room (and any that clash in a room): as many rows as they need
+        // so none overlap, filled first-fit in arrival order, up to MAX_LANES rows.
+        waiting.sort_by(|a, b| a.arrival.cmp(&b.arrival).then(a.id.cmp(&b.id)));
+        let mut lanes: Vec<(i64, Vec<&BoardStay>)> = Vec::new();
+        let mut hidden = 0;
+        for stay in waiting {
+            let start = index(from, &stay.arrival).max(0);
+            let end = index(from, &stay.departure);
+            let full = lanes.len() >= MAX_LANES;
+            match lanes.iter_mut().find(|(last, _)| *last <= start) {
+                Some(lane) => {
+                    lane.0 = end;
+                    lane.1.push(stay);
+                }
+                None if !full => lanes.push((end, vec![stay])),
+                None => hidden += 1,
+            }
+        }
+        for (_, lane) in lanes {
+            let (cells, _) = cells(&words, from, lane, false);
+            rows.push(Row {
+                head: t.t("board-unassigned"),
+                tag: None,
+                room_id: None,
+                cells,
+            });
+        }
+        let more = (hidden > 0).then(|| t.n("board-more-unassigned", hidden));
+        groups.push(Group {
+            name: name.to_string(),
+            rows,
+            more,
+        });
+    }
+    groups
+}
+
+/// `GET /board?from=YYYY-MM-DD`.
+#[handler]
+pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t) = or_answer!(open(req, &state).await);
+    let asked = req
+        .uri()
+        .query()
+        .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("from=")))
+        .filter(|v| !v.is_empty());
+    let parsed = asked.map(|v| v.parse::<NaiveDate>());
+    let today = s.today;
+    let (from, problem) = match parsed {
+        Some(Ok(d)) => (d, None),
+        Some(Err(_)) => (today, Some(t.t("board-bad-date"))),
+        None => (today, None),
+    };
+    let b = match desk_views::board(&state.svc, &s.principal, from, DAYS as u64).await {
+        Ok(b) => b,
+        Err(e) => return server_error(&t, &e),
+    };
+    let bookable = s.principal.scopes.contains(Scope::ReservationsWrite);
+    let mut b = b;
+    if !s.principal.scopes.contains(Scope::GuestsRead) {
+        // A role that may not read guests sees the stays without their names.
+        for stay in &mut b.stays {
+            stay.guest = t.t(&format!("status-{}", stay.status));
+        }
+    }
+    let at = |days: i64| format!("/board?from={}", from + chrono::Duration::days(days));
+    let body = BoardPage {
+        title: t.with(
+            "board-title",
+            &[
+                ("from", Arg::Text(t.short_date(from))),
+                (
+                    "to",
+                    Arg::Text(t.short_date(from + chrono::Days::new(DAYS as u64 - 1))),
+                ),
+            ],
+        ),
+        from: from.to_string(),
+        days: (0..DAYS)
+            .map(|i| {
+                let d = from + chrono::Days::new(i as u64);
+                (t.day_head(d), d == b.today)
+            })
+            .collect(),
+        groups: groups(&t, from, &b, bookable),
+        moves: vec![
+            (at(-7), t.t("board-week-back")),
+            (at(-1), t.t("board-day-back")),
+            (format!("/board?from={}", b.today), t.t("board-today")),
+            (at(1), t.t("board-day-on")),
+            (at(7), t.t("board-week-on")),
+        ],
+        problem,
+        shell: Shell::new(&s, t, "board"),
+    };
+    page(StatusCode::OK, &body)
+}

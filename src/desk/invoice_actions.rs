@@ -1,0 +1,138 @@
+//! What the invoice page's forms do: record a payment (`POST /invoices/{id}/payments`, the
+//! use case of `POST /v1/invoices/{id}/payments`) and reverse the invoice in full with a
+//! credit note (`POST /invoices/{id}/credit-note`, the use case of `POST /v1/invoices` with
+//! `corrects_invoice_id`). A refused form comes back on the invoice page with each error
+//! next to its field and what was typed kept.
+
+use std::sync::Arc;
+
+use poem::http::StatusCode;
+use poem::web::{Data, Path};
+use poem::{Body, Request, Response, handler};
+use serde_json::{Value, json};
+
+use super::invoice::{Typed, render};
+use super::{DeskSession, DeskState, Outcome, Shell, failed_read, open_post, or_answer};
+use crate::domain::money::parse_amount;
+use crate::error::{AppError, FieldError, Kind};
+use crate::i18n::T;
+use crate::model::input::FromJson;
+use crate::model::{InvoiceCreate, PaymentInput};
+use crate::service::invoices;
+use crate::web;
+
+/// The invoice page again, with the refusal of one of its forms.
+async fn again(
+    state: &DeskState,
+    s: &DeskSession,
+    t: T,
+    id: String,
+    typed: Typed,
+    outcome: Outcome,
+) -> Response {
+    let shell = Shell::new(s, t, "invoices");
+    render(state, s, shell, id, false, &typed, outcome).await
+}
+
+/// The invoice page again with a use case's refusal: the rules broken next to their
+/// fields, a conflict in words; anything else as a failed read.
+async fn refused(
+    state: &DeskState,
+    s: &DeskSession,
+    t: T,
+    id: String,
+    typed: Typed,
+    e: AppError,
+) -> Response {
+    let outcome = if !e.errors.is_empty() {
+        let problem = t.n("form-errors", e.errors.len() as i64);
+        Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, e.errors, Some(problem))
+    } else if e.kind == Kind::Conflict {
+        Outcome::refused(StatusCode::CONFLICT, Vec::new(), Some(e.detail))
+    } else {
+        return failed_read(&t, &e, "not-found-invoice", ("/invoices", "nav-invoices"));
+    };
+    again(state, s, t, id, typed, outcome).await
+}
+
+/// `POST /invoices/{id}/payments`: records a payment.
+#[handler]
+pub async fn pay(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let amount = form
+        .get("amount")
+        .map(|v| v.trim().to_string())
+        .unwrap_or_default();
+    let method = form.get("method").cloned().unwrap_or_default();
+    let mut errors = Vec::new();
+    let minor = parse_amount(&amount);
+    if minor.is_none() {
+        errors.push(FieldError::new("amount", "invalid", t.t("error-amount")));
+    }
+    let input = json!({"amount": minor.map_or(Value::Null, |m| json!(m)), "method": method});
+    let parsed = PaymentInput::from_json(&input, "", &mut errors);
+    let typed = Typed {
+        pay: Some((amount, method)),
+        ..Typed::default()
+    };
+    let (Some(input), true) = (parsed, errors.is_empty()) else {
+        errors.retain(|e| !(e.field == "amount" && e.code != "invalid"));
+        let problem = t.n("form-errors", errors.len() as i64);
+        let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, errors, Some(problem));
+        return again(&state, &s, t, id, typed, outcome).await;
+    };
+    match invoices::pay(&state.svc, &s.principal, id.clone(), input).await {
+        Ok(_) => web::redirect(StatusCode::SEE_OTHER, &format!("/invoices/{id}?done=paid")),
+        Err(e) => refused(&state, &s, t, id, typed, e).await,
+    }
+}
+
+/// `POST /invoices/{id}/credit-note`: reverses the invoice in full, for the reason given,
+/// once the "yes, reverse it" box is ticked; then shows the credit note.
+#[handler]
+pub async fn credit_note(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let reason = form
+        .get("reason")
+        .map(|v| v.trim().to_string())
+        .unwrap_or_default();
+    let typed = Typed {
+        credit: Some(reason.clone()),
+        ..Typed::default()
+    };
+    let mut errors = Vec::new();
+    let input = json!({
+        "corrects_invoice_id": id,
+        "reason": (!reason.is_empty()).then_some(&reason),
+    });
+    let parsed = InvoiceCreate::from_json(&input, "", &mut errors);
+    if reason.is_empty() {
+        errors.retain(|e| e.field != "reason");
+        errors.push(FieldError::new("reason", "required", t.t("error-reason")));
+    }
+    if form.get("confirm").map(String::as_str) != Some("yes") {
+        errors.push(FieldError::new("confirm", "required", t.t("error-confirm")));
+    }
+    let (Some(input), true) = (parsed, errors.is_empty()) else {
+        let problem = t.n("form-errors", errors.len() as i64);
+        let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, errors, Some(problem));
+        return again(&state, &s, t, id, typed, outcome).await;
+    };
+    match invoices::create(&state.svc, &s.principal, input).await {
+        Ok(credit) => web::redirect(
+            StatusCode::SEE_OTHER,
+            &format!("/invoices/{}?done=credited", credit.id),
+        ),
+        Err(e) => refused(&state, &s, t, id, typed, e).await,
+    }
+}

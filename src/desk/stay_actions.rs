@@ -1,0 +1,254 @@
+//! The reservation page's own actions: adding a charge to the folio, cancelling, marking a
+//! no-show. Each is a plain form post that goes back to the reservation page: with a flash
+//! when done, or with the refusal in place (the typed charge kept, each error next to its
+//! field) when not. They call the same use cases as `POST /v1/reservations/{id}/charges`
+//! and `PUT /v1/reservations/{id}`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use poem::http::StatusCode;
+use poem::web::{Data, Path};
+use poem::{Body, Request, Response, handler};
+use serde_json::{Value, json};
+
+use super::reservation::{Refusal, show};
+use super::{DeskState, Shell, open_post, or_answer};
+use crate::domain::money::parse_amount;
+use crate::error::{AppError, FieldError, Kind};
+use crate::i18n::T;
+use crate::model::input::FromJson;
+use crate::model::{ChargeInput, ReservationUpdate};
+use crate::service::{IfMatch, charges, reservations};
+use crate::web;
+
+/// The add-charge form's fields: (form name, label key).
+pub const CHARGE_FIELDS: &[(&str, &str)] = &[
+    ("description", "field-charge-description"),
+    ("quantity", "field-charge-quantity"),
+    ("unit_price", "field-charge-price"),
+];
+
+/// The form field an API error path names, if the add-charge form has it.
+pub fn charge_field(path: &str) -> Option<&'static str> {
+    CHARGE_FIELDS
+        .iter()
+        .map(|(name, _)| *name)
+        .find(|name| path == *name)
+}
+
+/// A charge's JSON from its form fields (`description`, `quantity`, `unit_price`, read with
+/// `get`): a price that is not an amount is reported at `{path}unit_price` in words, a
+/// quantity that is not a number is left for the API's rule to name.
+pub fn charge_json(
+    get: &dyn Fn(&str) -> String,
+    path: &str,
+    t: &T,
+    errors: &mut Vec<FieldError>,
+) -> Value {
+    let price = get("unit_price");
+    let unit_price = match parse_amount(&price) {
+        Some(minor) => json!(minor),
+        None => {
+            let field = format!("{path}unit_price");
+            errors.push(FieldError::new(&field, "invalid", t.t("error-amount")));
+            Value::Null
+        }
+    };
+    let quantity = get("quantity");
+    let quantity = quantity
+        .parse::<i64>()
+        .map_or(Value::String(quantity), |n| json!(n));
+    json!({"description": get("description"), "quantity": quantity, "unit_price": unit_price})
+}
+
+/// The reservation page again, refused: `status`, what was typed and why.
+async fn refuse(
+    state: &DeskState,
+    s: &crate::service::desk::DeskSession,
+    t: T,
+    id: String,
+    status: StatusCode,
+    refusal: Refusal,
+) -> Response {
+    let shell = Shell::new(s, t, "today");
+    show(state, s, shell, id, status, refusal).await
+}
+
+/// The refusal of a use case's error: rule errors by field, anything else in words.
+fn refusal_of(e: &AppError, typed: HashMap<String, String>, t: &T) -> Option<Refusal> {
+    let problem = match e.kind {
+        Kind::Conflict | Kind::PreconditionFailed => {
+            if e.kind == Kind::PreconditionFailed {
+                t.t("reservation-changed-meanwhile")
+            } else {
+                e.detail.clone()
+            }
+        }
+        Kind::Unprocessable | Kind::BadRequest if !e.errors.is_empty() => {
+            t.n("form-errors", e.errors.len() as i64)
+        }
+        _ => return None,
+    };
+    Some(Refusal {
+        typed,
+        errors: e.errors.clone(),
+        problem: Some(problem),
+    })
+}
+
+/// `POST /reservations/{id}/charges`: adds a charge to the folio.
+#[handler]
+pub async fn add_charge(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let get = |k: &str| {
+        form.get(k)
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let mut errors = Vec::new();
+    let input = charge_json(&get, "", &t, &mut errors);
+    let parsed = ChargeInput::from_json(&input, "", &mut errors);
+    let (Some(input), true) = (parsed, errors.is_empty()) else {
+        errors.retain(|e| !(e.field == "unit_price" && e.code != "invalid"));
+        let problem = Some(t.n("form-errors", errors.len() as i64));
+        let refusal = Refusal {
+            typed: form.clone(),
+            errors,
+            problem,
+        };
+        return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
+    };
+    match charges::add(&state.svc, &s.principal, id.clone(), input).await {
+        Ok(_) => done(&id, "charge-added"),
+        Err(e) => match refusal_of(&e, form.clone(), &t) {
+            Some(r) => refuse(&state, &s, t, id, status_of(&e), r).await,
+            None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
+        },
+    }
+}
+
+fn status_of(e: &AppError) -> StatusCode {
+    match e.kind {
+        Kind::Conflict | Kind::PreconditionFailed => StatusCode::CONFLICT,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
+    }
+}
+
+/// The redirect back to the reservation page, saying what was done.
+fn done(id: &str, what: &str) -> Response {
+    web::redirect(
+        StatusCode::SEE_OTHER,
+        &format!("/reservations/{id}?done={what}"),
+    )
+}
+
+/// `POST /reservations/{id}/cancel` and `/no-show`: the status change, once the staff
+/// member has ticked the confirmation.
+async fn set_status(
+    req: &Request,
+    id: String,
+    body: Body,
+    state: &DeskState,
+    status: &str,
+    flash: &str,
+) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, state).await);
+    if form.get("confirm").map(String::as_str) != Some("yes") {
+        let refusal = Refusal {
+            problem: Some(t.t(&format!("confirm-{flash}"))),
+            ..Refusal::default()
+        };
+        return refuse(state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
+    }
+    let version = form
+        .get("version")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut errors = Vec::new();
+    let Some(input) = ReservationUpdate::from_json(&json!({ "status": status }), "", &mut errors)
+    else {
+        return super::server_error(&t, &AppError::internal("status input"));
+    };
+    apply(state, &s, t, (id, version), input, HashMap::new(), flash).await
+}
+
+/// Applies `input` to the reservation `id` at `version` (`PUT /v1/reservations/{id}`'s use
+/// case) and goes back to its page saying `flash`, or shows the refusal with `typed` kept.
+async fn apply(
+    state: &DeskState,
+    s: &crate::service::desk::DeskSession,
+    t: T,
+    (id, version): (String, i64),
+    input: ReservationUpdate,
+    typed: HashMap<String, String>,
+    flash: &str,
+) -> Response {
+    let if_match = Some(IfMatch::Versions(vec![version]));
+    match reservations::update(&state.svc, &s.principal, id.clone(), if_match, input).await {
+        Ok(_) => done(&id, flash),
+        Err(e) => match refusal_of(&e, typed, &t) {
+            Some(r) => refuse(state, s, t, id, status_of(&e), r).await,
+            None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
+        },
+    }
+}
+
+/// `POST /reservations/{id}/cancel`.
+#[handler]
+pub async fn cancel(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    set_status(req, id, body, &state, "cancelled", "cancelled").await
+}
+
+/// `POST /reservations/{id}/no-show`.
+#[handler]
+pub async fn no_show(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    set_status(req, id, body, &state, "no_show", "no-show").await
+}
+
+/// `POST /reservations/{id}/change`: new dates or another room (or none, to decide at
+/// check-in), through the same use case as `PUT /v1/reservations/{id}`.
+#[handler]
+pub async fn change(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let get = |k: &str| {
+        form.get(k)
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let room = get("room_id");
+    let input = json!({"arrival": get("arrival"), "departure": get("departure"),
+        "room_id": if room.is_empty() { Value::Null } else { Value::String(room) }});
+    let version = get("version").parse().unwrap_or(0);
+    let mut errors = Vec::new();
+    let Some(input) = ReservationUpdate::from_json(&input, "", &mut errors) else {
+        let problem = Some(t.n("form-errors", errors.len() as i64));
+        let refusal = Refusal {
+            typed: form.clone(),
+            errors,
+            problem,
+        };
+        return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
+    };
+    apply(&state, &s, t, (id, version), input, form.clone(), "changed").await
+}

@@ -1,0 +1,218 @@
+//! Changing a booking at the desk, and what Today and the history say: new dates or another
+//! room through the reservation page (refusals in place, the typed dates kept), the bill so
+//! far on Today's lists, and history times in the property's time zone.
+
+use serde_json::json;
+
+use crate::support::desk::{Browser, hidden, staff};
+use crate::support::{day, spawn_app};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn dates_and_room_change_from_the_reservation_page() {
+    let app = spawn_app().await;
+    app.put("/v1/settings", json!({"time_zone": "Asia/Tokyo"}))
+        .await
+        .expect(200);
+    let rt = app.room_type("DBL", 2).await;
+    let r101 = app.room("101", &rt).await;
+    let r102 = app.room("102", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    let id = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "room_id": r101,
+                   "arrival": day(3), "departure": day(5), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let page = b.get(&format!("/reservations/{id}")).await;
+    assert!(page.text.contains("Change dates or room"), "{}", page.text);
+    let csrf = Browser::csrf(&page);
+    let version = hidden(&page.text, "version").unwrap();
+    let path = format!("/reservations/{id}/change");
+
+    // Departure before arrival: refused at the field, the typed dates kept.
+    let (a, d) = (day(6), day(4));
+    let bad = b
+        .post(
+            &path,
+            &[
+                ("csrf", &csrf),
+                ("version", &version),
+                ("arrival", &a),
+                ("departure", &d),
+                ("room_id", &r101),
+            ],
+        )
+        .await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    assert!(
+        bad.text.contains("id=\"change-departure-error\""),
+        "{}",
+        bad.text
+    );
+    assert!(
+        bad.text.contains(&format!("value=\"{a}\"")),
+        "typed arrival kept"
+    );
+    assert!(
+        bad.text.contains("<details class=\"change\" open>"),
+        "the form stays open"
+    );
+
+    let (a, d) = (day(4), day(7));
+    let ok = b
+        .post(
+            &path,
+            &[
+                ("csrf", &csrf),
+                ("version", &version),
+                ("arrival", &a),
+                ("departure", &d),
+                ("room_id", &r102),
+            ],
+        )
+        .await;
+    assert_eq!(ok.status, 303, "{}", ok.text);
+    assert_eq!(
+        ok.header("location"),
+        Some(format!("/reservations/{id}?done=changed"))
+    );
+    let r = app.get(&format!("/v1/reservations/{id}")).await.body;
+    assert_eq!(
+        (r["arrival"].as_str(), r["room_id"].as_str()),
+        (Some(a.as_str()), Some(r102.as_str())),
+        "{r}"
+    );
+
+    // The history shows when, in the property's time (Tokyo, never "Z").
+    let page = b.get(&format!("/reservations/{id}?done=changed")).await;
+    assert!(
+        page.text.contains("The booking is changed."),
+        "{}",
+        page.text
+    );
+    // "23 Nov 14:" in Tokyo; the same moment in UTC is nine hours earlier.
+    let utc = chrono::Utc::now();
+    let tokyo = utc.with_timezone(&chrono_tz::Asia::Tokyo);
+    let moment = |d: chrono::NaiveDateTime| format!("{} {}", d.format("%-d %b"), d.format("%H:"));
+    assert!(
+        !page.text.contains(&moment(utc.naive_utc())),
+        "no UTC times: {}",
+        page.text
+    );
+    assert!(
+        page.text.contains(&moment(tokyo.naive_local())),
+        "{}",
+        page.text
+    );
+
+    // A stale form is caught.
+    let stale = b
+        .post(
+            &path,
+            &[
+                ("csrf", &csrf),
+                ("version", &version),
+                ("arrival", &a),
+                ("departure", &d),
+                ("room_id", ""),
+            ],
+        )
+        .await;
+    assert_eq!(stale.status, 409, "{}", stale.text);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn today_shows_the_bill_so_far_of_who_stays_and_leaves() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    let room = app.room("101", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    let id = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "room_id": room,
+                   "arrival": day(0), "departure": day(2), "adults": 1, "nightly_rate": 8000}),
+        )
+        .await
+        .expect(201)
+        .id();
+    app.post(
+        "/v1/check-in",
+        json!({"reservation_id": id, "room_id": room}),
+    )
+    .await
+    .expect(200);
+    app.post(
+        &format!("/v1/reservations/{id}/charges"),
+        json!({"description": "Wine", "quantity": 2, "unit_price": 1250}),
+    )
+    .await
+    .expect(201);
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let today = b.get("/").await;
+    assert!(today.text.contains("Bill so far"), "{}", today.text);
+    // 2 nights at 80.00 and 2 × 12.50.
+    assert!(today.text.contains("EUR 185.00"), "{}", today.text);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_housekeeper_sees_the_board_but_cannot_book_check_in_or_charge() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    let room = app.room("101", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    let id = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "room_id": room,
+                   "arrival": day(0), "departure": day(1), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let password = staff(&app, "hana", "housekeeping").await;
+    let b = Browser::sign_in(&app, "hana", &password).await;
+    let board = b.get("/board").await;
+    assert_eq!(board.status, 200, "{}", board.text);
+    assert!(
+        !board.text.contains("/reservations/new?"),
+        "no booking from free cells"
+    );
+    assert!(!board.text.contains("New booking"), "not offered");
+    assert!(
+        !board.text.contains("Anna Rossi"),
+        "no guest names without guests:read"
+    );
+    // A reservation shows guests' data, which housekeeping may not read.
+    let page = b.get(&format!("/reservations/{id}")).await;
+    assert_eq!(page.status, 403, "{}", page.text);
+    let csrf = Browser::csrf(&board);
+    for (path, form) in [
+        (
+            format!("/reservations/{id}/check-in"),
+            vec![("room_id", room.as_str())],
+        ),
+        (
+            format!("/reservations/{id}/charges"),
+            vec![
+                ("description", "Wine"),
+                ("quantity", "1"),
+                ("unit_price", "5"),
+            ],
+        ),
+    ] {
+        let mut form = form;
+        form.push(("csrf", &csrf));
+        let r = b.post(&path, &form).await;
+        assert_eq!(r.status, 403, "{path}: {}", r.text);
+        assert!(r.text.contains("Not for your role"), "{}", r.text);
+    }
+    let r = app.get(&format!("/v1/reservations/{id}")).await.body;
+    assert_eq!(r["status"], "confirmed");
+}
