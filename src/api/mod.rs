@@ -301,6 +301,20 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             poem::get(crate::desk::check_out::page_of).post(crate::desk::check_out::submit),
         )
         .at("/invoices", poem::get(crate::desk::invoices::invoices))
+        .at("/admin", poem::get(crate::desk::admin::admin))
+        .at(
+            "/admin/staff",
+            poem::get(crate::desk::staff::list).post(crate::desk::staff::add),
+        )
+        .at("/admin/staff/:id", poem::get(crate::desk::staff::member))
+        .at(
+            "/admin/staff/:id/:action",
+            poem::post(crate::desk::staff::act),
+        )
+        .at(
+            "/account/password",
+            poem::get(crate::desk::account::show).post(crate::desk::account::change),
+        )
         .at("/invoices/:id", poem::get(crate::desk::invoice::invoice))
         .at(
             "/invoices/new",

@@ -19,6 +19,26 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     buf
 }
 
+/// A password made for a person to read out and type: 16 characters in groups of four
+/// (`xk7m-…`), from 31 that cannot be mistaken for each other (no 0/o, 1/l/i); about 79 bits.
+pub fn readable_password() -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut out = String::new();
+    while out.chars().filter(|c| *c != '-').count() < 16 {
+        for b in random_bytes::<32>() {
+            let i = usize::from(b & 31);
+            let n = out.chars().filter(|c| *c != '-').count();
+            if i < ALPHABET.len() && n < 16 {
+                if n > 0 && n % 4 == 0 {
+                    out.push('-');
+                }
+                out.push(char::from(ALPHABET[i]));
+            }
+        }
+    }
+    out
+}
+
 /// Writes a new file only its owner can read (fails if it exists).
 pub fn write_private(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
@@ -128,6 +148,12 @@ mod tests {
         assert!(verify_password("correct horse", &h));
         assert!(!verify_password("wrong horse", &h));
         assert!(!verify_password("x", "not a hash"));
+        let made = readable_password();
+        assert_eq!(made.len(), 19, "{made}");
+        assert_eq!(made.matches('-').count(), 3, "{made}");
+        assert!(made.chars().all(|c| c == '-' || c.is_ascii_alphanumeric()));
+        assert!(!made.contains(['0', 'o', '1', 'l', 'i']), "{made}");
+        assert_ne!(made, readable_password());
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! CSRF token and come from this server's own origin. Pages call the same use cases as the API, with the staff member
 //! as the acting principal; every word comes from the language catalogue (`crate::i18n`).
 
+pub mod account;
+pub mod admin;
 pub mod board;
 pub mod check_in;
 pub mod check_out;
@@ -21,6 +23,7 @@ pub mod once;
 pub mod reservation;
 pub mod sale;
 pub mod sign_in;
+pub mod staff;
 pub mod stay_actions;
 pub mod today;
 
@@ -80,6 +83,8 @@ pub struct Shell {
     pub housekeeping: bool,
     /// Whether the navigation offers the invoices.
     pub invoices: bool,
+    /// Whether the navigation offers administration.
+    pub admin: bool,
     /// What the last action did, said once on the page it led to.
     pub flash: Option<String>,
 }
@@ -120,6 +125,10 @@ impl Shell {
                 .principal
                 .scopes
                 .contains(crate::domain::scopes::Scope::InvoicesRead),
+            admin: s
+                .principal
+                .scopes
+                .contains(crate::domain::scopes::Scope::Admin),
             flash: None,
         }
     }
@@ -151,6 +160,10 @@ pub const FLASHES: &[&str] = &[
     "room-changed",
     "credited",
     "sold",
+    "staff-role",
+    "staff-disabled",
+    "staff-enabled",
+    "password-changed",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

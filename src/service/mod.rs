@@ -24,6 +24,7 @@ pub mod reservations;
 pub mod room_types;
 pub mod rooms;
 pub mod settings;
+pub mod staff;
 pub mod stays;
 pub mod submissions;
 pub mod webhooks;

@@ -20,6 +20,7 @@ pub mod reservations;
 pub mod room_types;
 pub mod rooms;
 pub mod settings;
+pub mod staff;
 pub mod submissions;
 pub mod webhooks;
 

@@ -273,3 +273,129 @@ async fn a_sale_outside_a_stay_is_issued_once_with_its_errors_in_place() {
         .await;
     assert_eq!(no.status, 403, "{}", no.text);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn in_a_browser_a_credit_note_from_the_invoice_page_and_a_sale() {
+    use fantoccini::Locator;
+    let Some(b) = crate::support::browser::chrome(1280, 900).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let g = app.guest("Anna", "Rossi").await;
+    let (id, number) = sale(&app, &g).await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let base = format!("http://{}", app.addr);
+    b.sign_in(&base, "marta", &password).await;
+    let c = &b.client;
+    c.goto(&format!("{base}/invoices/{id}")).await.unwrap();
+    let summary = c
+        .wait()
+        .for_element(Locator::Css("details.change summary"))
+        .await
+        .unwrap();
+    summary.click().await.unwrap();
+    c.find(Locator::Id("reason"))
+        .await
+        .unwrap()
+        .send_keys("Billed twice")
+        .await
+        .unwrap();
+    c.find(Locator::Id("confirm"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.axe("The invoice, with the credit note form open").await;
+    b.screenshot("desk-invoice-credit-form").await;
+    c.find(Locator::Css("form[action$='/credit-note'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let flash = c.wait().for_element(Locator::Css("p.flash")).await.unwrap();
+    assert!(
+        flash
+            .text()
+            .await
+            .unwrap()
+            .contains("The invoice is reversed.")
+    );
+    let body = c
+        .find(Locator::Css("main"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        body.contains(&format!("Reverses invoice {number}")),
+        "{body}"
+    );
+    b.axe("A credit note").await;
+    b.screenshot("desk-credit-note").await;
+
+    // A sale: find the guest, two lines, card.
+    c.goto(&format!("{base}/invoices/new")).await.unwrap();
+    let q = c.wait().for_element(Locator::Id("q")).await.unwrap();
+    q.send_keys("Rossi\u{e007}").await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("a[href^='/invoices/new?guest=']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let first = c
+        .wait()
+        .for_element(Locator::Id("l0_description"))
+        .await
+        .unwrap();
+    b.axe("A sale").await;
+    first.send_keys("Dinner").await.unwrap();
+    c.find(Locator::Id("l0_unit_price"))
+        .await
+        .unwrap()
+        .send_keys("25")
+        .await
+        .unwrap();
+    c.find(Locator::Id("l1_description"))
+        .await
+        .unwrap()
+        .send_keys("Parking")
+        .await
+        .unwrap();
+    c.find(Locator::Id("l1_unit_price"))
+        .await
+        .unwrap()
+        .send_keys("4,50")
+        .await
+        .unwrap();
+    c.find(Locator::Css("#method option[value=card]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.screenshot("desk-sale").await;
+    c.find(Locator::Css("button[value=sell]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let flash = c.wait().for_element(Locator::Css("p.flash")).await.unwrap();
+    assert!(
+        flash
+            .text()
+            .await
+            .unwrap()
+            .contains("The invoice is issued.")
+    );
+    let list = app.get("/v1/invoices").await.expect(200).body;
+    let sold = list["data"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(sold["totals"]["gross"], 2950, "{sold}");
+    b.screenshot("desk-sale-issued").await;
+    c.clone().close().await.unwrap();
+}

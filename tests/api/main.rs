@@ -13,6 +13,7 @@ mod catalogues;
 mod concurrency;
 mod crash_loop;
 mod desk;
+mod desk_admin;
 mod desk_board;
 mod desk_booking;
 mod desk_browser;

@@ -90,7 +90,7 @@ pub(crate) fn at(offset: std::time::Duration) -> String {
 }
 
 /// argon2id on a blocking thread (it takes tens of milliseconds on purpose).
-async fn hash_secret(secret: String) -> AppResult<String> {
+pub(crate) async fn hash_secret(secret: String) -> AppResult<String> {
     tokio::task::spawn_blocking(move || secrets::hash_password(&secret))
         .await
         .map_err(AppError::internal)?

@@ -1,0 +1,84 @@
+//! The staff member's own account: `/account/password` changes their password (the one they
+//! have, the new one twice). Their other sessions end; the one in use stays. Passwords are
+//! never written back into a refused form: each field's error says what to type again.
+
+use std::sync::Arc;
+
+use askama::Template;
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{Body, Request, Response, handler};
+
+use super::{DeskSession, DeskState, Outcome, SESSION_COOKIE, Shell, open, open_post, or_answer};
+use super::{page, server_error, web};
+use crate::auth::secrets;
+use crate::i18n::T;
+use crate::service::staff::{self, OwnPassword};
+
+/// The fields: (form name, label key, autocomplete).
+const FIELDS: &[(&str, &str, &str)] = &[
+    ("current", "field-password-current", "current-password"),
+    ("new", "field-password-new", "new-password"),
+    ("repeat", "field-password-repeat", "new-password"),
+];
+
+#[derive(Template)]
+#[template(path = "desk/account_password.html")]
+struct PasswordForm {
+    shell: Shell,
+    problem: Option<String>,
+    /// (name, label, autocomplete, error).
+    fields: Vec<(&'static str, String, &'static str, Option<String>)>,
+}
+
+fn render(req: &Request, s: &DeskSession, t: T, outcome: Outcome) -> Response {
+    let fields = FIELDS
+        .iter()
+        .map(|(name, label, auto)| {
+            let error = outcome
+                .errors
+                .iter()
+                .find(|e| e.field == *name)
+                .map(|e| t.t(&format!("error-password-{}", e.code)));
+            (*name, t.t(label), *auto, error)
+        })
+        .collect();
+    let body = PasswordForm {
+        problem: outcome.problem,
+        fields,
+        shell: Shell::new(s, t, "account").after(req),
+    };
+    page(outcome.status, &body)
+}
+
+/// `GET /account/password`.
+#[handler]
+pub async fn show(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t) = or_answer!(open(req, &state).await);
+    render(req, &s, t, Outcome::fresh())
+}
+
+/// `POST /account/password`.
+#[handler]
+pub async fn change(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let get = |k: &str| form.get(k).cloned().unwrap_or_default();
+    let typed = OwnPassword {
+        current: get("current"),
+        new: get("new"),
+        repeat: get("repeat"),
+    };
+    let mine = web::cookie(req, SESSION_COOKIE).map(|c| secrets::token_hash(&c));
+    match staff::change_own(&state.svc, &s.principal, mine, typed).await {
+        Ok(()) => web::redirect(
+            StatusCode::SEE_OTHER,
+            "/account/password?done=password-changed",
+        ),
+        Err(e) if !e.errors.is_empty() => {
+            let problem = Some(t.n("form-errors", e.errors.len() as i64));
+            let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, e.errors, problem);
+            render(req, &s, t, outcome)
+        }
+        Err(e) => server_error(&t, &e),
+    }
+}

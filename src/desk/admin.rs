@@ -1,0 +1,41 @@
+//! Administration's front page (`/admin`, screen 10, the admin role): the sections an admin
+//! manages from the desk, each with what it is for.
+
+use std::sync::Arc;
+
+use askama::Template;
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{Request, Response, handler};
+
+use super::{DeskState, Shell, open, or_answer, page, server_error};
+use crate::domain::scopes::Scope;
+
+/// The sections: (path, title key, what-for key).
+const SECTIONS: &[(&str, &str, &str)] = &[("/admin/staff", "nav-staff", "admin-staff-about")];
+
+#[derive(Template)]
+#[template(path = "desk/admin.html")]
+struct AdminPage {
+    shell: Shell,
+    /// (path, title, what for).
+    sections: Vec<(&'static str, String, String)>,
+}
+
+/// `GET /admin`.
+#[handler]
+pub async fn admin(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t) = or_answer!(open(req, &state).await);
+    if let Err(e) = s.principal.require(Scope::Admin) {
+        return server_error(&t, &e);
+    }
+    let sections = SECTIONS
+        .iter()
+        .map(|(path, title, about)| (*path, t.t(title), t.t(about)))
+        .collect();
+    let body = AdminPage {
+        sections,
+        shell: Shell::new(&s, t, "admin"),
+    };
+    page(StatusCode::OK, &body)
+}

@@ -1,0 +1,283 @@
+//! Administration, staff (screen 10): `/admin/staff` lists the staff and adds one; a staff
+//! member's page (`/admin/staff/{id}`) changes their role, resets their password, disables or
+//! enables them. A password made here is shown once, on a page that is never cached, and
+//! only its hash is kept. The use cases are `service::staff`; the admin role only.
+
+use std::sync::Arc;
+
+use askama::Template;
+use poem::http::StatusCode;
+use poem::web::{Data, Path};
+use poem::{Body, Request, Response, handler};
+
+use super::{DeskSession, DeskState, Outcome, Shell, failed_read, open, open_post, or_answer};
+use super::{page, server_error, web};
+use crate::domain::scopes::Role;
+use crate::error::{AppError, Kind};
+use crate::i18n::{Arg, T};
+use crate::service::staff::{self, StaffMember, WithPassword};
+
+/// The staff list and the add form.
+#[derive(Template)]
+#[template(path = "desk/staff.html")]
+struct StaffPage {
+    shell: Shell,
+    problem: Option<String>,
+    /// (id, name, role, status, added).
+    rows: Vec<[String; 5]>,
+    roles: Vec<(String, String)>,
+    username: String,
+    username_error: Option<String>,
+    role: String,
+    role_error: Option<String>,
+}
+
+/// One staff member's page.
+#[derive(Template)]
+#[template(path = "desk/staff_member.html")]
+struct MemberPage {
+    shell: Shell,
+    problem: Option<String>,
+    id: String,
+    name: String,
+    facts: Vec<(String, String)>,
+    roles: Vec<(String, String)>,
+    role: String,
+    disabled: bool,
+    /// The admin looking at their own page: no actions, a link to "My password".
+    me: bool,
+}
+
+/// A password shown once.
+#[derive(Template)]
+#[template(path = "desk/password_once.html")]
+struct PasswordPage {
+    shell: Shell,
+    title: String,
+    text: String,
+    password: String,
+    id: String,
+}
+
+fn roles(t: &T) -> Vec<(String, String)> {
+    Role::ALL
+        .iter()
+        .map(|r| (r.as_str().to_string(), t.t(&format!("role-{}", r.as_str()))))
+        .collect()
+}
+
+/// The day an instant (`2026-11-25T…`) falls on, written for the language.
+fn day_of(t: &T, instant: &str) -> String {
+    instant
+        .get(..10)
+        .and_then(|d| d.parse().ok())
+        .map_or_else(|| instant.to_string(), |d| t.short_date(d))
+}
+
+fn status_of(t: &T, u: &StaffMember) -> String {
+    match &u.disabled_at {
+        None => t.t("staff-active"),
+        Some(at) => t.with("staff-disabled-since", &[("day", Arg::Text(day_of(t, at)))]),
+    }
+}
+
+async fn list_page(
+    state: &DeskState,
+    s: &DeskSession,
+    t: T,
+    typed: (&str, &str),
+    outcome: Outcome,
+) -> Response {
+    let users = match staff::list(&state.svc, &s.principal).await {
+        Ok(u) => u,
+        Err(e) => return server_error(&t, &e),
+    };
+    let rows = users
+        .iter()
+        .map(|u| {
+            [
+                u.id.clone(),
+                u.username.clone(),
+                t.t(&format!("role-{}", u.role.as_str())),
+                status_of(&t, u),
+                day_of(&t, &u.created_at),
+            ]
+        })
+        .collect();
+    let error_at = |f: &str| {
+        outcome
+            .errors
+            .iter()
+            .find(|e| e.field == f)
+            .map(|e| e.message.clone())
+    };
+    let body = StaffPage {
+        problem: outcome.problem.clone(),
+        rows,
+        roles: roles(&t),
+        username: typed.0.to_string(),
+        username_error: error_at("username"),
+        role: typed.1.to_string(),
+        role_error: error_at("role").map(|_| t.t("error-role")),
+        shell: Shell::new(s, t, "admin"),
+    };
+    page(outcome.status, &body)
+}
+
+/// `GET /admin/staff`.
+#[handler]
+pub async fn list(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t) = or_answer!(open(req, &state).await);
+    list_page(&state, &s, t, ("", "front_desk"), Outcome::fresh()).await
+}
+
+/// The page that shows a made password once; never cached.
+fn password_page(s: &DeskSession, t: T, made: WithPassword, key: &str) -> Response {
+    let name = Arg::Text(made.user.username.clone());
+    let body = PasswordPage {
+        title: t.with(&format!("{key}-title"), &[("name", name.clone())]),
+        text: t.with("password-once", &[("name", name)]),
+        password: made.password,
+        id: made.user.id,
+        shell: Shell::new(s, t, "admin"),
+    };
+    let mut r = page(StatusCode::OK, &body);
+    r.headers_mut().insert(
+        "cache-control",
+        poem::http::HeaderValue::from_static("no-store"),
+    );
+    r
+}
+
+/// `POST /admin/staff`: adds a staff member and shows their password once.
+#[handler]
+pub async fn add(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let username = form.get("username").map(|v| v.trim()).unwrap_or_default();
+    let role = form.get("role").map(String::as_str).unwrap_or_default();
+    match staff::add(&state.svc, &s.principal, username, role).await {
+        Ok(made) => password_page(&s, t, made, "staff-added"),
+        Err(e) if !e.errors.is_empty() => {
+            let problem = Some(t.n("form-errors", e.errors.len() as i64));
+            let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, e.errors, problem);
+            list_page(&state, &s, t, (username, role), outcome).await
+        }
+        Err(e) => server_error(&t, &e),
+    }
+}
+
+async fn member_page(
+    req: &Request,
+    state: &DeskState,
+    s: &DeskSession,
+    t: T,
+    id: String,
+    outcome: Outcome,
+) -> Response {
+    let u = match staff::get(&state.svc, &s.principal, id).await {
+        Ok(u) => u,
+        Err(e) => return failed_read(&t, &e, "not-found-staff", ("/admin/staff", "nav-staff")),
+    };
+    let body = MemberPage {
+        problem: outcome.problem,
+        facts: vec![
+            (t.t("staff-role"), t.t(&format!("role-{}", u.role.as_str()))),
+            (t.t("field-status"), status_of(&t, &u)),
+            (t.t("staff-added-on"), day_of(&t, &u.created_at)),
+        ],
+        roles: roles(&t),
+        role: u.role.as_str().to_string(),
+        disabled: u.disabled_at.is_some(),
+        me: u.id == s.principal.actor.id,
+        id: u.id,
+        name: u.username,
+        shell: Shell::new(s, t, "admin").after(req),
+    };
+    page(outcome.status, &body)
+}
+
+/// `GET /admin/staff/{id}`.
+#[handler]
+pub async fn member(
+    req: &Request,
+    Path(id): Path<String>,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t) = or_answer!(open(req, &state).await);
+    member_page(req, &state, &s, t, id, Outcome::fresh()).await
+}
+
+/// `POST /admin/staff/{id}/{action}`: `role` (with `role`), `password` (a new one, shown
+/// once), `disable` or `enable`; the last three only with the "yes" tick.
+#[handler]
+pub async fn act(
+    req: &Request,
+    Path((id, action)): Path<(String, String)>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (svc, p) = (&state.svc, &s.principal);
+    if action != "role" && form.get("confirm").map(String::as_str) != Some("yes") {
+        let problem = Some(t.t("staff-confirm"));
+        let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, Vec::new(), problem);
+        return member_page(req, &state, &s, t, id, outcome).await;
+    }
+    let done = match action.as_str() {
+        "role" => {
+            let role = form.get("role").map(String::as_str).unwrap_or_default();
+            staff::set_role(svc, p, id.clone(), role)
+                .await
+                .map(|_| "staff-role")
+        }
+        "disable" => staff::set_enabled(svc, p, id.clone(), false)
+            .await
+            .map(|_| "staff-disabled"),
+        "enable" => staff::set_enabled(svc, p, id.clone(), true)
+            .await
+            .map(|_| "staff-enabled"),
+        "password" => {
+            return match staff::reset_password(svc, p, id.clone()).await {
+                Ok(made) => password_page(&s, t, made, "staff-reset"),
+                Err(e) => refused(req, &state, &s, t, id, e).await,
+            };
+        }
+        _ => {
+            return failed_read(
+                &t,
+                &AppError::not_found("page", &action),
+                "not-found-staff",
+                ("/admin/staff", "nav-staff"),
+            );
+        }
+    };
+    match done {
+        Ok(flash) => web::redirect(
+            StatusCode::SEE_OTHER,
+            &format!("/admin/staff/{id}?done={flash}"),
+        ),
+        Err(e) => refused(req, &state, &s, t, id, e).await,
+    }
+}
+
+/// The staff member's page again with a use case's refusal in words.
+async fn refused(
+    req: &Request,
+    state: &DeskState,
+    s: &DeskSession,
+    t: T,
+    id: String,
+    e: AppError,
+) -> Response {
+    let status = match e.kind {
+        Kind::Conflict => StatusCode::CONFLICT,
+        Kind::Unprocessable | Kind::BadRequest => StatusCode::UNPROCESSABLE_ENTITY,
+        _ => return failed_read(&t, &e, "not-found-staff", ("/admin/staff", "nav-staff")),
+    };
+    let problem = match e.errors.first() {
+        Some(_) => t.t("error-role"),
+        None => e.detail,
+    };
+    let outcome = Outcome::refused(status, Vec::new(), Some(problem));
+    member_page(req, state, s, t, id, outcome).await
+}

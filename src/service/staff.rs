@@ -1,0 +1,274 @@
+//! Staff members as an admin manages them from the desk (screen 10): the list, adding one
+//! (with a password made here and shown once), changing a role, resetting a password (shown
+//! once), disabling and enabling; and any staff member changing their own password.
+//!
+//! A change to what someone may do (role, password, disabled) ends their front-desk sessions
+//! and refresh tokens, so their next sign-in carries it. An admin cannot change their own
+//! role or disable themselves, and the last enabled admin stays one: nobody locks the hotel
+//! out of its own administration.
+
+use crate::auth::secrets;
+use crate::domain::scopes::{Role, Scope};
+use crate::error::{AppError, AppResult, FieldError, Kind};
+use crate::model::Principal;
+use crate::service::oauth::{create_user, hash_secret};
+use crate::service::{Services, fail_on};
+use crate::store::{self, clients::User};
+
+/// A staff member as the pages show them (never their password hash).
+#[derive(Debug, Clone)]
+pub struct StaffMember {
+    /// `usr_…`
+    pub id: String,
+    /// Login name.
+    pub username: String,
+    /// What they may do.
+    pub role: Role,
+    /// When they were added.
+    pub created_at: String,
+    /// When they were disabled, if they are.
+    pub disabled_at: Option<String>,
+}
+
+impl From<User> for StaffMember {
+    fn from(u: User) -> StaffMember {
+        StaffMember {
+            id: u.id,
+            username: u.username,
+            role: u.role,
+            created_at: u.created_at,
+            disabled_at: u.disabled_at,
+        }
+    }
+}
+
+/// A staff member with a password made for them, to be shown once.
+#[derive(Debug)]
+pub struct WithPassword {
+    /// The staff member.
+    pub user: StaffMember,
+    /// The password in clear; stored only as its hash.
+    pub password: String,
+}
+
+/// Every staff member, by name.
+pub async fn list(svc: &Services, p: &Principal) -> AppResult<Vec<StaffMember>> {
+    p.require(Scope::Admin)?;
+    let all = svc.db().read(store::clients::list_users).await?;
+    Ok(all.into_iter().map(StaffMember::from).collect())
+}
+
+/// One staff member.
+pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<StaffMember> {
+    p.require(Scope::Admin)?;
+    svc.db()
+        .read(move |c| {
+            store::clients::get_user(c, &id)?.ok_or_else(|| AppError::not_found("user", &id))
+        })
+        .await
+        .map(StaffMember::from)
+}
+
+/// Adds a staff member with `role`, and a password made for them.
+pub async fn add(
+    svc: &Services,
+    p: &Principal,
+    username: &str,
+    role: &str,
+) -> AppResult<WithPassword> {
+    p.require(Scope::Admin)?;
+    let password = secrets::readable_password();
+    let user = create_user(svc.db(), username, role, &password)
+        .await
+        .map_err(|e| match e.code {
+            // Said next to the name on the form.
+            "already_exists" => AppError::invalid_field("username", "already_exists", e.detail),
+            _ => e,
+        })?;
+    tracing::info!(by = %p.actor.name, user = %user.username, role = %user.role.as_str(), "staff member added");
+    Ok(WithPassword {
+        user: user.into(),
+        password,
+    })
+}
+
+/// Refuses a change an admin may not make to themselves, or one that leaves no admin.
+fn guard(tx: &crate::db::Tx, p: &Principal, target: &User, demotes: bool) -> AppResult<()> {
+    if target.id == p.actor.id {
+        return Err(AppError::conflict(
+            "own_account",
+            "You cannot change your own role or disable yourself; another admin can.",
+        ));
+    }
+    if demotes && target.role == Role::Admin && store::staff::active_admins(tx)? <= 1 {
+        return Err(AppError::conflict(
+            "last_admin",
+            "This is the last admin; make someone else an admin first.",
+        ));
+    }
+    Ok(())
+}
+
+/// The staff member `id`, read inside a write.
+fn target(tx: &crate::db::Tx, id: &str) -> AppResult<User> {
+    store::clients::get_user(tx, id)?.ok_or_else(|| AppError::not_found("user", id))
+}
+
+/// Gives staff member `id` another role.
+pub async fn set_role(
+    svc: &Services,
+    p: &Principal,
+    id: String,
+    role: &str,
+) -> AppResult<StaffMember> {
+    p.require(Scope::Admin)?;
+    let Some(role) = Role::parse(role) else {
+        return Err(AppError::invalid_field(
+            "role",
+            "invalid_choice",
+            format!("must be one of {}", Role::choices()),
+        ));
+    };
+    let p2 = p.clone();
+    let user = svc
+        .db()
+        .write(move |tx| {
+            let mut user = target(tx, &id)?;
+            if user.role == role {
+                return Ok(user);
+            }
+            guard(tx, &p2, &user, role != Role::Admin)?;
+            store::staff::set_role(tx, &id, role)?;
+            store::staff::end_standing(tx, &id, None)?;
+            user.role = role;
+            Ok(user)
+        })
+        .await?;
+    tracing::info!(by = %p.actor.name, user = %user.username, role = %role.as_str(), "staff role changed");
+    Ok(user.into())
+}
+
+/// Disables (`enabled = false`) or enables staff member `id`. Disabling ends their sessions
+/// and tokens at once.
+pub async fn set_enabled(
+    svc: &Services,
+    p: &Principal,
+    id: String,
+    enabled: bool,
+) -> AppResult<StaffMember> {
+    p.require(Scope::Admin)?;
+    let p2 = p.clone();
+    let user = svc
+        .db()
+        .write(move |tx| {
+            let mut user = target(tx, &id)?;
+            let at = tx.now_text();
+            if enabled {
+                store::staff::set_disabled(tx, &id, None)?;
+                user.disabled_at = None;
+            } else {
+                guard(tx, &p2, &user, true)?;
+                if store::staff::set_disabled(tx, &id, Some(&at))? {
+                    user.disabled_at = Some(at);
+                }
+                store::staff::end_standing(tx, &id, None)?;
+            }
+            Ok(user)
+        })
+        .await?;
+    tracing::info!(by = %p.actor.name, user = %user.username, enabled, "staff member enabled or disabled");
+    Ok(user.into())
+}
+
+/// Gives staff member `id` a new password (made here, shown once) and ends their sessions.
+pub async fn reset_password(svc: &Services, p: &Principal, id: String) -> AppResult<WithPassword> {
+    p.require(Scope::Admin)?;
+    let password = secrets::readable_password();
+    let hash = hash_secret(password.clone()).await?;
+    let user = svc
+        .db()
+        .write(move |tx| {
+            let user = target(tx, &id)?;
+            store::staff::set_password(tx, &id, &hash)?;
+            store::staff::end_standing(tx, &id, None)?;
+            Ok(user)
+        })
+        .await?;
+    tracing::info!(by = %p.actor.name, user = %user.username, "staff password reset");
+    Ok(WithPassword {
+        user: user.into(),
+        password,
+    })
+}
+
+/// What a staff member types to change their own password.
+#[derive(Debug, Default)]
+pub struct OwnPassword {
+    /// The password they have.
+    pub current: String,
+    /// The new one.
+    pub new: String,
+    /// The new one again.
+    pub repeat: String,
+}
+
+/// A staff member changes their own password; their other sessions end, `session` (the
+/// hash of the one they are using) stays.
+pub async fn change_own(
+    svc: &Services,
+    p: &Principal,
+    session: Option<String>,
+    typed: OwnPassword,
+) -> AppResult<()> {
+    let me = p.actor.id.clone();
+    let user = svc
+        .db()
+        .read(move |c| store::clients::get_user(c, &me))
+        .await?
+        .ok_or_else(|| {
+            AppError::new(Kind::Forbidden, "not_staff", "Only staff have a password.")
+        })?;
+    let (current, stored) = (typed.current.clone(), user.password_hash.clone());
+    let right = tokio::task::spawn_blocking(move || secrets::verify_password(&current, &stored))
+        .await
+        .map_err(AppError::internal)?;
+    let mut errs = Vec::new();
+    if !right {
+        errs.push(FieldError::new(
+            "current",
+            "wrong_password",
+            "is not your password",
+        ));
+    }
+    if typed.new.chars().count() < 10 {
+        errs.push(FieldError::new(
+            "new",
+            "too_short",
+            "must be at least 10 characters",
+        ));
+    } else if typed.new == typed.current {
+        errs.push(FieldError::new(
+            "new",
+            "unchanged",
+            "must differ from the one you have",
+        ));
+    }
+    if typed.repeat != typed.new {
+        errs.push(FieldError::new(
+            "repeat",
+            "mismatch",
+            "must be the same as the new password",
+        ));
+    }
+    fail_on(errs)?;
+    let hash = hash_secret(typed.new).await?;
+    let id = user.id.clone();
+    svc.db()
+        .write(move |tx| {
+            store::staff::set_password(tx, &id, &hash)?;
+            store::staff::end_standing(tx, &id, session.as_deref())
+        })
+        .await?;
+    tracing::info!(user = %user.username, "staff member changed their password");
+    Ok(())
+}
