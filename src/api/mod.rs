@@ -303,6 +303,10 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/invoices", poem::get(crate::desk::invoices::invoices))
         .at("/admin", poem::get(crate::desk::admin::admin))
         .at(
+            "/admin/settings",
+            poem::get(crate::desk::settings::show).post(crate::desk::settings::save),
+        )
+        .at(
             "/admin/staff",
             poem::get(crate::desk::staff::list).post(crate::desk::staff::add),
         )

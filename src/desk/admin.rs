@@ -12,7 +12,10 @@ use super::{DeskState, Shell, open, or_answer, page, server_error};
 use crate::domain::scopes::Scope;
 
 /// The sections: (path, title key, what-for key).
-const SECTIONS: &[(&str, &str, &str)] = &[("/admin/staff", "nav-staff", "admin-staff-about")];
+const SECTIONS: &[(&str, &str, &str)] = &[
+    ("/admin/settings", "nav-settings", "admin-settings-about"),
+    ("/admin/staff", "nav-staff", "admin-staff-about"),
+];
 
 #[derive(Template)]
 #[template(path = "desk/admin.html")]

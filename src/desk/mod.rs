@@ -22,6 +22,7 @@ pub mod new_reservation;
 pub mod once;
 pub mod reservation;
 pub mod sale;
+pub mod settings;
 pub mod sign_in;
 pub mod staff;
 pub mod stay_actions;
@@ -164,6 +165,7 @@ pub const FLASHES: &[&str] = &[
     "staff-disabled",
     "staff-enabled",
     "password-changed",
+    "settings-saved",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

@@ -302,6 +302,10 @@ async fn in_a_browser_an_admin_adds_a_receptionist_who_signs_in() {
         .unwrap();
     b.axe("A staff member").await;
     b.screenshot("desk-admin-staff-member").await;
+    c.goto(&format!("{base}/admin/settings")).await.unwrap();
+    c.wait().for_element(Locator::Id("city_tax")).await.unwrap();
+    b.axe("The property's settings").await;
+    b.screenshot("desk-admin-settings").await;
     // Sign out, and luca signs in with what was shown.
     c.find(Locator::Css("form.signout button"))
         .await

@@ -1,0 +1,79 @@
+//! Administration at the desk, the property's settings (screen 10): amounts and rates typed
+//! as people write them, every refusal next to its field with what was typed kept, a change
+//! saved meanwhile caught, and other roles refused.
+
+use crate::support::desk::{Browser, hidden, staff};
+use crate::support::spawn_app;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_admin_changes_the_settings_with_errors_in_place() {
+    let app = spawn_app().await;
+    let password = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &password).await;
+    let page = a.get("/admin/settings").await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert!(page.text.contains("Guest registration"));
+    let csrf = Browser::csrf(&page);
+    let version = hidden(&page.text, "version").unwrap();
+    let form = |tz: &'static str, rate: &'static str, amount: &'static str| {
+        vec![
+            ("csrf", csrf.clone()),
+            ("version", version.clone()),
+            ("name", "Hotel Mare".to_string()),
+            ("time_zone", tz.into()),
+            ("currency", "eur".into()),
+            ("country", "it".into()),
+            ("invoice_series", "B-{year}".into()),
+            ("default_tax_rate", rate.into()),
+            ("city_tax", "charged".into()),
+            ("city_tax_amount", amount.into()),
+            ("city_tax_rate", "".into()),
+            ("city_tax_max_nights", "7".into()),
+            ("city_tax_exempt_under_age", "14".into()),
+        ]
+    };
+    let post = |f: Vec<(&'static str, String)>| {
+        let a = &a;
+        async move {
+            let pairs: Vec<(&str, &str)> = f.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            a.post("/admin/settings", &pairs).await
+        }
+    };
+    let bad = post(form("Mars/Base", "ten", "")).await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    for id in ["time_zone-error", "default_tax_rate-error", "city_tax_amount-error"] {
+        assert!(bad.text.contains(&format!("id=\"{id}\"")), "{id}: {}", bad.text);
+    }
+    assert!(bad.text.contains("Write a rate such as 10 or 9.5."));
+    assert!(bad.text.contains("value=\"Mars/Base\"") && bad.text.contains("value=\"Hotel Mare\""));
+    let unchanged = app.get("/v1/settings").await.expect(200).body;
+    assert_ne!(unchanged["name"], "Hotel Mare");
+
+    let done = post(form("Europe/Rome", "10", "2,50")).await;
+    assert_eq!(done.status, 303, "{}", done.text);
+    let after = a.get(&done.header("location").unwrap()).await;
+    assert!(after.text.contains("The settings are saved."));
+    assert!(after.text.contains("value=\"2.50\""), "{}", after.text);
+    let s = app.get("/v1/settings").await.expect(200).body;
+    assert_eq!(s["name"], "Hotel Mare");
+    assert_eq!(s["currency"], "EUR");
+    assert_eq!(s["country"], "IT");
+    assert_eq!(s["invoice_series"], "B-{year}");
+    assert_eq!(s["default_tax_rate"], 1000);
+    assert_eq!(s["city_tax"]["amount_per_person_night"], 250);
+    assert_eq!(s["city_tax"]["max_nights"], 7);
+    assert_eq!(s["city_tax"]["exempt_under_age"], 14);
+
+    // The old page's version: someone saved meanwhile; what was typed stays.
+    let mut stale = form("Europe/Zagreb", "25", "1");
+    stale[2] = ("name", "Hotel Jadran".into());
+    let caught = post(stale).await;
+    assert_eq!(caught.status, 409, "{}", caught.text);
+    assert!(caught.text.contains("Someone else saved the settings"));
+    assert!(caught.text.contains("value=\"Hotel Jadran\""));
+    assert_eq!(app.get("/v1/settings").await.body["name"], "Hotel Mare");
+
+    let fd = staff(&app, "marta", "front_desk").await;
+    let m = Browser::sign_in(&app, "marta", &fd).await;
+    assert_eq!(m.get("/admin/settings").await.status, 403);
+}
