@@ -303,6 +303,24 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/invoices", poem::get(crate::desk::invoices::invoices))
         .at("/admin", poem::get(crate::desk::admin::admin))
         .at(
+            "/admin/rooms",
+            poem::get(crate::desk::rooms_admin::list).post(crate::desk::rooms_admin::add_room),
+        )
+        .at(
+            "/admin/rooms/:id",
+            poem::get(crate::desk::rooms_admin::room_page)
+                .post(crate::desk::rooms_admin::save_room),
+        )
+        .at(
+            "/admin/room-types",
+            poem::post(crate::desk::rooms_admin::add_type),
+        )
+        .at(
+            "/admin/room-types/:id",
+            poem::get(crate::desk::rooms_admin::type_page)
+                .post(crate::desk::rooms_admin::save_type),
+        )
+        .at(
             "/admin/settings",
             poem::get(crate::desk::settings::show).post(crate::desk::settings::save),
         )

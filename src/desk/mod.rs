@@ -7,6 +7,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod admin_form;
 pub mod board;
 pub mod check_in;
 pub mod check_out;
@@ -21,6 +22,7 @@ pub mod invoices;
 pub mod new_reservation;
 pub mod once;
 pub mod reservation;
+pub mod rooms_admin;
 pub mod sale;
 pub mod settings;
 pub mod sign_in;
@@ -166,6 +168,10 @@ pub const FLASHES: &[&str] = &[
     "staff-enabled",
     "password-changed",
     "settings-saved",
+    "room-type-added",
+    "room-room-added",
+    "room-type-saved",
+    "room-room-saved",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API
@@ -295,6 +301,16 @@ macro_rules! or_answer {
     };
 }
 pub(crate) use or_answer;
+
+/// The administration's pages are the admin role's: anyone else gets the "not for your
+/// role" page, even where a use case alone would let them (housekeeping may change rooms).
+/// Returns the refusal to send, if any.
+fn admin_only(s: &DeskSession, t: &T) -> Option<Response> {
+    s.principal
+        .require(crate::domain::scopes::Scope::Admin)
+        .err()
+        .map(|e| server_error(t, &e))
+}
 
 /// A signed-in page request: the session and the words of its language.
 async fn open(req: &Request, state: &DeskState) -> Result<(DeskSession, T), Response> {

@@ -14,6 +14,7 @@ use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 use serde_json::{Value, json};
 
+use super::admin_form::hundredths;
 use super::guest_form::FormField;
 use super::{DeskState, Outcome, Shell, open, open_post, or_answer};
 use super::{page, server_error, web};
@@ -66,16 +67,6 @@ struct SettingsPage {
     city: Vec<FormField>,
     /// The compliance schemes in force, in words.
     schemes: Vec<(String, String)>,
-}
-
-/// Minor units or basis points as typed: `1234` → `12.34`.
-fn hundredths(n: i64) -> String {
-    let sign = if n < 0 { "-" } else { "" };
-    let n = n.abs();
-    match n % 100 {
-        0 => format!("{sign}{}", n / 100),
-        c => format!("{sign}{}.{c:02}", n / 100),
-    }
 }
 
 /// The form's values for the stored settings.

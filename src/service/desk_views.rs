@@ -326,6 +326,25 @@ pub async fn rooms(svc: &Services, p: &Principal) -> AppResult<Vec<(crate::model
         .collect())
 }
 
+/// The administration's rooms screen: every room type, and every room with its type's name.
+#[derive(Debug, Default)]
+pub struct RoomSetup {
+    /// Room types, by code.
+    pub types: Vec<crate::model::RoomType>,
+    /// Rooms, by number, with their type's name.
+    pub rooms: Vec<(crate::model::Room, String)>,
+}
+
+/// The rooms screen's data (the first 1,000 of each).
+pub async fn room_setup(svc: &Services, p: &Principal) -> AppResult<RoomSetup> {
+    let all = crate::service::PageRequest::first(1000);
+    let types = crate::service::room_types::list(svc, p, all).await?;
+    Ok(RoomSetup {
+        types: types.items.into_iter().map(|(t, _)| t).collect(),
+        rooms: rooms(svc, p).await?,
+    })
+}
+
 /// Invoices issued from `from` to `to` (inclusive), of `status` when given, in number order
 /// (the first 500).
 pub async fn invoices(

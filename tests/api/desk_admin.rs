@@ -306,6 +306,29 @@ async fn in_a_browser_an_admin_adds_a_receptionist_who_signs_in() {
     c.wait().for_element(Locator::Id("city_tax")).await.unwrap();
     b.axe("The property's settings").await;
     b.screenshot("desk-admin-settings").await;
+    let rt = app.room_type("DBL", 2).await;
+    let room = app.room("101", &rt).await;
+    c.goto(&format!("{base}/admin/rooms")).await.unwrap();
+    c.wait()
+        .for_element(Locator::LinkText("101"))
+        .await
+        .unwrap();
+    b.axe("Rooms").await;
+    b.screenshot("desk-admin-rooms").await;
+    c.goto(&format!("{base}/admin/rooms/{room}")).await.unwrap();
+    c.wait()
+        .for_element(Locator::Id("housekeeping_status"))
+        .await
+        .unwrap();
+    b.axe("A room").await;
+    c.goto(&format!("{base}/admin/room-types/{rt}"))
+        .await
+        .unwrap();
+    c.wait()
+        .for_element(Locator::Id("base_rate"))
+        .await
+        .unwrap();
+    b.axe("A room type").await;
     // Sign out, and luca signs in with what was shown.
     c.find(Locator::Css("form.signout button"))
         .await

@@ -41,8 +41,16 @@ async fn an_admin_changes_the_settings_with_errors_in_place() {
     };
     let bad = post(form("Mars/Base", "ten", "")).await;
     assert_eq!(bad.status, 422, "{}", bad.text);
-    for id in ["time_zone-error", "default_tax_rate-error", "city_tax_amount-error"] {
-        assert!(bad.text.contains(&format!("id=\"{id}\"")), "{id}: {}", bad.text);
+    for id in [
+        "time_zone-error",
+        "default_tax_rate-error",
+        "city_tax_amount-error",
+    ] {
+        assert!(
+            bad.text.contains(&format!("id=\"{id}\"")),
+            "{id}: {}",
+            bad.text
+        );
     }
     assert!(bad.text.contains("Write a rate such as 10 or 9.5."));
     assert!(bad.text.contains("value=\"Mars/Base\"") && bad.text.contains("value=\"Hotel Mare\""));

@@ -21,6 +21,7 @@ mod desk_browser_stay;
 mod desk_changes;
 mod desk_housekeeping;
 mod desk_invoices;
+mod desk_rooms_admin;
 mod desk_settings;
 mod desk_stay;
 mod events;
