@@ -303,6 +303,22 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/invoices", poem::get(crate::desk::invoices::invoices))
         .at("/admin", poem::get(crate::desk::admin::admin))
         .at(
+            "/admin/clients",
+            poem::get(crate::desk::clients_admin::list).post(crate::desk::clients_admin::add),
+        )
+        .at(
+            "/admin/clients/device",
+            poem::post(crate::desk::clients_admin::device),
+        )
+        .at(
+            "/admin/clients/:id",
+            poem::get(crate::desk::clients_admin::one),
+        )
+        .at(
+            "/admin/clients/:id/:action",
+            poem::post(crate::desk::clients_admin::act),
+        )
+        .at(
             "/admin/rooms",
             poem::get(crate::desk::rooms_admin::list).post(crate::desk::rooms_admin::add_room),
         )

@@ -16,6 +16,7 @@ const SECTIONS: &[(&str, &str, &str)] = &[
     ("/admin/settings", "nav-settings", "admin-settings-about"),
     ("/admin/rooms", "nav-rooms", "admin-rooms-about"),
     ("/admin/staff", "nav-staff", "admin-staff-about"),
+    ("/admin/clients", "nav-clients", "admin-clients-about"),
 ];
 
 #[derive(Template)]

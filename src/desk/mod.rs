@@ -11,6 +11,7 @@ pub mod admin_form;
 pub mod board;
 pub mod check_in;
 pub mod check_out;
+pub mod clients_admin;
 pub mod files;
 pub mod guest_edit;
 pub mod guest_form;
@@ -172,6 +173,11 @@ pub const FLASHES: &[&str] = &[
     "room-room-added",
     "room-type-saved",
     "room-room-saved",
+    "client-added",
+    "client-rate",
+    "client-revoked",
+    "device-approved",
+    "device-denied",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

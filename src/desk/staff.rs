@@ -48,15 +48,32 @@ struct MemberPage {
     me: bool,
 }
 
-/// A password shown once.
+/// A password or secret shown once, with a way on.
 #[derive(Template)]
 #[template(path = "desk/password_once.html")]
-struct PasswordPage {
-    shell: Shell,
-    title: String,
-    text: String,
-    password: String,
-    id: String,
+pub(super) struct ShownOnce {
+    pub shell: Shell,
+    pub title: String,
+    pub text: String,
+    /// The accessible name of what is shown.
+    pub label: String,
+    pub password: String,
+    /// What to do when it is lost.
+    pub after: String,
+    /// Where to go on: (path, label).
+    pub back: (String, String),
+}
+
+impl ShownOnce {
+    /// The page, never cached.
+    pub fn answer(&self) -> Response {
+        let mut r = page(StatusCode::OK, self);
+        r.headers_mut().insert(
+            "cache-control",
+            poem::http::HeaderValue::from_static("no-store"),
+        );
+        r
+    }
 }
 
 fn roles(t: &T) -> Vec<(String, String)> {
@@ -134,19 +151,19 @@ pub async fn list(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
 /// The page that shows a made password once; never cached.
 fn password_page(s: &DeskSession, t: T, made: WithPassword, key: &str) -> Response {
     let name = Arg::Text(made.user.username.clone());
-    let body = PasswordPage {
+    ShownOnce {
         title: t.with(&format!("{key}-title"), &[("name", name.clone())]),
         text: t.with("password-once", &[("name", name)]),
+        label: t.t("password-label"),
         password: made.password,
-        id: made.user.id,
+        after: t.t("password-once-after"),
+        back: (
+            format!("/admin/staff/{}", made.user.id),
+            t.t("password-done"),
+        ),
         shell: Shell::new(s, t, "admin"),
-    };
-    let mut r = page(StatusCode::OK, &body);
-    r.headers_mut().insert(
-        "cache-control",
-        poem::http::HeaderValue::from_static("no-store"),
-    );
-    r
+    }
+    .answer()
 }
 
 /// `POST /admin/staff`: adds a staff member and shows their password once.

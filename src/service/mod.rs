@@ -2,6 +2,7 @@
 //! transaction, applies the domain rules to what the store reads, writes the change and
 //! records its event in the same transaction.
 
+pub mod api_clients;
 pub mod authority;
 pub mod availability;
 pub mod charges;

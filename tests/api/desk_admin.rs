@@ -329,6 +329,14 @@ async fn in_a_browser_an_admin_adds_a_receptionist_who_signs_in() {
         .await
         .unwrap();
     b.axe("A room type").await;
+    c.goto(&format!("{base}/admin/clients")).await.unwrap();
+    c.wait().for_element(Locator::Id("code")).await.unwrap();
+    c.find(Locator::Css("details.change summary")).await.unwrap().click().await.unwrap();
+    b.axe("API clients and devices").await;
+    b.screenshot("desk-admin-clients").await;
+    c.goto(&format!("{base}/admin/clients/cli_desk")).await.unwrap();
+    c.wait().for_element(Locator::Id("rate_burst")).await.unwrap();
+    b.axe("An API client").await;
     // Sign out, and luca signs in with what was shown.
     c.find(Locator::Css("form.signout button"))
         .await
