@@ -303,6 +303,22 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/invoices", poem::get(crate::desk::invoices::invoices))
         .at("/admin", poem::get(crate::desk::admin::admin))
         .at(
+            "/admin/webhooks",
+            poem::get(crate::desk::webhooks_admin::list).post(crate::desk::webhooks_admin::add),
+        )
+        .at(
+            "/admin/webhooks/:id",
+            poem::get(crate::desk::webhooks_admin::one),
+        )
+        .at(
+            "/admin/webhooks/:id/:action",
+            poem::post(crate::desk::webhooks_admin::act),
+        )
+        .at(
+            "/admin/webhooks/:id/deliveries/:delivery",
+            poem::post(crate::desk::webhooks_admin::redeliver),
+        )
+        .at(
             "/admin/clients",
             poem::get(crate::desk::clients_admin::list).post(crate::desk::clients_admin::add),
         )

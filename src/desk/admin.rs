@@ -17,6 +17,7 @@ const SECTIONS: &[(&str, &str, &str)] = &[
     ("/admin/rooms", "nav-rooms", "admin-rooms-about"),
     ("/admin/staff", "nav-staff", "admin-staff-about"),
     ("/admin/clients", "nav-clients", "admin-clients-about"),
+    ("/admin/webhooks", "nav-webhooks", "admin-webhooks-about"),
 ];
 
 #[derive(Template)]

@@ -30,6 +30,7 @@ pub mod sign_in;
 pub mod staff;
 pub mod stay_actions;
 pub mod today;
+pub mod webhooks_admin;
 
 use std::sync::Arc;
 
@@ -178,6 +179,9 @@ pub const FLASHES: &[&str] = &[
     "client-revoked",
     "device-approved",
     "device-denied",
+    "webhook-test",
+    "webhook-saved",
+    "webhook-redelivered",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

@@ -331,12 +331,45 @@ async fn in_a_browser_an_admin_adds_a_receptionist_who_signs_in() {
     b.axe("A room type").await;
     c.goto(&format!("{base}/admin/clients")).await.unwrap();
     c.wait().for_element(Locator::Id("code")).await.unwrap();
-    c.find(Locator::Css("details.change summary")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Css("details.change summary"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     b.axe("API clients and devices").await;
     b.screenshot("desk-admin-clients").await;
-    c.goto(&format!("{base}/admin/clients/cli_desk")).await.unwrap();
-    c.wait().for_element(Locator::Id("rate_burst")).await.unwrap();
+    c.goto(&format!("{base}/admin/clients/cli_desk"))
+        .await
+        .unwrap();
+    c.wait()
+        .for_element(Locator::Id("rate_burst"))
+        .await
+        .unwrap();
     b.axe("An API client").await;
+    c.goto(&format!("{base}/admin/webhooks")).await.unwrap();
+    c.wait().for_element(Locator::Id("url")).await.unwrap();
+    b.axe("Webhooks").await;
+    let hook = app
+        .post(
+            "/v1/webhooks",
+            serde_json::json!({"url": "http://127.0.0.1:9/hooks", "events": ["*"]}),
+        )
+        .await
+        .expect(201)
+        .id();
+    app.post(&format!("/v1/webhooks/{hook}/test"), serde_json::json!({}))
+        .await
+        .expect(202);
+    c.goto(&format!("{base}/admin/webhooks/{hook}"))
+        .await
+        .unwrap();
+    c.wait()
+        .for_element(Locator::Id("confirm-rotate"))
+        .await
+        .unwrap();
+    b.axe("A webhook endpoint").await;
+    b.screenshot("desk-admin-webhook").await;
     // Sign out, and luca signs in with what was shown.
     c.find(Locator::Css("form.signout button"))
         .await

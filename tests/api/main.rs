@@ -25,6 +25,7 @@ mod desk_invoices;
 mod desk_rooms_admin;
 mod desk_settings;
 mod desk_stay;
+mod desk_webhooks_admin;
 mod events;
 mod feed;
 mod fiscal;
