@@ -598,3 +598,46 @@ not-found-webhook = There is no such webhook endpoint.
 flash-webhook-test = A test event is on its way; it appears in the log below within a few seconds.
 flash-webhook-saved = The endpoint is saved.
 flash-webhook-redelivered = The event is on its way again.
+nav-compliance = Compliance centre
+admin-compliance-about = What the police (guest registration) or the tax authority (fiscal receipts) has not yet accepted, most urgent first; the day's registration file; the official code tables; the certificate.
+compliance-title = Compliance centre
+compliance-certificate = Fiscal certificate
+compliance-certificate-until = Valid until
+compliance-days-left = { $day } ({ $count ->
+    [one] one day left
+   *[other] { $count } days left
+})
+compliance-certificate-renew = { $count ->
+    [one] The fiscal certificate expires tomorrow. Ask FINA for a new one now: without it no invoice can be fiscalised.
+   *[other] The fiscal certificate expires in { $count } days. Ask FINA for a new one now: without it no invoice can be fiscalised.
+}
+compliance-waiting = Not yet accepted
+compliance-all-accepted = Everything sent has been accepted. Nothing to do.
+compliance-what = What
+compliance-for = For
+compliance-due = Deadline (UTC)
+compliance-problem = Last problem
+compliance-send-again = Send again
+submission-kind-guest_registration = guest registration
+submission-kind-fiscal_receipt = fiscal receipt
+submission-overdue = { $due }, overdue
+compliance-file = The day's registration file
+compliance-file-about = For a manual upload on the police's website when the automatic sending cannot get through: the day's guests not yet accepted, in the official format.
+compliance-file-day = Day
+compliance-file-all = Every row of the day, accepted ones too
+compliance-file-download = Download the file
+compliance-tables = Official code tables
+compliance-tables-about = The places and document types the police's system knows, downloaded from its website (Tabelle). Upload a newer file here when it changes.
+compliance-no-tables = No tables loaded yet: registration cannot check places and documents until they are.
+compliance-table = Table
+compliance-rows = Rows
+compliance-source = File
+compliance-imported = Loaded
+compliance-file-choose = File (CSV as downloaded)
+compliance-upload = Upload and load
+compliance-table-missing = Choose the file to upload.
+compliance-table-empty = The file { $file } is empty.
+compliance-table-too-big = The file is larger than 16 MB; it is not an official code table.
+compliance-table-not-text = The file is not a text (CSV) file.
+flash-submission-retried = Sent again. Its status below changes when the authority answers.
+flash-table-imported = The table is loaded.

@@ -303,6 +303,22 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/invoices", poem::get(crate::desk::invoices::invoices))
         .at("/admin", poem::get(crate::desk::admin::admin))
         .at(
+            "/admin/compliance",
+            poem::get(crate::desk::compliance_admin::centre),
+        )
+        .at(
+            "/admin/compliance/submissions/:id",
+            poem::post(crate::desk::compliance_admin::retry),
+        )
+        .at(
+            "/admin/compliance/registration-file",
+            poem::get(crate::desk::compliance_admin::registration_file),
+        )
+        .at(
+            "/admin/compliance/tables",
+            poem::post(crate::desk::compliance_admin::upload),
+        )
+        .at(
             "/admin/webhooks",
             poem::get(crate::desk::webhooks_admin::list).post(crate::desk::webhooks_admin::add),
         )

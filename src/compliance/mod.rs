@@ -71,6 +71,11 @@ pub trait FiscalScheme: Send + Sync {
     fn qr_payload(&self, _payload: &str, _reference: &str) -> Option<String> {
         None
     }
+
+    /// The certificate the scheme seals and signs with: its subject and when it expires.
+    fn certificate(&self) -> Option<(String, chrono::DateTime<chrono::Utc>)> {
+        None
+    }
 }
 
 /// No fiscal system: invoices are `not_required`.

@@ -18,6 +18,11 @@ const SECTIONS: &[(&str, &str, &str)] = &[
     ("/admin/staff", "nav-staff", "admin-staff-about"),
     ("/admin/clients", "nav-clients", "admin-clients-about"),
     ("/admin/webhooks", "nav-webhooks", "admin-webhooks-about"),
+    (
+        "/admin/compliance",
+        "nav-compliance",
+        "admin-compliance-about",
+    ),
 ];
 
 #[derive(Template)]

@@ -12,6 +12,7 @@ pub mod board;
 pub mod check_in;
 pub mod check_out;
 pub mod clients_admin;
+pub mod compliance_admin;
 pub mod files;
 pub mod guest_edit;
 pub mod guest_form;
@@ -182,6 +183,8 @@ pub const FLASHES: &[&str] = &[
     "webhook-test",
     "webhook-saved",
     "webhook-redelivered",
+    "submission-retried",
+    "table-imported",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

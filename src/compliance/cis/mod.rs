@@ -216,6 +216,10 @@ fn read_answer(status: u16, body: &str, after: Option<std::time::Duration>) -> O
 }
 
 impl FiscalScheme for Cis {
+    fn certificate(&self) -> Option<(String, chrono::DateTime<chrono::Utc>)> {
+        Some((self.credentials.subject.clone(), self.credentials.not_after))
+    }
+
     fn name(&self) -> &'static str {
         NAME
     }
