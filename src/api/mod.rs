@@ -382,6 +382,10 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             poem::post(crate::desk::staff::act),
         )
         .at(
+            "/account/language",
+            poem::post(crate::desk::account::language),
+        )
+        .at(
             "/account/password",
             poem::get(crate::desk::account::show).post(crate::desk::account::change),
         )

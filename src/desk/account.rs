@@ -1,5 +1,6 @@
-//! The staff member's own account: `/account/password` changes their password (the one they
-//! have, the new one twice). Their other sessions end; the one in use stays. Passwords are
+//! The staff member's own account (`/account/password`): the language of their pages
+//! (`/account/language`; the browser's unless they choose), and their password (the one they
+//! have, the new one twice; their other sessions end, the one in use stays). Passwords are
 //! never written back into a refused form: each field's error says what to type again.
 
 use std::sync::Arc;
@@ -29,6 +30,20 @@ struct PasswordForm {
     problem: Option<String>,
     /// (name, label, autocomplete, error).
     fields: Vec<(&'static str, String, &'static str, Option<String>)>,
+    /// (tag, name) of the languages, the browser's first (empty tag).
+    languages: Vec<(String, String)>,
+    language: String,
+}
+
+/// The choice of language: the browser's, then each language in its own name.
+pub(super) fn languages(t: &T) -> Vec<(String, String)> {
+    std::iter::once((String::new(), t.t("language-browser")))
+        .chain(
+            crate::i18n::Lang::ALL
+                .iter()
+                .map(|l| (l.tag().to_string(), l.own_name().to_string())),
+        )
+        .collect()
 }
 
 fn render(req: &Request, s: &DeskSession, t: T, outcome: Outcome) -> Response {
@@ -46,6 +61,8 @@ fn render(req: &Request, s: &DeskSession, t: T, outcome: Outcome) -> Response {
     let body = PasswordForm {
         problem: outcome.problem,
         fields,
+        languages: languages(&t),
+        language: s.language.clone().unwrap_or_default(),
         shell: Shell::new(s, t, "account").after(req),
     };
     page(outcome.status, &body)
@@ -78,6 +95,30 @@ pub async fn change(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
             let problem = Some(t.n("form-errors", e.errors.len() as i64));
             let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, e.errors, problem);
             render(req, &s, t, outcome)
+        }
+        Err(e) => server_error(&t, &e),
+    }
+}
+
+/// `POST /account/language`: the language of the staff member's own pages.
+#[handler]
+pub async fn language(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let typed = form.get("language").cloned().unwrap_or_default();
+    let me = s.principal.actor.id.clone();
+    match staff::set_language(&state.svc, &s.principal, me, &typed).await {
+        Ok(()) => web::redirect(
+            StatusCode::SEE_OTHER,
+            "/account/password?done=language-saved",
+        ),
+        Err(e) if !e.errors.is_empty() => {
+            let problem = Some(t.t("error-language"));
+            render(
+                req,
+                &s,
+                t,
+                Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, Vec::new(), problem),
+            )
         }
         Err(e) => server_error(&t, &e),
     }

@@ -185,6 +185,8 @@ pub const FLASHES: &[&str] = &[
     "webhook-redelivered",
     "submission-retried",
     "table-imported",
+    "language-saved",
+    "staff-language",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API
@@ -328,7 +330,16 @@ fn admin_only(s: &DeskSession, t: &T) -> Option<Response> {
 /// A signed-in page request: the session and the words of its language.
 async fn open(req: &Request, state: &DeskState) -> Result<(DeskSession, T), Response> {
     let s = signed_in(req, state).await?;
-    Ok((s, words(req)))
+    let t = words_for(req, &s);
+    Ok((s, t))
+}
+
+/// The words of a signed-in staff member: their own language, or else the browser's.
+fn words_for(req: &Request, s: &DeskSession) -> T {
+    match s.language.as_deref().and_then(Lang::parse) {
+        Some(lang) => T::new(lang),
+        None => words(req),
+    }
 }
 
 /// A signed-in form post that passed the origin and CSRF checks: the session, the words
@@ -343,7 +354,8 @@ async fn open_post(
     if let Some(r) = refused(req, &s, &form) {
         return Err(r);
     }
-    Ok((s, words(req), form))
+    let t = words_for(req, &s);
+    Ok((s, t, form))
 }
 
 /// The signed-in staff member, or the answer to send instead: a redirect to sign in.

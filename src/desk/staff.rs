@@ -46,6 +46,9 @@ struct MemberPage {
     disabled: bool,
     /// The admin looking at their own page: no actions, a link to "My password".
     me: bool,
+    /// (tag, name) of the languages, and theirs.
+    languages: Vec<(String, String)>,
+    language: String,
 }
 
 /// A password or secret shown once, with a way on.
@@ -203,6 +206,8 @@ async fn member_page(
             (t.t("staff-added-on"), day_of(&t, &u.created_at)),
         ],
         roles: roles(&t),
+        languages: super::account::languages(&t),
+        language: u.language.clone().unwrap_or_default(),
         role: u.role.as_str().to_string(),
         disabled: u.disabled_at.is_some(),
         me: u.id == s.principal.actor.id,
@@ -235,7 +240,9 @@ pub async fn act(
 ) -> Response {
     let (s, t, form) = or_answer!(open_post(req, body, &state).await);
     let (svc, p) = (&state.svc, &s.principal);
-    if action != "role" && form.get("confirm").map(String::as_str) != Some("yes") {
+    if !["role", "language"].contains(&action.as_str())
+        && form.get("confirm").map(String::as_str) != Some("yes")
+    {
         let problem = Some(t.t("staff-confirm"));
         let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, Vec::new(), problem);
         return member_page(req, &state, &s, t, id, outcome).await;
@@ -246,6 +253,12 @@ pub async fn act(
             staff::set_role(svc, p, id.clone(), role)
                 .await
                 .map(|_| "staff-role")
+        }
+        "language" => {
+            let typed = form.get("language").map(String::as_str).unwrap_or_default();
+            staff::set_language(svc, p, id.clone(), typed)
+                .await
+                .map(|_| "staff-language")
         }
         "disable" => staff::set_enabled(svc, p, id.clone(), false)
             .await

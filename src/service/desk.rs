@@ -39,6 +39,8 @@ pub struct DeskSession {
     pub today: chrono::NaiveDate,
     /// The property's time zone, for the times the pages show.
     pub time_zone: String,
+    /// The staff member's language (`en`, `it`, `hr`), or `None` to follow the browser.
+    pub language: Option<String>,
 }
 
 /// Creates the first-party desk client when it is missing (a new or upgraded installation):
@@ -212,6 +214,7 @@ pub async fn session(
         csrf: s.csrf,
         today: svc.db().clock().today_in(&tz),
         time_zone: tz,
+        language: s.language,
     }))
 }
 

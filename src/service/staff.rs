@@ -28,6 +28,8 @@ pub struct StaffMember {
     pub created_at: String,
     /// When they were disabled, if they are.
     pub disabled_at: Option<String>,
+    /// Their desk language (`en`, `it`, `hr`), or `None` to follow the browser.
+    pub language: Option<String>,
 }
 
 impl From<User> for StaffMember {
@@ -38,6 +40,7 @@ impl From<User> for StaffMember {
             role: u.role,
             created_at: u.created_at,
             disabled_at: u.disabled_at,
+            language: u.language,
         }
     }
 }
@@ -199,6 +202,35 @@ pub async fn reset_password(svc: &Services, p: &Principal, id: String) -> AppRes
         user: user.into(),
         password,
     })
+}
+
+/// The language typed (`""` for the browser's), checked against the desk's languages.
+fn language_of(typed: &str) -> AppResult<Option<String>> {
+    match typed.trim() {
+        "" => Ok(None),
+        tag => crate::i18n::Lang::parse(tag)
+            .map(|l| Some(l.tag().to_string()))
+            .ok_or_else(|| {
+                AppError::invalid_field("language", "invalid_choice", "must be en, it, hr or empty")
+            }),
+    }
+}
+
+/// Sets staff member `id`'s desk language (`""`: the browser's); it applies to their next page.
+pub async fn set_language(svc: &Services, p: &Principal, id: String, typed: &str) -> AppResult<()> {
+    if id != p.actor.id {
+        p.require(Scope::Admin)?;
+    }
+    let language = language_of(typed)?;
+    svc.db()
+        .write(move |tx| {
+            if store::staff::set_language(tx, &id, language.as_deref())? {
+                Ok(())
+            } else {
+                Err(AppError::not_found("user", &id))
+            }
+        })
+        .await
 }
 
 /// What a staff member types to change their own password.

@@ -117,6 +117,8 @@ pub struct User {
     pub created_at: String,
     /// When they were disabled, if they were.
     pub disabled_at: Option<String>,
+    /// Their desk language (`en`, `it`, `hr`), or `None` to follow the browser.
+    pub language: Option<String>,
 }
 
 fn map_user(r: &Row) -> rusqlite::Result<User> {
@@ -128,6 +130,7 @@ fn map_user(r: &Row) -> rusqlite::Result<User> {
         role: Role::parse(&role).unwrap_or(Role::Housekeeping),
         created_at: r.get("created_at")?,
         disabled_at: r.get("disabled_at")?,
+        language: r.get("language")?,
     })
 }
 

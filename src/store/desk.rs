@@ -28,6 +28,8 @@ pub struct Session {
     pub last_seen_at: String,
     /// The absolute end.
     pub expires_at: String,
+    /// Their language (`en`, `it`, `hr`), or `None` to follow the browser.
+    pub language: Option<String>,
 }
 
 /// Keeps a login in progress; logins older than `stale_before` are dropped.
@@ -92,7 +94,7 @@ pub fn session(conn: &Connection, id_hash: &str) -> AppResult<Option<Session>> {
     Ok(conn
         .prepare_cached(
             "SELECT s.user_id, u.username, u.role, u.disabled_at IS NOT NULL, s.scope, s.csrf,
-                    s.refresh_token, s.last_seen_at, s.expires_at
+                    s.refresh_token, s.last_seen_at, s.expires_at, u.language
                FROM desk_sessions s JOIN users u ON u.id = s.user_id
               WHERE s.id_hash = ?1",
         )?
@@ -108,6 +110,7 @@ pub fn session(conn: &Connection, id_hash: &str) -> AppResult<Option<Session>> {
                 refresh_token: r.get(6)?,
                 last_seen_at: r.get(7)?,
                 expires_at: r.get(8)?,
+                language: r.get(9)?,
             })
         })
         .optional()?)

@@ -13,6 +13,14 @@ pub fn set_role(tx: &Tx, id: &str, role: Role) -> AppResult<bool> {
         == 1)
 }
 
+/// Sets a staff member's desk language (`None`: follow the browser); whether they exist.
+pub fn set_language(tx: &Tx, id: &str, language: Option<&str>) -> AppResult<bool> {
+    Ok(tx
+        .prepare_cached("UPDATE users SET language = ?2 WHERE id = ?1")?
+        .execute((id, language))?
+        == 1)
+}
+
 /// Replaces a staff member's password hash; returns whether they exist.
 pub fn set_password(tx: &Tx, id: &str, hash: &str) -> AppResult<bool> {
     Ok(tx

@@ -91,3 +91,78 @@ fn every_catalogue_has_every_key_and_every_asked_key_exists() {
         "asked for but not in the catalogue: {unknown:?}"
     );
 }
+
+/// Each message's text by id, its continuation lines joined.
+fn messages(ftl: &str) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in ftl.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            current = None;
+            continue;
+        }
+        if line.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && let Some((k, v)) = line.split_once(" =")
+        {
+            out.insert(k.trim().to_string(), v.trim().to_string());
+            current = Some(k.trim().to_string());
+        } else if let Some(k) = &current {
+            let text = out.entry(k.clone()).or_default();
+            text.push('\n');
+            text.push_str(line.trim());
+        }
+    }
+    out
+}
+
+/// The words of a message: its text without placeables, selectors' keys or variables.
+fn words_of(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    // Variant lines (`[one] 1 night`) keep their words after the key.
+    out.split_whitespace()
+        .filter(|w| !(w.starts_with('[') || w.starts_with("*[")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn italian_and_croatian_leave_nothing_in_english() {
+    let dir = root().join("assets/i18n");
+    let en = messages(&std::fs::read_to_string(dir.join("en.ftl")).unwrap());
+    // The same word in both languages, checked one by one: the product's name, "E-mail",
+    // which Italian uses as English does, and "administrator", which Croatian spells so too.
+    let same: &[(&str, &str)] = &[
+        ("it", "app-name"),
+        ("hr", "app-name"),
+        ("it", "col-email"),
+        ("it", "field-email"),
+        ("it", "source-email"),
+        ("hr", "role-admin"),
+    ];
+    for lang in ["it", "hr"] {
+        let theirs = messages(&std::fs::read_to_string(dir.join(format!("{lang}.ftl"))).unwrap());
+        let english: Vec<&String> = en
+            .iter()
+            .filter(|(k, v)| {
+                let w = words_of(v);
+                w.chars().any(|c| c.is_alphabetic())
+                    && theirs.get(*k).map(|t| words_of(t)) == Some(w)
+                    && !same.contains(&(lang, k.as_str()))
+            })
+            .map(|(k, _)| k)
+            .collect();
+        assert!(
+            english.is_empty(),
+            "{lang}.ftl leaves these in English: {english:?}"
+        );
+    }
+}

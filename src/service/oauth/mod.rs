@@ -269,6 +269,7 @@ pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) ->
         role: role.unwrap_or(Role::Housekeeping),
         created_at: crate::clock::now_text(),
         disabled_at: None,
+        language: None,
     };
     let u = user.clone();
     db.write(move |tx| {

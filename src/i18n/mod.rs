@@ -1,36 +1,90 @@
 //! Every word the front desk shows comes from a catalogue per language: Fluent files under
 //! `assets/i18n/`, compiled into the binary, with Fluent's plural rules. Dates and money are
-//! formatted for the language here too (`1,234.56` in English, `1.234,56` in Italian and
-//! Croatian when their catalogues arrive). A missing key shows as the key itself, and a
-//! test fails when any catalogue lacks a key that English has or a page uses.
+//! formatted for the language (`locale`: `EUR 1,234.56` in English, `1.234,56 €` in Italian
+//! and Croatian). A missing key shows as the key itself, and a test fails when any catalogue
+//! lacks a key that English has or a page uses, or leaves a message in English.
+
+pub mod locale;
 
 use std::sync::OnceLock;
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 
 /// The catalogues: `(language tag, Fluent source)`, English first.
-pub const CATALOGUES: &[(&str, &str)] = &[("en", include_str!("../assets/i18n/en.ftl"))];
+pub const CATALOGUES: &[(&str, &str)] = &[
+    ("en", include_str!("../../assets/i18n/en.ftl")),
+    ("it", include_str!("../../assets/i18n/it.ftl")),
+    ("hr", include_str!("../../assets/i18n/hr.ftl")),
+];
 
-/// A language of the desk.
+/// A language of the desk, in the order of [`CATALOGUES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
     /// English.
     En,
+    /// Italian.
+    It,
+    /// Croatian.
+    Hr,
 }
 
 impl Lang {
-    /// The language tag, for `<html lang>`.
+    /// Every language, in the order of [`CATALOGUES`].
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::It, Lang::Hr];
+
+    /// The language tag, for `<html lang>` and the staff setting.
     pub fn tag(self) -> &'static str {
         match self {
             Lang::En => "en",
+            Lang::It => "it",
+            Lang::Hr => "hr",
         }
     }
 
-    /// The best language for an `Accept-Language` header (English when none matches).
-    pub fn negotiate(_accept: Option<&str>) -> Lang {
-        Lang::En
+    /// The language's own name, for the choice of language.
+    pub fn own_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::It => "Italiano",
+            Lang::Hr => "Hrvatski",
+        }
+    }
+
+    /// The language of a tag (`it`, `hr-HR`, `EN`), if the desk has it.
+    pub fn parse(tag: &str) -> Option<Lang> {
+        let primary = tag.trim().split(['-', '_']).next()?.to_ascii_lowercase();
+        Lang::ALL.into_iter().find(|l| l.tag() == primary)
+    }
+
+    /// The best language for an `Accept-Language` header: the first the desk has, by the
+    /// browser's weights (English when none matches).
+    pub fn negotiate(accept: Option<&str>) -> Lang {
+        let mut offered: Vec<(f32, usize, &str)> = accept
+            .unwrap_or_default()
+            .split(',')
+            .enumerate()
+            .map(|(i, part)| {
+                let mut bits = part.split(';');
+                let tag = bits.next().unwrap_or_default().trim();
+                let q = bits
+                    .find_map(|b| b.trim().strip_prefix("q="))
+                    .and_then(|q| q.parse().ok())
+                    .unwrap_or(1.0);
+                (q, i, tag)
+            })
+            .collect();
+        offered.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        offered
+            .into_iter()
+            .filter(|(q, ..)| *q > 0.0)
+            .find_map(|(_, _, tag)| Lang::parse(tag))
+            .unwrap_or(Lang::En)
+    }
+
+    fn index(self) -> usize {
+        self as usize
     }
 }
 
@@ -73,7 +127,7 @@ impl T {
     }
 
     fn format(&self, key: &str, args: Option<&FluentArgs>) -> String {
-        let bundle = &bundles()[0];
+        let bundle = &bundles()[self.lang.index()];
         let Some(pattern) = bundle.get_message(key).and_then(|m| m.value()) else {
             tracing::warn!(key, "missing catalogue key");
             return key.to_string();
@@ -108,57 +162,27 @@ impl T {
 
     /// A day, written out: `Monday 23 November 2026`.
     pub fn date(&self, d: NaiveDate) -> String {
-        match self.lang {
-            Lang::En => format!(
-                "{} {} {} {}",
-                d.format("%A"),
-                d.day(),
-                d.format("%B"),
-                d.year()
-            ),
-        }
+        locale::date(self.lang, d)
     }
 
     /// A column head for a day: `Mon 23`.
     pub fn day_head(&self, d: NaiveDate) -> String {
-        match self.lang {
-            Lang::En => format!("{} {}", d.format("%a"), d.day()),
-        }
+        locale::day_head(self.lang, d)
     }
 
     /// A moment: `23 Nov 14:05`.
     pub fn moment(&self, d: NaiveDate, time: chrono::NaiveTime) -> String {
-        match self.lang {
-            Lang::En => format!("{} {}", self.short_date(d), time.format("%H:%M")),
-        }
+        format!("{} {}", self.short_date(d), time.format("%H:%M"))
     }
 
     /// A short day: `23 Nov`.
     pub fn short_date(&self, d: NaiveDate) -> String {
-        match self.lang {
-            Lang::En => format!("{} {}", d.day(), d.format("%b")),
-        }
+        locale::short_date(self.lang, d)
     }
 
     /// An amount in minor units with its currency: `EUR 1,234.56`, `-EUR 5.00`.
     pub fn money(&self, minor: i64, currency: &str) -> String {
-        let (sign, abs) = if minor < 0 {
-            ("-", -minor)
-        } else {
-            ("", minor)
-        };
-        let (units, cents) = (abs / 100, abs % 100);
-        let digits = units.to_string();
-        let mut grouped = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                grouped.push(',');
-            }
-            grouped.push(c);
-        }
-        match self.lang {
-            Lang::En => format!("{sign}{currency} {grouped}.{cents:02}"),
-        }
+        locale::money(self.lang, minor, currency)
     }
 }
 
@@ -195,6 +219,40 @@ mod tests {
             "1 adult"
         );
         assert_eq!(t.t("no-such-key"), "no-such-key");
+    }
+
+    #[test]
+    fn every_catalogue_parses_whole_without_a_key_twice() {
+        for (tag, source) in CATALOGUES {
+            let resource = FluentResource::try_new(source.to_string())
+                .unwrap_or_else(|(_, e)| panic!("{tag}.ftl does not parse: {e:?}"));
+            let mut bundle = FluentBundle::new_concurrent(vec![tag.parse().unwrap()]);
+            if let Err(e) = bundle.add_resource(resource) {
+                panic!("{tag}.ftl defines a key twice: {e:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_browser_language_is_taken_when_the_desk_has_it() {
+        assert_eq!(Lang::negotiate(Some("it-IT,it;q=0.9,en;q=0.8")), Lang::It);
+        assert_eq!(Lang::negotiate(Some("de-DE, hr;q=0.7, en;q=0.5")), Lang::Hr);
+        assert_eq!(Lang::negotiate(Some("en;q=0.4, it;q=0.8")), Lang::It);
+        assert_eq!(Lang::negotiate(Some("fr")), Lang::En);
+        assert_eq!(Lang::negotiate(Some("it;q=0")), Lang::En);
+        assert_eq!(Lang::negotiate(None), Lang::En);
+    }
+
+    #[test]
+    fn croatian_plurals_have_three_forms() {
+        let t = T::new(Lang::Hr);
+        assert_eq!(t.n("count-arrivals", 1), "1 dolazak");
+        assert_eq!(t.n("count-arrivals", 3), "3 dolaska");
+        assert_eq!(t.n("count-arrivals", 5), "5 dolazaka");
+        assert_eq!(t.n("count-arrivals", 21), "21 dolazak");
+        let it = T::new(Lang::It);
+        assert_eq!(it.n("nights", 2), "2 notti");
+        assert_eq!(it.money(123_456, "EUR"), "1.234,56 €");
     }
 
     #[test]

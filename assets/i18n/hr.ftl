@@ -1,0 +1,665 @@
+# innkeep, recepcija: hrvatski. Isti ključevi kao engleski katalog (test to provjerava).
+
+app-name = innkeep
+nav-today = Danas
+nav-board = Raspored soba
+nav-new-reservation = Nova rezervacija
+nav-guests = Gosti
+nav-sign-out = Odjava
+nav-main = Glavna navigacija
+signed-in-as = Prijavljeni ste kao { $name } ({ $role })
+role-admin = administrator
+role-manager = voditelj
+role-front_desk = recepcija
+role-housekeeping = domaćinstvo
+skip-to-content = Preskoči na sadržaj
+
+login-failed-title = Prijava nije dovršena
+login-failed-unknown = Ovu prijavu nije pokrenuo ovaj preglednik ili je trajala dulje od 10 minuta. Prijavite se ponovno.
+login-failed-refused = Prijava je odbijena: { $reason }
+login-failed-denied = Odabrali ste da se ne prijavite.
+login-again = Prijavite se ponovno
+request-refused-title = Pokušajte ponovno
+request-refused-csrf = Ovaj je obrazac istekao ili nije došao s ove stranice. Ponovno učitajte stranicu i pokušajte opet; ono što ste upisali još je u obrascu.
+request-refused-origin = Ovaj zahtjev došao je s druge web-stranice pa je odbijen.
+server-error-title = Nešto je pošlo po zlu
+server-error = Poslužitelj to nije uspio napraviti. Pokušajte ponovno; ako se ponavlja, javite onome tko održava innkeep.
+forbidden-title = Nije za vašu ulogu
+forbidden = Vaša uloga ne može otvoriti ovu stranicu. Ako vam treba, pitajte onoga tko vodi innkeep.
+
+today-title = Danas
+today-heading = { $date }
+count-arrivals = { $count ->
+    [one] { $count } dolazak
+    [few] { $count } dolaska
+   *[other] { $count } dolazaka
+}
+count-in-house = { $count ->
+    [one] { $count } soba zauzeta
+    [few] { $count } sobe zauzete
+   *[other] { $count } soba zauzeto
+}
+count-departures = { $count ->
+    [one] { $count } odlazak
+    [few] { $count } odlaska
+   *[other] { $count } odlazaka
+}
+count-free = { $count ->
+    [one] { $count } soba slobodna noćas
+    [few] { $count } sobe slobodne noćas
+   *[other] { $count } soba slobodno noćas
+}
+count-dirty = { $count ->
+    [one] { $count } soba za čišćenje
+    [few] { $count } sobe za čišćenje
+   *[other] { $count } soba za čišćenje
+}
+arrivals-heading = Dolaze, još nisu prijavljeni
+in-house-heading = Noćas u kući
+departures-heading = Odlaze danas
+col-guest = Gost
+col-party = Osobe
+col-nights = Noći
+col-room-type = Vrsta sobe
+col-room = Soba
+col-departure = Odlazi
+col-code = Rezervacija
+col-action = Sljedeći korak
+party = { $adults ->
+    [one] { $adults } odrasla osoba
+    [few] { $adults } odrasle osobe
+   *[other] { $adults } odraslih
+}{ $children ->
+    [0] {""}
+    [one] , { $children } dijete
+    [few] , { $children } djece
+   *[other] , { $children } djece
+}
+nights = { $count ->
+    [one] { $count } noć
+    [few] { $count } noći
+   *[other] { $count } noći
+}
+room-unassigned = nije dodijeljena
+action-check-in = Prijava gosta
+action-check-out = Odjava gosta
+action-open = Otvori
+none-arrivals = Danas se više nitko ne očekuje.
+none-in-house = Nijedna soba nije zauzeta.
+none-departures = Danas nitko ne odlazi.
+
+reservation-title = Rezervacija { $code }
+reservation-heading = { $guest }, rezervacija { $code }
+not-found-title = Nije pronađeno
+not-found-reservation = Nema rezervacije s ovom oznakom. Možda je krivo upisana; potražite je pod Danas.
+back-to-today = Natrag na Danas
+field-status = Stanje
+field-stay = Boravak
+field-party = Osobe
+field-room-type = Vrsta sobe
+field-room = Soba
+field-rate = Cijena po noći
+field-source = Kanal rezervacije
+field-notes = Napomene
+status-confirmed = potvrđena
+status-checked_in = u kući
+status-checked_out = otišao
+status-cancelled = otkazana
+status-no_show = nije došao
+stay-dates = od { $arrival } do { $departure } ({ $nights })
+guests-heading = Gosti
+folio-heading = Račun sobe
+folio-empty = Još nema terećenja.
+col-date = Datum
+col-description = Opis
+col-quantity = Kol.
+col-amount = Iznos
+history-heading = Povijest
+history-empty = Još nema povijesti.
+history-by = { $when }, { $who }
+history-change = { $field }: { $from } → { $to }
+history-empty-value = (ništa)
+history-reservation-created = Rezervirano
+history-reservation-updated = Promijenjeno
+history-reservation-cancelled = Otkazano
+history-reservation-no_show = Označeno: nije došao
+history-reservation-checked_in = Gost prijavljen
+history-reservation-checked_out = Gost odjavljen
+history-reservation-charge_added = Dodano terećenje
+guests-title = Gosti
+guests-search-label = Ime
+guests-search-button = Traži
+guests-none = Nijedan gost nema to ime. Provjerite kako je napisano ili tražite dio imena.
+guests-found = { $count ->
+    [one] { $count } gost
+    [few] { $count } gosta
+   *[other] { $count } gostiju
+}
+col-email = E-pošta
+col-phone = Telefon
+col-nationality = Državljanstvo
+guest-heading = { $name }
+guest-details = Podaci
+field-email = E-pošta
+field-phone = Telefon
+field-birth-date = Datum rođenja
+field-nationality = Državljanstvo (oznaka države, npr. HR)
+field-document = Isprava
+field-address = Adresa
+not-given = nije navedeno
+stays-heading = Boravci
+stays-none = Još nema boravaka.
+col-arrival = Dolazi
+col-status = Stanje
+not-found-guest = Nema gosta s ovom oznakom. Potražite ga po imenu.
+back-to-guests = Natrag na goste
+guest-edit-title = Izmjena: { $name }
+guest-edit-link = Izmijeni podatke
+guest-edit-save = Spremi
+guest-edit-cancel = Odustani
+guest-edit-errors = { $count ->
+    [one] { $count } polje treba provjeriti; označeno je ispod. Ništa još nije spremljeno.
+    [few] { $count } polja treba provjeriti; označena su ispod. Ništa još nije spremljeno.
+   *[other] { $count } polja treba provjeriti; označena su ispod. Ništa još nije spremljeno.
+}
+guest-edit-conflict = Netko drugi je promijenio ovog gosta dok ste pisali. Vaše su izmjene još u obrascu: usporedite ih s trenutačnim podacima pa ponovno spremite.
+field-first-name = Ime
+field-last-name = Prezime
+field-document-type = Vrsta isprave
+field-document-number = Broj isprave
+field-document-country = Izdala (oznaka države, npr. HR)
+field-document-expiry = Vrijedi do
+field-line1 = Ulica i kućni broj
+field-line2 = Adresa, drugi red
+field-region = Regija, pokrajina ili županija
+field-document-place = Mjesto izdavanja (ured ili grad)
+field-city = Mjesto ili grad
+field-postal-code = Poštanski broj
+field-country = Država (oznaka, npr. HR)
+field-notes-staff = Napomene za osoblje
+hint-date = GGGG-MM-DD
+hint-country = dva slova, npr. IT ili HR
+document-passport = Putovnica
+document-id_card = Osobna iskaznica
+document-driving_license = Vozačka dozvola
+document-other = Drugo
+document-none = Bez isprave
+error-document-type = Odaberite vrstu isprave za ovaj broj.
+field-gender = Spol (kao u ispravi)
+field-birth-country = Država rođenja (oznaka, npr. HR)
+field-birth-municipality = Mjesto rođenja
+field-birth-region = Pokrajina ili županija rođenja
+gender-none = Nije upisano
+gender-male = Muški
+gender-female = Ženski
+gender-other = Drugo
+error-gender = Odaberite spol kako piše u gostovoj ispravi.
+flash-checked-in = Gost je prijavljen. Soba je njegova.
+flash-checked-out = Gost je odjavljen. Račun je ispod, spreman za ispis.
+flash-charge-added = Terećenje je na računu sobe.
+flash-cancelled = Rezervacija je otkazana. Soba je opet slobodna.
+flash-no-show = Označeno da gost nije došao. Soba je opet slobodna.
+flash-paid = Uplata je evidentirana.
+flash-booked = Rezervirano. Potvrdni kod je na vrhu.
+flash-guest-saved = Podaci gosta su spremljeni.
+field-registration = Prijava boravka
+submission-queued = čeka slanje
+submission-sending = šalje se
+submission-accepted = prihvatilo tijelo vlasti
+submission-rejected = odbilo tijelo vlasti: ispravite i pošaljite ponovno
+submission-retrying = tijelo vlasti još nije dostupno; pokušava se ponovno
+action-invoice = Račun
+action-cancel = Otkaži rezervaciju
+action-no-show = Označi da nije došao
+action-add-charge = Dodaj terećenje
+confirm-cancel-label = Da, otkaži je
+confirm-no-show-label = Da, gost nije došao
+confirm-cancelled = Najprije označite „Da, otkaži je”, da se rezervacija nikad ne otkaže slučajno.
+confirm-no-show = Najprije označite „Da, gost nije došao”, da nitko ne bude slučajno označen kao da nije došao.
+field-charge-description = Terećenje za
+field-charge-quantity = Količina
+field-charge-price = Jedinična cijena s PDV-om
+error-amount = Upišite iznos, npr. 12,50.
+reservation-changed-meanwhile = Netko drugi je u međuvremenu promijenio ovu rezervaciju. Evo kako sada izgleda; pokušajte ponovno.
+form-errors = { $count ->
+    [one] { $count } stvar treba ispraviti; označena je ispod.
+    [few] { $count } stvari treba ispraviti; označene su ispod.
+   *[other] { $count } stvari treba ispraviti; označene su ispod.
+}
+submission-unknown = ishod nepoznat; provjerava se kod tijela vlasti
+submission-manual_required = treba poslati ručno (vidi centar za usklađenost)
+check-in-title = Prijava gosta { $guest } · { $code }
+check-in-room = Soba
+check-in-no-room = Nijedna soba ove vrste trenutačno nije slobodna i u funkciji. Oslobodite jednu u rasporedu ili promijenite vrstu sobe u rezervaciji.
+check-in-registration-of = Podaci za prijavu boravka:
+check-in-guest-changed = Netko drugi je u međuvremenu promijenio podatke gosta. Stranica prikazuje ono što ste upisali; provjerite i ponovno prijavite gosta.
+check-in-registration-missing = { $count ->
+    [one] Za prijavu boravka nedostaje još { $count } podatak; označen je ispod. Dopunite ga i ponovno prijavite gosta.
+    [few] Za prijavu boravka nedostaju još { $count } podatka; označeni su ispod. Dopunite ih i ponovno prijavite gosta.
+   *[other] Za prijavu boravka nedostaje još { $count } podataka; označeni su ispod. Dopunite ih i ponovno prijavite gosta.
+}
+back-to-reservation = Natrag na rezervaciju
+housekeeping-clean = čista
+housekeeping-dirty = za čišćenje
+housekeeping-inspected = pregledana
+housekeeping-out_of_order = izvan funkcije
+check-out-title = Odjava gosta · { $code }
+check-out-bill = Račun
+check-out-issue = Odjavi gosta i izdaj račun
+col-unit-price = Jedinična cijena
+total-to-pay = Ukupno
+field-payment-method = Način plaćanja
+payment-choose = Odaberite kako gost plaća
+payment-cash = Gotovina
+payment-card = Kartica
+payment-bank_transfer = Virman
+payment-other = Drugo
+error-payment-method = Odaberite kako gost plaća.
+not-found-invoice = Taj račun ne postoji. Možda je oznaka krivo upisana.
+invoice-title-invoice = Račun { $number }
+invoice-title-credit_note = Storno račun { $number }
+invoice-date = Datum
+invoice-paid = Dosad plaćeno
+invoice-owed = Preostalo za platiti
+invoice-status-issued = izdan, nije plaćen u cijelosti
+invoice-status-paid = plaćen
+invoice-status-cancelled = storniran
+invoice-tax-id = OIB { $id }
+invoice-bill-to = Kupac
+invoice-lines = Stavke računa
+invoice-taxes = Uključeni porezi
+invoice-print = Ispiši
+invoice-layout-a4 = Stranica A4
+invoice-layout-receipt = Traka od 80 mm
+invoice-back-to-stay = Natrag na rezervaciju
+col-tax-rate = Stopa poreza
+col-net = Osnovica
+col-tax = Porez
+fiscal-heading = Fiskalni račun
+fiscal-status = Fiskalno stanje
+fiscal-status-not_required = nije potrebno
+fiscal-status-pending = šalje se Poreznoj upravi
+fiscal-status-offline = Porezna uprava nije dostupna; račun se ponovno šalje sam
+fiscal-status-fiscalized = potvrdila Porezna uprava
+fiscal-status-failed = odbila Porezna uprava: vidi centar za usklađenost
+fiscal-receipt = Broj računa
+fiscal-zki = Zaštitni kod izdavatelja (ZKI)
+fiscal-jir = Jedinstveni identifikator računa (JIR)
+fiscal-jir-pending = stiže od Porezne uprave
+fiscal-qr = QR kod za provjeru računa kod Porezne uprave
+field-payment-amount = Primljeni iznos
+action-record-payment = Evidentiraj uplatu
+col-next = Sljedeće
+check-out-early = Gost odlazi ranije: račun broji { $nights }, a ne { $booked } rezerviranih.
+nav-new = Nova rezervacija
+new-title = Nova rezervacija
+new-step-stay = 1. Kada i koliko osoba
+new-step-type = 2. Vrsta sobe
+new-step-guest = 3. Gost
+new-step-confirm = 4. Rezerviraj
+new-show-free = Prikaži slobodne sobe
+new-no-room-types = Još nema vrsta soba. Najprije ih postavlja administrator.
+new-find-guest = Nađi gosta po imenu
+new-find = Nađi
+new-no-guest-found = Još nijedan gost nema to ime. Upišite novog gosta ispod.
+new-guest-new = Novi gost:
+new-book = Rezerviraj
+field-arrival = Dolazak
+field-departure = Odlazak
+field-adults = Odrasli
+field-children = Djeca
+field-room-optional = Soba (možete odlučiti pri prijavi gosta)
+room-decide-later = Odlučit ćemo pri prijavi
+free-rooms = { $count ->
+    [0] nijedna slobodna sve te noći
+    [one] { $count } soba slobodna sve te noći
+    [few] { $count } sobe slobodne sve te noći
+   *[other] { $count } soba slobodno sve te noći
+}
+free-rooms-unknown = odaberite ispravne datume da vidite što je slobodno
+rate-per-night = { $rate } po noći
+booking-choose-guest = Odaberite gosta s popisa ili upišite novog gosta.
+booking-already-sent = Ovaj obrazac rezervacije već je poslan i obrađuje se. Potražite rezervaciju pod Danas prije nego što ponovno rezervirate.
+source-direct = Izravno
+source-phone = Telefon
+source-email = E-pošta
+source-walk_in = Na recepciji
+source-ota = Portal za rezervacije
+source-other = Drugo
+board-title = Raspored soba, od { $from } do { $to }
+board-nav = Pomakni raspored
+board-week-back = ‹ Tjedan
+board-day-back = ‹ Dan
+board-today = Danas
+board-day-on = Dan ›
+board-week-on = Tjedan ›
+board-jump = Idi na datum
+board-go = Prikaži
+board-book = Rezerviraj sobu
+board-unassigned = Bez sobe
+board-no-rooms = Još nema soba. Najprije ih postavlja administrator.
+board-bad-date = Taj se datum ne može pročitati; raspored prikazuje danas. Upotrijebite kalendar ili ga upišite kao 2026-11-23.
+error-registration-required = Prijava boravka traži ovaj podatak.
+col-bill = Račun dosad
+bill-note = Račun dosad broji rezervirane noći i terećenja koja još nisu na računu; boravišna pristojba dodaje se pri odjavi.
+flash-changed = Rezervacija je promijenjena.
+change-summary = Promijeni datume ili sobu
+change-save = Spremi promjenu
+col-registration = Prijava boravka
+registration-complete = spremna
+registration-missing = treba dopuniti: { $fields }
+board-more-unassigned = { $count ->
+    [one] i još { $count } rezervacija bez sobe ovih noći: ova vrsta sobe rezervirana je iznad broja svojih soba.
+    [few] i još { $count } rezervacije bez sobe ovih noći: ova vrsta sobe rezervirana je iznad broja svojih soba.
+   *[other] i još { $count } rezervacija bez sobe ovih noći: ova vrsta sobe rezervirana je iznad broja svojih soba.
+}
+nav-housekeeping = Domaćinstvo
+hk-title = Domaćinstvo
+hk-heading-dirty = Za čišćenje ({ $count })
+hk-heading-inspected = Pregledane ({ $count })
+hk-heading-clean = Čiste ({ $count })
+hk-heading-out_of_order = Izvan funkcije ({ $count })
+hk-none = Nema soba.
+hk-occupied = gost u sobi
+hk-empty = prazna
+hk-mark-clean = Očišćena
+hk-mark-inspected = Pregledana
+hk-mark-dirty = Treba čišćenje
+hk-mark-ooo = Izvan funkcije
+hk-back-in-service = Opet u funkciji
+hk-unknown-state = To nije stanje sobe koje innkeep poznaje. Koristite gumbe na ovoj stranici.
+hk-changed-meanwhile = Netko je upravo promijenio ovu sobu. Evo kakva je sada; dodirnite ponovno ako još treba.
+not-found-room = Ta soba ne postoji.
+flash-room-changed = Gotovo. Stanje sobe je spremljeno.
+nav-invoices = Računi
+invoices-title = Računi
+invoices-from = Izdani od
+invoices-to = Izdani do
+invoices-any-status = Bilo koje stanje
+invoices-show = Prikaži
+invoices-summary = { $count ->
+    [one] { $count } račun izdan od { $from } do { $to }.
+    [few] { $count } računa izdana od { $from } do { $to }.
+   *[other] { $count } računa izdano od { $from } do { $to }.
+}
+invoice-kind-invoice = Račun
+invoice-kind-credit_note = Storno račun
+col-number = Broj
+col-kind = Vrsta
+error-date = Upišite datum kao 2026-11-23 ili upotrijebite kalendar.
+flash-credited = Račun je storniran. Ovo je storno račun, spreman za ispis.
+invoice-reverses = Stornira račun { $number }
+invoice-reversed-by = Storniran računom { $number }
+credit-note-open = Storniraj ovaj račun
+credit-note-explain = Storno račun poništava cijeli račun: izdaje se s vlastitim brojem i šalje Poreznoj upravi kao svaki račun. Ako gost još nešto duguje, poslije izdajte novi račun.
+field-credit-reason = Razlog storniranja
+credit-note-confirm = Da, storniraj cijeli račun { $number }
+action-credit-note = Izdaj storno račun
+error-reason = Upišite zašto se račun stornira; razlog se ispisuje na storno računu.
+error-confirm = Označite kućicu za potvrdu; storno račun ne može se povući.
+flash-sold = Račun je izdan. Nalazi se ispod, spreman za ispis.
+nav-new-sale = Nova prodaja
+sale-title = Prodaja izvan boravka
+sale-intro = Naplatite gostu nešto što nije dio boravka: večeru, parkiranje, poklon-bon.
+sale-find-guest = Ime gosta
+sale-no-guest-found = Nijedan gost nema to ime. Najprije ga dodajte pod Gosti ili provjerite kako je napisano.
+sale-choose = Odaberi
+sale-bill-guest = Naplati ovom gostu
+sale-billed-to = Kupac
+sale-other-guest = drugi gost
+sale-lines = Što se prodaje
+sale-tax-rate = Stopa poreza %
+sale-line-field = Stavka { $line }, { $field }
+sale-tax-hint = Ostavite stopu praznom za uobičajenu stopu objekta. Prazne stavke se izostavljaju.
+sale-add-line = Dodaj stavku
+sale-issue = Izdaj račun
+sale-already-sent = Ova je prodaja već poslana i račun se izdaje. Pogledajte popis računa prije nego što je ponovno pošaljete.
+error-tax-rate = Upišite stopu, npr. 13 ili 5,5.
+error-sale-lines = Ispunite barem jednu stavku: što je, koliko i jediničnu cijenu.
+error-sale-guest = Odaberite gosta kojem se naplaćuje.
+invoices-new-sale = Nova prodaja
+invoice-reason = Razlog
+invoices-for-guest = Za gosta { $name }
+invoices-all-guests = svi gosti
+guest-invoices = Računi
+guest-new-sale = Naplati prodaju
+nav-admin = Administracija
+nav-staff = Osoblje
+nav-my-password = Moj profil
+admin-title = Administracija
+admin-staff-about = Tko se smije prijaviti i što tko smije raditi: dodajte osoblje, promijenite ulogu, postavite novu lozinku umjesto zaboravljene, onemogućite one koji su otišli.
+staff-title = Osoblje
+staff-role = Uloga
+staff-active = može se prijaviti
+staff-disabled-since = onemogućen od { $day }
+staff-added-on = Dodan
+staff-add = Dodaj djelatnika
+staff-add-about = Dobiva lozinku izrađenu za njega, prikazanu samo jednom na sljedećoj stranici; predajte mu je, a može je promijeniti pod „Moja lozinka”.
+staff-add-button = Dodaj i izradi lozinku
+field-username = Korisničko ime
+error-role = Odaberite jednu od uloga s popisa.
+not-found-staff = Taj djelatnik ne postoji.
+staff-this-is-you = Ovo ste vi. Vašu ulogu može promijeniti drugi administrator; lozinku mijenjate sami:
+staff-change-role = Promijeni ulogu
+staff-change-ends-sessions = Promjena uloge, nova lozinka ili onemogućavanje odjavljuje tu osobu posvuda; ponovno se prijavljuje s onim što sada smije.
+staff-confirm-reset = Da, izradi novu lozinku
+staff-reset-password = Postavi novu lozinku
+staff-confirm-disable = Da, više se ne smije prijaviti
+staff-disable = Onemogući
+staff-confirm-enable = Da, smije se opet prijaviti
+staff-enable = Omogući
+staff-confirm = Najprije označite kućicu pokraj gumba, za potvrdu.
+staff-added-title = { $name } je dodan
+staff-reset-title = Nova lozinka za { $name }
+password-once = Ovo je lozinka za { $name }. Predajte je odmah: prikazuje se samo ovaj put, a innkeep čuva samo njezin šifrirani oblik koji nitko ne može pročitati.
+password-label = Lozinka
+password-once-after = Izgubljena? Na stranici djelatnika ponovno postavite novu lozinku.
+password-done = Gotovo, natrag na djelatnika
+flash-staff-role = Uloga je promijenjena. Morat će se ponovno prijaviti.
+flash-staff-disabled = Onemogućen. Odjavljen je i više se ne može prijaviti.
+flash-staff-enabled = Omogućen. Može se opet prijaviti svojom lozinkom.
+flash-password-changed = Vaša lozinka je promijenjena. Ostale prijave na vaše ime su odjavljene.
+account-password-title = Moja lozinka
+account-password-about = Upišite sadašnju lozinku, zatim novu dvaput. Najmanje 10 znakova; kratka rečenica lako se pamti, a teško pogađa.
+field-password-current = Sadašnja lozinka
+field-password-new = Nova lozinka
+field-password-repeat = Ponovite novu lozinku
+account-password-save = Promijeni moju lozinku
+error-password-wrong_password = Ovo nije vaša sadašnja lozinka. Upišite je ponovno.
+error-password-too_short = Nova lozinka treba imati najmanje 10 znakova.
+error-password-unchanged = Nova lozinka mora se razlikovati od sadašnje.
+error-password-mismatch = Dvije nove lozinke se razlikuju. Upišite istu dvaput.
+nav-settings = Objekt
+admin-settings-about = Naziv hotela kako se ispisuje na računima, vremenska zona, valuta i država, numeriranje računa, uobičajena stopa poreza i boravišna pristojba.
+settings-title = Objekt
+settings-name = Naziv, kako se ispisuje na računima
+settings-time-zone = Vremenska zona (npr. Europe/Zagreb)
+settings-currency = Valuta (npr. EUR)
+settings-country = Država (dva slova, npr. HR)
+settings-series = Numeriranje računa ({"{"}year{"}"} je godina)
+settings-tax-rate = Uobičajena stopa poreza %
+settings-city-tax-heading = Boravišna pristojba
+settings-city-tax-about = Naplaćuje se po gostu i noći pri odjavi, kad je propisuje grad ili općina.
+settings-city-tax = Boravišna pristojba
+settings-city-tax-none = ne naplaćuje se
+settings-city-tax-charged = naplaćuje se
+settings-city-tax-amount = Po gostu po noći
+settings-city-tax-rate = PDV na pristojbu % (obično prazno)
+settings-city-tax-max-nights = Najviše ovoliko noći (prazno: svaku noć)
+settings-city-tax-exempt = Oslobođeni mlađi od (godina, prazno: nitko)
+settings-save = Spremi postavke
+settings-compliance = Državni sustavi
+settings-registration = Prijava boravka gostiju
+settings-fiscal = Fiskalizacija računa
+settings-compliance-about = Postavljaju se u konfiguracijskoj datoteci, s certifikatima i lozinkama, da ih nitko ne može slučajno isključiti iz preglednika.
+scheme-none = ne koristi se
+scheme-it-alloggiati = Italija, Alloggiati Web (Polizia di Stato)
+scheme-hr-cis = Hrvatska, fiskalizacija (Porezna uprava)
+settings-changed-meanwhile = Netko je upravo spremio postavke. Ono što ste upisali još je ovdje; provjerite i ponovno spremite.
+flash-settings-saved = Postavke su spremljene.
+nav-rooms = Sobe
+admin-rooms-about = Vrste soba s brojem gostiju i cijenom te sobe: dodajte ih, mijenjajte, stavite sobu izvan funkcije.
+rooms-title = Sobe
+rooms-types-heading = Vrste soba
+rooms-no-types = Još nema vrsta soba. Dodajte prvu ispod: dvokrevetnu, jednokrevetnu, apartman.
+rooms-rooms-heading = Sobe
+rooms-no-rooms = Još nema soba. Dodajte ih ispod, svaku s brojem na vratima.
+rooms-type-code = Oznaka
+rooms-type-name = Naziv
+rooms-type-guests = Najviše gostiju
+rooms-type-rate = Cijena po noći
+rooms-type-description = Opis
+rooms-number = Broj na vratima
+rooms-type = Vrsta sobe
+rooms-floor = Kat
+rooms-state = Stanje
+rooms-add-type = Dodaj vrstu sobe
+rooms-add-type-button = Dodaj vrstu sobe
+rooms-add-room = Dodaj sobu
+rooms-add-room-button = Dodaj sobu
+rooms-edit-type = Vrsta sobe { $name }
+rooms-edit-room = Soba { $name }
+rooms-save = Spremi
+rooms-changed-meanwhile = Netko je to upravo promijenio. Ono što ste upisali još je ovdje; provjerite i ponovno spremite.
+flash-room-type-added = Vrsta sobe je dodana.
+flash-room-room-added = Soba je dodana.
+flash-room-type-saved = Vrsta sobe je spremljena.
+flash-room-room-saved = Soba je spremljena.
+nav-clients = API klijenti i uređaji
+admin-clients-about = Programi i uređaji koji koriste innkeepov API: channel manager, veza s knjigovodstvom, kiosk. Registrirajte jedan, ograničite ga, opozovite, odobrite kod kioska.
+clients-title = API klijenti i uređaji
+clients-list = Registrirani
+client-name = Naziv
+client-kind = Vrsta
+client-scopes = Što smije
+client-active = u upotrebi
+client-revoked-since = opozvan od { $day }
+client-grant-client_credentials = integracija s vlastitom tajnom
+client-grant-authorization_code = aplikacija u koju se prijavljuje osoblje
+client-grant-device = kiosk ili uređaj koji prikazuje kod
+client-add = Registriraj klijenta
+client-add-button = Registriraj
+client-redirect = Povratna adresa (aplikacije u koje se prijavljuje osoblje)
+client-added-title = { $name } je registriran
+client-secret-once = ID klijenta je { $id }, a ovo je njegova tajna. Odmah ih kopirajte u postavke za { $name }: tajna se prikazuje samo ovaj put.
+client-secret-label = Tajna klijenta
+client-secret-after = Izgubljena? Ponovno registrirajte klijenta i opozovite ovoga.
+client-done = Gotovo, na klijenta
+client-device-heading = Odobri uređaj
+client-device-about = Kiosk ili drugi uređaj pri postavljanju prikazuje kod poput ABCD-EFGH. Upišite ga ovdje da ga pustite, s onim što vaša uloga dopušta.
+client-device-code = Kod na uređaju
+client-device-approve = Odobri
+client-device-deny = Odbij
+client-device-unknown = Nijedan uređaj ne čeka s tim kodom. Provjerite ga na zaslonu uređaja; kodovi istječu za nekoliko minuta.
+client-id = ID klijenta
+client-rate = Ograničenje zahtjeva
+client-rate-own = { $rate } zahtjeva u sekundi, naleti do { $burst }
+client-rate-default = ono poslužitelja (konfiguracijska datoteka, [limits])
+client-rate-about = Ostavite oba prazna za ograničenje poslužitelja. Zaposlenoj integraciji možda treba više; kiosku treba malo.
+client-rate-per-second = Zahtjeva u sekundi
+client-rate-burst = Nalet
+client-rate-save = Spremi ograničenje
+client-confirm-revoke = Da, više ne smije pozivati innkeep
+client-revoke = Opozovi
+not-found-client = Taj API klijent ne postoji.
+flash-client-added = Klijent je registriran.
+flash-client-rate = Ograničenje je spremljeno; vrijedi od sljedećeg zahtjeva klijenta.
+flash-client-revoked = Opozvan. Njegovi tokeni odmah su prestali raditi.
+flash-device-approved = Uređaj je odobren. Za nekoliko sekundi nastavlja sam.
+flash-device-denied = Uređaj je odbijen.
+nav-webhooks = Webhookovi
+admin-webhooks-about = Adrese koje innkeep odmah obavještava kad se nešto dogodi (rezervacija, odjava, račun): registrirajte jednu, pogledajte što je isporučeno, pošaljite ponovno.
+webhooks-title = Webhookovi
+webhooks-none = Još nema webhook adresa.
+webhook-title = Webhook adresa
+webhook-url = Adresa
+webhook-events = Događaji
+webhook-events-hint = Odvojeni razmacima: točni nazivi poput reservation.created, obitelj poput invoice.* ili * za sve.
+webhook-description = Napomena za ljude
+webhook-enabled = Isporuke su uključene (uklonite kvačicu da ih pauzirate)
+webhook-on = uključeno
+webhook-off = pauzirano
+webhook-off-because = zaustavljeno: { $reason }
+webhook-add = Registriraj adresu
+webhook-add-button = Registriraj
+webhook-added-title = { $url } je registrirana
+webhook-rotated-title = Nova tajna za { $url }
+webhook-secret-once = Ovo je tajna kojom primatelj provjerava potpis svake isporuke (Standard Webhooks). Odmah je kopirajte u primatelja: prikazuje se samo ovaj put.
+webhook-secret-label = Tajna za potpis
+webhook-secret-after = Izgubljena? Zamijenite tajnu na stranici adrese; stara i dalje potpisuje jedan dan.
+webhook-done = Gotovo, na adresu
+webhook-old-secret-until = Stara tajna također potpisuje do
+webhook-send-test = Pošalji probu
+webhook-confirm-rotate = Da, nova tajna
+webhook-rotate = Zamijeni tajnu
+webhook-change = Promijeni adresu
+webhook-log = Isporuke, najnovije prve
+webhook-log-empty = Još ništa nije isporučeno.
+webhook-log-when = Kada (UTC)
+webhook-log-event = Događaj
+webhook-log-attempt = Pokušaj
+webhook-log-outcome = Ishod
+webhook-log-answer = Odgovor
+webhook-redeliver = Pošalji ponovno
+delivery-succeeded = isporučeno
+delivery-retrying = nije uspjelo, ponovit će se
+delivery-failed = nije uspjelo
+not-found-webhook = Ta webhook adresa ne postoji.
+flash-webhook-test = Probni događaj je na putu; za nekoliko sekundi pojavit će se u zapisniku ispod.
+flash-webhook-saved = Adresa je spremljena.
+flash-webhook-redelivered = Događaj je ponovno na putu.
+nav-compliance = Centar za usklađenost
+admin-compliance-about = Što policija (prijava boravka) ili Porezna uprava (fiskalni računi) još nije prihvatila, najhitnije prvo; dnevna datoteka prijava; službene tablice; certifikat.
+compliance-title = Centar za usklađenost
+compliance-certificate = Fiskalni certifikat
+compliance-certificate-until = Vrijedi do
+compliance-days-left = { $day } ({ $count ->
+    [one] još { $count } dan
+    [few] još { $count } dana
+   *[other] još { $count } dana
+})
+compliance-certificate-renew = { $count ->
+    [one] Fiskalni certifikat istječe za { $count } dan. Odmah zatražite novi od FINA-e: bez njega se nijedan račun ne može fiskalizirati.
+    [few] Fiskalni certifikat istječe za { $count } dana. Odmah zatražite novi od FINA-e: bez njega se nijedan račun ne može fiskalizirati.
+   *[other] Fiskalni certifikat istječe za { $count } dana. Odmah zatražite novi od FINA-e: bez njega se nijedan račun ne može fiskalizirati.
+}
+compliance-waiting = Još nije prihvaćeno
+compliance-all-accepted = Sve poslano je prihvaćeno. Nema posla.
+compliance-what = Što
+compliance-for = Za
+compliance-due = Rok (UTC)
+compliance-problem = Zadnji problem
+compliance-send-again = Pošalji ponovno
+submission-kind-guest_registration = prijava boravka
+submission-kind-fiscal_receipt = fiskalni račun
+submission-overdue = { $due }, rok je prošao
+compliance-file = Dnevna datoteka prijava
+compliance-file-about = Za ručni unos na portalu policije kad automatsko slanje ne uspije: gosti toga dana koji još nisu prihvaćeni, u službenom obliku.
+compliance-file-day = Dan
+compliance-file-all = Svi redovi toga dana, i prihvaćeni
+compliance-file-download = Preuzmi datoteku
+compliance-tables = Službene tablice
+compliance-tables-about = Mjesta i vrste isprava koje poznaje sustav policije, preuzeti s njegova portala (Tabelle). Učitajte noviju datoteku ovdje kad se promijene.
+compliance-no-tables = Još nema učitanih tablica: prijava ne može provjeravati mjesta i isprave dok se ne učitaju.
+compliance-table = Tablica
+compliance-rows = Redova
+compliance-source = Datoteka
+compliance-imported = Učitano
+compliance-file-choose = Datoteka (CSV kako je preuzet)
+compliance-upload = Učitaj
+compliance-table-missing = Odaberite datoteku za učitavanje.
+compliance-table-empty = Datoteka { $file } je prazna.
+compliance-table-too-big = Datoteka je veća od 16 MB; to nije službena tablica.
+compliance-table-not-text = Datoteka nije tekstualna (CSV).
+flash-submission-retried = Ponovno poslano. Stanje ispod mijenja se kad tijelo vlasti odgovori.
+flash-table-imported = Tablica je učitana.
+sale-payment = Plaćanje
+account-title = Moj profil
+account-language-title = Jezik mojih stranica
+field-language = Jezik
+language-browser = Kako traži moj preglednik
+account-language-save = Spremi jezik
+error-language = Odaberite jedan od jezika s popisa.
+flash-language-saved = Jezik je spremljen.
+staff-change-language = Promijeni jezik
+flash-staff-language = Jezik je promijenjen; vrijedi od njegove sljedeće stranice.

@@ -1,0 +1,161 @@
+//! Dates and money as each language writes them: `Monday 23 November 2026` and
+//! `EUR 1,234.56` in English, `lunedì 23 novembre 2026` and `1.234,56 €` in Italian,
+//! `ponedjeljak, 23. studenoga 2026.` and `1.234,56 €` in Croatian (months in the genitive,
+//! as Croatian dates are written).
+
+use chrono::{Datelike, NaiveDate};
+
+use super::Lang;
+
+const IT_DAYS: [&str; 7] = [
+    "lunedì",
+    "martedì",
+    "mercoledì",
+    "giovedì",
+    "venerdì",
+    "sabato",
+    "domenica",
+];
+const IT_MONTHS: [&str; 12] = [
+    "gennaio",
+    "febbraio",
+    "marzo",
+    "aprile",
+    "maggio",
+    "giugno",
+    "luglio",
+    "agosto",
+    "settembre",
+    "ottobre",
+    "novembre",
+    "dicembre",
+];
+const HR_DAYS: [&str; 7] = [
+    "ponedjeljak",
+    "utorak",
+    "srijeda",
+    "četvrtak",
+    "petak",
+    "subota",
+    "nedjelja",
+];
+/// Croatian months in the genitive (`23. studenoga`).
+const HR_MONTHS: [&str; 12] = [
+    "siječnja",
+    "veljače",
+    "ožujka",
+    "travnja",
+    "svibnja",
+    "lipnja",
+    "srpnja",
+    "kolovoza",
+    "rujna",
+    "listopada",
+    "studenoga",
+    "prosinca",
+];
+
+fn weekday(d: NaiveDate) -> usize {
+    d.weekday().num_days_from_monday() as usize
+}
+
+fn month(d: NaiveDate) -> usize {
+    d.month0() as usize
+}
+
+/// The first `n` characters of `s`.
+fn cut(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+/// A day written out.
+pub fn date(lang: Lang, d: NaiveDate) -> String {
+    match lang {
+        Lang::En => format!(
+            "{} {} {} {}",
+            d.format("%A"),
+            d.day(),
+            d.format("%B"),
+            d.year()
+        ),
+        Lang::It => format!(
+            "{} {} {} {}",
+            IT_DAYS[weekday(d)],
+            d.day(),
+            IT_MONTHS[month(d)],
+            d.year()
+        ),
+        Lang::Hr => format!(
+            "{}, {}. {} {}.",
+            HR_DAYS[weekday(d)],
+            d.day(),
+            HR_MONTHS[month(d)],
+            d.year()
+        ),
+    }
+}
+
+/// A column head for a day: `Mon 23`, `lun 23`, `pon 23.`.
+pub fn day_head(lang: Lang, d: NaiveDate) -> String {
+    match lang {
+        Lang::En => format!("{} {}", d.format("%a"), d.day()),
+        Lang::It => format!("{} {}", cut(IT_DAYS[weekday(d)], 3), d.day()),
+        Lang::Hr => format!("{} {}.", cut(HR_DAYS[weekday(d)], 3), d.day()),
+    }
+}
+
+/// A short day: `23 Nov`, `23 nov`, `23. 11.`.
+pub fn short_date(lang: Lang, d: NaiveDate) -> String {
+    match lang {
+        Lang::En => format!("{} {}", d.day(), d.format("%b")),
+        Lang::It => format!("{} {}", d.day(), cut(IT_MONTHS[month(d)], 3)),
+        Lang::Hr => format!("{}. {}.", d.day(), d.month()),
+    }
+}
+
+/// Digits grouped by thousands with `sep`.
+fn grouped(units: i64, sep: char) -> String {
+    let digits = units.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// An amount in minor units with its currency: `EUR 1,234.56`; `1.234,56 €` in Italian and
+/// Croatian (the euro as its sign, other currencies by code).
+pub fn money(lang: Lang, minor: i64, currency: &str) -> String {
+    let sign = if minor < 0 { "-" } else { "" };
+    let abs = minor.abs();
+    let (units, cents) = (abs / 100, abs % 100);
+    match lang {
+        Lang::En => format!("{sign}{currency} {}.{cents:02}", grouped(units, ',')),
+        Lang::It | Lang::Hr => {
+            let symbol = if currency == "EUR" { "€" } else { currency };
+            format!("{sign}{},{cents:02} {symbol}", grouped(units, '.'))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_language_writes_its_own_way() {
+        let d = NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+        assert_eq!(date(Lang::It, d), "lunedì 23 novembre 2026");
+        assert_eq!(date(Lang::Hr, d), "ponedjeljak, 23. studenoga 2026.");
+        assert_eq!(day_head(Lang::Hr, d), "pon 23.");
+        assert_eq!(short_date(Lang::It, d), "23 nov");
+        assert_eq!(short_date(Lang::Hr, d), "23. 11.");
+        assert_eq!(money(Lang::It, 123_456, "EUR"), "1.234,56 €");
+        assert_eq!(money(Lang::Hr, -5000, "EUR"), "-50,00 €");
+        assert_eq!(money(Lang::Hr, 123_456_789, "USD"), "1.234.567,89 USD");
+        assert_eq!(money(Lang::En, 123_456, "EUR"), "EUR 1,234.56");
+    }
+}
