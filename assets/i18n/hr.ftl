@@ -378,9 +378,9 @@ invoices-to = Izdani do
 invoices-any-status = Bilo koje stanje
 invoices-show = Prikaži
 invoices-summary = { $count ->
-    [one] { $count } račun izdan od { $from } do { $to }.
-    [few] { $count } računa izdana od { $from } do { $to }.
-   *[other] { $count } računa izdano od { $from } do { $to }.
+    [one] { $count } račun izdan od { $from } do { $to }
+    [few] { $count } računa izdana od { $from } do { $to }
+   *[other] { $count } računa izdano od { $from } do { $to }
 }
 invoice-kind-invoice = Račun
 invoice-kind-credit_note = Storno račun

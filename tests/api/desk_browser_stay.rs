@@ -3,7 +3,9 @@
 //! the CIS simulator: a booking from availability with the guest created inline, the room
 //! board, check-in refused with the missing registration fields shown and then completed on
 //! the same page, a charge, check-out, and the invoice printed to PDF whose QR code decodes
-//! to the fiscal link. Also: check-in with the keyboard alone, and axe-core on every screen.
+//! to the fiscal link; in English and again in Italian (the receptionist's language
+//! setting), where labels and money (`1.234,56 €`) are Italian. Also: check-in with the
+//! keyboard alone, and axe-core on every screen.
 //! Screenshots and the PDF go to `target/screenshots/`.
 
 use fantoccini::Locator;
@@ -99,8 +101,74 @@ async fn text(b: &Chrome) -> String {
         .unwrap()
 }
 
+/// What a whole stay reads and types, in one language.
+struct Words {
+    /// The staff member's language setting.
+    lang: &'static str,
+    new_booking: &'static str,
+    one_free: &'static str,
+    without_room: &'static str,
+    check_in: &'static str,
+    checked_in: &'static str,
+    check_out: &'static str,
+    /// The charge's price each, as typed, and its line's amount (2 of them) as shown.
+    price: &'static str,
+    amount: &'static str,
+    /// Words the invoice page shows.
+    invoice: &'static [&'static str],
+    /// Screenshots' suffix.
+    shot: &'static str,
+}
+
+const ENGLISH: Words = Words {
+    lang: "en",
+    new_booking: "New booking",
+    one_free: "1 room free on all these nights",
+    without_room: "Without a room",
+    check_in: "Check in",
+    checked_in: "Checked in",
+    check_out: "Check out",
+    price: "4.50",
+    amount: "EUR 9.00",
+    invoice: &[
+        "Bill to",
+        "Taxes included",
+        "Unique receipt identifier (JIR)",
+    ],
+    shot: "",
+};
+
+const ITALIAN: Words = Words {
+    lang: "it",
+    new_booking: "Nuova prenotazione",
+    one_free: "1 camera libera in tutte queste notti",
+    without_room: "Senza camera",
+    check_in: "Check-in",
+    checked_in: "Check-in fatto",
+    check_out: "Check-out",
+    price: "617,28",
+    amount: "1.234,56 €",
+    invoice: &[
+        "Intestata a",
+        "Imposte comprese",
+        "Identificativo univoco della ricevuta (JIR)",
+        "Fattura ",
+    ],
+    shot: "-it",
+};
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_whole_stay_from_booking_to_the_printed_invoice() {
+    whole_stay(&ENGLISH).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_whole_stay_in_italian() {
+    whole_stay(&ITALIAN).await;
+}
+
+/// A whole stay in the language of `w`: the receptionist's pages follow her language setting.
+async fn whole_stay(w: &Words) {
     use crate::support::alloggiati_sim::Sim as Alloggiati;
     use crate::support::cis_sim::Sim as Cis;
     use crate::support::fiscal::fiscal_is;
@@ -114,19 +182,32 @@ async fn a_whole_stay_from_booking_to_the_printed_invoice() {
     let rt = app.room_type("DBL", 2).await;
     app.room("7", &rt).await;
     let password = staff(&app, "marta", "front_desk").await;
+    let lang = w.lang;
+    app.db()
+        .write(move |tx| {
+            let u = innkeep::store::clients::user_by_name(tx, "marta")?.unwrap();
+            innkeep::store::staff::set_language(tx, &u.id, Some(lang))
+        })
+        .await
+        .unwrap();
     let base = format!("http://{}", app.addr);
     b.sign_in(&base, "marta", &password).await;
     b.axe("Today").await;
+    let html_lang = b.client.find(Locator::Css("html")).await.unwrap();
+    assert_eq!(
+        html_lang.attr("lang").await.unwrap().as_deref(),
+        Some(w.lang)
+    );
 
     // A new booking: the dates as offered, the free type, a new guest typed inline.
-    follow(&b, "New booking").await;
+    follow(&b, w.new_booking).await;
     click(&b, "button[value=show]").await;
     let body = text(&b).await;
-    assert!(body.contains("1 room free on all these nights"), "{body}");
+    assert!(body.contains(w.one_free), "{body}");
     tick(&b, &format!("#type-{rt}")).await;
     fill(&b, "new_first_name", "Eva").await;
     fill(&b, "new_last_name", "Li").await;
-    b.screenshot("desk-new-booking").await;
+    b.screenshot(&format!("desk-new-booking{}", w.shot)).await;
     b.axe("New booking").await;
     click(&b, "button[value=book]").await;
     b.client
@@ -145,16 +226,16 @@ async fn a_whole_stay_from_booking_to_the_printed_invoice() {
     b.client.goto(&format!("{base}/board")).await.unwrap();
     let body = text(&b).await;
     assert!(
-        body.contains("Eva Li") && body.contains("Without a room"),
+        body.contains("Eva Li") && body.contains(w.without_room),
         "{body}"
     );
-    b.screenshot("desk-board").await;
+    b.screenshot(&format!("desk-board{}", w.shot)).await;
     b.axe("Room board").await;
     follow(&b, "Eva Li").await;
     b.axe("Reservation").await;
 
     // Check-in: refused with the registration's missing fields marked, completed in place.
-    follow(&b, "Check in").await;
+    follow(&b, w.check_in).await;
     fill(&b, "g0_birth_date", "1990-04-01").await;
     fill(&b, "g0_nationality", "IT").await;
     click(&b, "form button.primary").await;
@@ -170,7 +251,8 @@ async fn a_whole_stay_from_booking_to_the_printed_invoice() {
         kept.prop("value").await.unwrap().as_deref(),
         Some("1990-04-01")
     );
-    b.screenshot("desk-check-in-refused").await;
+    b.screenshot(&format!("desk-check-in-refused{}", w.shot))
+        .await;
     b.axe("Check-in, refused").await;
     choose(&b, "g0_gender", "female").await;
     fill(&b, "g0_birth_country", "IT").await;
@@ -187,12 +269,12 @@ async fn a_whole_stay_from_booking_to_the_printed_invoice() {
         .await
         .unwrap();
     let body = text(&b).await;
-    assert!(body.contains("Checked in"), "{body}");
+    assert!(body.contains(w.checked_in), "{body}");
 
     // A charge on the folio.
     fill(&b, "charge-description", "Minibar").await;
     fill(&b, "charge-quantity", "2").await;
-    fill(&b, "charge-unit_price", "4.50").await;
+    fill(&b, "charge-unit_price", w.price).await;
     // Added in place (htmx): the folio row appears without leaving the page.
     tick(&b, "form[action$='/charges'] button").await;
     b.client
@@ -200,12 +282,17 @@ async fn a_whole_stay_from_booking_to_the_printed_invoice() {
         .for_element(Locator::XPath("//td[text()='Minibar']"))
         .await
         .unwrap();
-    b.screenshot("desk-reservation-in-house").await;
+    assert!(
+        text(&b).await.contains(w.amount),
+        "the charge as the language writes money"
+    );
+    b.screenshot(&format!("desk-reservation-in-house{}", w.shot))
+        .await;
 
     // Check-out into the invoice.
-    follow(&b, "Check out").await;
+    follow(&b, w.check_out).await;
     choose(&b, "payment_method", "cash").await;
-    b.screenshot("desk-check-out").await;
+    b.screenshot(&format!("desk-check-out{}", w.shot)).await;
     b.axe("Check-out").await;
     click(&b, "form button.primary").await;
     b.client
@@ -223,9 +310,13 @@ async fn a_whole_stay_from_booking_to_the_printed_invoice() {
     let body = text(&b).await;
     let jir = done["fiscal"]["authority_reference"].as_str().unwrap();
     assert!(body.contains(jir), "the JIR is on the invoice: {body}");
-    b.screenshot("desk-invoice").await;
+    assert!(body.contains(w.amount), "{body}");
+    for words in w.invoice {
+        assert!(body.contains(words), "{words}: {body}");
+    }
+    b.screenshot(&format!("desk-invoice{}", w.shot)).await;
     b.axe("Invoice").await;
-    let pdf = b.print_pdf("desk-invoice").await;
+    let pdf = b.print_pdf(&format!("desk-invoice{}", w.shot)).await;
     if let Some(codes) = qr_codes_in(&pdf) {
         let link = done["fiscal"]["qr_payload"].as_str().unwrap();
         assert_eq!(
@@ -238,10 +329,11 @@ async fn a_whole_stay_from_booking_to_the_printed_invoice() {
         .goto(&format!("{base}/invoices/{invoice}?layout=receipt"))
         .await
         .unwrap();
-    b.screenshot("desk-invoice-receipt").await;
+    b.screenshot(&format!("desk-invoice-receipt{}", w.shot))
+        .await;
     b.axe("Invoice, receipt layout").await;
     b.client.goto(&format!("{base}/invoices")).await.unwrap();
-    b.screenshot("desk-invoices").await;
+    b.screenshot(&format!("desk-invoices{}", w.shot)).await;
     b.axe("Invoices").await;
     let r = app.get(&format!("/v1/reservations/{id}")).await.body;
     assert_eq!(r["status"], "checked_out", "{r}");

@@ -219,8 +219,12 @@ pub fn qr_codes_in(pdf: &std::path::Path) -> Option<Vec<String>> {
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
+            // pdftoppm names pages STEM-1.png, STEM-2.png, …; another PDF's pages
+            // (STEM-it-1.png) are not this one's.
             let name = p.file_name().unwrap().to_string_lossy();
-            name.starts_with(&format!("{stem}-")) && name.ends_with(".png")
+            name.strip_prefix(&format!("{stem}-"))
+                .and_then(|rest| rest.strip_suffix(".png"))
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
         })
         .collect();
     pages.sort();

@@ -1,0 +1,155 @@
+//! The desk's languages: the browser's Accept-Language is followed until a staff member
+//! chooses their own (My account), an admin can set it for them, and the pages' words, dates
+//! and `<html lang>` follow; a language the desk does not have is refused in words.
+
+use crate::support::desk::{Browser, staff};
+use crate::support::spawn_app;
+
+/// Today, asked with `accept` as the browser's Accept-Language.
+async fn today_in(b: &Browser, accept: &str) -> String {
+    reqwest::Client::new()
+        .get(format!("{}/", b.base))
+        .header("cookie", b.session.as_deref().unwrap())
+        .header("accept-language", accept)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn pages_follow_the_browser_until_the_staff_member_chooses() {
+    let app = spawn_app().await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let m = Browser::sign_in(&app, "marta", &password).await;
+    let it = today_in(&m, "it-IT,it;q=0.9,en;q=0.5").await;
+    assert!(
+        it.contains("<html lang=\"it\">") && it.contains(">Oggi<"),
+        "{it}"
+    );
+    let hr = today_in(&m, "hr").await;
+    assert!(
+        hr.contains("<html lang=\"hr\">") && hr.contains(">Danas<"),
+        "{hr}"
+    );
+    assert!(today_in(&m, "fr-FR").await.contains(">Today<"));
+
+    // Her own choice wins over the browser's.
+    let page = m.get("/account/password").await;
+    let csrf = Browser::csrf(&page);
+    let bad = m
+        .post("/account/language", &[("csrf", &csrf), ("language", "de")])
+        .await;
+    assert_eq!(bad.status, 422);
+    assert!(
+        bad.text
+            .contains("Choose one of the languages in the list."),
+        "{}",
+        bad.text
+    );
+    let chosen = m
+        .post("/account/language", &[("csrf", &csrf), ("language", "hr")])
+        .await;
+    assert_eq!(chosen.status, 303, "{}", chosen.text);
+    let saved = m.get(&chosen.header("location").unwrap()).await;
+    assert!(saved.text.contains("Jezik je spremljen."), "{}", saved.text);
+    assert!(
+        today_in(&m, "it").await.contains(">Danas<"),
+        "her setting, not the browser's"
+    );
+    let back = m
+        .post("/account/language", &[("csrf", &csrf), ("language", "")])
+        .await;
+    assert_eq!(back.status, 303);
+    assert!(
+        today_in(&m, "it").await.contains(">Oggi<"),
+        "the browser's again"
+    );
+
+    // An admin sets it for her.
+    let root = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &root).await;
+    let list = a.get("/admin/staff").await;
+    let at = list.text.find("\">marta</a>").unwrap();
+    let start = list.text[..at].rfind("/admin/staff/").unwrap() + "/admin/staff/".len();
+    let id = &list.text[start..at];
+    let acsrf = Browser::csrf(&list);
+    let set = a
+        .post(
+            &format!("/admin/staff/{id}/language"),
+            &[("csrf", &acsrf), ("language", "it")],
+        )
+        .await;
+    assert_eq!(set.status, 303, "{}", set.text);
+    let page = today_in(&m, "hr").await;
+    assert!(page.contains(">Oggi<"), "{page}");
+    assert!(page.contains("Accesso come marta (reception)"), "{page}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn in_a_browser_the_desk_reads_in_croatian() {
+    let Some(b) = crate::support::browser::chrome(1280, 900).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let password = staff(&app, "ana", "manager").await;
+    app.db()
+        .write(|tx| {
+            let u = innkeep::store::clients::user_by_name(tx, "ana")?.unwrap();
+            innkeep::store::staff::set_language(tx, &u.id, Some("hr"))
+        })
+        .await
+        .unwrap();
+    let g = app.guest("Ivana", "Horvat").await;
+    app.post(
+        "/v1/invoices",
+        serde_json::json!({"guest_id": g, "payment_method": "card",
+               "lines": [{"description": "Večera", "quantity": 1, "unit_price": 123456}]}),
+    )
+    .await
+    .expect(201);
+    let base = format!("http://{}", app.addr);
+    b.sign_in(&base, "ana", &password).await;
+    let c = &b.client;
+    let body = c
+        .find(fantoccini::Locator::Css("body"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        body.contains("Danas") && body.contains("Prijavljeni ste kao ana (voditelj)"),
+        "{body}"
+    );
+    b.axe("Danas").await;
+    b.screenshot("desk-today-hr").await;
+    for (path, name) in [
+        ("/invoices", "desk-invoices-hr"),
+        ("/housekeeping", "desk-housekeeping-hr"),
+        ("/guests", "desk-guests-hr"),
+    ] {
+        c.goto(&format!("{base}{path}")).await.unwrap();
+        c.wait()
+            .for_element(fantoccini::Locator::Css("main h1"))
+            .await
+            .unwrap();
+        b.axe(name).await;
+        b.screenshot(name).await;
+    }
+    c.goto(&format!("{base}/invoices")).await.unwrap();
+    let body = c
+        .find(fantoccini::Locator::Css("main"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        body.contains("1.234,56 €") && body.contains("Računi"),
+        "{body}"
+    );
+    c.clone().close().await.unwrap();
+}
