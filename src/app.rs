@@ -107,11 +107,9 @@ impl App {
         let (feed, feed_id) = Marker::open(&db, &loaded.data_dir).await?;
         // The front desk signs in as its own first-party client; a new or upgraded
         // installation gets it without a CLI step.
-        crate::service::desk::ensure_client(&crate::service::Services::new(
-            db.clone(),
-            Compliance::default(),
-        ))
-        .await?;
+        let first_party = crate::service::Services::new(db.clone(), Compliance::default());
+        crate::service::desk::ensure_client(&first_party).await?;
+        crate::service::kiosk::ensure_client(&first_party).await?;
         tracing::debug!(%feed_id, "event feed");
         Ok(App {
             listener,

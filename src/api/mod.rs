@@ -302,6 +302,11 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         )
         .at("/invoices", poem::get(crate::desk::invoices::invoices))
         .at("/admin", poem::get(crate::desk::admin::admin))
+        .at("/kiosk", poem::get(crate::desk::kiosk::start))
+        .at("/kiosk/find", poem::post(crate::desk::kiosk::find))
+        .at("/kiosk/check-in", poem::post(crate::desk::kiosk::check_in))
+        .at("/kiosk/reset", poem::get(crate::desk::kiosk::reset))
+        .at("/kiosk/poll", poem::get(crate::desk::kiosk::poll))
         .at(
             "/admin/compliance",
             poem::get(crate::desk::compliance_admin::centre),

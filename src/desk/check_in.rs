@@ -154,19 +154,19 @@ pub async fn page_of(
 
 /// Saves the guests whose registration fields the form changed; the errors, placed under
 /// `guest_ids[i].`, and the problem in words, if any.
-async fn save_guests(
+pub(super) async fn save_guests(
     state: &DeskState,
-    s: &DeskSession,
+    p: &crate::model::Principal,
     t: &T,
     id: &str,
     form: &HashMap<String, String>,
 ) -> Result<(), (Vec<FieldError>, Option<String>)> {
     // Only the guests are needed here (not the folio, history or rooms of the page).
     let failed = |e: AppError| (Vec::new(), Some(e.detail));
-    let reservation = reservations::get(&state.svc, &s.principal, id.to_string())
+    let reservation = reservations::get(&state.svc, p, id.to_string())
         .await
         .map_err(failed)?;
-    let party = desk_views::party(&state.svc, &s.principal, &reservation)
+    let party = desk_views::party(&state.svc, p, &reservation)
         .await
         .map_err(failed)?;
     let mut errors = Vec::new();
@@ -196,7 +196,7 @@ async fn save_guests(
             .and_then(|v| v.parse().ok())
             .unwrap_or(g.version);
         let if_match = Some(IfMatch::Versions(vec![version]));
-        match guests::update(&state.svc, &s.principal, g.id.clone(), if_match, input).await {
+        match guests::update(&state.svc, p, g.id.clone(), if_match, input).await {
             Ok(_) => {}
             Err(e) if e.kind == Kind::PreconditionFailed => {
                 problem = Some(t.t("check-in-guest-changed"));
@@ -237,7 +237,7 @@ pub async fn submit(
         }
     };
     if state.svc.compliance().registration.enabled()
-        && let Err((errors, problem)) = save_guests(&state, &s, &t, &id, &form).await
+        && let Err((errors, problem)) = save_guests(&state, &s.principal, &t, &id, &form).await
     {
         return again(StatusCode::UNPROCESSABLE_ENTITY, errors, problem).await;
     }

@@ -21,6 +21,7 @@ pub mod housekeeping;
 pub mod invoice;
 pub mod invoice_actions;
 pub mod invoices;
+pub mod kiosk;
 pub mod new_reservation;
 pub mod once;
 pub mod reservation;

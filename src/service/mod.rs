@@ -19,6 +19,7 @@ pub mod idempotency;
 pub mod invoices;
 pub mod invoicing;
 pub mod jobs;
+pub mod kiosk;
 pub mod maintenance;
 pub mod oauth;
 pub mod registration;

@@ -15,6 +15,7 @@ pub mod history;
 pub mod idempotency;
 pub mod invoices;
 pub mod jobs;
+pub mod kiosk;
 pub mod page;
 pub mod reservations;
 pub mod room_types;

@@ -23,6 +23,7 @@ mod desk_clients_admin;
 mod desk_compliance;
 mod desk_housekeeping;
 mod desk_invoices;
+mod desk_kiosk;
 mod desk_languages;
 mod desk_rooms_admin;
 mod desk_settings;

@@ -1,0 +1,389 @@
+//! Screen 11, self check-in at a kiosk (`/kiosk`): a LAN device that staff approve through
+//! the device flow (it shows a code; approved on `/device` or in the admin pages). A guest
+//! types the booking code and their last name, completes the registration data the national
+//! scheme needs for each guest, accepts, and is told their room; Today shows them in house.
+//! The kiosk has its own cookie (path `/kiosk`) and session, which the desk's pages do not
+//! accept: no lists, no other guests' data. Wrong look-ups are limited, and a booking left
+//! half-done is forgotten after a few minutes (each page refreshes itself to the start).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use askama::Template;
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{Body, Request, Response, handler};
+use serde_json::json;
+
+use super::check_in::save_guests;
+use super::guest_form::{self, FormField, REGISTRATION};
+use super::{DeskState, page, server_error, web, words};
+use crate::auth::secrets;
+use crate::error::{AppError, FieldError};
+use crate::i18n::{Arg, T};
+use crate::model::CheckIn;
+use crate::model::input::FromJson;
+use crate::service::kiosk::{self, Found, KioskSession, Standing};
+use crate::service::{desk_views, reservations, rooms, stays};
+
+/// The kiosk's cookie.
+const COOKIE: &str = "innkeep_kiosk";
+
+/// One guest's part of the registration form.
+struct GuestPart {
+    name: String,
+    prefix: String,
+    version: i64,
+    fields: Vec<FormField>,
+}
+
+/// What the kiosk shows.
+enum Screen {
+    /// The code staff approve.
+    Waiting(String),
+    /// The look-up form: code and last name as typed.
+    Lookup(String, String),
+    /// The registration form for each guest.
+    Register(Vec<GuestPart>),
+    /// Checked in: the room.
+    Done(String),
+    /// Something the reception must do.
+    Reception(String),
+}
+
+#[derive(Template)]
+#[template(path = "desk/kiosk.html")]
+struct KioskPage {
+    t: T,
+    csrf: String,
+    screen: Screen,
+    problem: Option<String>,
+    /// Seconds until the page (through htmx) goes back to the start, or, every 5, asks
+    /// whether the kiosk was approved. Without JavaScript, links do the same.
+    refresh: Option<(u32, &'static str)>,
+}
+
+fn show(
+    t: T,
+    csrf: String,
+    screen: Screen,
+    status: StatusCode,
+    problem: Option<String>,
+) -> Response {
+    let refresh = match &screen {
+        Screen::Waiting(_) => Some((5, "/kiosk/poll")),
+        Screen::Register(_) => Some((180, "/kiosk/reset")),
+        Screen::Done(_) | Screen::Reception(_) => Some((30, "/kiosk/reset")),
+        Screen::Lookup(..) => None,
+    };
+    page(
+        status,
+        &KioskPage {
+            t,
+            csrf,
+            screen,
+            problem,
+            refresh,
+        },
+    )
+}
+
+fn cookie(req: &Request) -> Option<String> {
+    web::cookie(req, COOKIE)
+}
+
+/// The kiosk's session, or the page to show instead (a new code, the waiting code).
+async fn session(req: &Request, state: &DeskState) -> Result<(String, KioskSession), Response> {
+    let t = words(req);
+    let standing = match cookie(req) {
+        Some(c) => match kiosk::standing(&state.auth, &state.svc, &c).await {
+            Ok(s) => Some((c, s)),
+            Err(e) => return Err(server_error(&t, &e)),
+        },
+        None => None,
+    };
+    match standing {
+        Some((c, Standing::Ready(k))) => Ok((c, k)),
+        Some((_, Standing::Waiting(code))) => Err(show(
+            t,
+            String::new(),
+            Screen::Waiting(code),
+            StatusCode::OK,
+            None,
+        )),
+        _ => {
+            let base = state.auth.base_url(req);
+            match kiosk::begin(&state.svc, &base).await {
+                Ok((c, code)) => {
+                    let mut r = show(
+                        t,
+                        String::new(),
+                        Screen::Waiting(code),
+                        StatusCode::OK,
+                        None,
+                    );
+                    let v = format!("{COOKIE}={c}; Path=/kiosk; HttpOnly; SameSite=Strict");
+                    if let Ok(v) = v.parse() {
+                        r.headers_mut().insert("set-cookie", v);
+                    }
+                    Err(r)
+                }
+                Err(e) => Err(server_error(&t, &e)),
+            }
+        }
+    }
+}
+
+/// The registration form of the booking in progress, from what is stored or was typed.
+async fn register_screen(
+    state: &DeskState,
+    k: &KioskSession,
+    t: &T,
+    id: &str,
+    typed: Option<&HashMap<String, String>>,
+    errors: &[FieldError],
+) -> Result<Screen, AppError> {
+    let r = reservations::get(&state.svc, &k.principal, id.to_string()).await?;
+    let party = desk_views::party(&state.svc, &k.principal, &r).await?;
+    Ok(Screen::Register(
+        party
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let pre = format!("g{i}_");
+                let stored = guest_form::values_of(g, &pre);
+                GuestPart {
+                    name: format!("{} {}", g.first_name, g.last_name),
+                    version: g.version,
+                    fields: guest_form::fields(
+                        t,
+                        &pre,
+                        Some(REGISTRATION),
+                        typed.unwrap_or(&stored),
+                        errors,
+                        &format!("guest_ids[{i}]."),
+                    ),
+                    prefix: pre,
+                }
+            })
+            .collect(),
+    ))
+}
+
+/// `GET /kiosk`.
+#[handler]
+pub async fn start(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let (_, k) = match session(req, &state).await {
+        Ok(s) => s,
+        Err(answer) => return answer,
+    };
+    let t = words(req);
+    let screen = match &k.reservation_id {
+        Some(id) => match register_screen(&state, &k, &t, id, None, &[]).await {
+            Ok(s) => s,
+            Err(e) => return server_error(&t, &e),
+        },
+        None => Screen::Lookup(String::new(), String::new()),
+    };
+    show(t, k.csrf, screen, StatusCode::OK, None)
+}
+
+/// The kiosk's session for a form post that passed the origin and CSRF checks.
+async fn posted(
+    req: &Request,
+    body: Body,
+    state: &DeskState,
+) -> Result<(String, KioskSession, T, HashMap<String, String>), Response> {
+    let (c, k) = session(req, state).await?;
+    let t = words(req);
+    let form = web::form(body).await.unwrap_or_default();
+    let token = form.get("csrf").map(String::as_str).unwrap_or_default();
+    if !web::same_origin(req) || !secrets::constant_time_eq(token, &k.csrf) {
+        let problem = Some(t.t("request-refused-csrf"));
+        return Err(show(
+            t,
+            k.csrf.clone(),
+            Screen::Lookup(String::new(), String::new()),
+            StatusCode::FORBIDDEN,
+            problem,
+        ));
+    }
+    Ok((c, k, t, form))
+}
+
+/// `POST /kiosk/find`: the booking code and last name.
+#[handler]
+pub async fn find(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
+    let (c, k, t, form) = match posted(req, body, &state).await {
+        Ok(p) => p,
+        Err(answer) => return answer,
+    };
+    let get = |n: &str| {
+        form.get(n)
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let (code, last) = (get("code"), get("last_name"));
+    match kiosk::find(&state.svc, &c, &code, &last).await {
+        Ok(Found::Booking(_)) => web::redirect(StatusCode::SEE_OTHER, "/kiosk"),
+        Ok(Found::Nothing) => {
+            let problem = Some(t.t("kiosk-not-found"));
+            show(
+                t,
+                k.csrf,
+                Screen::Lookup(code, last),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                problem,
+            )
+        }
+        Ok(Found::Locked) => {
+            let words = t.t("kiosk-locked");
+            show(
+                t,
+                k.csrf,
+                Screen::Reception(words),
+                StatusCode::TOO_MANY_REQUESTS,
+                None,
+            )
+        }
+        Err(e) => server_error(&t, &e),
+    }
+}
+
+/// `POST /kiosk/check-in`: saves the registration data, then checks in to the booked room
+/// (or the first clean free one of its type).
+#[handler]
+pub async fn check_in(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
+    let (c, k, t, form) = match posted(req, body, &state).await {
+        Ok(p) => p,
+        Err(answer) => return answer,
+    };
+    let Some(id) = k.reservation_id.clone() else {
+        return web::redirect(StatusCode::SEE_OTHER, "/kiosk");
+    };
+    let again = |t: T, errors: Vec<FieldError>, problem: Option<String>| {
+        let (state, k, id, form) = (&state, &k, id.clone(), &form);
+        async move {
+            match register_screen(state, k, &t, &id, Some(form), &errors).await {
+                Ok(screen) => show(
+                    t,
+                    k.csrf.clone(),
+                    screen,
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    problem,
+                ),
+                Err(e) => server_error(&t, &e),
+            }
+        }
+    };
+    if form.get("consent").map(String::as_str) != Some("yes") {
+        let problem = Some(t.t("kiosk-consent-needed"));
+        return again(t, Vec::new(), problem).await;
+    }
+    if state.svc.compliance().registration.enabled()
+        && let Err((errors, problem)) = save_guests(&state, &k.principal, &t, &id, &form).await
+    {
+        let problem =
+            problem.or_else(|| Some(t.n("check-in-registration-missing", errors.len() as i64)));
+        return again(t, errors, problem).await;
+    }
+    let (svc, p) = (&state.svc, &k.principal);
+    let room = match reservations::get(svc, p, id.clone()).await {
+        Ok(r) if r.room_id.is_some() => r.room_id,
+        Ok(r) => desk_views::check_in_rooms(svc, p, r.room_type_id.clone(), None)
+            .await
+            .ok()
+            .and_then(|rooms| {
+                rooms.into_iter().find(|m| {
+                    m.housekeeping_status.as_str() == "clean"
+                        || m.housekeeping_status.as_str() == "inspected"
+                })
+            })
+            .map(|m| m.id),
+        Err(e) => return server_error(&t, &e),
+    };
+    let Some(room) = room else {
+        let words = t.t("kiosk-no-room");
+        return show(
+            t,
+            k.csrf,
+            Screen::Reception(words),
+            StatusCode::CONFLICT,
+            None,
+        );
+    };
+    let mut errors = Vec::new();
+    let Some(input) = CheckIn::from_json(
+        &json!({"reservation_id": id, "room_id": &room}),
+        "",
+        &mut errors,
+    ) else {
+        return server_error(&t, &AppError::validation(errors));
+    };
+    match stays::check_in(svc, p, input).await {
+        Ok(_) => {
+            let _ = kiosk::forget(svc, &c).await;
+            let number = rooms::get(svc, p, room.to_string())
+                .await
+                .map(|m| m.number)
+                .unwrap_or_default();
+            let words = t.with("kiosk-your-room", &[("room", Arg::Text(number))]);
+            show(t, k.csrf, Screen::Done(words), StatusCode::OK, None)
+        }
+        Err(e) if e.code == "registration_incomplete" => {
+            let problem = Some(t.n("check-in-registration-missing", e.errors.len() as i64));
+            again(t, e.errors, problem).await
+        }
+        Err(e) if e.kind == crate::error::Kind::Conflict => {
+            let words = t.t("kiosk-see-reception");
+            show(
+                t,
+                k.csrf,
+                Screen::Reception(words),
+                StatusCode::CONFLICT,
+                Some(e.detail),
+            )
+        }
+        Err(e) => server_error(&t, &e),
+    }
+}
+
+/// Back to the start: a whole-page redirect, or for htmx its `HX-Redirect`.
+fn to_start(req: &Request) -> Response {
+    if req.headers().contains_key("hx-request") {
+        Response::builder()
+            .status(StatusCode::OK)
+            .header("hx-redirect", "/kiosk")
+            .finish()
+    } else {
+        web::redirect(StatusCode::SEE_OTHER, "/kiosk")
+    }
+}
+
+/// `GET /kiosk/reset`: forgets the booking in progress and goes back to the start (also
+/// after a few idle minutes: the next guest must not see this one's data).
+#[handler]
+pub async fn reset(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    if let Some(c) = cookie(req) {
+        let _ = kiosk::forget(&state.svc, &c).await;
+    }
+    to_start(req)
+}
+
+/// `GET /kiosk/poll` (htmx, every 5 seconds while the code shows): 204 while waiting, or
+/// back to the start once approved (or the code expired).
+#[handler]
+pub async fn poll(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let waiting = match cookie(req) {
+        Some(c) => matches!(
+            kiosk::standing(&state.auth, &state.svc, &c).await,
+            Ok(Standing::Waiting(_))
+        ),
+        None => false,
+    };
+    if waiting {
+        Response::builder().status(StatusCode::NO_CONTENT).finish()
+    } else {
+        to_start(req)
+    }
+}

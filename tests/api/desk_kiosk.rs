@@ -1,0 +1,361 @@
+//! Self check-in at a kiosk (screen 11): the kiosk shows a code, an admin approves it in the
+//! admin pages, a guest finds their booking by code and last name (wrong tries limited),
+//! completes the registration data and is told their room; Today shows them in house. A
+//! kiosk's cookie opens nothing of the desk.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::support::alloggiati_sim::Sim;
+use crate::support::desk::{Browser, hidden, staff};
+use crate::support::registration::{day, hotel, italian};
+use crate::support::{Reply, TestApp};
+
+/// A kiosk's browser: the desk's test browser holding the kiosk's cookie.
+async fn kiosk(app: &TestApp) -> (Browser, String) {
+    let mut k = Browser::new(app);
+    let first = k.get("/kiosk").await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    let set = first.header("set-cookie").expect("a kiosk cookie");
+    assert!(
+        set.contains("HttpOnly") && set.contains("Path=/kiosk"),
+        "{set}"
+    );
+    k.session = Some(set.split(';').next().unwrap().to_string());
+    let start = first.text.find("<code>").unwrap() + "<code>".len();
+    let code = first.text[start..start + 9].to_string();
+    (k, code)
+}
+
+async fn post(k: &Browser, path: &str, form: &[(&str, &str)]) -> Reply {
+    k.post(path, form).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_guest_checks_in_at_a_kiosk_approved_in_the_admin_pages() {
+    let sim = Sim::start(day()).await;
+    let app = hotel(&sim).await;
+    let g = app
+        .post(
+            "/v1/guests",
+            italian("Anna", "De Luca", "female", "1985-02-03", "Roma", "RM"),
+        )
+        .await
+        .expect(201)
+        .id();
+    let rt = app.room_type("DBL", 2).await;
+    let room = app.room("12", &rt).await;
+    let r = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "arrival": day().to_string(),
+                   "departure": (day() + chrono::Days::new(2)).to_string(), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .body;
+    let code = r["code"].as_str().unwrap().to_string();
+
+    // The kiosk waits with its code; an admin approves it in the admin pages.
+    let (k, user_code) = kiosk(&app).await;
+    let waiting = k.get("/kiosk").await;
+    assert!(waiting.text.contains(&user_code) && waiting.text.contains("hx-get=\"/kiosk/poll\""));
+    let root = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &root).await;
+    let page = a.get("/admin/clients").await;
+    let csrf = Browser::csrf(&page);
+    let ok = a
+        .post(
+            "/admin/clients/device",
+            &[
+                ("csrf", &csrf),
+                ("code", &user_code),
+                ("decision", "approve"),
+            ],
+        )
+        .await;
+    assert_eq!(ok.status, 303, "{}", ok.text);
+    let welcome = k.get("/kiosk").await;
+    assert!(
+        welcome.text.contains("Type your booking code"),
+        "{}",
+        welcome.text
+    );
+    let kcsrf = hidden(&welcome.text, "csrf").unwrap();
+
+    // A kiosk's cookie opens nothing of the desk, even when sent as a desk session.
+    let as_desk = k.get("/guests").await;
+    assert_eq!(as_desk.status, 303, "no desk session: to the sign-in");
+    let value = k
+        .session
+        .as_ref()
+        .unwrap()
+        .split_once('=')
+        .unwrap()
+        .1
+        .to_string();
+    let forged = k
+        .send(
+            Method::GET,
+            "/guests",
+            Some(&format!("innkeep_desk={value}")),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(forged.status, 303);
+
+    // A wrong name, then the right one (case and spaces aside).
+    let wrong = post(
+        &k,
+        "/kiosk/find",
+        &[("csrf", &kcsrf), ("code", &code), ("last_name", "Rossi")],
+    )
+    .await;
+    assert_eq!(wrong.status, 422);
+    assert!(wrong.text.contains("No booking arriving today"));
+    assert!(
+        wrong.text.contains(&format!("value=\"{code}\"")),
+        "what was typed stays"
+    );
+    let found = post(
+        &k,
+        "/kiosk/find",
+        &[
+            ("csrf", &kcsrf),
+            ("code", &code.to_lowercase()),
+            ("last_name", " de  luca "),
+        ],
+    )
+    .await;
+    assert_eq!(found.status, 303, "{}", found.text);
+    let form = k.get("/kiosk").await;
+    assert!(
+        form.text.contains("Anna De Luca") && form.text.contains("name=\"g0_document_number\""),
+        "{}",
+        form.text
+    );
+    assert!(
+        !form.text.contains(&r["id"].as_str().unwrap().to_string()),
+        "the booking's id is not on the page"
+    );
+
+    // Without consent, then without the document: each said; then checked in.
+    let version = hidden(&form.text, "g0_version").unwrap();
+    let mut fields = vec![("csrf", kcsrf.clone()), ("g0_version", version)];
+    for (k2, v) in [
+        ("g0_gender", "female"),
+        ("g0_birth_date", "1985-02-03"),
+        ("g0_nationality", "IT"),
+        ("g0_birth_country", "IT"),
+        ("g0_birth_municipality", "Roma"),
+        ("g0_birth_region", "RM"),
+    ] {
+        fields.push((k2, v.to_string()));
+    }
+    let send = |extra: Vec<(&'static str, String)>| {
+        let mut f = fields.clone();
+        f.extend(extra);
+        let k = &k;
+        async move {
+            let pairs: Vec<(&str, &str)> = f.iter().map(|(a, b)| (*a, b.as_str())).collect();
+            k.post("/kiosk/check-in", &pairs).await
+        }
+    };
+    let no_consent = send(vec![]).await;
+    assert_eq!(no_consent.status, 422);
+    assert!(
+        no_consent.text.contains("tick the box"),
+        "{}",
+        no_consent.text
+    );
+    let missing = send(vec![("consent", "yes".into())]).await;
+    assert_eq!(missing.status, 422, "{}", missing.text);
+    assert!(
+        missing.text.contains("g0_document_type-error")
+            || missing.text.contains("g0_document_number-error"),
+        "{}",
+        missing.text
+    );
+    let done = send(vec![
+        ("consent", "yes".into()),
+        ("g0_document_type", "id_card".into()),
+        ("g0_document_number", "CA12345AB".into()),
+        ("g0_document_country", "IT".into()),
+        ("g0_document_place", "Roma".into()),
+    ])
+    .await;
+    assert_eq!(done.status, 200, "{}", done.text);
+    assert!(done.text.contains("Your room is 12."), "{}", done.text);
+    let stay = app
+        .get(&format!("/v1/reservations/{}", r["id"].as_str().unwrap()))
+        .await
+        .body;
+    assert_eq!(stay["status"], "checked_in");
+    assert_eq!(stay["room_id"], room.as_str());
+    let back = k.get("/kiosk").await;
+    assert!(
+        back.text.contains("Type your booking code"),
+        "the next guest starts afresh"
+    );
+
+    // The desk's Today shows her in house.
+    let fd = staff(&app, "marta", "front_desk").await;
+    let m = Browser::sign_in(&app, "marta", &fd).await;
+    let today = m.get("/").await;
+    assert!(
+        today.text.contains("Anna De Luca") && today.text.contains("1 room in use"),
+        "{}",
+        today.text
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn wrong_tries_are_limited_and_an_unapproved_kiosk_does_nothing() {
+    let sim = Sim::start(day()).await;
+    let app = hotel(&sim).await;
+    let (k, user_code) = kiosk(&app).await;
+    // Not approved: a form post only gets the code page again.
+    let early = k
+        .post(
+            "/kiosk/find",
+            &[("csrf", "x"), ("code", "ABC"), ("last_name", "x")],
+        )
+        .await;
+    assert_eq!(early.status, 200);
+    assert!(early.text.contains(&user_code));
+    let root = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &root).await;
+    let csrf = Browser::csrf(&a.get("/admin/clients").await);
+    a.post(
+        "/admin/clients/device",
+        &[
+            ("csrf", &csrf),
+            ("code", &user_code),
+            ("decision", "approve"),
+        ],
+    )
+    .await;
+    let welcome = k.get("/kiosk").await;
+    let kcsrf = hidden(&welcome.text, "csrf").unwrap();
+    let forged = k
+        .post(
+            "/kiosk/find",
+            &[("csrf", "wrong"), ("code", "X"), ("last_name", "Y")],
+        )
+        .await;
+    assert_eq!(forged.status, 403);
+    for _ in 0..5 {
+        let r = k
+            .post(
+                "/kiosk/find",
+                &[("csrf", &kcsrf), ("code", "NOPE"), ("last_name", "Nobody")],
+            )
+            .await;
+        assert_eq!(r.status, 422);
+    }
+    let locked = k
+        .post(
+            "/kiosk/find",
+            &[("csrf", &kcsrf), ("code", "NOPE"), ("last_name", "Nobody")],
+        )
+        .await;
+    assert_eq!(locked.status, 429, "{}", locked.text);
+    assert!(locked.text.contains("ask at the reception"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
+    use fantoccini::Locator;
+    let Some(b) = crate::support::browser::chrome(1024, 900).await else {
+        return;
+    };
+    let sim = Sim::start(day()).await;
+    let app = hotel(&sim).await;
+    let mut guest = italian("Luca", "Bianchi", "male", "1979-09-09", "Roma", "RM");
+    guest["document"] = json!({"type": "id_card", "number": "CA99887AB", "issuing_place": "Roma", "issuing_country": "IT"});
+    let g = app.post("/v1/guests", guest).await.expect(201).id();
+    let rt = app.room_type("DBL", 2).await;
+    app.room("21", &rt).await;
+    let r = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "arrival": day().to_string(),
+                   "departure": (day() + chrono::Days::new(1)).to_string(), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .body;
+    let code = r["code"].as_str().unwrap();
+    let c = &b.client;
+    let base = format!("http://{}", app.addr);
+    c.goto(&format!("{base}/kiosk")).await.unwrap();
+    let shown = c
+        .wait()
+        .for_element(Locator::Css(".password-once code"))
+        .await
+        .unwrap();
+    let user_code = shown.text().await.unwrap();
+    b.axe("Kiosk, waiting for approval").await;
+    b.screenshot("kiosk-waiting").await;
+    let root = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &root).await;
+    let csrf = Browser::csrf(&a.get("/admin/clients").await);
+    let ok = a
+        .post(
+            "/admin/clients/device",
+            &[
+                ("csrf", &csrf),
+                ("code", &user_code),
+                ("decision", "approve"),
+            ],
+        )
+        .await;
+    assert_eq!(ok.status, 303);
+    // The kiosk's page checks again by itself (every 5 seconds).
+    let field = c
+        .wait()
+        .at_most(std::time::Duration::from_secs(20))
+        .for_element(Locator::Id("last_name"))
+        .await
+        .unwrap();
+    b.axe("Kiosk, welcome").await;
+    c.find(Locator::Id("code"))
+        .await
+        .unwrap()
+        .send_keys(code)
+        .await
+        .unwrap();
+    field.send_keys("Bianchi").await.unwrap();
+    b.screenshot("kiosk-welcome").await;
+    c.find(Locator::Css("button.primary"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let consent = c.wait().for_element(Locator::Id("consent")).await.unwrap();
+    b.axe("Kiosk, registration").await;
+    b.screenshot("kiosk-registration").await;
+    consent.click().await.unwrap();
+    c.find(Locator::Css("button.primary"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let room = c
+        .wait()
+        .for_element(Locator::Css(".kiosk-room"))
+        .await
+        .unwrap();
+    assert!(room.text().await.unwrap().contains("Your room is 21."));
+    b.axe("Kiosk, checked in").await;
+    b.screenshot("kiosk-done").await;
+    let stay = app
+        .get(&format!("/v1/reservations/{}", r["id"].as_str().unwrap()))
+        .await
+        .body;
+    assert_eq!(stay["status"], "checked_in");
+    c.clone().close().await.unwrap();
+}
