@@ -12,7 +12,7 @@ use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
 
 use super::staff::ShownOnce;
-use super::{DeskSession, DeskState, Shell, admin_only, failed_read, open, open_post};
+use super::{DeskSession, DeskState, Shell, failed_read, open, open_admin, open_post};
 use super::{or_answer, page, server_error, web};
 use crate::domain::scopes::{Grant, Scope};
 use crate::error::{AppError, Kind};
@@ -360,10 +360,7 @@ async fn client_page(
 /// `GET /admin/clients/{id}`.
 #[handler]
 pub async fn one(req: &Request, Path(id): Path<String>, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t) = or_answer!(open_admin(req, &state).await);
     client_page(
         req,
         &state,

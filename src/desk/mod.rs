@@ -335,6 +335,29 @@ async fn open(req: &Request, state: &DeskState) -> Result<(DeskSession, T), Resp
     Ok((s, t))
 }
 
+/// A signed-in page request of the admin role (anyone else gets the "not for your role"
+/// page): the session and the words.
+async fn open_admin(req: &Request, state: &DeskState) -> Result<(DeskSession, T), Response> {
+    let (s, t) = open(req, state).await?;
+    match admin_only(&s, &t) {
+        Some(refusal) => Err(refusal),
+        None => Ok((s, t)),
+    }
+}
+
+/// A form post of the admin role that passed the origin and CSRF checks.
+async fn open_admin_post(
+    req: &Request,
+    body: Body,
+    state: &DeskState,
+) -> Result<(DeskSession, T, std::collections::HashMap<String, String>), Response> {
+    let (s, t, form) = open_post(req, body, state).await?;
+    match admin_only(&s, &t) {
+        Some(refusal) => Err(refusal),
+        None => Ok((s, t, form)),
+    }
+}
+
 /// The words of a signed-in staff member: their own language, or else the browser's.
 fn words_for(req: &Request, s: &DeskSession) -> T {
     match s.language.as_deref().and_then(Lang::parse) {

@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::admin_form::{self, Kind, Spec, optional, required};
 use super::guest_form::FormField;
 use super::or_answer;
-use super::{DeskSession, DeskState, Outcome, Shell, admin_only, failed_read, open, open_post};
+use super::{DeskSession, DeskState, Outcome, Shell, failed_read, open_admin, open_admin_post};
 use super::{page, server_error, web};
 use crate::domain::enums::HousekeepingStatus;
 use crate::error::{AppError, FieldError, Kind as ErrorKind};
@@ -170,20 +170,14 @@ async fn list_page(
 /// `GET /admin/rooms`.
 #[handler]
 pub async fn list(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t) = or_answer!(open_admin(req, &state).await);
     let shell = Shell::new(&s, t, "admin").after(req);
     list_page(&state, &s, shell, None, Outcome::fresh()).await
 }
 
 /// `POST /admin/room-types` and `POST /admin/rooms`: adds one.
 async fn add(req: &Request, body: Body, state: &DeskState, which: &'static str) -> Response {
-    let (s, t, f) = or_answer!(open_post(req, body, state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t, f) = or_answer!(open_admin_post(req, body, state).await);
     let specs = if which == "type" { TYPE } else { ROOM };
     let mut errors = Vec::new();
     let input = admin_form::json_of(specs, &f, &t, &mut errors);
@@ -294,10 +288,7 @@ pub async fn type_page(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t) = or_answer!(open_admin(req, &state).await);
     edit_page(req, &state, &s, t, ("type", id), None, Outcome::fresh()).await
 }
 
@@ -308,19 +299,13 @@ pub async fn room_page(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t) = or_answer!(open_admin(req, &state).await);
     edit_page(req, &state, &s, t, ("room", id), None, Outcome::fresh()).await
 }
 
 /// Saves a room type (`which` = `type`) or a room.
 async fn save(req: &Request, body: Body, state: &DeskState, which: &str, id: String) -> Response {
-    let (s, t, f) = or_answer!(open_post(req, body, state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t, f) = or_answer!(open_admin_post(req, body, state).await);
     let specs = if which == "type" { TYPE } else { ROOM };
     let version = f.get("version").and_then(|v| v.parse().ok()).unwrap_or(0);
     let mut errors = Vec::new();

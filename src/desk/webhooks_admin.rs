@@ -13,7 +13,7 @@ use poem::{Body, Request, Response, handler};
 use serde_json::json;
 
 use super::staff::ShownOnce;
-use super::{DeskSession, DeskState, Shell, admin_only, failed_read, open, open_post};
+use super::{DeskSession, DeskState, Shell, failed_read, open_admin, open_admin_post};
 use super::{or_answer, page, server_error, web};
 use crate::domain::webhooks::Destinations;
 use crate::error::{AppError, FieldError, Kind};
@@ -141,10 +141,7 @@ async fn list_page(
 /// `GET /admin/webhooks`.
 #[handler]
 pub async fn list(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t) = or_answer!(open_admin(req, &state).await);
     let shell = Shell::new(&s, t, "admin").after(req);
     let form = EndpointForm {
         events: "*".into(),
@@ -180,10 +177,7 @@ pub async fn add(
     state: Data<&Arc<DeskState>>,
     allow: Data<&Destinations>,
 ) -> Response {
-    let (s, t, f) = or_answer!(open_post(req, body, &state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t, f) = or_answer!(open_admin_post(req, body, &state).await);
     let mut form = EndpointForm::typed(&f, &[]);
     form.enabled = true;
     let mut errors = Vec::new();
@@ -299,10 +293,7 @@ async fn endpoint_page(
 /// `GET /admin/webhooks/{id}`.
 #[handler]
 pub async fn one(req: &Request, Path(id): Path<String>, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t) = or_answer!(open_admin(req, &state).await);
     endpoint_page(req, &state, &s, t, id, None, (StatusCode::OK, None)).await
 }
 
@@ -316,10 +307,7 @@ pub async fn act(
     state: Data<&Arc<DeskState>>,
     allow: Data<&Destinations>,
 ) -> Response {
-    let (s, t, f) = or_answer!(open_post(req, body, &state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t, f) = or_answer!(open_admin_post(req, body, &state).await);
     let (svc, p) = (&state.svc, &s.principal);
     let done: Result<&str, AppError> = match action.as_str() {
         "test" => webhooks::test(svc, p, id.clone())
@@ -394,10 +382,7 @@ pub async fn redeliver(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, _) = or_answer!(open_post(req, body, &state).await);
-    if let Some(refusal) = admin_only(&s, &t) {
-        return refusal;
-    }
+    let (s, t, _) = or_answer!(open_admin_post(req, body, &state).await);
     match webhooks::redeliver(&state.svc, &s.principal, id.clone(), delivery).await {
         Ok(_) => web::redirect(
             StatusCode::SEE_OTHER,

@@ -47,25 +47,36 @@ pub struct DeskSession {
 /// public, authorization code with PKCE only, every scope (a staff member gets what their
 /// role allows), returning to [`CALLBACK`].
 pub async fn ensure_client(svc: &Services) -> AppResult<()> {
+    ensure_first_party(
+        svc,
+        Client {
+            id: CLIENT_ID.into(),
+            name: "innkeep front desk".into(),
+            secret_hash: None,
+            grants: vec![Grant::AuthorizationCode.as_str().into()],
+            scopes: Scope::NAMES.join(" "),
+            redirect_uris: vec![CALLBACK.into()],
+            created_at: String::new(),
+            revoked_at: None,
+            rate: None,
+        },
+    )
+    .await
+}
+
+/// Registers one of innkeep's own clients (the desk, the kiosk) unless it exists; its
+/// `created_at` is the moment of writing.
+pub(crate) async fn ensure_first_party(svc: &Services, client: Client) -> AppResult<()> {
     svc.db()
-        .write(|tx| {
-            if store::clients::get_client(tx, CLIENT_ID)?.is_some() {
+        .write(move |tx| {
+            if store::clients::get_client(tx, &client.id)?.is_some() {
                 return Ok(());
             }
-            store::clients::insert_client(
-                tx,
-                &Client {
-                    id: CLIENT_ID.into(),
-                    name: "innkeep front desk".into(),
-                    secret_hash: None,
-                    grants: vec![Grant::AuthorizationCode.as_str().into()],
-                    scopes: Scope::NAMES.join(" "),
-                    redirect_uris: vec![CALLBACK.into()],
-                    created_at: tx.now_text(),
-                    revoked_at: None,
-                    rate: None,
-                },
-            )
+            let client = Client {
+                created_at: tx.now_text(),
+                ..client
+            };
+            store::clients::insert_client(tx, &client)
         })
         .await
 }

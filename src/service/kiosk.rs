@@ -54,27 +54,21 @@ pub struct KioskSession {
 
 /// Creates the kiosk client when missing: public, device flow only.
 pub async fn ensure_client(svc: &Services) -> AppResult<()> {
-    svc.db()
-        .write(|tx| {
-            if store::clients::get_client(tx, CLIENT_ID)?.is_some() {
-                return Ok(());
-            }
-            store::clients::insert_client(
-                tx,
-                &Client {
-                    id: CLIENT_ID.into(),
-                    name: "innkeep kiosk".into(),
-                    secret_hash: None,
-                    grants: vec![Grant::Device.as_str().into()],
-                    scopes: SCOPES.into(),
-                    redirect_uris: Vec::new(),
-                    created_at: tx.now_text(),
-                    revoked_at: None,
-                    rate: None,
-                },
-            )
-        })
-        .await
+    crate::service::desk::ensure_first_party(
+        svc,
+        Client {
+            id: CLIENT_ID.into(),
+            name: "innkeep kiosk".into(),
+            secret_hash: None,
+            grants: vec![Grant::Device.as_str().into()],
+            scopes: SCOPES.into(),
+            redirect_uris: Vec::new(),
+            created_at: String::new(),
+            revoked_at: None,
+            rate: None,
+        },
+    )
+    .await
 }
 
 async fn client(svc: &Services) -> AppResult<Client> {

@@ -1,6 +1,8 @@
-//! The front desk's pages under load: a staff member signed in through the real flow
-//! (`/login`, the authorization page, the callback), then Today, the room board (every
-//! room over 14 nights) and reservation pages, at 1 and 8 clients holding the session.
+//! The front desk's pages under load: a staff member (an admin, who may open every page)
+//! signed in through the real flow (`/login`, the authorization page, the callback), then
+//! Today, the room board (every room over 14 nights), reservation pages, the invoices list,
+//! housekeeping and the administration's rooms, staff and compliance pages, at 1 and 8
+//! clients holding the session.
 
 use std::path::Path;
 use std::process::Command;
@@ -52,7 +54,7 @@ fn hidden_fields(html: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Adds a front-desk user with the CLI and signs them in to the desk; the session cookie.
+/// Adds an admin with the CLI and signs them in to the desk; the session cookie.
 pub fn session(bin: &Path, dir: &Path, base: &str) -> Result<String, String> {
     let out = Command::new(bin)
         .args([
@@ -61,7 +63,7 @@ pub fn session(bin: &Path, dir: &Path, base: &str) -> Result<String, String> {
             "--username",
             "bench-desk",
             "--role",
-            "front_desk",
+            "admin",
             "--json",
         ])
         .env("INNKEEP_DATA_DIR", dir)
@@ -131,7 +133,7 @@ pub fn measure(
 ) -> Vec<PageTimes> {
     let client = Client::with_cookie(base, session);
     let today = chrono::Utc::now().date_naive();
-    let pages: [(&'static str, PathOf); 4] = [
+    let pages: [(&'static str, PathOf); 9] = [
         ("Today", Box::new(|_| "/".to_string())),
         (
             "room board: every room, the coming 14 nights",
@@ -144,6 +146,26 @@ pub fn measure(
         (
             "reservation page",
             Box::new(|i| format!("/reservations/{}", reservations[i % reservations.len()])),
+        ),
+        (
+            "invoices, the last 30 days",
+            Box::new(|_| "/invoices".to_string()),
+        ),
+        (
+            "housekeeping, every room",
+            Box::new(|_| "/housekeeping".to_string()),
+        ),
+        (
+            "administration: rooms",
+            Box::new(|_| "/admin/rooms".to_string()),
+        ),
+        (
+            "administration: staff",
+            Box::new(|_| "/admin/staff".to_string()),
+        ),
+        (
+            "compliance centre",
+            Box::new(|_| "/admin/compliance".to_string()),
         ),
     ];
     pages
