@@ -292,7 +292,7 @@ pub async fn invoice(
         .uri()
         .query()
         .is_some_and(|q| q.split('&').any(|kv| kv == "layout=receipt"));
-    let shell = Shell::new(&s, t, "today").after(req);
+    let shell = Shell::new(&s, t, "invoices").after(req);
     render(
         &state,
         &s,
