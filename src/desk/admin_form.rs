@@ -151,7 +151,7 @@ pub fn fields(
             error: errors
                 .iter()
                 .find(|e| e.field == s.name)
-                .map(|e| e.message.clone()),
+                .map(|e| super::rules::say(t, e)),
             autocomplete: Some("off"),
             choices: if s.kind == Kind::Choice {
                 choices(s.name)

@@ -134,7 +134,7 @@ async fn render(
         room_error: errors
             .iter()
             .find(|e| e.field == "room_id")
-            .map(|e| e.message.clone()),
+            .map(|e| super::rules::say(&t, e)),
         guests,
         shell: Shell::new(s, t, "today"),
     };

@@ -87,10 +87,10 @@ fn status_of(t: &T, c: &ApiClient) -> String {
 }
 
 /// The errors of a refusal by field, in words.
-fn by_field(e: &AppError) -> HashMap<String, String> {
+fn by_field(t: &T, e: &AppError) -> HashMap<String, String> {
     e.errors
         .iter()
-        .map(|f| (f.field.clone(), f.message.clone()))
+        .map(|f| (f.field.clone(), super::rules::say(t, f)))
         .collect()
 }
 
@@ -235,7 +235,7 @@ pub async fn add(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Res
         }
         Err(e) if e.kind == Kind::Unprocessable || !e.errors.is_empty() => {
             let problem = Some(t.n("form-errors", e.errors.len().max(1) as i64));
-            let mut errors = by_field(&e);
+            let mut errors = by_field(&t, &e);
             if errors.is_empty() {
                 errors.insert("name".into(), e.detail.clone());
             }
@@ -406,7 +406,7 @@ pub async fn act(
         Err(e) if !e.errors.is_empty() => (
             StatusCode::UNPROCESSABLE_ENTITY,
             Some(t.n("form-errors", e.errors.len() as i64)),
-            by_field(&e),
+            by_field(&t, &e),
         ),
         Err(e) if e.kind == Kind::Conflict => {
             (StatusCode::CONFLICT, Some(e.detail), HashMap::new())

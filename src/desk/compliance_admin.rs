@@ -293,7 +293,7 @@ pub async fn upload(req: &Request, mut form: Multipart, state: Data<&Arc<DeskSta
                 .await
             {
                 Ok(_) => Ok(()),
-                Err(e) if !e.errors.is_empty() => Err(e.errors[0].message.clone()),
+                Err(e) if !e.errors.is_empty() => Err(super::rules::say(&t, &e.errors[0])),
                 Err(e) => return server_error(&t, &e),
             }
         }

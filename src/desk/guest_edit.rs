@@ -43,7 +43,7 @@ fn form_page(
     problem: Option<String>,
 ) -> Response {
     let fields = guest_form::fields(t, "", None, values, errors, "");
-    let unplaced = guest_form::unplaced(errors, &fields, "");
+    let unplaced = guest_form::unplaced(t, errors, &fields, "");
     let problem = problem
         .or_else(|| (!errors.is_empty()).then(|| t.n("guest-edit-errors", errors.len() as i64)))
         .map(|p| {

@@ -321,7 +321,7 @@ fn message(e: &FieldError, t: &T, registration: bool) -> String {
         _ if registration && e.code == "required" => t.t("error-registration-required"),
         (_, true) => t.t("error-document-type"),
         (Some("gender"), _) if e.code != "not_supported" => t.t("error-gender"),
-        _ => e.message.clone(),
+        _ => super::rules::say(t, e),
     }
 }
 
@@ -395,7 +395,12 @@ fn choices<'a>(
 }
 
 /// The errors no field of `fields` shows, as "field: message" lines.
-pub fn unplaced(errors: &[FieldError], fields: &[FormField], error_prefix: &str) -> Vec<String> {
+pub fn unplaced(
+    t: &T,
+    errors: &[FieldError],
+    fields: &[FormField],
+    error_prefix: &str,
+) -> Vec<String> {
     errors
         .iter()
         .filter(|e| {
@@ -407,6 +412,6 @@ pub fn unplaced(errors: &[FieldError], fields: &[FormField], error_prefix: &str)
                         .is_some_and(|p| p.starts_with(path))
             })
         })
-        .map(|e| format!("{}: {}", e.field, e.message))
+        .map(|e| format!("{}: {}", e.field, super::rules::say(t, e)))
         .collect()
 }

@@ -14,7 +14,7 @@ use super::{DeskState, Outcome, Shell, failed_read, open, or_answer, page};
 use crate::domain::enums::{InvoiceKind, InvoiceStatus};
 use crate::domain::scopes::Scope;
 use crate::error::FieldError;
-use crate::i18n::Arg;
+use crate::i18n::{Arg, T};
 use crate::service::desk::DeskSession;
 use crate::service::desk_views;
 
@@ -99,11 +99,11 @@ fn qr_svg(payload: &str) -> Option<String> {
 }
 
 /// The first error on `field`, in words.
-fn error_on(errors: &[FieldError], field: &str) -> Option<String> {
+fn error_on(t: &T, errors: &[FieldError], field: &str) -> Option<String> {
     errors
         .iter()
         .find(|e| e.field == field)
-        .map(|e| e.message.clone())
+        .map(|e| super::rules::say(t, e))
 }
 
 /// The invoice page; `outcome` carries a refused form's errors and what was typed.
@@ -204,7 +204,7 @@ pub(super) async fn render(
             || format!("{}.{:02}", owed / 100, owed % 100),
             |(a, _)| a.clone(),
         ),
-        amount_error: typed.pay.as_ref().and(error_on(&errors, "amount")),
+        amount_error: typed.pay.as_ref().and(error_on(&t, &errors, "amount")),
         methods: super::check_out::methods(&t),
         method: typed.pay.as_ref().map_or_else(
             || {
@@ -217,19 +217,19 @@ pub(super) async fn render(
         method_error: typed
             .pay
             .as_ref()
-            .and(error_on(&errors, "method"))
+            .and(error_on(&t, &errors, "method"))
             .map(|_| t.t("error-payment-method")),
     });
     let reversible = inv.kind == InvoiceKind::Invoice && inv.status != InvoiceStatus::Cancelled;
     let credit = (reversible && may_write).then(|| CreditForm {
         open: typed.credit.is_some(),
         reason: typed.credit.clone().unwrap_or_default(),
-        reason_error: error_on(&errors, "reason"),
+        reason_error: error_on(&t, &errors, "reason"),
         confirm_label: t.with(
             "credit-note-confirm",
             &[("number", Arg::Text(inv.number.clone()))],
         ),
-        confirm_error: error_on(&errors, "confirm"),
+        confirm_error: error_on(&t, &errors, "confirm"),
     });
     let related = v.related.clone().map(|(other, number)| {
         let key = if inv.kind == InvoiceKind::CreditNote {

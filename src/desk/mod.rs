@@ -26,6 +26,7 @@ pub mod new_reservation;
 pub mod once;
 pub mod reservation;
 pub mod rooms_admin;
+pub mod rules;
 pub mod sale;
 pub mod settings;
 pub mod sign_in;

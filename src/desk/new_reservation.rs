@@ -77,11 +77,11 @@ fn date(f: &HashMap<String, String>, k: &str) -> Option<NaiveDate> {
     f.get(k).and_then(|v| v.trim().parse().ok())
 }
 
-fn error_at(errors: &[FieldError], field: &str) -> Option<String> {
+fn error_at(t: &T, errors: &[FieldError], field: &str) -> Option<String> {
     errors
         .iter()
         .find(|e| e.field == field)
-        .map(|e| e.message.clone())
+        .map(|e| super::rules::say(t, e))
 }
 
 /// The page for the form `f` (the defaults on first view).
@@ -130,7 +130,13 @@ async fn render(
         stay: STAY
             .iter()
             .map(|(name, label, kind)| {
-                (*name, t.t(label), *kind, get(name), error_at(&errors, name))
+                (
+                    *name,
+                    t.t(label),
+                    *kind,
+                    get(name),
+                    error_at(&t, &errors, name),
+                )
             })
             .collect(),
         types: choices
@@ -162,7 +168,7 @@ async fn render(
                 .unwrap_or_default(),
             t => t,
         },
-        type_error: error_at(&errors, "room_type_id"),
+        type_error: error_at(&t, &errors, "room_type_id"),
         rooms: std::iter::once((String::new(), t.t("room-decide-later")))
             .chain(choices.rooms.iter().map(|r| {
                 let kind = choices.types.iter().find(|(rt, _)| rt.id == r.room_type_id);
@@ -171,7 +177,7 @@ async fn render(
             }))
             .collect(),
         room: get("room_id"),
-        room_error: error_at(&errors, "room_id"),
+        room_error: error_at(&t, &errors, "room_id"),
         query,
         found: found
             .iter()
@@ -185,8 +191,8 @@ async fn render(
             .collect(),
         searched,
         guest,
-        guest_error: error_at(&errors, "primary_guest_id")
-            .or_else(|| error_at(&errors, "guest_id")),
+        guest_error: error_at(&t, &errors, "primary_guest_id")
+            .or_else(|| error_at(&t, &errors, "guest_id")),
         new_guest: NEW_GUEST
             .iter()
             .map(|(name, api, label, _)| {
@@ -195,7 +201,7 @@ async fn render(
                     t.t(label),
                     "text",
                     get(name),
-                    error_at(&errors, &format!("new_guest.{api}")),
+                    error_at(&t, &errors, &format!("new_guest.{api}")),
                 )
             })
             .collect(),

@@ -241,7 +241,7 @@ pub(super) async fn show(
                 .errors
                 .iter()
                 .find(|e| super::stay_actions::charge_field(&e.field) == Some(*name))
-                .map(|e| e.message.clone());
+                .map(|e| super::rules::say(&t, e));
             (*name, t.t(label), value, error)
         })
         .collect();
@@ -251,7 +251,7 @@ pub(super) async fn show(
             .errors
             .iter()
             .find(|e| e.field == k)
-            .map(|e| e.message.clone())
+            .map(|e| super::rules::say(&t, e))
     };
     let change = Change {
         dates: [

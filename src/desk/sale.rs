@@ -141,7 +141,7 @@ async fn render(
             .errors
             .iter()
             .find(|e| e.field == path)
-            .map(|e| e.message.clone())
+            .map(|e| super::rules::say(&t, e))
     };
     let rows = (0..line_count(f))
         .map(|i| LineRow {

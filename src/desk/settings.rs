@@ -130,7 +130,7 @@ fn render(
             .errors
             .iter()
             .find(|e| e.field == *path || e.field == *form)
-            .map(|e| e.message.clone()),
+            .map(|e| super::rules::say(t, e)),
         autocomplete: Some("off"),
         choices: match *form {
             "city_tax" => vec![

@@ -129,7 +129,7 @@ async fn list_page(
             .errors
             .iter()
             .find(|e| e.field == f)
-            .map(|e| e.message.clone())
+            .map(|e| super::rules::say(&t, e))
     };
     let body = StaffPage {
         problem: outcome.problem.clone(),

@@ -62,13 +62,17 @@ struct EndpointForm {
 }
 
 impl EndpointForm {
-    fn typed(f: &std::collections::HashMap<String, String>, errors: &[FieldError]) -> EndpointForm {
+    fn typed(
+        t: &T,
+        f: &std::collections::HashMap<String, String>,
+        errors: &[FieldError],
+    ) -> EndpointForm {
         let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
         let on = |name: &str| {
             errors
                 .iter()
                 .find(|e| e.field == name || e.field.starts_with(&format!("{name}[")))
-                .map(|e| e.message.clone())
+                .map(|e| super::rules::say(t, e))
         };
         EndpointForm {
             url: get("url"),
@@ -178,7 +182,7 @@ pub async fn add(
     allow: Data<&Destinations>,
 ) -> Response {
     let (s, t, f) = or_answer!(open_admin_post(req, body, &state).await);
-    let mut form = EndpointForm::typed(&f, &[]);
+    let mut form = EndpointForm::typed(&t, &f, &[]);
     form.enabled = true;
     let mut errors = Vec::new();
     let parsed = WebhookCreate::from_json(&form.json(), "", &mut errors);
@@ -192,7 +196,7 @@ pub async fn add(
         Ok(made) => secret_page(&s, t, made, "webhook-added"),
         Err(e) if !e.errors.is_empty() => {
             let problem = Some(t.n("form-errors", e.errors.len() as i64));
-            let form = EndpointForm::typed(&f, &e.errors);
+            let form = EndpointForm::typed(&t, &f, &e.errors);
             list_page(
                 &state,
                 &s,
@@ -326,7 +330,7 @@ pub async fn act(
         }
         "rotate" => Err(AppError::conflict("confirm", t.t("staff-confirm"))),
         "save" => {
-            let form = EndpointForm::typed(&f, &[]);
+            let form = EndpointForm::typed(&t, &f, &[]);
             let version = f.get("version").and_then(|v| v.parse().ok()).unwrap_or(0);
             let mut errors = Vec::new();
             match WebhookUpdate::from_json(&form.json(), "", &mut errors) {
@@ -353,13 +357,13 @@ pub async fn act(
             (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 problem,
-                Some(EndpointForm::typed(&f, &e.errors)),
+                Some(EndpointForm::typed(&t, &f, &e.errors)),
             )
         }
         Err(e) if e.kind == Kind::PreconditionFailed => (
             StatusCode::CONFLICT,
             Some(t.t("rooms-changed-meanwhile")),
-            Some(EndpointForm::typed(&f, &[])),
+            Some(EndpointForm::typed(&t, &f, &[])),
         ),
         Err(e) if e.kind == Kind::Conflict => (StatusCode::CONFLICT, Some(e.detail), None),
         Err(e) => {

@@ -71,6 +71,9 @@ fn every_catalogue_has_every_key_and_every_asked_key_exists() {
     for role in innkeep::domain::scopes::Role::NAMES {
         wanted.insert(format!("role-{role}"));
     }
+    for (code, _) in innkeep::desk::rules::CODES {
+        wanted.insert(format!("rule-{code}"));
+    }
     for status in innkeep::domain::reservation::Status::NAMES {
         wanted.insert(format!("status-{status}"));
     }

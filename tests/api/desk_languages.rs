@@ -153,3 +153,50 @@ async fn in_a_browser_the_desk_reads_in_croatian() {
     );
     c.clone().close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_apis_rules_are_said_in_the_staff_members_language() {
+    let app = spawn_app().await;
+    let root = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &root).await;
+    let page = a.get("/account/password").await;
+    let csrf = Browser::csrf(&page);
+    a.post("/account/language", &[("csrf", &csrf), ("language", "it")])
+        .await;
+    let settings = a.get("/admin/settings").await;
+    let version = crate::support::desk::hidden(&settings.text, "version").unwrap();
+    let refused = a
+        .post(
+            "/admin/settings",
+            &[
+                ("csrf", &csrf),
+                ("version", &version),
+                ("name", "Hotel Mare"),
+                ("time_zone", "Mars/Base"),
+                ("currency", "EURO"),
+                ("country", ""),
+                ("invoice_series", "{year}"),
+                ("default_tax_rate", "10"),
+                ("city_tax", "none"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert!(
+        refused
+            .text
+            .contains("deve essere un fuso orario IANA come Europe/Rome"),
+        "{}",
+        refused.text
+    );
+    assert!(
+        refused.text.contains("deve essere la sigla della valuta"),
+        "{}",
+        refused.text
+    );
+    assert!(
+        !refused.text.contains("must be"),
+        "no rule left in English: {}",
+        refused.text
+    );
+}
