@@ -17,5 +17,6 @@ pub mod rules;
 pub mod scopes;
 pub mod signature;
 pub mod stay;
+pub mod stay_lines;
 pub mod submission;
 pub mod webhooks;

@@ -141,13 +141,12 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
         None => None,
     };
     let mut lines = vec![DraftLine {
-        description: format!(
-            "Accommodation{}: {} night{} from {} to {}",
-            room.map(|n| format!(", room {n}")).unwrap_or_default(),
+        description: crate::domain::stay_lines::accommodation(
+            settings.country.as_deref(),
+            room.as_deref(),
             r.nights,
-            if r.nights == 1 { "" } else { "s" },
-            r.arrival,
-            r.departure
+            r.arrival.0,
+            r.departure.0,
         ),
         quantity: r.nights,
         unit_price: r.nightly_rate,
@@ -188,9 +187,9 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
                 ));
             }
             lines.push(DraftLine {
-                description: format!(
-                    "City tax: {person_nights} person-night{}",
-                    if person_nights == 1 { "" } else { "s" }
+                description: crate::domain::stay_lines::city_tax(
+                    settings.country.as_deref(),
+                    person_nights,
                 ),
                 quantity: person_nights,
                 unit_price: rule.amount_per_person_night,

@@ -118,6 +118,8 @@ struct Words {
     invoice: &'static [&'static str],
     /// Screenshots' suffix.
     shot: &'static str,
+    /// The property's country, which the invoice's own lines speak.
+    country: Option<&'static str>,
 }
 
 const ENGLISH: Words = Words {
@@ -134,8 +136,10 @@ const ENGLISH: Words = Words {
         "Bill to",
         "Taxes included",
         "Unique receipt identifier (JIR)",
+        "Accommodation, room 7: 1 night",
     ],
     shot: "",
+    country: None,
 };
 
 const ITALIAN: Words = Words {
@@ -153,8 +157,10 @@ const ITALIAN: Words = Words {
         "Imposte comprese",
         "Identificativo univoco della ricevuta (JIR)",
         "Fattura ",
+        "Pernottamento, camera 7: 1 notte dal ",
     ],
     shot: "-it",
+    country: Some("IT"),
 };
 
 #[tokio::test(flavor = "multi_thread")]
@@ -181,6 +187,11 @@ async fn whole_stay(w: &Words) {
     let app = hotel_fiscalizing(&reg, &cis).await;
     let rt = app.room_type("DBL", 2).await;
     app.room("7", &rt).await;
+    if let Some(country) = w.country {
+        app.put("/v1/settings", json!({"country": country}))
+            .await
+            .expect(200);
+    }
     let password = staff(&app, "marta", "front_desk").await;
     let lang = w.lang;
     app.db()

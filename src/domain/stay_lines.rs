@@ -1,0 +1,110 @@
+//! The words of the lines a stay's invoice gets (the nights, the city tax), in the language
+//! of the property's country: Italian for IT, Croatian for HR, English otherwise. They are
+//! printed on a legal document in that country, and stored with the invoice as issued.
+
+use chrono::NaiveDate;
+
+/// The language of an invoice's own lines, by the property's country.
+fn language(country: Option<&str>) -> &'static str {
+    match country {
+        Some("IT") | Some("SM") | Some("VA") => "it",
+        Some("HR") => "hr",
+        _ => "en",
+    }
+}
+
+/// A day as the language writes it on an invoice.
+fn day(lang: &str, d: NaiveDate) -> String {
+    match lang {
+        "it" => d.format("%d/%m/%Y").to_string(),
+        "hr" => d.format("%d.%m.%Y.").to_string(),
+        _ => d.to_string(),
+    }
+}
+
+/// The accommodation line: `Accommodation, room 7: 2 nights from 2026-11-22 to 2026-11-24`.
+pub fn accommodation(
+    country: Option<&str>,
+    room: Option<&str>,
+    nights: i64,
+    arrival: NaiveDate,
+    departure: NaiveDate,
+) -> String {
+    let lang = language(country);
+    let (from, to) = (day(lang, arrival), day(lang, departure));
+    match lang {
+        "it" => format!(
+            "Pernottamento{}: {nights} nott{} dal {from} al {to}",
+            room.map(|n| format!(", camera {n}")).unwrap_or_default(),
+            if nights == 1 { "e" } else { "i" },
+        ),
+        "hr" => format!(
+            "Smještaj{}: {nights} {} od {from} do {to}",
+            room.map(|n| format!(", soba {n}")).unwrap_or_default(),
+            hr_nights(nights),
+        ),
+        _ => format!(
+            "Accommodation{}: {nights} night{} from {from} to {to}",
+            room.map(|n| format!(", room {n}")).unwrap_or_default(),
+            if nights == 1 { "" } else { "s" },
+        ),
+    }
+}
+
+/// Croatian "noćenje" after a number (1, 21: noćenje; 2-4, 22-24: noćenja; else noćenja).
+fn hr_nights(n: i64) -> &'static str {
+    if n % 10 == 1 && n % 100 != 11 {
+        "noćenje"
+    } else {
+        "noćenja"
+    }
+}
+
+/// The city tax line: `City tax: 4 person-nights`.
+pub fn city_tax(country: Option<&str>, person_nights: i64) -> String {
+    match language(country) {
+        "it" => format!(
+            "Imposta di soggiorno: {person_nights} pernottament{}",
+            if person_nights == 1 { "o" } else { "i" }
+        ),
+        "hr" => format!(
+            "Boravišna pristojba: {person_nights} {}",
+            hr_nights(person_nights)
+        ),
+        _ => format!(
+            "City tax: {person_nights} person-night{}",
+            if person_nights == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_speak_the_propertys_language() {
+        let (a, d) = (
+            NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
+            NaiveDate::from_ymd_opt(2026, 11, 24).unwrap(),
+        );
+        assert_eq!(
+            accommodation(None, Some("7"), 2, a, d),
+            "Accommodation, room 7: 2 nights from 2026-11-22 to 2026-11-24"
+        );
+        assert_eq!(
+            accommodation(Some("IT"), Some("7"), 1, a, d),
+            "Pernottamento, camera 7: 1 notte dal 22/11/2026 al 24/11/2026"
+        );
+        assert_eq!(
+            accommodation(Some("HR"), None, 2, a, d),
+            "Smještaj: 2 noćenja od 22.11.2026. do 24.11.2026."
+        );
+        assert_eq!(
+            city_tax(Some("IT"), 4),
+            "Imposta di soggiorno: 4 pernottamenti"
+        );
+        assert_eq!(city_tax(Some("HR"), 21), "Boravišna pristojba: 21 noćenje");
+        assert_eq!(city_tax(Some("DE"), 1), "City tax: 1 person-night");
+    }
+}
