@@ -19,6 +19,7 @@ use super::check_in::save_guests;
 use super::guest_form::{self, FormField, REGISTRATION};
 use super::{DeskState, page, server_error, web, words};
 use crate::auth::secrets;
+use crate::domain::enums::HousekeepingStatus;
 use crate::error::{AppError, FieldError};
 use crate::i18n::{Arg, T};
 use crate::model::CheckIn;
@@ -295,8 +296,10 @@ pub async fn check_in(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -
             .ok()
             .and_then(|rooms| {
                 rooms.into_iter().find(|m| {
-                    m.housekeeping_status.as_str() == "clean"
-                        || m.housekeeping_status.as_str() == "inspected"
+                    matches!(
+                        m.housekeeping_status,
+                        HousekeepingStatus::Clean | HousekeepingStatus::Inspected
+                    )
                 })
             })
             .map(|m| m.id),

@@ -135,9 +135,16 @@ pub async fn standing(auth: &AuthServer, svc: &Services, cookie: &str) -> AppRes
             }
         }
     };
-    // A booking left half-done is forgotten before anyone else sees it.
+    // A booking left half-done is forgotten before anyone else sees it; one the guest is
+    // still working on stays (each request counts as activity, so a form sent back with an
+    // error does not lose what was typed when the guest takes a while).
     let idle = crate::clock::format_instant(svc.db().clock().now() - IDLE);
     let reservation_id = row.reservation_id.filter(|_| row.last_seen_at >= idle);
+    if let Some(id) = reservation_id.clone() {
+        svc.db()
+            .write(move |tx| store::kiosk::set_reservation(tx, &hash, Some(&id)))
+            .await?;
+    }
     Ok(Standing::Ready(KioskSession {
         principal: Principal {
             actor: Actor {

@@ -129,6 +129,13 @@ async fn a_guest_checks_in_at_a_kiosk_approved_in_the_admin_pages() {
     )
     .await;
     assert_eq!(found.status, 303, "{}", found.text);
+    // The guest takes their time: two minutes, then two more after an error; every request
+    // counts as activity, so nothing typed is lost to the 3-minute idle reset.
+    let at = |minutes: i64| {
+        let t: chrono::DateTime<chrono::Utc> = format!("{}T10:00:00Z", day()).parse().unwrap();
+        t + chrono::Duration::minutes(minutes)
+    };
+    app.clock().set_now(at(2));
     let form = k.get("/kiosk").await;
     assert!(
         form.text.contains("Anna De Luca") && form.text.contains("name=\"g0_document_number\""),
@@ -169,6 +176,7 @@ async fn a_guest_checks_in_at_a_kiosk_approved_in_the_admin_pages() {
         "{}",
         no_consent.text
     );
+    app.clock().set_now(at(4));
     let missing = send(vec![("consent", "yes".into())]).await;
     assert_eq!(missing.status, 422, "{}", missing.text);
     assert!(
@@ -177,6 +185,7 @@ async fn a_guest_checks_in_at_a_kiosk_approved_in_the_admin_pages() {
         "{}",
         missing.text
     );
+    app.clock().set_now(at(6));
     let done = send(vec![
         ("consent", "yes".into()),
         ("g0_document_type", "id_card".into()),
