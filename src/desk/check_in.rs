@@ -162,7 +162,7 @@ pub(super) async fn save_guests(
     form: &HashMap<String, String>,
 ) -> Result<(), (Vec<FieldError>, Option<String>)> {
     // Only the guests are needed here (not the folio, history or rooms of the page).
-    let failed = |e: AppError| (Vec::new(), Some(e.detail));
+    let failed = |e: AppError| (Vec::new(), Some(super::rules::detail(t, &e)));
     let reservation = reservations::get(&state.svc, p, id.to_string())
         .await
         .map_err(failed)?;
@@ -202,7 +202,7 @@ pub(super) async fn save_guests(
                 problem = Some(t.t("check-in-guest-changed"));
             }
             Err(e) if !e.errors.is_empty() => errors.extend(e.errors.into_iter().map(under)),
-            Err(e) => return Err((Vec::new(), Some(e.detail))),
+            Err(e) => return Err((Vec::new(), Some(super::rules::detail(t, &e)))),
         }
     }
     if errors.is_empty() && problem.is_none() {
@@ -268,7 +268,14 @@ where
     Fut: std::future::Future<Output = Response>,
 {
     match e.kind {
-        Kind::Conflict => again(StatusCode::CONFLICT, Vec::new(), Some(e.detail)).await,
+        Kind::Conflict => {
+            again(
+                StatusCode::CONFLICT,
+                Vec::new(),
+                Some(super::rules::detail(t, &e)),
+            )
+            .await
+        }
         Kind::Unprocessable | Kind::BadRequest if e.code == "registration_incomplete" => {
             let n = e.errors.len() as i64;
             again(

@@ -88,7 +88,11 @@ async fn render(
         Err(e) => match crate::service::reservations::get(&state.svc, &s.principal, id.clone())
             .await
         {
-            Ok(r) => (r, Vec::new(), problem.or(Some(e.detail))),
+            Ok(r) => (
+                r,
+                Vec::new(),
+                problem.or(Some(super::rules::detail(&t, &e))),
+            ),
             Err(e) => return failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
         },
     };
@@ -183,7 +187,7 @@ pub async fn submit(
                 t,
                 id,
                 method,
-                Outcome::refused(status, e.errors, Some(e.detail)),
+                Outcome::refused(status, e.errors.clone(), Some(super::rules::detail(&t, &e))),
             )
             .await
         }

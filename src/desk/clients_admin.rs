@@ -237,7 +237,7 @@ pub async fn add(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Res
             let problem = Some(t.n("form-errors", e.errors.len().max(1) as i64));
             let mut errors = by_field(&t, &e);
             if errors.is_empty() {
-                errors.insert("name".into(), e.detail.clone());
+                errors.insert("name".into(), super::rules::detail(&t, &e));
             }
             // The CLI's words name `redirect_uri`'s rule as `redirect_uri` and the grant's as `grant`.
             let shell = Shell::new(&s, t, "admin");
@@ -408,9 +408,11 @@ pub async fn act(
             Some(t.n("form-errors", e.errors.len() as i64)),
             by_field(&t, &e),
         ),
-        Err(e) if e.kind == Kind::Conflict => {
-            (StatusCode::CONFLICT, Some(e.detail), HashMap::new())
-        }
+        Err(e) if e.kind == Kind::Conflict => (
+            StatusCode::CONFLICT,
+            Some(super::rules::detail(&t, &e)),
+            HashMap::new(),
+        ),
         Err(e) => {
             return failed_read(
                 &t,

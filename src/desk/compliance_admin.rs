@@ -197,7 +197,7 @@ pub async fn retry(
                 &s,
                 shell,
                 StatusCode::CONFLICT,
-                Some(e.detail),
+                Some(super::rules::detail(&t, &e)),
                 None,
             )
             .await

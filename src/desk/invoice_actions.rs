@@ -48,7 +48,11 @@ async fn refused(
         let problem = t.n("form-errors", e.errors.len() as i64);
         Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, e.errors, Some(problem))
     } else if e.kind == Kind::Conflict {
-        Outcome::refused(StatusCode::CONFLICT, Vec::new(), Some(e.detail))
+        Outcome::refused(
+            StatusCode::CONFLICT,
+            Vec::new(),
+            Some(super::rules::detail(&t, &e)),
+        )
     } else {
         return failed_read(&t, &e, "not-found-invoice", ("/invoices", "nav-invoices"));
     };

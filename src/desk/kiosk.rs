@@ -344,7 +344,7 @@ pub async fn check_in(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -
                 k.csrf,
                 Screen::Reception(words),
                 StatusCode::CONFLICT,
-                Some(e.detail),
+                Some(super::rules::detail(&t, &e)),
             )
         }
         Err(e) => server_error(&t, &e),

@@ -24,6 +24,7 @@ pub mod invoices;
 pub mod kiosk;
 pub mod new_reservation;
 pub mod once;
+pub mod problems;
 pub mod reservation;
 pub mod rooms_admin;
 pub mod rules;

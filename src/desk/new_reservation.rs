@@ -319,8 +319,8 @@ async fn book(
             Err(e) => {
                 return Err(refused(
                     StatusCode::UNPROCESSABLE_ENTITY,
-                    e.errors,
-                    Some(e.detail),
+                    e.errors.clone(),
+                    Some(super::rules::detail(t, &e)),
                 ));
             }
         }
@@ -349,13 +349,15 @@ async fn book(
         Err(e) if !e.errors.is_empty() => {
             Err(refused(StatusCode::UNPROCESSABLE_ENTITY, e.errors, None))
         }
-        Err(e) if e.kind == crate::error::Kind::Conflict => {
-            Err(refused(StatusCode::CONFLICT, Vec::new(), Some(e.detail)))
-        }
+        Err(e) if e.kind == crate::error::Kind::Conflict => Err(refused(
+            StatusCode::CONFLICT,
+            Vec::new(),
+            Some(super::rules::detail(t, &e)),
+        )),
         Err(e) => Err(refused(
             StatusCode::UNPROCESSABLE_ENTITY,
             Vec::new(),
-            Some(e.detail),
+            Some(super::rules::detail(t, &e)),
         )),
     }
 }

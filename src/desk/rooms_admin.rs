@@ -209,9 +209,11 @@ async fn add(req: &Request, body: Body, state: &DeskState, which: &'static str) 
         }
         None => refused(&t, errors),
         Some(Err(e)) if !e.errors.is_empty() => refused(&t, e.errors),
-        Some(Err(e)) if e.kind == ErrorKind::Conflict => {
-            Outcome::refused(StatusCode::CONFLICT, Vec::new(), Some(e.detail))
-        }
+        Some(Err(e)) if e.kind == ErrorKind::Conflict => Outcome::refused(
+            StatusCode::CONFLICT,
+            Vec::new(),
+            Some(super::rules::detail(&t, &e)),
+        ),
         Some(Err(e)) => return server_error(&t, &e),
     };
     let shell = Shell::new(&s, t, "admin");
@@ -353,7 +355,11 @@ async fn save(req: &Request, body: Body, state: &DeskState, which: &str, id: Str
             (outcome, now.unwrap_or(version))
         }
         Some(Err(e)) if e.kind == ErrorKind::Conflict => (
-            Outcome::refused(StatusCode::CONFLICT, Vec::new(), Some(e.detail)),
+            Outcome::refused(
+                StatusCode::CONFLICT,
+                Vec::new(),
+                Some(super::rules::detail(&t, &e)),
+            ),
             version,
         ),
         Some(Err(e)) => {

@@ -4,7 +4,7 @@
 //! numbers the English message carries (a length, a range) or the choices it lists. Messages
 //! the desk wrote itself are already in the page's language and stay as they are.
 
-use crate::error::FieldError;
+use crate::error::{AppError, FieldError};
 use crate::i18n::{Arg, Lang, T};
 
 /// The codes said in words by the catalogues, each only when its message is the API's own
@@ -29,6 +29,9 @@ pub const CODES: &[(&str, &str)] = &[
 
 /// What `e` says, in the words of `t`'s language.
 pub fn say(t: &T, e: &FieldError) -> String {
+    if let Some(said) = super::problems::say(t, e.code, &e.message) {
+        return said;
+    }
     let known = CODES
         .iter()
         .any(|(code, api)| *code == e.code && e.message.starts_with(api));
@@ -56,6 +59,12 @@ pub fn say(t: &T, e: &FieldError) -> String {
             ("list", Arg::Text(list)),
         ],
     )
+}
+
+/// What a refusal's detail says, in the words of `t`'s language (the English detail when
+/// no template knows its shape).
+pub fn detail(t: &T, e: &AppError) -> String {
+    super::problems::say(t, e.code, &e.detail).unwrap_or_else(|| e.detail.clone())
 }
 
 #[cfg(test)]

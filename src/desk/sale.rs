@@ -301,7 +301,7 @@ pub async fn submit(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
             Err(e) if e.kind == crate::error::Kind::Conflict => Err(Outcome::refused(
                 StatusCode::CONFLICT,
                 Vec::new(),
-                Some(e.detail),
+                Some(super::rules::detail(&t, &e)),
             )),
             Err(e) => {
                 tracing::error!(error = %e, "a sale from the desk failed");

@@ -306,7 +306,7 @@ async fn refused(
     };
     let problem = match e.errors.first() {
         Some(_) => t.t("error-role"),
-        None => e.detail,
+        None => super::rules::detail(&t, &e),
     };
     let outcome = Outcome::refused(status, Vec::new(), Some(problem));
     member_page(req, state, s, t, id, outcome).await

@@ -82,7 +82,7 @@ fn refusal_of(e: &AppError, typed: HashMap<String, String>, t: &T) -> Option<Ref
             if e.kind == Kind::PreconditionFailed {
                 t.t("reservation-changed-meanwhile")
             } else {
-                e.detail.clone()
+                super::rules::detail(t, e)
             }
         }
         Kind::Unprocessable | Kind::BadRequest if !e.errors.is_empty() => {

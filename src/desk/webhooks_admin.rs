@@ -365,7 +365,11 @@ pub async fn act(
             Some(t.t("rooms-changed-meanwhile")),
             Some(EndpointForm::typed(&t, &f, &[])),
         ),
-        Err(e) if e.kind == Kind::Conflict => (StatusCode::CONFLICT, Some(e.detail), None),
+        Err(e) if e.kind == Kind::Conflict => (
+            StatusCode::CONFLICT,
+            Some(super::rules::detail(&t, &e)),
+            None,
+        ),
         Err(e) => {
             return failed_read(
                 &t,
@@ -400,7 +404,7 @@ pub async fn redeliver(
                 t,
                 id,
                 None,
-                (StatusCode::CONFLICT, Some(e.detail)),
+                (StatusCode::CONFLICT, Some(super::rules::detail(&t, &e))),
             )
             .await
         }

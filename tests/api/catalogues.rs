@@ -74,6 +74,9 @@ fn every_catalogue_has_every_key_and_every_asked_key_exists() {
     for (code, _) in innkeep::desk::rules::CODES {
         wanted.insert(format!("rule-{code}"));
     }
+    for (_, _, key) in innkeep::desk::problems::TEMPLATES {
+        wanted.insert(key.to_string());
+    }
     for status in innkeep::domain::reservation::Status::NAMES {
         wanted.insert(format!("status-{status}"));
     }

@@ -200,3 +200,32 @@ async fn the_apis_rules_are_said_in_the_staff_members_language() {
         refused.text
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_use_cases_own_refusal_is_said_in_the_staff_members_language() {
+    let app = spawn_app().await;
+    let root = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &root).await;
+    let page = a.get("/account/password").await;
+    let csrf = Browser::csrf(&page);
+    a.post("/account/language", &[("csrf", &csrf), ("language", "it")])
+        .await;
+    let list = a.get("/admin/staff").await.text;
+    let at = list.find("/admin/staff/").expect("a staff member's link") + 13;
+    let id: String = list[at..].chars().take_while(|c| *c != '"').collect();
+    let refused = a
+        .post(
+            &format!("/admin/staff/{id}/disable"),
+            &[("csrf", &csrf), ("confirm", "yes")],
+        )
+        .await;
+    assert_eq!(refused.status, 409, "{}", refused.text);
+    assert!(
+        refused
+            .text
+            .contains("Non puoi cambiare il tuo ruolo né disattivarti da solo"),
+        "{}",
+        refused.text
+    );
+    assert!(!refused.text.contains("another admin"), "{}", refused.text);
+}
