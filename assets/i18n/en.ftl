@@ -648,6 +648,7 @@ flash-language-saved = The language is saved.
 staff-change-language = Change the language
 flash-staff-language = The language is changed; it applies to their next page.
 kiosk-title = Self check-in
+kiosk-language = Language
 kiosk-waiting = This kiosk is not approved yet. Reception approves it with this code:
 kiosk-waiting-how = On the front desk: Administration, API clients and devices, Approve a device. This page carries on by itself once approved.
 kiosk-welcome = Welcome! Type your booking code and your last name to check in.

@@ -664,6 +664,7 @@ flash-language-saved = Jezik je spremljen.
 staff-change-language = Promijeni jezik
 flash-staff-language = Jezik je promijenjen; vrijedi od njegove sljedeće stranice.
 kiosk-title = Samostalna prijava
+kiosk-language = Jezik
 kiosk-waiting = Ovaj kiosk još nije odobren. Recepcija ga odobrava ovim kodom:
 kiosk-waiting-how = Na recepciji: Administracija, API klijenti i uređaji, Odobri uređaj. Stranica nastavlja sama čim bude odobren.
 kiosk-welcome = Dobro došli! Upišite kod rezervacije i prezime za prijavu.

@@ -647,6 +647,7 @@ flash-language-saved = La lingua è salvata.
 staff-change-language = Cambia la lingua
 flash-staff-language = La lingua è cambiata; vale dalla sua prossima pagina.
 kiosk-title = Check-in automatico
+kiosk-language = Lingua
 kiosk-waiting = Questo totem non è ancora approvato. La reception lo approva con questo codice:
 kiosk-waiting-how = Alla reception: Amministrazione, Client API e dispositivi, Approva un dispositivo. Questa pagina prosegue da sola una volta approvato.
 kiosk-welcome = Benvenuti! Scrivete il codice della prenotazione e il cognome per fare il check-in.

@@ -308,6 +308,10 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/kiosk/reset", poem::get(crate::desk::kiosk::reset))
         .at("/kiosk/poll", poem::get(crate::desk::kiosk::poll))
         .at(
+            "/kiosk/language/:tag",
+            poem::get(crate::desk::kiosk_language::choose),
+        )
+        .at(
             "/admin/compliance",
             poem::get(crate::desk::compliance_admin::centre),
         )

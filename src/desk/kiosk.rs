@@ -17,7 +17,8 @@ use serde_json::json;
 
 use super::check_in::save_guests;
 use super::guest_form::{self, FormField, REGISTRATION};
-use super::{DeskState, page, server_error, web, words};
+use super::kiosk_language::{self, kiosk_words};
+use super::{DeskState, page, server_error, web};
 use crate::auth::secrets;
 use crate::domain::enums::HousekeepingStatus;
 use crate::error::{AppError, FieldError};
@@ -62,6 +63,8 @@ struct KioskPage {
     /// Seconds until the page (through htmx) goes back to the start, or, every 5, asks
     /// whether the kiosk was approved. Without JavaScript, links do the same.
     refresh: Option<(u32, &'static str)>,
+    /// The languages a guest may choose (on the first screen): tag, own name, shown.
+    languages: Vec<(&'static str, &'static str, bool)>,
 }
 
 fn show(
@@ -75,7 +78,12 @@ fn show(
         Screen::Waiting(_) => Some((5, "/kiosk/poll")),
         Screen::Register(_) => Some((180, "/kiosk/reset")),
         Screen::Done(_) | Screen::Reception(_) => Some((30, "/kiosk/reset")),
-        Screen::Lookup(..) => None,
+        // A guest who chose a language and walked away leaves it to the next one.
+        Screen::Lookup(..) => Some((180, "/kiosk/reset")),
+    };
+    let languages = match &screen {
+        Screen::Lookup(..) => kiosk_language::choices(&t),
+        _ => Vec::new(),
     };
     page(
         status,
@@ -85,6 +93,7 @@ fn show(
             screen,
             problem,
             refresh,
+            languages,
         },
     )
 }
@@ -95,7 +104,7 @@ fn cookie(req: &Request) -> Option<String> {
 
 /// The kiosk's session, or the page to show instead (a new code, the waiting code).
 async fn session(req: &Request, state: &DeskState) -> Result<(String, KioskSession), Response> {
-    let t = words(req);
+    let t = kiosk_words(req);
     let standing = match cookie(req) {
         Some(c) => match kiosk::standing(&state.auth, &state.svc, &c).await {
             Ok(s) => Some((c, s)),
@@ -178,7 +187,7 @@ pub async fn start(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         Ok(s) => s,
         Err(answer) => return answer,
     };
-    let t = words(req);
+    let t = kiosk_words(req);
     let screen = match &k.reservation_id {
         Some(id) => match register_screen(&state, &k, &t, id, None, &[]).await {
             Ok(s) => s,
@@ -196,7 +205,7 @@ async fn posted(
     state: &DeskState,
 ) -> Result<(String, KioskSession, T, HashMap<String, String>), Response> {
     let (c, k) = session(req, state).await?;
-    let t = words(req);
+    let t = kiosk_words(req);
     let form = web::form(body).await.unwrap_or_default();
     let token = form.get("csrf").map(String::as_str).unwrap_or_default();
     if !web::same_origin(req) || !secrets::constant_time_eq(token, &k.csrf) {
@@ -370,7 +379,9 @@ pub async fn reset(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
     if let Some(c) = cookie(req) {
         let _ = kiosk::forget(&state.svc, &c).await;
     }
-    to_start(req)
+    let mut r = to_start(req);
+    kiosk_language::forget(&mut r);
+    r
 }
 
 /// `GET /kiosk/poll` (htmx, every 5 seconds while the code shows): 204 while waiting, or

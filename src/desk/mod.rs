@@ -22,6 +22,7 @@ pub mod invoice;
 pub mod invoice_actions;
 pub mod invoices;
 pub mod kiosk;
+pub mod kiosk_language;
 pub mod new_reservation;
 pub mod once;
 pub mod problems;

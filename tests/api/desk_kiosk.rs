@@ -322,13 +322,27 @@ async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
         .await;
     assert_eq!(ok.status, 303);
     // The kiosk's page checks again by itself (every 5 seconds).
-    let field = c
-        .wait()
+    c.wait()
         .at_most(std::time::Duration::from_secs(20))
         .for_element(Locator::Id("last_name"))
         .await
         .unwrap();
     b.axe("Kiosk, welcome").await;
+    b.screenshot("kiosk-welcome-en").await;
+    // The guest reads Italian: one tap, and the whole visit is in Italian.
+    c.find(Locator::LinkText("Italiano"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let field = c
+        .wait()
+        .for_element(Locator::Css("html[lang=it] #last_name"))
+        .await
+        .unwrap();
+    let page = c.source().await.unwrap();
+    assert!(page.contains("Trova la mia prenotazione"), "{page}");
     c.find(Locator::Id("code"))
         .await
         .unwrap()
@@ -358,9 +372,29 @@ async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
         .for_element(Locator::Css(".kiosk-room"))
         .await
         .unwrap();
-    assert!(room.text().await.unwrap().contains("Your room is 21."));
+    let said = room.text().await.unwrap();
+    assert!(said.contains("La vostra camera è la 21."), "{said}");
     b.axe("Kiosk, checked in").await;
     b.screenshot("kiosk-done").await;
+    // Starting again forgets the choice: the next guest gets the kiosk's own language, and
+    // may choose Croatian.
+    c.goto(&format!("{base}/kiosk/reset")).await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("html[lang=en] #last_name"))
+        .await
+        .unwrap();
+    c.find(Locator::LinkText("Hrvatski"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.wait()
+        .for_element(Locator::Css("html[lang=hr] #last_name"))
+        .await
+        .unwrap();
+    b.axe("Kiosk, welcome in Croatian").await;
+    b.screenshot("kiosk-welcome-hr").await;
     let stay = app
         .get(&format!("/v1/reservations/{}", r["id"].as_str().unwrap()))
         .await
