@@ -5,6 +5,8 @@
 //! a value that looks like a placeholder stays text.
 
 use askama::Template;
+
+use crate::i18n::T;
 use poem::Response;
 use poem::http::StatusCode;
 
@@ -12,12 +14,14 @@ use poem::http::StatusCode;
 #[derive(Template)]
 #[template(path = "login.html")]
 pub struct Login<'a> {
+    /// The words of the page's language.
+    pub t: T,
     /// The client asking for access.
     pub client_name: &'a str,
     /// innkeep's own front desk: a plain sign-in, no consent to give.
     pub first_party: bool,
     /// `(scope, what it allows)` pairs.
-    pub scopes: Vec<(&'static str, &'static str)>,
+    pub scopes: Vec<(&'static str, String)>,
     /// The authorization request's parameters, carried through the form unchanged.
     pub hidden: Vec<(&'static str, &'a str)>,
     /// The CSRF token the form echoes.
@@ -32,6 +36,8 @@ pub struct Login<'a> {
 #[derive(Template)]
 #[template(path = "device.html")]
 pub struct Device<'a> {
+    /// The words of the page's language.
+    pub t: T,
     /// The CSRF token the form echoes.
     pub csrf: &'a str,
     /// The code typed or passed in the link, kept on an error.
@@ -46,6 +52,8 @@ pub struct Device<'a> {
 #[derive(Template)]
 #[template(path = "message.html")]
 pub struct Message<'a> {
+    /// The words of the page's language.
+    pub t: T,
     /// The heading.
     pub title: &'a str,
     /// The sentence under it.

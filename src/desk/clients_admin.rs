@@ -146,7 +146,7 @@ async fn list_page(
             .map(|sc| {
                 (
                     sc.as_str().to_string(),
-                    sc.description().to_string(),
+                    super::rules::scope_words(t, *sc),
                     ticked.contains(&sc.as_str()),
                 )
             })

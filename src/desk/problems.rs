@@ -75,6 +75,12 @@ pub const TEMPLATES: &[Template] = &[
     ("out_of_range", "burst must be at least the requests per second", "problem-burst-below-rate"),
     ("insufficient_role", "Your role cannot grant any of the scopes this device asks for.", "problem-insufficient-role"),
     ("kiosk_revoked", "The kiosk client is revoked.", "problem-kiosk-revoked"),
+    ("not_found", "No device is waiting with the code {code}; it may have expired.", "problem-device-unknown"),
+    // A sign-in link that cannot work (the authorization server's page, not a problem code).
+    ("authorize_page", "The application did not say who it is (client_id is missing).", "problem-no-client-id"),
+    ("authorize_page", "The server could not look up the application.", "problem-client-lookup"),
+    ("authorize_page", "This application is not registered for staff sign-in.", "problem-not-for-staff"),
+    ("authorize_page", "The application asked to return to an address it did not register (redirect_uri).", "problem-redirect-unknown"),
     // Webhooks.
     ("invalid_url", "must be an absolute http or https URL", "problem-url-absolute"),
     ("invalid_url", "must start with http:// or https://", "problem-url-scheme"),

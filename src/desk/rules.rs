@@ -4,6 +4,7 @@
 //! numbers the English message carries (a length, a range) or the choices it lists. Messages
 //! the desk wrote itself are already in the page's language and stay as they are.
 
+use crate::domain::scopes::Scope;
 use crate::error::{AppError, FieldError};
 use crate::i18n::{Arg, Lang, T};
 
@@ -65,6 +66,16 @@ pub fn say(t: &T, e: &FieldError) -> String {
 /// no template knows its shape).
 pub fn detail(t: &T, e: &AppError) -> String {
     super::problems::say(t, e.code, &e.detail).unwrap_or_else(|| e.detail.clone())
+}
+
+/// The catalogue key saying what `scope` allows (`scope-guests-read`).
+pub fn scope_key(scope: Scope) -> String {
+    format!("scope-{}", scope.as_str().replace(':', "-"))
+}
+
+/// What `scope` allows, in the words of `t`'s language.
+pub fn scope_words(t: &T, scope: Scope) -> String {
+    t.t(&scope_key(scope))
 }
 
 #[cfg(test)]

@@ -61,9 +61,10 @@ fn every_catalogue_has_every_key_and_every_asked_key_exists() {
         );
     }
     let mut wanted = BTreeSet::new();
-    for f in files(&root().join("assets/templates/desk"), "html")
+    for f in files(&root().join("assets/templates"), "html")
         .into_iter()
         .chain(files(&root().join("src/desk"), "rs"))
+        .chain(files(&root().join("src/api/oauth"), "rs"))
     {
         wanted.extend(asked(&std::fs::read_to_string(&f).unwrap()));
     }
@@ -76,6 +77,9 @@ fn every_catalogue_has_every_key_and_every_asked_key_exists() {
     }
     for (_, _, key) in innkeep::desk::problems::TEMPLATES {
         wanted.insert(key.to_string());
+    }
+    for scope in innkeep::domain::scopes::Scope::ALL {
+        wanted.insert(innkeep::desk::rules::scope_key(*scope));
     }
     for status in innkeep::domain::reservation::Status::NAMES {
         wanted.insert(format!("status-{status}"));
@@ -153,6 +157,7 @@ fn italian_and_croatian_leave_nothing_in_english() {
         ("it", "field-email"),
         ("it", "source-email"),
         ("hr", "role-admin"),
+        ("it", "oauth-password"),
     ];
     for lang in ["it", "hr"] {
         let theirs = messages(&std::fs::read_to_string(dir.join(format!("{lang}.ftl"))).unwrap());

@@ -229,3 +229,47 @@ async fn a_use_cases_own_refusal_is_said_in_the_staff_members_language() {
     );
     assert!(!refused.text.contains("another admin"), "{}", refused.text);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn signing_in_and_approving_a_device_follow_the_browsers_language() {
+    use crate::support::desk::{hidden, set_cookie};
+    use crate::support::oauth_client::AUTHORIZE_FIELDS;
+    let app = spawn_app().await;
+    staff(&app, "marta", "front_desk").await;
+    let mut b = Browser::new(&app);
+    b.language = Some("it-IT,it;q=0.9,en;q=0.5".into());
+    let start = b.get("/login").await;
+    let page = b.get(&start.header("location").unwrap()).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert!(page.text.contains("<html lang=\"it\">"), "{}", page.text);
+    assert!(page.text.contains("Accedi alla reception"), "{}", page.text);
+    assert!(page.text.contains(">Nome utente<"), "{}", page.text);
+    let csrf = set_cookie(&page, "innkeep_csrf").unwrap();
+    let mut form: Vec<(&str, String)> = AUTHORIZE_FIELDS
+        .iter()
+        .filter_map(|k| hidden(&page.text, k).map(|v| (*k, v)))
+        .collect();
+    form.extend([("username", "marta".into()), ("password", "wrong".into())]);
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let origin = b.base.clone();
+    let refused = b
+        .send(
+            reqwest::Method::POST,
+            "/oauth/authorize",
+            Some(&csrf),
+            Some(&pairs),
+            Some(&origin),
+        )
+        .await;
+    assert_eq!(refused.status, 401, "{}", refused.text);
+    assert!(
+        refused.text.contains("Nome utente o password sbagliati."),
+        "{}",
+        refused.text
+    );
+    b.language = Some("hr".into());
+    let device = b.get("/device?user_code=ABCD-EFGH").await;
+    assert!(device.text.contains("Odobrite uređaj"), "{}", device.text);
+    assert!(device.text.contains("Kod na uređaju"), "{}", device.text);
+    assert!(!device.text.contains("Approve"), "{}", device.text);
+}

@@ -14,7 +14,9 @@ use poem::{Body, Request, Response, handler};
 
 use super::endpoints::{OAuthState, remote};
 use crate::auth::secrets;
+use crate::desk::rules;
 use crate::domain::scopes::Scope;
+use crate::i18n::{Arg, Lang, T};
 use crate::service::oauth::{
     self, Approver, AuthorizeError, AuthorizeParams, AuthorizeRequest, LoginError,
 };
@@ -47,8 +49,18 @@ fn page(status: StatusCode, template: &impl Template, csrf: Option<&str>) -> Res
     r
 }
 
-fn message(status: StatusCode, title: &str, text: &str, ok: bool) -> Response {
+/// The words for the browser's language (nobody is signed in yet on these pages).
+fn words(req: &Request) -> T {
+    T::new(Lang::negotiate(
+        req.headers()
+            .get("accept-language")
+            .and_then(|h| h.to_str().ok()),
+    ))
+}
+
+fn message(t: T, status: StatusCode, title: &str, text: &str, ok: bool) -> Response {
     let m = templates::Message {
+        t,
         title,
         message: text,
         ok,
@@ -74,6 +86,7 @@ fn csrf_ok(req: &Request, form: &HashMap<String, String>) -> bool {
 }
 
 fn login_page(
+    t: T,
     req: &AuthorizeRequest,
     p: &AuthorizeParams,
     username: &str,
@@ -94,12 +107,13 @@ fn login_page(
     .collect();
     let csrf = secrets::token("csrf");
     let login = templates::Login {
+        t,
         client_name: &req.client.name,
         first_party: req.client.id == crate::service::desk::CLIENT_ID,
         scopes: req
             .scope
             .iter()
-            .map(|s: Scope| (s.as_str(), s.description()))
+            .map(|s: Scope| (s.as_str(), rules::scope_words(&t, s)))
             .collect(),
         hidden,
         csrf: &csrf,
@@ -109,24 +123,26 @@ fn login_page(
     page(status, &login, Some(&csrf))
 }
 
-fn authorize_error(e: AuthorizeError) -> Response {
+fn authorize_error(t: T, e: AuthorizeError) -> Response {
     match e {
         AuthorizeError::Page(text) => message(
+            t,
             StatusCode::BAD_REQUEST,
-            "This sign-in link does not work",
-            &text,
+            &t.t("oauth-link-broken"),
+            &crate::desk::problems::say(&t, "authorize_page", &text).unwrap_or(text),
             false,
         ),
         AuthorizeError::Redirect(location) => redirect(&location),
     }
 }
 
-fn throttled(wait: std::time::Duration, title: &str) -> Response {
+fn throttled(t: T, wait: std::time::Duration, title: &str) -> Response {
     let secs = wait.as_secs().max(1);
     let mut r = message(
+        t,
         StatusCode::TOO_MANY_REQUESTS,
-        title,
-        &format!("Too many failed attempts. Wait {secs} seconds, then try again."),
+        &t.t(title),
+        &t.with("oauth-throttled", &[("secs", Arg::Num(secs as i64))]),
         false,
     );
     if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
@@ -138,12 +154,14 @@ fn throttled(wait: std::time::Duration, title: &str) -> Response {
 /// `GET /oauth/authorize`: the sign-in and consent page.
 #[handler]
 pub async fn authorize_page(
+    req: &Request,
     Query(p): Query<AuthorizeParams>,
     state: Data<&Arc<OAuthState>>,
 ) -> Response {
+    let t = words(req);
     match oauth::check_authorize(&state.svc, &p).await {
-        Ok(req) => login_page(&req, &p, "", None, StatusCode::OK),
-        Err(e) => authorize_error(e),
+        Ok(areq) => login_page(t, &areq, &p, "", None, StatusCode::OK),
+        Err(e) => authorize_error(t, e),
     }
 }
 
@@ -154,19 +172,22 @@ pub async fn authorize_submit(
     body: Body,
     state: Data<&Arc<OAuthState>>,
 ) -> Response {
+    let t = words(req);
     let Some(f) = form(body).await else {
         return message(
+            t,
             StatusCode::BAD_REQUEST,
-            "Something went wrong",
-            "The form could not be read. Start again from the application.",
+            &t.t("oauth-broken-title"),
+            &t.t("oauth-unreadable"),
             false,
         );
     };
     if !csrf_ok(req, &f) {
         return message(
+            t,
             StatusCode::FORBIDDEN,
-            "Please start again",
-            "This form expired or did not come from this page. Go back to the application and sign in again.",
+            &t.t("oauth-expired-title"),
+            &t.t("oauth-expired"),
             false,
         );
     }
@@ -182,7 +203,7 @@ pub async fn authorize_submit(
     };
     let areq = match oauth::check_authorize(&state.svc, &p).await {
         Ok(r) => r,
-        Err(e) => return authorize_error(e),
+        Err(e) => return authorize_error(t, e),
     };
     if f.get("decision").map(String::as_str) == Some("deny") {
         let mut q = vec![
@@ -199,31 +220,40 @@ pub async fn authorize_submit(
     match oauth::login(&state.auth, &state.svc, &username, &password, &remote(req)).await {
         Ok(user) => match oauth::issue_code(&state.svc, &areq, &user).await {
             Ok(location) => redirect(&location),
-            Err(e) => authorize_error(e),
+            Err(e) => authorize_error(t, e),
         },
         Err(LoginError::Invalid) => login_page(
+            t,
             &areq,
             &p,
             &username,
-            Some("Wrong user name or password."),
+            Some(&t.t("oauth-wrong-password")),
             StatusCode::UNAUTHORIZED,
         ),
-        Err(LoginError::Throttled(wait)) => throttled(wait, "Sign-in paused"),
+        Err(LoginError::Throttled(wait)) => throttled(t, wait, "oauth-sign-in-paused"),
         Err(LoginError::Server(e)) => {
             tracing::error!(error = %e, "sign-in failed");
             message(
+                t,
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "Something went wrong",
-                "The server could not check the password. Try again.",
+                &t.t("oauth-broken-title"),
+                &t.t("oauth-password-unchecked"),
                 false,
             )
         }
     }
 }
 
-fn device_page(code: &str, username: &str, error: Option<&str>, status: StatusCode) -> Response {
+fn device_page(
+    t: T,
+    code: &str,
+    username: &str,
+    error: Option<&str>,
+    status: StatusCode,
+) -> Response {
     let csrf = secrets::token("csrf");
     let device = templates::Device {
+        t,
         csrf: &csrf,
         user_code: code,
         username,
@@ -234,8 +264,9 @@ fn device_page(code: &str, username: &str, error: Option<&str>, status: StatusCo
 
 /// `GET /device`: where staff enter a kiosk's code.
 #[handler]
-pub fn device_form(Query(q): Query<HashMap<String, String>>) -> Response {
+pub fn device_form(req: &Request, Query(q): Query<HashMap<String, String>>) -> Response {
     device_page(
+        words(req),
         q.get("user_code").map(String::as_str).unwrap_or(""),
         "",
         None,
@@ -246,11 +277,13 @@ pub fn device_form(Query(q): Query<HashMap<String, String>>) -> Response {
 /// `POST /device`: signs the staff member in and approves or denies the device.
 #[handler]
 pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthState>>) -> Response {
+    let t = words(req);
     let Some(f) = form(body).await else {
         return device_page(
+            t,
             "",
             "",
-            Some("The form could not be read; try again."),
+            Some(&t.t("oauth-device-unreadable")),
             StatusCode::BAD_REQUEST,
         );
     };
@@ -258,9 +291,10 @@ pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthStat
     let (code, username) = (get("user_code"), get("username"));
     if !csrf_ok(req, &f) {
         return device_page(
+            t,
             &code,
             &username,
-            Some("This form expired; please submit it again."),
+            Some(&t.t("oauth-device-expired")),
             StatusCode::FORBIDDEN,
         );
     }
@@ -276,19 +310,21 @@ pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthStat
         Ok(u) => u,
         Err(LoginError::Invalid) => {
             return device_page(
+                t,
                 &code,
                 &username,
-                Some("Wrong user name or password."),
+                Some(&t.t("oauth-wrong-password")),
                 StatusCode::UNAUTHORIZED,
             );
         }
-        Err(LoginError::Throttled(wait)) => return throttled(wait, "Approval paused"),
+        Err(LoginError::Throttled(wait)) => return throttled(t, wait, "oauth-approval-paused"),
         Err(LoginError::Server(e)) => {
             tracing::error!(error = %e, "device approval failed");
             return device_page(
+                t,
                 &code,
                 &username,
-                Some("The server could not check the password; try again."),
+                Some(&t.t("oauth-password-unchecked")),
                 StatusCode::INTERNAL_SERVER_ERROR,
             );
         }
@@ -296,18 +332,26 @@ pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthStat
     let approve = get("decision") != "deny";
     match oauth::decide_device(&state.svc, &code, Approver::User(user), approve).await {
         Ok(_) if approve => message(
+            t,
             StatusCode::OK,
-            "Device approved",
-            "The device is signed in. You can go back to it now.",
+            &t.t("oauth-device-approved-title"),
+            &t.t("oauth-device-approved"),
             true,
         ),
         Ok(_) => message(
+            t,
             StatusCode::OK,
-            "Device denied",
-            "The device was not signed in.",
+            &t.t("oauth-device-denied-title"),
+            &t.t("oauth-device-denied"),
             true,
         ),
-        Err(e) => device_page(&code, &username, Some(&e.detail), StatusCode::BAD_REQUEST),
+        Err(e) => device_page(
+            t,
+            &code,
+            &username,
+            Some(&rules::detail(&t, &e)),
+            StatusCode::BAD_REQUEST,
+        ),
     }
 }
 

@@ -16,9 +16,11 @@ pub struct Browser {
     pub base: String,
     /// `innkeep_desk=…`, once signed in.
     pub session: Option<String>,
+    /// The browser's Accept-Language, when it sends one.
+    pub language: Option<String>,
 }
 
-fn set_cookie(r: &Reply, name: &str) -> Option<String> {
+pub fn set_cookie(r: &Reply, name: &str) -> Option<String> {
     r.headers
         .get_all("set-cookie")
         .iter()
@@ -38,6 +40,7 @@ impl Browser {
                 .unwrap(),
             base: format!("http://{}", app.addr),
             session: None,
+            language: None,
         }
     }
 
@@ -56,6 +59,9 @@ impl Browser {
         }
         if let Some(o) = origin {
             req = req.header("origin", o);
+        }
+        if let Some(l) = &self.language {
+            req = req.header("accept-language", l);
         }
         if let Some(f) = form {
             req = req.form(f);
