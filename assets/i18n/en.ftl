@@ -363,6 +363,10 @@ invoices-title = Invoices
 invoices-from = Issued from
 invoices-to = Issued to
 invoices-any-status = Any status
+invoices-range = Invoices { $first } to { $last } of those issued from { $from } to { $to }.
+invoices-pages = Pages of the list
+invoices-next = Next page
+invoices-first = First page
 invoices-show = Show
 invoices-summary = { $count ->
     [one] 1 invoice issued from { $from } to { $to }.

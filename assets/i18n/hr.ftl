@@ -376,6 +376,10 @@ invoices-title = Računi
 invoices-from = Izdani od
 invoices-to = Izdani do
 invoices-any-status = Bilo koje stanje
+invoices-range = Računi { $first } do { $last } od onih izdanih od { $from } do { $to }.
+invoices-pages = Stranice popisa
+invoices-next = Sljedeća stranica
+invoices-first = Prva stranica
 invoices-show = Prikaži
 invoices-summary = { $count ->
     [one] { $count } račun izdan od { $from } do { $to }

@@ -362,6 +362,10 @@ invoices-title = Fatture
 invoices-from = Emesse dal
 invoices-to = Emesse fino al
 invoices-any-status = Qualsiasi stato
+invoices-range = Fatture da { $first } a { $last } tra quelle emesse dal { $from } al { $to }.
+invoices-pages = Pagine dell'elenco
+invoices-next = Pagina successiva
+invoices-first = Prima pagina
 invoices-show = Mostra
 invoices-summary = { $count ->
     [one] 1 fattura emessa dal { $from } al { $to }.

@@ -345,13 +345,14 @@ pub async fn room_setup(svc: &Services, p: &Principal) -> AppResult<RoomSetup> {
     })
 }
 
-/// Invoices issued from `from` to `to` (inclusive), of `status` when given, in number order
-/// (the first 500).
+/// One page of the invoices issued from `from` to `to` (inclusive), of `status` when given,
+/// in number order.
 pub async fn invoices(
     svc: &Services,
     p: &Principal,
     ask: InvoiceAsk,
-) -> AppResult<Vec<crate::model::Invoice>> {
+    req: crate::service::PageRequest,
+) -> AppResult<crate::service::Page<crate::model::Invoice>> {
     let filter = store::invoices::InvoiceFilter {
         issued_from: Some(crate::model::Date(ask.from)),
         issued_to: Some(crate::model::Date(ask.to)),
@@ -359,8 +360,5 @@ pub async fn invoices(
         guest_id: ask.guest_id,
         ..Default::default()
     };
-    let page =
-        crate::service::invoices::list(svc, p, filter, crate::service::PageRequest::first(500))
-            .await?;
-    Ok(page.items.into_iter().map(|(i, _)| i).collect())
+    crate::service::invoices::list(svc, p, filter, req).await
 }

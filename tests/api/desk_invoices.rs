@@ -399,3 +399,43 @@ async fn in_a_browser_a_credit_note_from_the_invoice_page_and_a_sale() {
     b.screenshot("desk-sale-issued").await;
     c.clone().close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_list_comes_a_hundred_at_a_time_and_loses_none() {
+    let app = spawn_app().await;
+    let g = app.guest("Anna", "Rossi").await;
+    let mut numbers = Vec::new();
+    for _ in 0..101 {
+        numbers.push(sale(&app, &g).await.1);
+    }
+    let pw = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &pw).await;
+    let first = b.get("/invoices?status=issued").await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    let rows = |html: &str| html.matches("<a href=\"/invoices/inv").count();
+    assert_eq!(rows(&first.text), 100, "{}", first.text);
+    assert!(first.text.contains("Invoices 1 to 100 of those issued"));
+    let at = first.text.find("rel=\"next\"").expect("a next page");
+    let start = first.text[..at].rfind("href=\"").unwrap() + 6;
+    let next = first.text[start..at]
+        .trim_end_matches("\" ")
+        .replace("&#38;", "&");
+    assert!(next.contains("status=issued"), "{next}");
+    let second = b.get(&next).await;
+    assert_eq!(second.status, 200, "{}", second.text);
+    assert_eq!(rows(&second.text), 1, "{}", second.text);
+    assert!(
+        second.text.contains("Invoices 101 to 101"),
+        "{}",
+        second.text
+    );
+    assert!(second.text.contains(&numbers[100]), "{}", second.text);
+    assert!(!second.text.contains("rel=\"next\""));
+    assert!(second.text.contains(">First page<"));
+    // A cursor that is not ours starts the list again instead of failing.
+    let forged = b
+        .get("/invoices?status=issued&cursor=nonsense&seen=100")
+        .await;
+    assert_eq!(forged.status, 200);
+    assert_eq!(rows(&forged.text), 100);
+}
