@@ -260,97 +260,56 @@ async fn in_a_browser_an_admin_adds_a_receptionist_who_signs_in() {
     let c = &b.client;
     c.goto(&format!("{base}/admin")).await.unwrap();
     b.axe("Administration").await;
-    c.find(Locator::LinkText("Staff"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let name = c.wait().for_element(Locator::Id("username")).await.unwrap();
+    b.click(Locator::LinkText("Staff")).await;
+    let name = b.wait_for(Locator::Id("username")).await;
     b.axe("Staff").await;
     name.send_keys("luca").await.unwrap();
-    c.find(Locator::Css("#role option[value=front_desk]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click(Locator::Css("#role option[value=front_desk]"))
+        .await;
     b.screenshot("desk-admin-staff").await;
-    c.find(Locator::Css(
+    b.click(Locator::Css(
         "form[action='/admin/staff'] button[type=submit]",
     ))
-    .await
-    .unwrap()
-    .click()
-    .await
-    .unwrap();
-    let code = c
-        .wait()
-        .for_element(Locator::Css(".password-once code"))
-        .await
-        .unwrap();
+    .await;
+    let code = b.wait_for(Locator::Css(".password-once code")).await;
     let made = code.text().await.unwrap();
     b.axe("A password shown once").await;
     b.screenshot("desk-admin-password-once").await;
-    c.find(Locator::LinkText("Done, back to the staff member"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.wait()
-        .for_element(Locator::Id("confirm-disable"))
-        .await
-        .unwrap();
+    b.click(Locator::LinkText("Done, back to the staff member"))
+        .await;
+    b.wait_for(Locator::Id("confirm-disable")).await;
     b.axe("A staff member").await;
     b.screenshot("desk-admin-staff-member").await;
     c.goto(&format!("{base}/admin/settings")).await.unwrap();
-    c.wait().for_element(Locator::Id("city_tax")).await.unwrap();
+    b.wait_for(Locator::Id("city_tax")).await;
     b.axe("The property's settings").await;
     b.screenshot("desk-admin-settings").await;
     let rt = app.room_type("DBL", 2).await;
     let room = app.room("101", &rt).await;
     c.goto(&format!("{base}/admin/rooms")).await.unwrap();
-    c.wait()
-        .for_element(Locator::LinkText("101"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::LinkText("101")).await;
     b.axe("Rooms").await;
     b.screenshot("desk-admin-rooms").await;
     c.goto(&format!("{base}/admin/rooms/{room}")).await.unwrap();
-    c.wait()
-        .for_element(Locator::Id("housekeeping_status"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::Id("housekeeping_status")).await;
     b.axe("A room").await;
     c.goto(&format!("{base}/admin/room-types/{rt}"))
         .await
         .unwrap();
-    c.wait()
-        .for_element(Locator::Id("base_rate"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::Id("base_rate")).await;
     b.axe("A room type").await;
     c.goto(&format!("{base}/admin/clients")).await.unwrap();
-    c.wait().for_element(Locator::Id("code")).await.unwrap();
-    c.find(Locator::Css("details.change summary"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.wait_for(Locator::Id("code")).await;
+    b.click(Locator::Css("details.change summary")).await;
     b.axe("API clients and devices").await;
     b.screenshot("desk-admin-clients").await;
     c.goto(&format!("{base}/admin/clients/cli_desk"))
         .await
         .unwrap();
-    c.wait()
-        .for_element(Locator::Id("rate_burst"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::Id("rate_burst")).await;
     b.axe("An API client").await;
     c.goto(&format!("{base}/admin/webhooks")).await.unwrap();
-    c.wait().for_element(Locator::Id("url")).await.unwrap();
+    b.wait_for(Locator::Id("url")).await;
     b.axe("Webhooks").await;
     let hook = app
         .post(
@@ -366,23 +325,12 @@ async fn in_a_browser_an_admin_adds_a_receptionist_who_signs_in() {
     c.goto(&format!("{base}/admin/webhooks/{hook}"))
         .await
         .unwrap();
-    c.wait()
-        .for_element(Locator::Id("confirm-rotate"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::Id("confirm-rotate")).await;
     b.axe("A webhook endpoint").await;
     b.screenshot("desk-admin-webhook").await;
     // Sign out, and luca signs in with what was shown.
-    c.find(Locator::Css("form.signout button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.wait()
-        .for_element(Locator::Css("input[name=username]"))
-        .await
-        .unwrap();
+    b.click(Locator::Css("form.signout button")).await;
+    b.wait_for(Locator::Css("input[name=username]")).await;
     b.sign_in(&base, "luca", &made).await;
     let who = c
         .find(Locator::Css(".bar .who"))
@@ -392,13 +340,8 @@ async fn in_a_browser_an_admin_adds_a_receptionist_who_signs_in() {
         .await
         .unwrap();
     assert!(who.contains("luca (front desk)"), "{who}");
-    c.find(Locator::Css(".bar .who"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.wait().for_element(Locator::Id("current")).await.unwrap();
+    b.click(Locator::Css(".bar .who")).await;
+    b.wait_for(Locator::Id("current")).await;
     b.axe("My password").await;
     b.screenshot("desk-account-password").await;
     c.clone().close().await.unwrap();

@@ -9,16 +9,6 @@ use crate::support::browser::chrome;
 use crate::support::desk::staff;
 use crate::support::{day, spawn_app};
 
-/// Follows a link by its text.
-async fn follow(c: &fantoccini::Client, text: &str) {
-    c.find(Locator::LinkText(text))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
     let Some(b) = chrome(1280, 900).await else {
@@ -39,11 +29,7 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
 
     let c = &b.client;
     c.goto(&format!("http://{}/", app.addr)).await.unwrap();
-    let user = c
-        .wait()
-        .for_element(Locator::Css("input[name=username]"))
-        .await
-        .unwrap();
+    let user = b.wait_for(Locator::Css("input[name=username]")).await;
     b.screenshot("desk-sign-in").await;
     b.axe("Sign-in").await;
     user.send_keys("marta").await.unwrap();
@@ -54,7 +40,7 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
         .send_keys(&format!("{}{password}{}", Key::Tab, Key::Enter))
         .await
         .unwrap();
-    let heading = c.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    let heading = b.wait_for(Locator::Css("main h1")).await;
     let url = c.current_url().await.unwrap();
     assert_eq!(url.path(), "/", "back on the desk: {url}");
     let text = heading.text().await.unwrap();
@@ -77,45 +63,36 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
     b.screenshot("desk-today").await;
 
     // The guest's name opens the reservation.
-    follow(c, "Anna Rossi").await;
-    let h1 = c.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    b.click(Locator::LinkText("Anna Rossi")).await;
+    let h1 = b.wait_for(Locator::Css("main h1")).await;
     assert!(h1.text().await.unwrap().starts_with("Anna Rossi, booking "));
     b.screenshot("desk-reservation").await;
 
     // Guests: the navigation, a search typed and sent with Enter, the guest's page.
-    follow(c, "Guests").await;
-    let q = c.wait().for_element(Locator::Id("q")).await.unwrap();
+    b.click(Locator::LinkText("Guests")).await;
+    let q = b.wait_for(Locator::Id("q")).await;
     q.send_keys(&format!("ross{}", Key::Enter)).await.unwrap();
-    c.wait()
-        .for_element(Locator::LinkText("Anna Rossi"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::LinkText("Anna Rossi")).await;
     // Search as you type (htmx): the list follows the letters, no Enter needed.
     let q = c.find(Locator::Id("q")).await.unwrap();
     q.clear().await.unwrap();
     q.send_keys("nobody-by-this-name").await.unwrap();
-    c.wait()
-        .for_element(Locator::Css("#results p.none"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::Css("#results p.none")).await;
     let q = c.find(Locator::Id("q")).await.unwrap();
     q.clear().await.unwrap();
     q.send_keys("anna").await.unwrap();
-    c.wait()
-        .for_element(Locator::LinkText("Anna Rossi"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::LinkText("Anna Rossi")).await;
     b.screenshot("desk-guests").await;
     b.axe("Guests").await;
-    follow(c, "Anna Rossi").await;
-    let h1 = c.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    b.click(Locator::LinkText("Anna Rossi")).await;
+    let h1 = b.wait_for(Locator::Css("main h1")).await;
     assert_eq!(h1.text().await.unwrap(), "Anna Rossi");
     b.screenshot("desk-guest").await;
     b.axe("Guest").await;
 
     // Changing the guest: a wrong e-mail is shown next to its field, the rest kept.
-    follow(c, "Change details").await;
-    let email = c.wait().for_element(Locator::Id("email")).await.unwrap();
+    b.click(Locator::LinkText("Change details")).await;
+    let email = b.wait_for(Locator::Id("email")).await;
     email.send_keys("anna-at-example").await.unwrap();
     c.find(Locator::Id("document_number"))
         .await
@@ -123,11 +100,7 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
         .send_keys(&format!("YA1234567{}", Key::Enter))
         .await
         .unwrap();
-    let error = c
-        .wait()
-        .for_element(Locator::Id("email-error"))
-        .await
-        .unwrap();
+    let error = b.wait_for(Locator::Id("email-error")).await;
     assert!(!error.text().await.unwrap().is_empty());
     let kept = c.find(Locator::Id("document_number")).await.unwrap();
     assert_eq!(
@@ -138,16 +111,8 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
     b.axe("Guest edit, refused").await;
 
     // Signing out is a button in the header; afterwards the desk asks to sign in again.
-    c.find(Locator::Css("form.signout button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.wait()
-        .for_element(Locator::Css("input[name=username]"))
-        .await
-        .unwrap();
+    b.click(Locator::Css("form.signout button")).await;
+    b.wait_for(Locator::Css("input[name=username]")).await;
     c.clone().close().await.unwrap();
 }
 
@@ -174,13 +139,9 @@ async fn htmx_checks_in_from_today_and_adds_a_charge_in_place() {
     b.sign_in(&base, "marta", &password).await;
     let c = &b.client;
     // The arrival has a room and nothing to register: "Check in" right in the list.
-    c.find(Locator::Css("form[action$='/check-in'] button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let flash = c.wait().for_element(Locator::Css("p.flash")).await.unwrap();
+    b.click(Locator::Css("form[action$='/check-in'] button"))
+        .await;
+    let flash = b.wait_for(Locator::Css("p.flash")).await;
     assert!(flash.text().await.unwrap().starts_with("Checked in"));
     let url = c.current_url().await.unwrap();
     assert_eq!(
@@ -206,10 +167,7 @@ async fn htmx_checks_in_from_today_and_adds_a_charge_in_place() {
         .send_keys(&format!("ten{}", Key::Enter))
         .await
         .unwrap();
-    c.wait()
-        .for_element(Locator::Id("charge-unit_price-error"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::Id("charge-unit_price-error")).await;
     let kept = c.find(Locator::Id("charge-description")).await.unwrap();
     assert_eq!(
         kept.prop("value").await.unwrap().as_deref(),
@@ -218,7 +176,7 @@ async fn htmx_checks_in_from_today_and_adds_a_charge_in_place() {
     let price = c.find(Locator::Id("charge-unit_price")).await.unwrap();
     price.clear().await.unwrap();
     price.send_keys(&format!("10{}", Key::Enter)).await.unwrap();
-    c.wait().for_element(Locator::Css("p.flash")).await.unwrap();
+    b.wait_for(Locator::Css("p.flash")).await;
     let url = c.current_url().await.unwrap();
     assert_eq!(url.query(), None, "swapped in place: {url}");
     let folio = app
@@ -229,7 +187,7 @@ async fn htmx_checks_in_from_today_and_adds_a_charge_in_place() {
 
     // The board moves by a day without reloading the page, and the address follows.
     c.goto(&format!("{base}/board")).await.unwrap();
-    follow(c, "Day ›").await;
+    b.click(Locator::LinkText("Day ›")).await;
     let mut moved = false;
     for _ in 0..100 {
         let url = c.current_url().await.unwrap();

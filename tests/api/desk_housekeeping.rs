@@ -117,13 +117,9 @@ async fn a_housekeeper_marks_a_room_clean_on_a_phone() {
         .await
         .unwrap();
     assert_eq!(wide, json!(true), "no sideways scrolling at 360 px");
-    c.find(Locator::Css("li.hk-card.dirty button.primary"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.wait().for_element(Locator::Css("p.flash")).await.unwrap();
+    b.click(Locator::Css("li.hk-card.dirty button.primary"))
+        .await;
+    b.wait_for(Locator::Css("p.flash")).await;
     let r = app.get(&format!("/v1/rooms/{room}")).await.body;
     assert_eq!(r["housekeeping_status"], "clean", "{r}");
     b.screenshot("desk-housekeeping-phone-done").await;

@@ -288,11 +288,7 @@ async fn in_a_browser_a_credit_note_from_the_invoice_page_and_a_sale() {
     b.sign_in(&base, "marta", &password).await;
     let c = &b.client;
     c.goto(&format!("{base}/invoices/{id}")).await.unwrap();
-    let summary = c
-        .wait()
-        .for_element(Locator::Css("details.change summary"))
-        .await
-        .unwrap();
+    let summary = b.wait_for(Locator::Css("details.change summary")).await;
     summary.click().await.unwrap();
     c.find(Locator::Id("reason"))
         .await
@@ -300,21 +296,12 @@ async fn in_a_browser_a_credit_note_from_the_invoice_page_and_a_sale() {
         .send_keys("Billed twice")
         .await
         .unwrap();
-    c.find(Locator::Id("confirm"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click(Locator::Id("confirm")).await;
     b.axe("The invoice, with the credit note form open").await;
     b.screenshot("desk-invoice-credit-form").await;
-    c.find(Locator::Css("form[action$='/credit-note'] button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let flash = c.wait().for_element(Locator::Css("p.flash")).await.unwrap();
+    b.click(Locator::Css("form[action$='/credit-note'] button"))
+        .await;
+    let flash = b.wait_for(Locator::Css("p.flash")).await;
     assert!(
         flash
             .text()
@@ -338,20 +325,14 @@ async fn in_a_browser_a_credit_note_from_the_invoice_page_and_a_sale() {
 
     // A sale: find the guest, two lines, card.
     c.goto(&format!("{base}/invoices/new")).await.unwrap();
-    let q = c.wait().for_element(Locator::Id("q")).await.unwrap();
+    let q = b.wait_for(Locator::Id("q")).await;
     q.send_keys("Rossi\u{e007}").await.unwrap();
-    c.wait()
-        .for_element(Locator::Css("a[href^='/invoices/new?guest=']"))
+    b.wait_for(Locator::Css("a[href^='/invoices/new?guest=']"))
         .await
-        .unwrap()
         .click()
         .await
         .unwrap();
-    let first = c
-        .wait()
-        .for_element(Locator::Id("l0_description"))
-        .await
-        .unwrap();
+    let first = b.wait_for(Locator::Id("l0_description")).await;
     b.axe("A sale").await;
     first.send_keys("Dinner").await.unwrap();
     c.find(Locator::Id("l0_unit_price"))
@@ -372,20 +353,10 @@ async fn in_a_browser_a_credit_note_from_the_invoice_page_and_a_sale() {
         .send_keys("4,50")
         .await
         .unwrap();
-    c.find(Locator::Css("#method option[value=card]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    b.click(Locator::Css("#method option[value=card]")).await;
     b.screenshot("desk-sale").await;
-    c.find(Locator::Css("button[value=sell]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let flash = c.wait().for_element(Locator::Css("p.flash")).await.unwrap();
+    b.click(Locator::Css("button[value=sell]")).await;
+    let flash = b.wait_for(Locator::Css("p.flash")).await;
     assert!(
         flash
             .text()

@@ -299,11 +299,7 @@ async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
     let c = &b.client;
     let base = format!("http://{}", app.addr);
     c.goto(&format!("{base}/kiosk")).await.unwrap();
-    let shown = c
-        .wait()
-        .for_element(Locator::Css(".password-once code"))
-        .await
-        .unwrap();
+    let shown = b.wait_for(Locator::Css(".password-once code")).await;
     let user_code = shown.text().await.unwrap();
     b.axe("Kiosk, waiting for approval").await;
     b.screenshot("kiosk-waiting").await;
@@ -330,17 +326,8 @@ async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
     b.axe("Kiosk, welcome").await;
     b.screenshot("kiosk-welcome-en").await;
     // The guest reads Italian: one tap, and the whole visit is in Italian.
-    c.find(Locator::LinkText("Italiano"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let field = c
-        .wait()
-        .for_element(Locator::Css("html[lang=it] #last_name"))
-        .await
-        .unwrap();
+    b.click(Locator::LinkText("Italiano")).await;
+    let field = b.wait_for(Locator::Css("html[lang=it] #last_name")).await;
     let page = c.source().await.unwrap();
     assert!(page.contains("Trova la mia prenotazione"), "{page}");
     c.find(Locator::Id("code"))
@@ -351,27 +338,13 @@ async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
         .unwrap();
     field.send_keys("Bianchi").await.unwrap();
     b.screenshot("kiosk-welcome").await;
-    c.find(Locator::Css("button.primary"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let consent = c.wait().for_element(Locator::Id("consent")).await.unwrap();
+    b.click(Locator::Css("button.primary")).await;
+    let consent = b.wait_for(Locator::Id("consent")).await;
     b.axe("Kiosk, registration").await;
     b.screenshot("kiosk-registration").await;
     consent.click().await.unwrap();
-    c.find(Locator::Css("button.primary"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let room = c
-        .wait()
-        .for_element(Locator::Css(".kiosk-room"))
-        .await
-        .unwrap();
+    b.click(Locator::Css("button.primary")).await;
+    let room = b.wait_for(Locator::Css(".kiosk-room")).await;
     let said = room.text().await.unwrap();
     assert!(said.contains("La vostra camera è la 21."), "{said}");
     b.axe("Kiosk, checked in").await;
@@ -379,20 +352,9 @@ async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
     // Starting again forgets the choice: the next guest gets the kiosk's own language, and
     // may choose Croatian.
     c.goto(&format!("{base}/kiosk/reset")).await.unwrap();
-    c.wait()
-        .for_element(Locator::Css("html[lang=en] #last_name"))
-        .await
-        .unwrap();
-    c.find(Locator::LinkText("Hrvatski"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.wait()
-        .for_element(Locator::Css("html[lang=hr] #last_name"))
-        .await
-        .unwrap();
+    b.wait_for(Locator::Css("html[lang=en] #last_name")).await;
+    b.click(Locator::LinkText("Hrvatski")).await;
+    b.wait_for(Locator::Css("html[lang=hr] #last_name")).await;
     b.axe("Kiosk, welcome in Croatian").await;
     b.screenshot("kiosk-welcome-hr").await;
     let stay = app

@@ -5,7 +5,8 @@
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use fantoccini::{Client, ClientBuilder};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
 
 use super::binary::free_port;
 
@@ -76,6 +77,16 @@ pub async fn chrome(width: u32, height: u32) -> Option<Chrome> {
 }
 
 impl Chrome {
+    /// Clicks the element `at` finds now.
+    pub async fn click(&self, at: Locator<'_>) {
+        self.client.find(at).await.unwrap().click().await.unwrap();
+    }
+
+    /// The element `at` finds, once it appears (the page may still be loading).
+    pub async fn wait_for(&self, at: Locator<'_>) -> Element {
+        self.client.wait().for_element(at).await.unwrap()
+    }
+
     /// Saves a screenshot to `target/screenshots/NAME.png` (to look at; CI keeps them).
     pub async fn screenshot(&self, name: &str) {
         let png = self.client.screenshot().await.unwrap();
