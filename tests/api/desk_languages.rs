@@ -154,15 +154,20 @@ async fn in_a_browser_the_desk_reads_in_croatian() {
     c.clone().close().await.unwrap();
 }
 
+/// An admin who chose Italian, signed in; with their CSRF token.
+async fn italian_admin(app: &crate::support::TestApp) -> (Browser, String) {
+    let root = staff(app, "root", "admin").await;
+    let a = Browser::sign_in(app, "root", &root).await;
+    let csrf = Browser::csrf(&a.get("/account/password").await);
+    a.post("/account/language", &[("csrf", &csrf), ("language", "it")])
+        .await;
+    (a, csrf)
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_apis_rules_are_said_in_the_staff_members_language() {
     let app = spawn_app().await;
-    let root = staff(&app, "root", "admin").await;
-    let a = Browser::sign_in(&app, "root", &root).await;
-    let page = a.get("/account/password").await;
-    let csrf = Browser::csrf(&page);
-    a.post("/account/language", &[("csrf", &csrf), ("language", "it")])
-        .await;
+    let (a, csrf) = italian_admin(&app).await;
     let settings = a.get("/admin/settings").await;
     let version = crate::support::desk::hidden(&settings.text, "version").unwrap();
     let refused = a
@@ -204,12 +209,7 @@ async fn the_apis_rules_are_said_in_the_staff_members_language() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_use_cases_own_refusal_is_said_in_the_staff_members_language() {
     let app = spawn_app().await;
-    let root = staff(&app, "root", "admin").await;
-    let a = Browser::sign_in(&app, "root", &root).await;
-    let page = a.get("/account/password").await;
-    let csrf = Browser::csrf(&page);
-    a.post("/account/language", &[("csrf", &csrf), ("language", "it")])
-        .await;
+    let (a, csrf) = italian_admin(&app).await;
     let list = a.get("/admin/staff").await.text;
     let at = list.find("/admin/staff/").expect("a staff member's link") + 13;
     let id: String = list[at..].chars().take_while(|c| *c != '"').collect();
@@ -232,8 +232,6 @@ async fn a_use_cases_own_refusal_is_said_in_the_staff_members_language() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn signing_in_and_approving_a_device_follow_the_browsers_language() {
-    use crate::support::desk::{hidden, set_cookie};
-    use crate::support::oauth_client::AUTHORIZE_FIELDS;
     let app = spawn_app().await;
     staff(&app, "marta", "front_desk").await;
     let mut b = Browser::new(&app);
@@ -244,23 +242,7 @@ async fn signing_in_and_approving_a_device_follow_the_browsers_language() {
     assert!(page.text.contains("<html lang=\"it\">"), "{}", page.text);
     assert!(page.text.contains("Accedi alla reception"), "{}", page.text);
     assert!(page.text.contains(">Nome utente<"), "{}", page.text);
-    let csrf = set_cookie(&page, "innkeep_csrf").unwrap();
-    let mut form: Vec<(&str, String)> = AUTHORIZE_FIELDS
-        .iter()
-        .filter_map(|k| hidden(&page.text, k).map(|v| (*k, v)))
-        .collect();
-    form.extend([("username", "marta".into()), ("password", "wrong".into())]);
-    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let origin = b.base.clone();
-    let refused = b
-        .send(
-            reqwest::Method::POST,
-            "/oauth/authorize",
-            Some(&csrf),
-            Some(&pairs),
-            Some(&origin),
-        )
-        .await;
+    let refused = b.authorize(&page, "marta", "wrong").await;
     assert_eq!(refused.status, 401, "{}", refused.text);
     assert!(
         refused.text.contains("Nome utente o password sbagliati."),

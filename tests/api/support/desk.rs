@@ -20,7 +20,7 @@ pub struct Browser {
     pub language: Option<String>,
 }
 
-pub fn set_cookie(r: &Reply, name: &str) -> Option<String> {
+fn set_cookie(r: &Reply, name: &str) -> Option<String> {
     r.headers
         .get_all("set-cookie")
         .iter()
@@ -136,6 +136,29 @@ impl Browser {
         hidden(&page.text, "csrf").expect("a csrf field")
     }
 
+    /// Sends the sign-in form of the authorization `page` with `username` and `password`,
+    /// as the browser would (its CSRF cookie, the page's hidden fields, this Origin).
+    pub async fn authorize(&self, page: &Reply, username: &str, password: &str) -> Reply {
+        let csrf_cookie = set_cookie(page, "innkeep_csrf").expect("csrf cookie");
+        let mut form: Vec<(&str, String)> = AUTHORIZE_FIELDS
+            .iter()
+            .filter_map(|k| hidden(&page.text, k).map(|v| (*k, v)))
+            .collect();
+        form.push(("username", username.into()));
+        form.push(("password", password.into()));
+        form.push(("decision", "allow".into()));
+        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let origin = self.base.clone();
+        self.send(
+            Method::POST,
+            "/oauth/authorize",
+            Some(&csrf_cookie),
+            Some(&pairs),
+            Some(&origin),
+        )
+        .await
+    }
+
     /// Signs `username` in through the real flow; the browser then holds the session.
     pub async fn sign_in(app: &TestApp, username: &str, password: &str) -> Browser {
         let mut b = Browser::new(app);
@@ -146,25 +169,7 @@ impl Browser {
         assert!(authorize.starts_with("/oauth/authorize?"), "{authorize}");
         let page = b.get(&authorize).await;
         assert_eq!(page.status, 200, "{}", page.text);
-        let csrf_cookie = set_cookie(&page, "innkeep_csrf").expect("csrf cookie");
-        let mut form: Vec<(&str, String)> = AUTHORIZE_FIELDS
-            .iter()
-            .filter_map(|k| hidden(&page.text, k).map(|v| (*k, v)))
-            .collect();
-        form.push(("username", username.into()));
-        form.push(("password", password.into()));
-        form.push(("decision", "allow".into()));
-        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let origin = b.base.clone();
-        let signed = b
-            .send(
-                Method::POST,
-                "/oauth/authorize",
-                Some(&csrf_cookie),
-                Some(&pairs),
-                Some(&origin),
-            )
-            .await;
+        let signed = b.authorize(&page, username, password).await;
         assert_eq!(signed.status, 302, "{}", signed.text);
         let callback = signed.header("location").unwrap();
         assert!(callback.starts_with("/login/callback?"), "{callback}");
