@@ -272,12 +272,8 @@ pub async fn change_own(
             "is not your password",
         ));
     }
-    if typed.new.chars().count() < 10 {
-        errs.push(FieldError::new(
-            "new",
-            "too_short",
-            "must be at least 10 characters",
-        ));
+    if let Some(short) = crate::service::oauth::password_rule("new", &typed.new) {
+        errs.push(short);
     } else if typed.new == typed.current {
         errs.push(FieldError::new(
             "new",

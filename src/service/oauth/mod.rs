@@ -253,13 +253,7 @@ pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) ->
             format!("must be one of {}", Role::choices()),
         ));
     }
-    if password.chars().count() < 10 {
-        errs.push(FieldError::new(
-            "password",
-            "too_short",
-            "must be at least 10 characters",
-        ));
-    }
+    errs.extend(password_rule("password", password));
     crate::service::fail_on(errs)?;
     let password_hash = hash_secret(password.to_string()).await?;
     let user = User {
@@ -309,4 +303,11 @@ pub async fn disable_user(db: &Db, username: &str) -> AppResult<()> {
         }
     })
     .await
+}
+
+/// The rule every staff password keeps (a new one, or one set by an admin): at least 10
+/// characters. The failing field is named `field`.
+pub fn password_rule(field: &str, password: &str) -> Option<FieldError> {
+    (password.chars().count() < 10)
+        .then(|| FieldError::new(field, "too_short", "must be at least 10 characters"))
 }
