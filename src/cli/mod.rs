@@ -1,14 +1,17 @@
-//! The command line: `innkeep serve`, `migrate`, `config check`, `openapi`.
+//! The command line: `innkeep serve`, `migrate`, `config check`, `openapi`, the
+//! administration's commands, and `backup`, `restore`, `numbering`.
 //!
 //! Every command takes `--data-dir` (or `INNKEEP_DATA_DIR`) and `--config` (or
 //! `INNKEEP_CONFIG`); commands meant for scripts take `--json`.
 
 mod admin;
+mod backup;
 mod compliance;
 mod queue;
 mod serve;
 
 pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
+pub use backup::NumberingCommand;
 pub use compliance::{ComplianceCommand, SubmissionsCommand};
 pub use queue::{JobsCommand, WebhooksCommand};
 
@@ -107,6 +110,27 @@ pub enum Command {
         #[command(subcommand)]
         command: SubmissionsCommand,
     },
+    /// Write one file with everything a new PC needs (the database, keys, configuration,
+    /// certificates), while the server keeps serving; verified before it is kept.
+    Backup {
+        /// Where to write it, such as /media/usb/innkeep-2026-11-25.backup.
+        file: PathBuf,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Put a backup in place of the data directory (the server must be stopped): verified
+    /// first, the current directory kept aside, invoices on hold until confirmed.
+    Restore {
+        /// The backup file.
+        file: PathBuf,
+    },
+    /// Invoice numbering: where each series stands, and confirming it after a restore.
+    Numbering {
+        /// What to do.
+        #[command(subcommand)]
+        command: NumberingCommand,
+    },
 }
 
 /// `innkeep config …`
@@ -163,6 +187,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Submissions { command } => {
             load(&cli).and_then(|l| compliance::submissions(&l, command))
         }
+        Command::Backup { file, json } => load(&cli).and_then(|l| backup::backup(&l, file, *json)),
+        Command::Restore { file } => load(&cli).and_then(|l| backup::restore(&l, file)),
+        Command::Numbering { command } => load(&cli).and_then(|l| backup::numbering(&l, command)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -67,9 +67,37 @@ async fn first_run_hint(app: &App) {
     }
 }
 
+/// The lock a serving innkeep holds on its data directory, so that a second server or a
+/// restore refuses instead of sharing it.
+pub const LOCK_FILE: &str = "innkeep.lock";
+
+/// Takes the data directory's lock, or says who holds it. Released when the file closes
+/// (also when the process dies).
+pub fn lock(data_dir: &std::path::Path) -> Result<std::fs::File, String> {
+    crate::app::prepare_data_dir(data_dir).map_err(|e| e.operator_message())?;
+    let path = data_dir.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "an innkeep server is using {} (it holds {}); stop it first (for example \
+             `systemctl stop innkeep`)",
+            data_dir.display(),
+            path.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {}: {e}", path.display())),
+    }
+}
+
 /// Runs the server until a stop signal.
 pub fn run(l: &Loaded) -> Result<(), String> {
     init_logging(l);
+    let _lock = lock(&l.data_dir)?;
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async {

@@ -13,7 +13,7 @@ use poem::web::{Data, Query};
 use poem::{Request, Response, handler};
 
 use super::{DeskState, Shell, failed_read, open, or_answer, page, server_error};
-use crate::api::pagination::{CursorKey, Filters, ListRequest};
+use crate::cursor::{CursorKey, Filters, ListRequest};
 use crate::domain::enums::InvoiceStatus;
 use crate::domain::scopes::Scope;
 use crate::i18n::Arg;

@@ -127,6 +127,9 @@ pub fn issue(
         .collect();
     let total = money::total(&amounts).map_err(|_| too_large())?;
     let tax_lines = tax_breakdown(&lines);
+    if let Some((since, _)) = store::numbering::hold(tx)? {
+        return Err(crate::service::numbering::unconfirmed(&since));
+    }
     let settings = store::settings::get(tx)?;
     let today = tx.clock().today_in(&settings.time_zone);
     let series = series_for(&settings.invoice_series, today);

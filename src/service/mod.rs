@@ -21,6 +21,7 @@ pub mod invoicing;
 pub mod jobs;
 pub mod kiosk;
 pub mod maintenance;
+pub mod numbering;
 pub mod oauth;
 pub mod registration;
 pub mod reservations;

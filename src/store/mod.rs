@@ -16,6 +16,7 @@ pub mod idempotency;
 pub mod invoices;
 pub mod jobs;
 pub mod kiosk;
+pub mod numbering;
 pub mod page;
 pub mod reservations;
 pub mod room_types;

@@ -7,6 +7,7 @@
 mod support;
 
 mod actors;
+mod backup;
 mod basics;
 mod binary;
 mod catalogues;

@@ -1,0 +1,202 @@
+//! The backup file (`innkeep backup FILE`, `innkeep restore FILE`): one tar archive holding
+//! everything a new PC needs. `manifest.json` comes first (the format, this innkeep's
+//! version, when, the schema version, each table's row count and each file's SHA-256), then
+//! `innkeep.sqlite3` (a consistent online snapshot through SQLite's backup API, in steps,
+//! while the server keeps serving), the data directory's own files (`keys/`, the cursor key)
+//! under `data/`, the configuration file under `config/` and the compliance certificates
+//! under `certs/`. The archive is written under a temporary name, verified (read back,
+//! every file's digest, `integrity_check` and the row counts of the copy) and only then
+//! given its name.
+
+pub mod read;
+pub mod snapshot;
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::db::DB_FILE;
+
+/// The archive format this innkeep writes and reads.
+pub const FORMAT: u32 = 1;
+
+/// The manifest's name in the archive.
+pub const MANIFEST: &str = "manifest.json";
+
+/// Files of the data directory that are not copied: the live database's journals (the
+/// snapshot is whole without them), the feed's mark (a restore starts a new feed), the
+/// server's lock, and unfinished files.
+const SKIPPED: &[&str] = &[
+    "innkeep.sqlite3-wal",
+    "innkeep.sqlite3-shm",
+    "feed.mark",
+    "innkeep.lock",
+];
+
+/// What a backup holds, written first in the archive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The archive format ([`FORMAT`]).
+    pub format: u32,
+    /// The innkeep that wrote it.
+    pub innkeep: String,
+    /// When the snapshot was taken (UTC).
+    pub created_at: String,
+    /// The database's schema version.
+    pub schema_version: i64,
+    /// Rows per table in the snapshot.
+    pub rows: BTreeMap<String, i64>,
+    /// Every other file of the archive with its SHA-256 (hex).
+    pub files: BTreeMap<String, String>,
+    /// The last invoice number in the snapshot, to compare with the last one on paper.
+    pub last_invoice: Option<String>,
+}
+
+/// What to put in a backup.
+pub struct Sources<'a> {
+    /// The data directory.
+    pub data_dir: &'a Path,
+    /// The configuration file, when there is one.
+    pub config: Option<&'a Path>,
+    /// Certificates the configuration names.
+    pub certificates: Vec<PathBuf>,
+}
+
+/// The SHA-256 of a file, in hex.
+pub fn digest(path: &Path) -> std::io::Result<String> {
+    let mut f = File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0; 64 * 1024];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The data directory's own files (relative paths), sorted.
+fn data_files(dir: &Path, under: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir.join(under))? {
+        let entry = entry?;
+        let rel = under.join(entry.file_name());
+        let name = entry.file_name().to_string_lossy().to_string();
+        if entry.file_type()?.is_dir() {
+            data_files(dir, &rel, out)?;
+        } else if rel != Path::new(DB_FILE)
+            && !SKIPPED.contains(&name.as_str())
+            && !name.ends_with(".partial")
+        {
+            out.push(rel);
+        }
+    }
+    out.sort();
+    Ok(())
+}
+
+/// Writes a backup of `src` to `out` (temporary name, verified, then renamed), reporting
+/// the snapshot's progress as (pages copied, pages in all). Returns the manifest.
+pub fn write(
+    src: &Sources,
+    out: &Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Manifest, String> {
+    let work = tempdir_beside(out)?;
+    let result = write_in(src, out, &work, progress);
+    let _ = std::fs::remove_dir_all(&work);
+    result
+}
+
+fn write_in(
+    src: &Sources,
+    out: &Path,
+    work: &Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Manifest, String> {
+    let copy = work.join(DB_FILE);
+    let shot = snapshot::take(&src.data_dir.join(DB_FILE), &copy, progress)?;
+    let mut entries: Vec<(String, PathBuf)> = vec![(DB_FILE.to_string(), copy)];
+    let mut rel = Vec::new();
+    data_files(src.data_dir, Path::new(""), &mut rel).map_err(|e| {
+        format!(
+            "cannot read the data directory {}: {e}",
+            src.data_dir.display()
+        )
+    })?;
+    for r in rel {
+        entries.push((
+            format!("data/{}", r.to_string_lossy()),
+            src.data_dir.join(r),
+        ));
+    }
+    if let Some(c) = src.config {
+        entries.push((format!("config/{}", file_name(c)), c.to_path_buf()));
+    }
+    for c in &src.certificates {
+        entries.push((format!("certs/{}", file_name(c)), c.clone()));
+    }
+    let mut files = BTreeMap::new();
+    for (name, path) in &entries {
+        let d = digest(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        files.insert(name.clone(), d);
+    }
+    let manifest = Manifest {
+        format: FORMAT,
+        innkeep: env!("CARGO_PKG_VERSION").to_string(),
+        created_at: crate::clock::now_text(),
+        schema_version: shot.schema_version,
+        rows: shot.rows,
+        files,
+        last_invoice: shot.last_invoice,
+    };
+    let tmp = crate::durable::temporary(out);
+    let io = |e: std::io::Error| format!("cannot write {}: {e}", tmp.display());
+    {
+        let mut tar = tar::Builder::new(BufWriter::new(File::create(&tmp).map_err(io)?));
+        let json = serde_json::to_vec_pretty(&manifest).map_err(|e| e.to_string())?;
+        let mut header = tar::Header::new_gnu();
+        header.set_size(json.len() as u64);
+        header.set_mode(0o600);
+        header.set_mtime(chrono::Utc::now().timestamp().max(0) as u64);
+        header.set_cksum();
+        tar.append_data(&mut header, MANIFEST, json.as_slice())
+            .map_err(io)?;
+        for (name, path) in &entries {
+            let mut f = File::open(path).map_err(io)?;
+            tar.append_file(name, &mut f).map_err(io)?;
+        }
+        tar.into_inner().map_err(io)?.flush().map_err(io)?;
+    }
+    // Read back what was written before giving it its name.
+    let check = work.join("check");
+    std::fs::create_dir_all(&check).map_err(|e| e.to_string())?;
+    read::unpack(&tmp, &check)?;
+    crate::durable::commit(&tmp, out)
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    Ok(manifest)
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string()
+}
+
+/// A fresh working directory beside `path` (same file system, so renames stay renames).
+pub fn tempdir_beside(path: &Path) -> Result<PathBuf, String> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let dir = parent.join(format!(".innkeep-{}", crate::ids::new("work")));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("cannot write in {}: {e}", parent.display()))?;
+    Ok(dir)
+}

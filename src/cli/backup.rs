@@ -1,0 +1,294 @@
+//! `innkeep backup FILE`, `innkeep restore FILE` and `innkeep numbering …`: the operator's
+//! copy of everything, putting it back on this or a new PC, and confirming the invoice
+//! numbers after a restore.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use serde_json::json;
+
+use crate::backup::{self, Manifest, Sources};
+use crate::config::Loaded;
+use crate::db::{DB_FILE, Db, SCHEMA_VERSION};
+use crate::service::numbering;
+
+/// `innkeep numbering …`
+#[derive(Debug, Subcommand)]
+pub enum NumberingCommand {
+    /// Show each invoice series' last number and whether issuing is on hold.
+    Show {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// After a restore: confirm the next number of every series, as SERIES=NEXT (for example
+    /// 2026=143 when the last invoice on paper is 2026-000142), and lift the hold.
+    Confirm {
+        /// SERIES=NEXT, one per series.
+        #[arg(required = true, value_name = "SERIES=NEXT")]
+        next: Vec<String>,
+    },
+}
+
+/// Shows the snapshot's progress on a terminal as a bar, otherwise as a few plain lines.
+fn progress() -> impl FnMut(u64, u64) {
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(0);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("copying the database {bar:40} {percent}%")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    });
+    let mut said = -1;
+    move |done, all| match &bar {
+        Some(b) => {
+            b.set_length(all);
+            b.set_position(done);
+            if done == all {
+                b.finish_and_clear();
+            }
+        }
+        None => {
+            let quarter = (done * 4).checked_div(all).unwrap_or(4) as i64;
+            if quarter > said {
+                said = quarter;
+                eprintln!("copying the database: {}%", quarter * 25);
+            }
+        }
+    }
+}
+
+fn summary(m: &Manifest) -> String {
+    let rows = |t: &str| m.rows.get(t).copied().unwrap_or(0);
+    format!(
+        "{} guests, {} reservations, {} invoices (the last {}), {} other files",
+        rows("guests"),
+        rows("reservations"),
+        rows("invoices"),
+        m.last_invoice.as_deref().unwrap_or("none yet"),
+        m.files.len() - 1
+    )
+}
+
+/// `innkeep backup FILE`.
+pub fn backup(l: &Loaded, file: &Path, json: bool) -> Result<(), String> {
+    let f = &l.config.compliance.fiscal;
+    let certificates: Vec<PathBuf> = [&f.certificate, &f.ca_certificate]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let src = Sources {
+        data_dir: &l.data_dir,
+        config: l.file.as_deref(),
+        certificates,
+    };
+    let m = backup::write(&src, file, &mut progress())?;
+    let size = std::fs::metadata(file).map(|x| x.len()).unwrap_or(0);
+    if json {
+        println!(
+            "{}",
+            json!({"file": file, "bytes": size, "verified": true, "manifest": m})
+        );
+    } else {
+        println!(
+            "Backup written to {} ({:.1} MB): {}.",
+            file.display(),
+            size as f64 / 1e6,
+            summary(&m)
+        );
+        println!(
+            "Verified: read back, every file's digest matches, the database passes SQLite's \
+             integrity check and has the same rows."
+        );
+    }
+    Ok(())
+}
+
+/// `innkeep restore FILE`: verify, keep the current data directory aside, put the backup in
+/// its place, new feed, invoices on hold.
+pub fn restore(l: &Loaded, file: &Path) -> Result<(), String> {
+    let dir = &l.data_dir;
+    let lock = super::serve::lock(dir)?;
+    let staging = backup::tempdir_beside(dir)?;
+    let m = match backup::read::unpack(file, &staging) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(format!("{e}. Nothing was changed."));
+        }
+    };
+    if m.schema_version > SCHEMA_VERSION {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(format!(
+            "{} was made by a newer innkeep (schema {}, this one knows up to {}); restore it \
+             with that version. Nothing was changed.",
+            file.display(),
+            m.schema_version,
+            SCHEMA_VERSION
+        ));
+    }
+    lay_out(&staging).map_err(|e| format!("cannot prepare the restored files: {e}"))?;
+    drop(lock);
+    let aside = set_aside(dir)?;
+    std::fs::rename(&staging, dir)
+        .map_err(|e| format!("cannot move the restored files to {}: {e}", dir.display()))?;
+    if let Some(parent) = dir.parent() {
+        let _ = crate::durable::sync_dir(parent);
+    }
+    let reason = format!(
+        "restored from {} (a backup of {}, its last invoice {})",
+        file.display(),
+        m.created_at,
+        m.last_invoice.as_deref().unwrap_or("none")
+    );
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    let series = runtime.block_on(async {
+        let db = Db::open(&dir.join(DB_FILE)).map_err(|e| e.operator_message())?;
+        numbering::hold_after_restore(&db, reason)
+            .await
+            .map_err(|e| e.operator_message())?;
+        db.read(crate::store::numbering::series)
+            .await
+            .map_err(|e| e.operator_message())
+    })?;
+    println!(
+        "Restored {} into {}: {}.",
+        file.display(),
+        dir.display(),
+        summary(&m)
+    );
+    if let Some(a) = aside {
+        println!(
+            "The data directory as it was is kept, untouched, in {}.",
+            a.display()
+        );
+    }
+    println!(
+        "The configuration and certificates from the backup are in {}; compare them with this \
+         machine's before starting.",
+        dir.join("from-backup").display()
+    );
+    println!("The event feed has a new feed_id: integrations resynchronise by themselves.");
+    println!(
+        "Invoices are ON HOLD: invoices issued after this backup (taken {}) may exist on paper \
+         and at the tax authority. Look at the last invoice on paper for each series and confirm \
+         the next number:",
+        m.created_at
+    );
+    for (s, last) in &series {
+        println!("  series {s}: the last number here is {last}");
+    }
+    println!(
+        "  innkeep numbering confirm SERIES=NEXT ...   (for example {})",
+        example(&series)
+    );
+    Ok(())
+}
+
+fn example(series: &[(String, i64)]) -> String {
+    match series.first() {
+        Some((s, last)) => format!("{s}={}", last + 1),
+        None => format!("{}=1", chrono::Utc::now().format("%Y")),
+    }
+}
+
+/// Turns the unpacked archive into a data directory: `data/*` moves up, the configuration
+/// and certificates go under `from-backup/`.
+fn lay_out(staging: &Path) -> std::io::Result<()> {
+    let data = staging.join("data");
+    if data.exists() {
+        for e in std::fs::read_dir(&data)? {
+            let e = e?;
+            std::fs::rename(e.path(), staging.join(e.file_name()))?;
+        }
+        std::fs::remove_dir(&data)?;
+    }
+    for part in ["config", "certs"] {
+        let from = staging.join(part);
+        if from.exists() {
+            std::fs::create_dir_all(staging.join("from-backup"))?;
+            std::fs::rename(&from, staging.join("from-backup").join(part))?;
+        }
+    }
+    Ok(())
+}
+
+/// Renames the current data directory out of the way (never deleted); its new name.
+fn set_aside(dir: &Path) -> Result<Option<PathBuf>, String> {
+    if !dir.exists()
+        || std::fs::read_dir(dir)
+            .map(|mut d| d.next().is_none())
+            .unwrap_or(false)
+    {
+        let _ = std::fs::remove_dir(dir);
+        return Ok(None);
+    }
+    let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
+    let name = format!(
+        "{}.before-restore-{stamp}",
+        dir.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let aside = dir.with_file_name(name);
+    std::fs::rename(dir, &aside).map_err(|e| {
+        format!(
+            "cannot set {} aside: {e}. Nothing was changed.",
+            dir.display()
+        )
+    })?;
+    Ok(Some(aside))
+}
+
+/// `innkeep numbering …`
+pub fn numbering(l: &Loaded, command: &NumberingCommand) -> Result<(), String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let db = crate::app::open_db(&l.data_dir).map_err(|e| e.operator_message())?;
+        let svc = crate::service::Services::new(db, crate::compliance::Compliance::default());
+        let p = crate::model::Principal::system(crate::model::Actor::cli());
+        let standing = match command {
+            NumberingCommand::Show { json } => {
+                let s = numbering::standing(&svc, &p).await.map_err(|e| e.operator_message())?;
+                if *json {
+                    println!(
+                        "{}",
+                        json!({"held_since": s.hold.as_ref().map(|h| &h.0),
+                               "reason": s.hold.as_ref().map(|h| &h.1),
+                               "series": s.series.iter().map(|(n, l)| json!({"series": n, "last": l})).collect::<Vec<_>>()})
+                    );
+                    return Ok(());
+                }
+                s
+            }
+            NumberingCommand::Confirm { next } => {
+                let mut pairs = Vec::new();
+                for n in next {
+                    let parsed = n
+                        .split_once('=')
+                        .and_then(|(s, v)| Some((s.trim().to_string(), v.trim().parse().ok()?)));
+                    match parsed {
+                        Some(pair) => pairs.push(pair),
+                        None => return Err(format!("{n:?} is not SERIES=NEXT, such as 2026=143")),
+                    }
+                }
+                let s = numbering::confirm(&svc, &p, pairs).await.map_err(|e| {
+                    let fields: Vec<String> =
+                        e.errors.iter().map(|f| format!("series {} {}", f.field, f.message)).collect();
+                    if fields.is_empty() { e.operator_message() } else { fields.join("; ") }
+                })?;
+                println!("Confirmed. Invoices are issued again.");
+                s
+            }
+        };
+        match &standing.hold {
+            Some((since, reason)) => println!("Invoices are ON HOLD since {since}: {reason}."),
+            None => println!("Invoices are issued normally."),
+        }
+        for (s, last) in &standing.series {
+            println!("  series {s}: last number {last}, next {}", last + 1);
+        }
+        Ok(())
+    })
+}
