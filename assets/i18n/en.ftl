@@ -721,6 +721,7 @@ problem-all-invoiced = Every charge of this reservation is already invoiced.
 problem-charge-invoiced = The charge { $charge } is already on an invoice.
 problem-one-line = needs at least one line
 problem-exceeds-outstanding = must be at most { $amount }, what is still owed
+problem-numbering-unconfirmed = Invoices are on hold since { $since }: this database was restored from a backup, and invoices issued after that backup may already carry the next numbers. An admin must confirm the next number of each series (innkeep numbering confirm) first.
 problem-amounts-too-large = the amounts are too large to invoice
 problem-room-exists = A room numbered "{ $number }" already exists.
 problem-room-type-exists = A room type with the code "{ $code }" already exists.

@@ -737,6 +737,7 @@ problem-all-invoiced = Svi troškovi ove rezervacije već su na računu.
 problem-charge-invoiced = Trošak { $charge } već je na računu.
 problem-one-line = potrebna je barem jedna stavka
 problem-exceeds-outstanding = najviše { $amount }, koliko je još preostalo za platiti
+problem-numbering-unconfirmed = Izdavanje računa zaustavljeno je od { $since }: ova je baza vraćena iz sigurnosne kopije, a računi izdani nakon te kopije možda već nose sljedeće brojeve. Administrator najprije mora potvrditi sljedeći broj svake serije (innkeep numbering confirm).
 problem-amounts-too-large = iznosi su preveliki za račun
 problem-room-exists = Soba broj { $number } već postoji.
 problem-room-type-exists = Vrsta sobe s oznakom { $code } već postoji.

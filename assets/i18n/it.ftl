@@ -720,6 +720,7 @@ problem-all-invoiced = Tutti gli addebiti di questa prenotazione sono già in fa
 problem-charge-invoiced = L'addebito { $charge } è già in una fattura.
 problem-one-line = serve almeno una riga
 problem-exceeds-outstanding = al massimo { $amount }, quanto resta da pagare
+problem-numbering-unconfirmed = Le fatture sono sospese dal { $since }: questo database è stato ripristinato da un backup, e le fatture emesse dopo quel backup potrebbero già avere i numeri successivi. Prima un amministratore deve confermare il prossimo numero di ogni serie (innkeep numbering confirm).
 problem-amounts-too-large = gli importi sono troppo grandi per una fattura
 problem-room-exists = Esiste già una camera numero { $number }.
 problem-room-type-exists = Esiste già una tipologia di camera con il codice { $code }.

@@ -87,7 +87,9 @@ impl InvoicesApi {
     /// `{guest_id, bill_to, payment_method, lines}` is a sale outside a stay;
     /// `{corrects_invoice_id, reason}` reverses an invoice in full with a credit note, and the
     /// original becomes `cancelled`. Numbers are gapless within the series. Lines are never
-    /// invoiced twice. Records `invoice.created`.
+    /// invoiced twice. Records `invoice.created`. After `innkeep restore`, invoices are held:
+    /// 409 `numbering_unconfirmed` until an admin confirms the next number of every series
+    /// (`innkeep numbering confirm`), because a backup can be older than the last invoice.
     #[oai(path = "/invoices", method = "post", operation_id = "createInvoice")]
     async fn create(
         &self,

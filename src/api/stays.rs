@@ -68,7 +68,8 @@ impl StaysApi {
     /// `exempt_under_age` on arrival exempt, at the city tax's own rate; 422
     /// `currency_mismatch` when the stay is not in the property's currency); its fiscal
     /// receipt is sealed; the room becomes `dirty`. The invoice is `issued`; record payments
-    /// on it. Records `reservation.checked_out` and `invoice.created`.
+    /// on it. Records `reservation.checked_out` and `invoice.created`. While invoices are
+    /// held after a restore, 409 `numbering_unconfirmed` and nothing changes.
     #[oai(path = "/check-out", method = "post", operation_id = "checkOut")]
     async fn check_out(
         &self,

@@ -52,6 +52,7 @@ pub const TEMPLATES: &[Template] = &[
     ("required", "an invoice needs at least one line", "problem-one-line"),
     ("exceeds_outstanding", "must be at most {amount}, what is still owed", "problem-exceeds-outstanding"),
     ("amount_too_large", "the amounts are too large to invoice", "problem-amounts-too-large"),
+    ("numbering_unconfirmed", "Invoices are on hold since {since}: this database was restored from a backup, and invoices issued after that backup may already carry the next numbers. An admin must confirm the next number of each series (innkeep numbering confirm) first.", "problem-numbering-unconfirmed"),
     // Rooms and room types.
     ("already_exists", "A room numbered \"{number}\" already exists.", "problem-room-exists"),
     ("already_exists", "A room type with the code \"{code}\" already exists.", "problem-room-type-exists"),
@@ -168,6 +169,10 @@ fn localised(t: &T, value: &str) -> String {
     if let Ok(d) = chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d") {
         return t.short_date(d);
     }
+    if let Ok(at) = chrono::DateTime::parse_from_rfc3339(value) {
+        let utc = at.naive_utc();
+        return format!("{} UTC", t.moment(utc.date(), utc.time()));
+    }
     if value.contains(", ")
         && value
             .split(", ")
@@ -249,6 +254,12 @@ mod tests {
         )
         .unwrap();
         assert!(owed.contains("12,50"), "{owed}");
+        let held = crate::service::numbering::unconfirmed("2026-11-25T20:41:39.123Z");
+        let held = say(&it, held.code, &held.detail).unwrap();
+        assert!(
+            held.starts_with("Le fatture sono sospese dal 25 nov 20:41 UTC"),
+            "{held}"
+        );
         assert_eq!(
             say(
                 &T::new(Lang::En),
