@@ -105,6 +105,7 @@ impl KeyStore {
             return Ok(false);
         };
         let path = key_path(&self.dir, &active.kid);
+        let key_name = active.kid.clone();
         let pem = tokio::task::spawn_blocking(move || std::fs::read(&path))
             .await
             .map_err(AppError::internal)?
@@ -114,7 +115,13 @@ impl KeyStore {
                     active.kid
                 ))
             })?;
-        let signing = EncodingKey::from_ed_pem(&pem).map_err(AppError::internal)?;
+        let signing = EncodingKey::from_ed_pem(&pem).map_err(|e| {
+            AppError::internal(format!(
+                "the signing key keys/{}.pem is damaged ({e}); restore it from a backup, or run \
+                 `innkeep keys rotate` to make a new one (tokens signed with it stop working)",
+                key_name
+            ))
+        })?;
         let mut verifying = Vec::new();
         for k in records {
             let key = DecodingKey::from_ed_components(&k.public_key).map_err(AppError::internal)?;

@@ -212,3 +212,34 @@ async fn a_damaged_or_cut_backup_is_refused_and_nothing_changes() {
     run_ok(&target, &["restore", file.to_str().unwrap()]);
     assert!(run_ok(&target, &["users", "list"]).contains("anna"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_damaged_signing_key_is_named_with_the_way_out() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("data");
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let mut server = serve(&dir, port);
+    wait_healthy(port).await;
+    terminate(&mut server);
+    let keys: Vec<_> = std::fs::read_dir(dir.join("keys"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(
+        keys.len(),
+        1,
+        "one key, and no temporary file left: {keys:?}"
+    );
+    // What a power cut during an unsynced write used to leave: an empty key file.
+    std::fs::write(&keys[0], b"").unwrap();
+    let out = innkeep(&dir)
+        .args(["serve", "--listen", &format!("127.0.0.1:{}", free_port())])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("is damaged"), "{said}");
+    assert!(said.contains("innkeep keys rotate"), "{said}");
+}
