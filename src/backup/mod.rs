@@ -8,6 +8,7 @@
 //! every file's digest, `integrity_check` and the row counts of the copy) and only then
 //! given its name.
 
+pub mod crypt;
 pub mod read;
 pub mod snapshot;
 
@@ -100,15 +101,17 @@ fn data_files(dir: &Path, under: &Path, out: &mut Vec<PathBuf>) -> std::io::Resu
     Ok(())
 }
 
-/// Writes a backup of `src` to `out` (temporary name, verified, then renamed), reporting
-/// the snapshot's progress as (pages copied, pages in all). Returns the manifest.
+/// Writes a backup of `src` to `out` (temporary name, verified, sealed when asked, then
+/// renamed), reporting the snapshot's progress as (pages copied, pages in all). Returns the
+/// manifest.
 pub fn write(
     src: &Sources,
     out: &Path,
+    seal: Option<&crypt::Seal>,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Manifest, String> {
     let work = tempdir_beside(out)?;
-    let result = write_in(src, out, &work, progress);
+    let result = write_in(src, out, seal, &work, progress);
     let _ = std::fs::remove_dir_all(&work);
     result
 }
@@ -116,6 +119,7 @@ pub fn write(
 fn write_in(
     src: &Sources,
     out: &Path,
+    seal: Option<&crypt::Seal>,
     work: &Path,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Manifest, String> {
@@ -156,9 +160,10 @@ fn write_in(
         last_invoice: shot.last_invoice,
     };
     let tmp = crate::durable::temporary(out);
-    let io = |e: std::io::Error| format!("cannot write {}: {e}", tmp.display());
+    let plain = work.join("archive.tar");
+    let io = |e: std::io::Error| format!("cannot write {}: {e}", plain.display());
     {
-        let mut tar = tar::Builder::new(BufWriter::new(File::create(&tmp).map_err(io)?));
+        let mut tar = tar::Builder::new(BufWriter::new(File::create(&plain).map_err(io)?));
         let json = serde_json::to_vec_pretty(&manifest).map_err(|e| e.to_string())?;
         let mut header = tar::Header::new_gnu();
         header.set_size(json.len() as u64);
@@ -176,7 +181,22 @@ fn write_in(
     // Read back what was written before giving it its name.
     let check = work.join("check");
     std::fs::create_dir_all(&check).map_err(|e| e.to_string())?;
-    read::unpack(&tmp, &check)?;
+    read::unpack(&plain, &check)?;
+    match seal {
+        None => std::fs::rename(&plain, &tmp).map_err(io)?,
+        Some(how) => {
+            crypt::seal(&plain, &tmp, how)?;
+            // A passphrase can be tried here: the sealed file must open to the same archive.
+            if let crypt::Seal::Passphrase(p) = how {
+                let opened = work.join("opened.tar");
+                crypt::open(&tmp, &opened, &crypt::Key::Passphrase(p.clone()))?;
+                let same = digest(&opened).map_err(io)? == digest(&plain).map_err(io)?;
+                if !same {
+                    return Err("the encrypted backup did not read back the same".into());
+                }
+            }
+        }
+    }
     crate::durable::commit(&tmp, out)
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     Ok(manifest)

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use serde_json::json;
 
+use crate::backup::crypt::{Key, Seal};
 use crate::backup::{self, Manifest, Sources};
 use crate::config::Loaded;
 use crate::db::{DB_FILE, Db, SCHEMA_VERSION};
@@ -29,6 +30,49 @@ pub enum NumberingCommand {
         #[arg(required = true, value_name = "SERIES=NEXT")]
         next: Vec<String>,
     },
+}
+
+/// The passphrase of an encrypted backup: from a file (its first line) or from the
+/// environment (`INNKEEP_BACKUP_PASSPHRASE`), never on the command line, where other users
+/// of the PC could read it.
+#[derive(Debug, clap::Args)]
+pub struct Secret {
+    /// Encrypt (or open) with the passphrase on the first line of FILE.
+    #[arg(long = "passphrase-file", value_name = "FILE")]
+    passphrase_file: Option<PathBuf>,
+}
+
+impl Secret {
+    fn passphrase(&self) -> Result<Option<String>, String> {
+        if let Some(f) = &self.passphrase_file {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| format!("cannot read the passphrase file {}: {e}", f.display()))?;
+            let line = text.lines().next().unwrap_or("").to_string();
+            if line.is_empty() {
+                return Err(format!("the passphrase file {} is empty", f.display()));
+            }
+            return Ok(Some(line));
+        }
+        Ok(std::env::var("INNKEEP_BACKUP_PASSPHRASE")
+            .ok()
+            .filter(|p| !p.is_empty()))
+    }
+
+    /// How `innkeep backup` seals: recipients, else a passphrase, else not at all.
+    pub fn seal(&self, recipients: &[String]) -> Result<Option<Seal>, String> {
+        if !recipients.is_empty() {
+            return Ok(Some(Seal::Recipients(recipients.to_vec())));
+        }
+        Ok(self.passphrase()?.map(Seal::Passphrase))
+    }
+
+    /// What `innkeep restore` opens a sealed backup with.
+    pub fn key(&self, identity: Option<PathBuf>) -> Result<Option<Key>, String> {
+        if let Some(i) = identity {
+            return Ok(Some(Key::IdentityFile(i)));
+        }
+        Ok(self.passphrase()?.map(Key::Passphrase))
+    }
 }
 
 /// Shows the snapshot's progress on a terminal as a bar, otherwise as a few plain lines.
@@ -73,7 +117,7 @@ fn summary(m: &Manifest) -> String {
 }
 
 /// `innkeep backup FILE`.
-pub fn backup(l: &Loaded, file: &Path, json: bool) -> Result<(), String> {
+pub fn backup(l: &Loaded, file: &Path, seal: Option<&Seal>, json: bool) -> Result<(), String> {
     let f = &l.config.compliance.fiscal;
     let certificates: Vec<PathBuf> = [&f.certificate, &f.ca_certificate]
         .into_iter()
@@ -85,12 +129,12 @@ pub fn backup(l: &Loaded, file: &Path, json: bool) -> Result<(), String> {
         config: l.file.as_deref(),
         certificates,
     };
-    let m = backup::write(&src, file, &mut progress())?;
+    let m = backup::write(&src, file, seal, &mut progress())?;
     let size = std::fs::metadata(file).map(|x| x.len()).unwrap_or(0);
     if json {
         println!(
             "{}",
-            json!({"file": file, "bytes": size, "verified": true, "manifest": m})
+            json!({"file": file, "bytes": size, "verified": true, "encrypted": seal.is_some(), "manifest": m})
         );
     } else {
         println!(
@@ -103,17 +147,29 @@ pub fn backup(l: &Loaded, file: &Path, json: bool) -> Result<(), String> {
             "Verified: read back, every file's digest matches, the database passes SQLite's \
              integrity check and has the same rows."
         );
+        match seal {
+            Some(Seal::Passphrase(_)) => println!(
+                "Encrypted with the passphrase (age); without it the backup cannot be restored."
+            ),
+            Some(Seal::Recipients(_)) => {
+                println!("Encrypted to the recipients given (age); their identity file opens it.")
+            }
+            None => println!(
+                "Not encrypted: it holds guests' personal data; keep it somewhere locked, or \
+                 use --passphrase-file next time."
+            ),
+        }
     }
     Ok(())
 }
 
 /// `innkeep restore FILE`: verify, keep the current data directory aside, put the backup in
 /// its place, new feed, invoices on hold.
-pub fn restore(l: &Loaded, file: &Path) -> Result<(), String> {
+pub fn restore(l: &Loaded, file: &Path, key: Option<&Key>) -> Result<(), String> {
     let dir = &l.data_dir;
     let lock = super::serve::lock(dir)?;
     let staging = backup::tempdir_beside(dir)?;
-    let m = match backup::read::unpack(file, &staging) {
+    let m = match open_archive(file, key, &staging) {
         Ok(m) => m,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
@@ -186,6 +242,26 @@ pub fn restore(l: &Loaded, file: &Path) -> Result<(), String> {
         example(&series)
     );
     Ok(())
+}
+
+/// Unpacks the backup (opening it first when it is encrypted) into `staging`, verified.
+fn open_archive(file: &Path, key: Option<&Key>, staging: &Path) -> Result<Manifest, String> {
+    if !backup::crypt::is_sealed(file)? {
+        return backup::read::unpack(file, staging);
+    }
+    let key = key.ok_or_else(|| {
+        format!(
+            "{} is encrypted: give its passphrase (--passphrase-file FILE, or \
+             INNKEEP_BACKUP_PASSPHRASE) or, if it was made for a recipient, --identity FILE",
+            file.display()
+        )
+    })?;
+    let work = backup::tempdir_beside(staging)?;
+    let plain = work.join("archive.tar");
+    let result =
+        backup::crypt::open(file, &plain, key).and_then(|()| backup::read::unpack(&plain, staging));
+    let _ = std::fs::remove_dir_all(&work);
+    result
 }
 
 fn example(series: &[(String, i64)]) -> String {

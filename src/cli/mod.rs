@@ -115,6 +115,11 @@ pub enum Command {
     Backup {
         /// Where to write it, such as /media/usb/innkeep-2026-11-25.backup.
         file: PathBuf,
+        #[command(flatten)]
+        secret: backup::Secret,
+        /// Encrypt to this age recipient (age1…) instead of a passphrase. Repeatable.
+        #[arg(long = "recipient", value_name = "AGE1…")]
+        recipients: Vec<String>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -124,6 +129,11 @@ pub enum Command {
     Restore {
         /// The backup file.
         file: PathBuf,
+        #[command(flatten)]
+        secret: backup::Secret,
+        /// For a backup encrypted to a recipient: the age identity file that opens it.
+        #[arg(long, value_name = "FILE")]
+        identity: Option<PathBuf>,
     },
     /// Invoice numbering: where each series stands, and confirming it after a restore.
     Numbering {
@@ -187,8 +197,23 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Submissions { command } => {
             load(&cli).and_then(|l| compliance::submissions(&l, command))
         }
-        Command::Backup { file, json } => load(&cli).and_then(|l| backup::backup(&l, file, *json)),
-        Command::Restore { file } => load(&cli).and_then(|l| backup::restore(&l, file)),
+        Command::Backup {
+            file,
+            secret,
+            recipients,
+            json,
+        } => load(&cli).and_then(|l| {
+            let seal = secret.seal(recipients)?;
+            backup::backup(&l, file, seal.as_ref(), *json)
+        }),
+        Command::Restore {
+            file,
+            secret,
+            identity,
+        } => load(&cli).and_then(|l| {
+            let key = secret.key(identity.clone())?;
+            backup::restore(&l, file, key.as_ref())
+        }),
         Command::Numbering { command } => load(&cli).and_then(|l| backup::numbering(&l, command)),
     };
     match result {

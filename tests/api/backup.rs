@@ -243,3 +243,90 @@ async fn a_damaged_signing_key_is_named_with_the_way_out() {
     assert!(said.contains("is damaged"), "{said}");
     assert!(said.contains("innkeep keys rotate"), "{said}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_encrypted_backup_opens_only_with_its_passphrase_or_identity() {
+    use age::secrecy::ExposeSecret;
+    let home = tempfile::tempdir().unwrap();
+    let (dir, file) = (home.path().join("data"), home.path().join("sealed.backup"));
+    run_ok(
+        &dir,
+        &["users", "create", "--username", "anna", "--role", "admin"],
+    );
+    let (right, wrong) = (home.path().join("pass"), home.path().join("wrong"));
+    std::fs::write(&right, "correct horse battery staple\n").unwrap();
+    std::fs::write(&wrong, "incorrect horse\n").unwrap();
+    let said = run_ok(
+        &dir,
+        &[
+            "backup",
+            file.to_str().unwrap(),
+            "--passphrase-file",
+            right.to_str().unwrap(),
+        ],
+    );
+    assert!(said.contains("Encrypted with the passphrase"), "{said}");
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.starts_with(b"age-encryption.org/v1"));
+    assert!(!bytes.windows(5).any(|w| w == b"anna\0") && !bytes.windows(4).any(|w| w == b"anna"));
+    let target = home.path().join("target");
+    let none = fails(&target, &["restore", file.to_str().unwrap()]);
+    assert!(none.contains("is encrypted"), "{none}");
+    let bad = fails(
+        &target,
+        &[
+            "restore",
+            file.to_str().unwrap(),
+            "--passphrase-file",
+            wrong.to_str().unwrap(),
+        ],
+    );
+    assert!(bad.contains("the passphrase does not open"), "{bad}");
+    assert!(bad.contains("Nothing was changed"), "{bad}");
+    assert!(!target.join("innkeep.sqlite3").exists());
+    run_ok(
+        &target,
+        &[
+            "restore",
+            file.to_str().unwrap(),
+            "--passphrase-file",
+            right.to_str().unwrap(),
+        ],
+    );
+    assert!(run_ok(&target, &["users", "list"]).contains("anna"));
+    // To a recipient: only its identity file opens it.
+    let id = age::x25519::Identity::generate();
+    let keyfile = home.path().join("owner.key");
+    std::fs::write(&keyfile, format!("{}\n", id.to_string().expose_secret())).unwrap();
+    let to = home.path().join("to-owner.backup");
+    run_ok(
+        &dir,
+        &[
+            "backup",
+            to.to_str().unwrap(),
+            "--recipient",
+            &id.to_public().to_string(),
+        ],
+    );
+    let other = home.path().join("other");
+    let refused = fails(
+        &other,
+        &[
+            "restore",
+            to.to_str().unwrap(),
+            "--passphrase-file",
+            right.to_str().unwrap(),
+        ],
+    );
+    assert!(refused.contains("does not open"), "{refused}");
+    run_ok(
+        &other,
+        &[
+            "restore",
+            to.to_str().unwrap(),
+            "--identity",
+            keyfile.to_str().unwrap(),
+        ],
+    );
+    assert!(run_ok(&other, &["users", "list"]).contains("anna"));
+}
