@@ -52,6 +52,8 @@ struct TodayPage {
     date: String,
     counts: Vec<String>,
     lists: Vec<List>,
+    /// Why invoices cannot be issued now (after a restore), in words.
+    held: Option<String>,
 }
 
 fn day(s: &str) -> Option<NaiveDate> {
@@ -171,7 +173,12 @@ pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
             row.registration = Some(missing(&t, problems.map(Vec::as_slice).unwrap_or_default()));
         }
     }
+    let held = v.numbering_held.as_deref().map(|since| {
+        let e = crate::service::numbering::unconfirmed(since);
+        super::rules::detail(&t, &e)
+    });
     let body = TodayPage {
+        held,
         date: t.date(v.day),
         counts,
         lists: vec![

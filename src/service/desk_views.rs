@@ -24,6 +24,8 @@ pub struct Today {
     pub departures: Vec<StayRow>,
     /// Rooms in service and dirty rooms.
     pub counts: DayCounts,
+    /// Since when invoices are on hold after a restore, if they are.
+    pub numbering_held: Option<String>,
 }
 
 impl Today {
@@ -49,6 +51,7 @@ pub async fn today(svc: &Services, p: &Principal) -> AppResult<Today> {
                 in_house: store::desk_views::in_house(c, &d)?,
                 departures: store::desk_views::departures(c, &d)?,
                 counts: store::desk_views::counts(c)?,
+                numbering_held: store::numbering::hold(c)?.map(|(since, _)| since),
             })
         })
         .await

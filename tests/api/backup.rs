@@ -330,3 +330,37 @@ async fn an_encrypted_backup_opens_only_with_its_passphrase_or_identity() {
     );
     assert!(run_ok(&other, &["users", "list"]).contains("anna"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn while_invoices_are_held_the_desk_says_so_in_words() {
+    use crate::support::desk::{Browser, staff};
+    let app = crate::support::spawn_app().await;
+    let db = app.db.clone().unwrap();
+    innkeep::service::numbering::hold_after_restore(&db, "restored for a test".into())
+        .await
+        .unwrap();
+    let pw = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &pw).await;
+    let today = b.get("/").await;
+    assert!(
+        today.text.contains("Invoices are on hold since"),
+        "{}",
+        today.text
+    );
+    assert!(
+        today.text.contains("innkeep numbering confirm"),
+        "{}",
+        today.text
+    );
+    let g = app.guest("Anna", "Rossi").await;
+    let refused = app
+        .post(
+            "/v1/invoices",
+            json!({"guest_id": g, "payment_method": "cash",
+                   "lines": [{"description": "Dinner", "quantity": 1, "unit_price": 3000}]}),
+        )
+        .await
+        .expect(409)
+        .body;
+    assert_eq!(refused["code"], "numbering_unconfirmed");
+}
