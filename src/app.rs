@@ -27,6 +27,38 @@ const FEED_MARK_EVERY: Duration = Duration::from_secs(1);
 
 /// How often old events, idempotency keys and sort-key log entries are pruned.
 const MAINTENANCE_EVERY: Duration = Duration::from_secs(3600);
+/// How often the server looks whether the day's backup is due.
+const BACKUP_CHECK_EVERY: Duration = Duration::from_secs(60);
+
+/// The daily backup's plan from `[backup]`, when a directory is set.
+fn backup_plan(
+    loaded: &Loaded,
+) -> Result<Option<(chrono::NaiveTime, crate::jobs::backup::Plan)>, String> {
+    let b = &loaded.config.backup;
+    let Some(dir) = &b.dir else {
+        return Ok(None);
+    };
+    let seal = match &b.passphrase_file {
+        None => None,
+        Some(f) => Some(crate::backup::crypt::Seal::Passphrase(
+            crate::backup::crypt::passphrase_from(f).map_err(|e| format!("[backup] {e}"))?,
+        )),
+    };
+    let f = &loaded.config.compliance.fiscal;
+    let plan = crate::jobs::backup::Plan {
+        data_dir: loaded.data_dir.clone(),
+        config: loaded.file.clone(),
+        certificates: [&f.certificate, &f.ca_certificate]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect(),
+        dir: dir.clone(),
+        keep: b.keep as usize,
+        seal,
+    };
+    Ok(Some((b.at()?, plan)))
+}
 
 /// A bound, ready-to-serve innkeep.
 pub struct App {
@@ -44,6 +76,8 @@ pub struct App {
     feed: Marker,
     rate: crate::domain::limits::Rate,
     desk: crate::config::desk::Timeouts,
+    /// The daily backup: when, and what it copies where (when `[backup] dir` is set).
+    backup: Option<(chrono::NaiveTime, crate::jobs::backup::Plan)>,
 }
 
 /// Creates the data directory, readable by its owner only.
@@ -131,6 +165,7 @@ impl App {
             feed,
             rate: loaded.config.limits.rate().map_err(AppError::internal)?,
             desk: loaded.config.desk.timeouts(),
+            backup: backup_plan(loaded).map_err(AppError::internal)?,
         })
     }
 
@@ -151,7 +186,20 @@ impl App {
 
     /// Serves until `shutdown` resolves, then waits for in-flight requests (up to the
     /// configured grace period) and closes the database.
-    pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> AppResult<()> {
+    pub async fn run(mut self, shutdown: impl Future<Output = ()> + Send) -> AppResult<()> {
+        let backup = self.backup.take();
+        let at = backup.as_ref().map(|(at, _)| *at);
+        let db = self.db.clone();
+        let scheduler = tokio::spawn(async move {
+            let Some(at) = at else { return };
+            let mut tick = tokio::time::interval(BACKUP_CHECK_EVERY);
+            loop {
+                tick.tick().await;
+                if let Err(e) = crate::service::backups::schedule(&db, at).await {
+                    tracing::warn!(error = %e, "queueing the daily backup failed");
+                }
+            }
+        });
         let (db, retention) = (self.db.clone(), self.event_retention);
         let maintenance = tokio::spawn(async move {
             let mut tick = tokio::time::interval(MAINTENANCE_EVERY);
@@ -178,7 +226,7 @@ impl App {
             }
             feed
         });
-        let handlers: Vec<Arc<dyn Handler>> = vec![
+        let mut handlers: Vec<Arc<dyn Handler>> = vec![
             Arc::new(WebhookHandler::new(self.destinations)),
             Arc::new(RegistrationHandler::new(
                 self.compliance.registration.clone(),
@@ -187,6 +235,9 @@ impl App {
                 self.compliance.fiscal.clone(),
             )),
         ];
+        if let Some((_, plan)) = backup {
+            handlers.push(Arc::new(crate::jobs::backup::BackupHandler::new(plan)));
+        }
         let queue = Queue::start(self.db.clone(), handlers, self.workers).await?;
         let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
         tracing::info!(addr = %self.addr, "innkeep is listening");
@@ -203,6 +254,7 @@ impl App {
             .run_with_graceful_shutdown(app, shutdown, Some(self.grace))
             .await;
         maintenance.abort();
+        scheduler.abort();
         let _ = maintenance.await;
         queue.stop(self.grace).await;
         let _ = feed_stop.send(());

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub mod backup;
 pub mod compliance;
 pub mod desk;
 pub mod fiscal;
@@ -47,6 +48,8 @@ pub struct Config {
     pub limits: LimitsConfig,
     /// The front desk's sessions.
     pub desk: desk::DeskConfig,
+    /// The daily backup.
+    pub backup: backup::BackupConfig,
 }
 
 /// `[limits]`: the token bucket every API client gets unless it has its own
@@ -279,6 +282,7 @@ pub fn load(
     if let Some(listen) = flags.listen {
         config.server.listen = listen;
     }
+    config.backup.check().map_err(ConfigError)?;
     if config.oauth.access_token_minutes == 0 || config.oauth.refresh_idle_days == 0 {
         return Err(ConfigError("oauth lifetimes must be at least 1".into()));
     }

@@ -171,6 +171,15 @@ pub async fn metrics(m: Data<&std::sync::Arc<Metrics>>, svc: Data<&Services>) ->
             &due_soon,
         );
     }
+    if let Ok(Some(age)) = crate::service::backups::last_good_age(svc.0).await {
+        family(
+            &mut out,
+            "innkeep_backup_last_good_age_seconds",
+            "gauge",
+            "Seconds since the last scheduled backup was written and verified (absent: none yet).",
+            &[(String::new(), age)],
+        );
+    }
     Response::builder()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .body(out)

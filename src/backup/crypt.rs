@@ -27,6 +27,17 @@ pub enum Key {
     IdentityFile(std::path::PathBuf),
 }
 
+/// The passphrase on the first line of the file at `path`.
+pub fn passphrase_from(path: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the passphrase file {}: {e}", path.display()))?;
+    let line = text.lines().next().unwrap_or("").to_string();
+    if line.is_empty() {
+        return Err(format!("the passphrase file {} is empty", path.display()));
+    }
+    Ok(line)
+}
+
 /// Whether the file at `path` is an age file.
 pub fn is_sealed(path: &Path) -> Result<bool, String> {
     let mut head = [0u8; 21];

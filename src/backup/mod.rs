@@ -133,17 +133,30 @@ fn write_in(
             src.data_dir.display()
         )
     })?;
-    for r in rel {
-        entries.push((
-            format!("data/{}", r.to_string_lossy()),
-            src.data_dir.join(r),
-        ));
-    }
+    let mut others: Vec<(String, PathBuf)> = rel
+        .into_iter()
+        .map(|r| {
+            (
+                format!("data/{}", r.to_string_lossy()),
+                src.data_dir.join(r),
+            )
+        })
+        .collect();
     if let Some(c) = src.config {
-        entries.push((format!("config/{}", file_name(c)), c.to_path_buf()));
+        others.push((format!("config/{}", file_name(c)), c.to_path_buf()));
     }
     for c in &src.certificates {
-        entries.push((format!("certs/{}", file_name(c)), c.clone()));
+        others.push((format!("certs/{}", file_name(c)), c.clone()));
+    }
+    // Each file is copied first, so one that changes meanwhile (a log) is archived as it was
+    // when copied, with the digest of what is archived.
+    for (name, path) in others {
+        let copy = work.join("files").join(&name);
+        if let Some(parent) = copy.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::copy(&path, &copy).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        entries.push((name, copy));
     }
     let mut files = BTreeMap::new();
     for (name, path) in &entries {

@@ -45,13 +45,7 @@ pub struct Secret {
 impl Secret {
     fn passphrase(&self) -> Result<Option<String>, String> {
         if let Some(f) = &self.passphrase_file {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| format!("cannot read the passphrase file {}: {e}", f.display()))?;
-            let line = text.lines().next().unwrap_or("").to_string();
-            if line.is_empty() {
-                return Err(format!("the passphrase file {} is empty", f.display()));
-            }
-            return Ok(Some(line));
+            return backup::crypt::passphrase_from(f).map(Some);
         }
         Ok(std::env::var("INNKEEP_BACKUP_PASSPHRASE")
             .ok()

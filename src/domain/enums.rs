@@ -135,6 +135,8 @@ string_enum! {
         Fiscal = "fiscal",
         /// Sends a guest registration.
         Registration = "registration",
+        /// Takes the daily backup.
+        Backup = "backup",
     }
 }
 

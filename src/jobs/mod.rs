@@ -11,6 +11,7 @@
 //! - Job kinds are generic: a [`Handler`] per kind. Time comes from the database's settable
 //!   clock, so tests can run a retry schedule of hours in seconds.
 
+pub mod backup;
 pub mod destination;
 pub mod fiscal;
 pub mod registration;

@@ -5,6 +5,7 @@
 pub mod api_clients;
 pub mod authority;
 pub mod availability;
+pub mod backups;
 pub mod charges;
 pub mod compliance_centre;
 mod context;

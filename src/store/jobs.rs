@@ -209,3 +209,21 @@ pub fn run_now(tx: &Tx, subject_id: &str) -> AppResult<usize> {
         )?
         .execute((subject_id, &now))?)
 }
+
+/// Whether a job is (or was) queued for `subject_id`.
+pub fn exists_for_subject(conn: &Connection, subject_id: &str) -> AppResult<bool> {
+    Ok(conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM jobs WHERE subject_id = ?1)")?
+        .query_row([subject_id], |r| r.get(0))?)
+}
+
+/// When the newest job whose subject starts with `prefix` finished well, if one did (read
+/// through the subject index, not the whole queue).
+pub fn last_done(conn: &Connection, prefix: &str) -> AppResult<Option<String>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT max(updated_at) FROM jobs
+              WHERE subject_id >= ?1 AND subject_id < ?1 || '~' AND status = 'done'",
+        )?
+        .query_row([prefix], |r| r.get(0))?)
+}

@@ -364,3 +364,74 @@ async fn while_invoices_are_held_the_desk_says_so_in_words() {
         .body;
     assert_eq!(refused["code"], "numbering_unconfirmed");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_server_takes_the_daily_backup_itself_and_keeps_the_newest() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("backups");
+    std::fs::create_dir_all(&dir).unwrap();
+    for old in ["2000-01-01", "2000-01-02", "2000-01-03"] {
+        std::fs::write(dir.join(format!("innkeep-{old}.backup")), b"old").unwrap();
+    }
+    let at = dir.clone();
+    let app = crate::support::Spawn::new()
+        .config(move |c| {
+            c.backup.dir = Some(at);
+            c.backup.time = "00:00".into();
+            c.backup.keep = 2;
+        })
+        .start()
+        .await;
+    let mut made = Vec::new();
+    for _ in 0..200 {
+        made = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .filter(|n| !n.starts_with("innkeep-2000"))
+            .collect();
+        if made.iter().any(|n| n.ends_with(".backup")) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let daily: Vec<&String> = made.iter().filter(|n| n.ends_with(".backup")).collect();
+    assert_eq!(daily.len(), 1, "one backup for today: {made:?}");
+    // Its job finished (metrics say so) and the oldest files went.
+    let mut metrics = String::new();
+    for _ in 0..100 {
+        metrics = app
+            .client
+            .get(app.url("/metrics"))
+            .bearer_auth(&app.token)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        if metrics.contains("innkeep_backup_last_good_age_seconds ") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(
+        metrics.contains("innkeep_backup_last_good_age_seconds "),
+        "{metrics}"
+    );
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".backup"))
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(
+        left.contains(&"innkeep-2000-01-03.backup".to_string()),
+        "{left:?}"
+    );
+    // It restores like any backup.
+    let target = home.path().join("restored");
+    let told = run_ok(&target, &["restore", dir.join(daily[0]).to_str().unwrap()]);
+    assert!(told.contains("Invoices are ON HOLD"), "{told}");
+}
