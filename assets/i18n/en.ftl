@@ -812,3 +812,11 @@ scope-events-read = Read the event feed.
 scope-webhooks-manage = Manage webhook endpoints.
 scope-compliance = See and retry national compliance submissions.
 scope-admin = Property settings, room types and rooms set-up, metrics.
+admin-backup-heading = Backups
+admin-backup-none = No daily backup has been taken yet. Set [backup] dir in the configuration file (see the README), or run innkeep backup FILE by hand.
+admin-backup-age = { $count ->
+    [0] The last daily backup was written and verified less than an hour ago.
+    [one] The last daily backup was written and verified an hour ago.
+   *[other] The last daily backup was written and verified { $count } hours ago.
+}
+admin-backup-late = The last daily backup is { $count } hours old: check that the backup disk is connected and has room.

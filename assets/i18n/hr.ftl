@@ -828,3 +828,12 @@ scope-events-read = Čitanje toka događaja.
 scope-webhooks-manage = Upravljanje odredištima webhookova.
 scope-compliance = Pregled i ponavljanje prijava nacionalnim tijelima.
 scope-admin = Postavke objekta, vrste soba i sobe, metrike.
+admin-backup-heading = Sigurnosne kopije
+admin-backup-none = Još nije napravljena nijedna dnevna sigurnosna kopija. Postavite [backup] dir u konfiguracijskoj datoteci (vidi README) ili ručno pokrenite innkeep backup FILE.
+admin-backup-age = { $count ->
+    [0] Posljednja dnevna kopija zapisana je i provjerena prije manje od sat vremena.
+    [one] Posljednja dnevna kopija zapisana je i provjerena prije { $count } sat.
+    [few] Posljednja dnevna kopija zapisana je i provjerena prije { $count } sata.
+   *[other] Posljednja dnevna kopija zapisana je i provjerena prije { $count } sati.
+}
+admin-backup-late = Posljednja dnevna kopija stara je { $count } h: provjerite je li disk za kopije priključen i ima li mjesta.

@@ -811,3 +811,11 @@ scope-events-read = Leggere il flusso degli eventi.
 scope-webhooks-manage = Gestire gli indirizzi dei webhook.
 scope-compliance = Vedere e ritentare gli invii alle autorità nazionali.
 scope-admin = Impostazioni della struttura, tipologie e camere, metriche.
+admin-backup-heading = Backup
+admin-backup-none = Non è ancora stato fatto nessun backup giornaliero. Imposta [backup] dir nel file di configurazione (vedi il README), oppure esegui a mano innkeep backup FILE.
+admin-backup-age = { $count ->
+    [0] L'ultimo backup giornaliero è stato scritto e verificato meno di un'ora fa.
+    [one] L'ultimo backup giornaliero è stato scritto e verificato un'ora fa.
+   *[other] L'ultimo backup giornaliero è stato scritto e verificato { $count } ore fa.
+}
+admin-backup-late = L'ultimo backup giornaliero ha { $count } ore: controlla che il disco dei backup sia collegato e abbia spazio.

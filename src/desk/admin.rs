@@ -1,5 +1,6 @@
 //! Administration's front page (`/admin`, screen 10, the admin role): the sections an admin
-//! manages from the desk, each with what it is for.
+//! manages from the desk, each with what it is for, and how old the last daily backup is
+//! (late ones said as a problem).
 
 use std::sync::Arc;
 
@@ -31,7 +32,12 @@ struct AdminPage {
     shell: Shell,
     /// (path, title, what for).
     sections: Vec<(&'static str, String, String)>,
+    /// The last backup, in words, and whether it is late.
+    backup: (String, bool),
 }
+
+/// A backup older than this many hours is late (a day and a half: one missed night).
+const LATE_HOURS: i64 = 36;
 
 /// `GET /admin`.
 #[handler]
@@ -44,7 +50,21 @@ pub async fn admin(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         .iter()
         .map(|(path, title, about)| (*path, t.t(title), t.t(about)))
         .collect();
+    let backup = match crate::service::backups::last_good_age(&state.svc).await {
+        Err(e) => return server_error(&t, &e),
+        Ok(None) => (t.t("admin-backup-none"), true),
+        Ok(Some(age)) => {
+            let hours = age / 3600;
+            let key = if hours > LATE_HOURS {
+                "admin-backup-late"
+            } else {
+                "admin-backup-age"
+            };
+            (t.n(key, hours), hours > LATE_HOURS)
+        }
+    };
     let body = AdminPage {
+        backup,
         sections,
         shell: Shell::new(&s, t, "admin"),
     };

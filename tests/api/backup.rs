@@ -339,8 +339,13 @@ async fn while_invoices_are_held_the_desk_says_so_in_words() {
     innkeep::service::numbering::hold_after_restore(&db, "restored for a test".into())
         .await
         .unwrap();
-    let pw = staff(&app, "marta", "front_desk").await;
+    let pw = staff(&app, "marta", "admin").await;
     let b = Browser::sign_in(&app, "marta", &pw).await;
+    let admin = b.get("/admin").await.text;
+    assert!(
+        admin.contains("No daily backup has been taken yet"),
+        "{admin}"
+    );
     let today = b.get("/").await;
     assert!(
         today.text.contains("Invoices are on hold since"),
@@ -429,6 +434,14 @@ async fn the_server_takes_the_daily_backup_itself_and_keeps_the_newest() {
     assert!(
         left.contains(&"innkeep-2000-01-03.backup".to_string()),
         "{left:?}"
+    );
+    // The admin pages say how old it is.
+    let root = crate::support::desk::staff(&app, "root", "admin").await;
+    let admin = crate::support::desk::Browser::sign_in(&app, "root", &root).await;
+    let page = admin.get("/admin").await.text;
+    assert!(
+        page.contains("The last daily backup was written and verified less than an hour ago."),
+        "{page}"
     );
     // It restores like any backup.
     let target = home.path().join("restored");
