@@ -260,6 +260,7 @@ async fn in_a_browser_an_admin_adds_a_receptionist_who_signs_in() {
     let c = &b.client;
     c.goto(&format!("{base}/admin")).await.unwrap();
     b.axe("Administration").await;
+    b.screenshot("desk-admin").await;
     b.click(Locator::LinkText("Staff")).await;
     let name = b.wait_for(Locator::Id("username")).await;
     b.axe("Staff").await;
