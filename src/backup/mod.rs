@@ -30,7 +30,8 @@ pub const MANIFEST: &str = "manifest.json";
 
 /// Files of the data directory that are not copied: the live database's journals (the
 /// snapshot is whole without them), the feed's mark (a restore starts a new feed), the
-/// server's lock, and unfinished files.
+/// server's lock; nor are unfinished files, backups kept there, or a backup's own working
+/// directory.
 const SKIPPED: &[&str] = &[
     "innkeep.sqlite3-wal",
     "innkeep.sqlite3-shm",
@@ -89,10 +90,14 @@ fn data_files(dir: &Path, under: &Path, out: &mut Vec<PathBuf>) -> std::io::Resu
         let rel = under.join(entry.file_name());
         let name = entry.file_name().to_string_lossy().to_string();
         if entry.file_type()?.is_dir() {
-            data_files(dir, &rel, out)?;
+            // A backup written into the data directory works beside itself: not copied.
+            if !name.starts_with(".innkeep-") {
+                data_files(dir, &rel, out)?;
+            }
         } else if rel != Path::new(DB_FILE)
             && !SKIPPED.contains(&name.as_str())
             && !name.ends_with(".partial")
+            && !name.ends_with(".backup")
         {
             out.push(rel);
         }

@@ -208,6 +208,29 @@ async fn a_damaged_or_cut_backup_is_refused_and_nothing_changes() {
         !target.join("innkeep.sqlite3").exists(),
         "nothing was put in place"
     );
+    // A backup kept in the data directory is not copied into the next one.
+    let inside = dir.join("inside.backup");
+    run_ok(&dir, &["backup", inside.to_str().unwrap()]);
+    let again = run_ok(
+        &dir,
+        &[
+            "backup",
+            dir.join("again.backup").to_str().unwrap(),
+            "--json",
+        ],
+    );
+    let report: Value = serde_json::from_str(&again).unwrap();
+    let files: Vec<&String> = report["manifest"]["files"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert!(
+        files
+            .iter()
+            .all(|f| !f.contains(".backup") && !f.contains(".innkeep-")),
+        "{files:?}"
+    );
     // The whole file restores, and the staff member is there.
     run_ok(&target, &["restore", file.to_str().unwrap()]);
     assert!(run_ok(&target, &["users", "list"]).contains("anna"));
