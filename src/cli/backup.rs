@@ -216,11 +216,13 @@ pub fn restore(l: &Loaded, file: &Path, key: Option<&Key>) -> Result<(), String>
             a.display()
         );
     }
-    println!(
-        "The configuration and certificates from the backup are in {}; compare them with this \
-         machine's before starting.",
-        dir.join("from-backup").display()
-    );
+    if dir.join("from-backup").exists() {
+        println!(
+            "The configuration and certificates from the backup are in {}; compare them with \
+             this machine's before starting.",
+            dir.join("from-backup").display()
+        );
+    }
     println!("The event feed has a new feed_id: integrations resynchronise by themselves.");
     println!(
         "Invoices are ON HOLD: invoices issued after this backup (taken {}) may exist on paper \
@@ -288,11 +290,15 @@ fn lay_out(staging: &Path) -> std::io::Result<()> {
 
 /// Renames the current data directory out of the way (never deleted); its new name.
 fn set_aside(dir: &Path) -> Result<Option<PathBuf>, String> {
-    if !dir.exists()
-        || std::fs::read_dir(dir)
-            .map(|mut d| d.next().is_none())
-            .unwrap_or(false)
-    {
+    // A directory holding nothing but the lock this restore took (a new PC) is not kept.
+    let only_lock = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .all(|e| e.file_name() == super::serve::LOCK_FILE)
+        })
+        .unwrap_or(true);
+    if only_lock {
+        let _ = std::fs::remove_file(dir.join(super::serve::LOCK_FILE));
         let _ = std::fs::remove_dir(dir);
         return Ok(None);
     }

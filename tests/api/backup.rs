@@ -118,6 +118,10 @@ async fn a_backup_taken_while_serving_restores_on_a_new_pc_with_invoices_on_hold
     let told = run_ok(&new, &["restore", file.to_str().unwrap()]);
     assert!(told.contains("Invoices are ON HOLD"), "{told}");
     assert!(
+        !told.contains("kept, untouched"),
+        "nothing to keep on a new PC: {told}"
+    );
+    assert!(
         told.contains("series 2026: the last number here is 1"),
         "{told}"
     );
