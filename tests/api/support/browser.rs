@@ -121,7 +121,10 @@ impl Chrome {
             .unwrap();
         // The desk's bar, not just any heading: the sign-in page has one too, and the
         // browser may still show it when the keys are sent.
-        c.wait().for_element(Locator::Css(".bar .who")).await.unwrap();
+        c.wait()
+            .for_element(Locator::Css(".bar .who"))
+            .await
+            .unwrap();
     }
 
     /// Presses Tab until the focused element's text or value contains `text` (at most 120
