@@ -44,15 +44,10 @@ fn backup_plan(
             crate::backup::crypt::passphrase_from(f).map_err(|e| format!("[backup] {e}"))?,
         )),
     };
-    let f = &loaded.config.compliance.fiscal;
     let plan = crate::jobs::backup::Plan {
         data_dir: loaded.data_dir.clone(),
         config: loaded.file.clone(),
-        certificates: [&f.certificate, &f.ca_certificate]
-            .into_iter()
-            .flatten()
-            .cloned()
-            .collect(),
+        certificates: loaded.config.compliance.fiscal.files(),
         dir: dir.clone(),
         keep: b.keep as usize,
         seal,

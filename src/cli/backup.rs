@@ -112,16 +112,10 @@ fn summary(m: &Manifest) -> String {
 
 /// `innkeep backup FILE`.
 pub fn backup(l: &Loaded, file: &Path, seal: Option<&Seal>, json: bool) -> Result<(), String> {
-    let f = &l.config.compliance.fiscal;
-    let certificates: Vec<PathBuf> = [&f.certificate, &f.ca_certificate]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
     let src = Sources {
         data_dir: &l.data_dir,
         config: l.file.as_deref(),
-        certificates,
+        certificates: l.config.compliance.fiscal.files(),
     };
     let m = backup::write(&src, file, seal, &mut progress())?;
     let size = std::fs::metadata(file).map(|x| x.len()).unwrap_or(0);

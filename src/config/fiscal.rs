@@ -104,6 +104,15 @@ pub fn oib_valid(oib: &str) -> bool {
 }
 
 impl FiscalConfig {
+    /// The certificate files this configuration names (for backups).
+    pub fn files(&self) -> Vec<PathBuf> {
+        [&self.certificate, &self.ca_certificate]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect()
+    }
+
     /// Checks the section; the error names the key and the rule.
     pub fn check(&self) -> Result<(), String> {
         if self.scheme == FiscalSchemeName::None {
