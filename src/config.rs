@@ -1,6 +1,9 @@
-//! Configuration: defaults < TOML file < `INNKEEP_*` environment < command-line flags.
+//! Configuration: defaults < the data directory's `innkeep.toml` < the `--config` file <
+//! `INNKEEP_*` environment < command-line flags.
 //!
-//! The file is `--config FILE`, or `innkeep.toml` in the data directory when it exists.
+//! The `--config` file is also found by itself at [`SYSTEM_CONFIG`] (the Debian package's)
+//! when neither `--config` nor `--data-dir` is given. The data directory's own
+//! `innkeep.toml` (the one `innkeep setup` writes) is read beneath it, key by key.
 //! Environment variables name nested keys with a double underscore:
 //! `INNKEEP_SERVER__LISTEN=0.0.0.0:8080` sets `[server] listen`. An unknown key, in the file
 //! or the environment, is an error that names it, so typos never pass silently.
@@ -18,6 +21,9 @@ pub mod fiscal;
 
 pub use compliance::{ComplianceConfig, RegistrationConfig, RegistrationSchemeName, Secret};
 pub use fiscal::{FiscalConfig, FiscalSchemeName};
+
+/// The system-wide configuration file of an installed innkeep.
+pub const SYSTEM_CONFIG: &str = "/etc/innkeep/innkeep.toml";
 
 /// The environment variable prefix.
 pub const ENV_PREFIX: &str = "INNKEEP_";
@@ -210,6 +216,9 @@ pub struct Flags {
     pub config_file: Option<PathBuf>,
     /// `--listen`.
     pub listen: Option<SocketAddr>,
+    /// The system-wide file read when neither `--config` nor `--data-dir` is given and it
+    /// exists (`/etc/innkeep/innkeep.toml`, which the Debian package installs).
+    pub system_file: Option<PathBuf>,
 }
 
 /// The resolved configuration and where it came from.
@@ -219,8 +228,12 @@ pub struct Loaded {
     pub config: Config,
     /// The data directory in use.
     pub data_dir: PathBuf,
-    /// The config file read, if any.
+    /// The config file read, if any: `--config`, the system file, or else the data
+    /// directory's own `innkeep.toml`.
     pub file: Option<PathBuf>,
+    /// The data directory's own `innkeep.toml` when it was read beneath `file` (the one
+    /// `innkeep setup` writes).
+    pub own_file: Option<PathBuf>,
     /// The environment variables that contributed.
     pub env_keys: Vec<String>,
 }
@@ -242,26 +255,39 @@ pub fn load(
     flags: &Flags,
     env: impl IntoIterator<Item = (String, String)>,
 ) -> Result<Loaded, ConfigError> {
-    let provisional_dir = flags.data_dir.clone().unwrap_or_else(default_data_dir);
-    let (file, mut table) = match &flags.config_file {
-        Some(path) => (Some(path.clone()), read_file(path)?),
-        None => {
-            let implicit = provisional_dir.join(DATA_DIR_CONFIG);
-            if implicit.exists() {
-                let table = read_file(&implicit)?;
-                if table.contains_key("data_dir") {
-                    return Err(ConfigError(format!(
-                        "{}: data_dir cannot be set inside the data directory's own config file; \
-                         use --data-dir or INNKEEP_DATA_DIR",
-                        implicit.display()
-                    )));
-                }
-                (Some(implicit), table)
-            } else {
-                (None, toml::Table::new())
-            }
-        }
+    let explicit = flags.config_file.clone().or_else(|| {
+        let system = flags
+            .system_file
+            .as_ref()
+            .filter(|_| flags.data_dir.is_none())?;
+        system.exists().then(|| system.clone())
+    });
+    let mut table = match &explicit {
+        Some(path) => read_file(path)?,
+        None => toml::Table::new(),
     };
+    let provisional_dir = match (&flags.data_dir, table.get("data_dir")) {
+        (Some(d), _) => d.clone(),
+        (None, Some(toml::Value::String(d))) => PathBuf::from(d),
+        _ => default_data_dir(),
+    };
+    let implicit = provisional_dir.join(DATA_DIR_CONFIG);
+    let own_file = if implicit.exists() && explicit.as_ref() != Some(&implicit) {
+        let own = read_file(&implicit)?;
+        if own.contains_key("data_dir") {
+            return Err(ConfigError(format!(
+                "{}: data_dir cannot be set inside the data directory's own config file; \
+                 use --data-dir or INNKEEP_DATA_DIR",
+                implicit.display()
+            )));
+        }
+        merge_under(&mut table, own);
+        Some(implicit)
+    } else {
+        None
+    };
+    let file = explicit.or_else(|| own_file.clone());
+    let own_file = own_file.filter(|o| Some(o) != file.as_ref());
     let mut env_keys = Vec::new();
     let mut env_vars: Vec<(String, String)> = env
         .into_iter()
@@ -273,7 +299,7 @@ pub fn load(
             .split("__")
             .map(str::to_ascii_lowercase)
             .collect();
-        let value = env_value(&key, &path, &raw)?;
+        let value = env_value(&format!("environment variable {key}"), &path, &raw)?;
         insert_path(&mut table, &path, value);
         env_keys.push(key);
     }
@@ -327,6 +353,7 @@ pub fn load(
         config,
         data_dir,
         file,
+        own_file,
         env_keys,
     })
 }
@@ -343,9 +370,23 @@ fn read_file(path: &Path) -> Result<toml::Table, ConfigError> {
     Ok(table)
 }
 
+/// Sets the dotted `key` (such as `compliance.registration.username`) in `table` to `raw`,
+/// typed as an environment variable's value is; the error names the key.
+pub fn set_dotted(table: &mut toml::Table, key: &str, raw: &str) -> Result<(), ConfigError> {
+    let path: Vec<String> = key.split('.').map(str::to_string).collect();
+    if path.iter().any(String::is_empty) || path[0] == "data_dir" {
+        return Err(ConfigError(format!(
+            "{key:?} is not a setting innkeep setup can write"
+        )));
+    }
+    let value = env_value(&format!("--set {key}"), &path, raw)?;
+    insert_path(table, &path, value);
+    Ok(())
+}
+
 /// Types an environment value by trying it as text first, then as a TOML literal
 /// (number, boolean), against the real config shape; names the variable on failure.
-fn env_value(key: &str, path: &[String], raw: &str) -> Result<toml::Value, ConfigError> {
+fn env_value(label: &str, path: &[String], raw: &str) -> Result<toml::Value, ConfigError> {
     let as_text = toml::Value::String(raw.to_string());
     let fits = |v: &toml::Value| {
         let mut t = toml::Table::new();
@@ -362,10 +403,20 @@ fn env_value(key: &str, path: &[String], raw: &str) -> Result<toml::Value, Confi
     {
         return Ok(v.clone());
     }
-    Err(ConfigError(format!(
-        "environment variable {key}: {}",
-        text_err.message()
-    )))
+    Err(ConfigError(format!("{label}: {}", text_err.message())))
+}
+
+/// Adds `low`'s keys to `high` where `high` does not set them (tables merged key by key).
+fn merge_under(high: &mut toml::Table, low: toml::Table) {
+    for (key, value) in low {
+        match (high.get_mut(&key), value) {
+            (Some(toml::Value::Table(h)), toml::Value::Table(l)) => merge_under(h, l),
+            (Some(_), _) => {}
+            (None, v) => {
+                high.insert(key, v);
+            }
+        }
+    }
 }
 
 fn insert_path(table: &mut toml::Table, path: &[String], value: toml::Value) {
@@ -506,5 +557,46 @@ mod tests {
         };
         let e = load(&flags, env(&[])).unwrap_err();
         assert!(e.0.contains("innkeep.toml") && e.0.contains("port"), "{e}");
+    }
+
+    #[test]
+    fn system_file_then_the_data_directorys_own_beneath_it() {
+        let etc = tempfile::tempdir().unwrap();
+        let data = tempfile::tempdir().unwrap();
+        let system = etc.path().join("innkeep.toml");
+        std::fs::write(
+            &system,
+            format!(
+                "data_dir = {:?}\n[server]\nlisten = \"0.0.0.0:8080\"\n",
+                data.path().display().to_string()
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            data.path().join(DATA_DIR_CONFIG),
+            "[server]\nlisten = \"127.0.0.1:1\"\nshutdown_grace_seconds = 7\n",
+        )
+        .unwrap();
+        let flags = Flags {
+            system_file: Some(system.clone()),
+            ..Flags::default()
+        };
+        let l = load(&flags, env(&[])).unwrap();
+        assert_eq!(l.data_dir, data.path());
+        assert_eq!(l.file.as_deref(), Some(system.as_path()));
+        assert_eq!(l.own_file, Some(data.path().join(DATA_DIR_CONFIG)));
+        assert_eq!(l.config.server.listen.port(), 8080, "the system file wins");
+        assert_eq!(
+            l.config.server.shutdown_grace_seconds, 7,
+            "the own file fills in"
+        );
+        // An explicit data directory ignores the system file.
+        let elsewhere = tempfile::tempdir().unwrap();
+        let flags = Flags {
+            data_dir: Some(elsewhere.path().to_path_buf()),
+            ..flags
+        };
+        let l = load(&flags, env(&[])).unwrap();
+        assert!(l.file.is_none() && l.own_file.is_none());
     }
 }

@@ -40,3 +40,22 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     std::fs::write(&tmp, bytes)?;
     commit(&tmp, path)
 }
+
+/// Writes `bytes` to `path` durably, readable by its owner only (it holds secrets); replaces
+/// the file if there is one.
+pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let tmp = temporary(path);
+    let _ = std::fs::remove_file(&tmp);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&tmp)?;
+    file.write_all(bytes)?;
+    drop(file);
+    commit(&tmp, path)
+}

@@ -39,27 +39,12 @@ pub fn readable_password() -> String {
     out
 }
 
-/// Writes a new file only its owner can read (fails if it exists).
+/// Writes a new file only its owner can read (fails if it exists), durably.
 pub fn write_private(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
     if path.exists() {
         return Err(std::io::ErrorKind::AlreadyExists.into());
     }
-    // Written whole under a temporary name, flushed, then renamed into place and the
-    // directory flushed: a power cut leaves no file or the whole one, never an empty one.
-    let tmp = crate::durable::temporary(path);
-    let _ = std::fs::remove_file(&tmp);
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(&tmp)?;
-    file.write_all(contents)?;
-    drop(file);
-    crate::durable::commit(&tmp, path)
+    crate::durable::write_private(path, contents)
 }
 
 /// The 32-byte secret key in `path`: read, or on the first start generated and written

@@ -155,6 +155,8 @@ pub fn backup(l: &Loaded, file: &Path, seal: Option<&Seal>, json: bool) -> Resul
 /// its place, new feed, invoices on hold.
 pub fn restore(l: &Loaded, file: &Path, key: Option<&Key>) -> Result<(), String> {
     let dir = &l.data_dir;
+    // Run as root on an installed innkeep: what is restored goes back to the service's user.
+    let owner = super::owner::other_owner(dir);
     let lock = super::serve::lock(dir)?;
     let staging = backup::tempdir_beside(dir)?;
     let m = match open_archive(file, key, &staging) {
@@ -198,6 +200,10 @@ pub fn restore(l: &Loaded, file: &Path, key: Option<&Key>) -> Result<(), String>
             .await
             .map_err(|e| e.operator_message())
     })?;
+    if let Some(owner) = owner {
+        super::owner::give(dir, owner)
+            .map_err(|e| format!("cannot give {} to its owner: {e}", dir.display()))?;
+    }
     println!(
         "Restored {} into {}: {}.",
         file.display(),

@@ -1,5 +1,5 @@
 //! The command line: `innkeep serve`, `migrate`, `config check`, `openapi`, the
-//! administration's commands, and `backup`, `restore`, `numbering`.
+//! administration's commands, `backup`, `restore`, `numbering` and `setup`.
 //!
 //! Every command takes `--data-dir` (or `INNKEEP_DATA_DIR`) and `--config` (or
 //! `INNKEEP_CONFIG`); commands meant for scripts take `--json`.
@@ -7,8 +7,12 @@
 mod admin;
 mod backup;
 mod compliance;
+mod owner;
 mod queue;
 mod serve;
+mod setup;
+mod setup_ask;
+mod setup_compliance;
 
 pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
 pub use backup::NumberingCommand;
@@ -141,6 +145,8 @@ pub enum Command {
         #[command(subcommand)]
         command: NumberingCommand,
     },
+    /// The first run: the property, room types and rooms, the first admin, compliance.
+    Setup(setup::SetupArgs),
 }
 
 /// `innkeep config …`
@@ -163,6 +169,7 @@ impl Cli {
                 Command::Serve { listen } => *listen,
                 _ => None,
             },
+            system_file: cfg!(unix).then(|| PathBuf::from(config::SYSTEM_CONFIG)),
         }
     }
 }
@@ -173,6 +180,27 @@ fn load(cli: &Cli) -> Result<Loaded, String> {
 
 /// Runs the command line; the exit code says whether it worked.
 pub fn run(cli: Cli) -> ExitCode {
+    let acts_on_data = !matches!(
+        cli.command,
+        Command::Openapi | Command::Config { .. } | Command::Restore { .. }
+    );
+    if acts_on_data
+        && let Ok(l) = load(&cli)
+        && let Some(owner) = owner::other_owner(&l.data_dir)
+    {
+        return match owner::rerun_as(owner) {
+            Ok(code) => {
+                if matches!(cli.command, Command::Setup(_)) && code == ExitCode::SUCCESS {
+                    owner::start_service();
+                }
+                code
+            }
+            Err(msg) => {
+                eprintln!("innkeep: {msg}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let result = match &cli.command {
         Command::Openapi => {
             use std::io::Write;
@@ -215,6 +243,7 @@ pub fn run(cli: Cli) -> ExitCode {
             backup::restore(&l, file, key.as_ref())
         }),
         Command::Numbering { command } => load(&cli).and_then(|l| backup::numbering(&l, command)),
+        Command::Setup(args) => load(&cli).and_then(|l| setup::run(&l, &cli.flags(), args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -251,6 +280,7 @@ fn config_check(l: &Loaded, json: bool) -> Result<(), String> {
             "ok": true,
             "data_dir": l.data_dir,
             "file": file,
+            "own_file": l.own_file,
             "environment": l.env_keys,
             "config": l.config,
             "fiscal_certificate": certificate,
@@ -261,6 +291,9 @@ fn config_check(l: &Loaded, json: bool) -> Result<(), String> {
         println!("Configuration is valid.");
         println!("data directory: {}", l.data_dir.display());
         println!("config file:    {}", file.as_deref().unwrap_or("(none)"));
+        if let Some(own) = &l.own_file {
+            println!("and beneath it: {}", own.display());
+        }
         if !l.env_keys.is_empty() {
             println!("environment:    {}", l.env_keys.join(", "));
         }

@@ -38,10 +38,20 @@ fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     })
 }
 
-/// On a new installation, says how to make the first staff member (for the front desk)
-/// and the first API client.
+/// On a new installation, says that `innkeep setup` exists; later, while there is no staff
+/// member or API client, how to make the first one.
 async fn first_run_hint(app: &App) {
     let db = app.db();
+    let svc = crate::service::Services::new(db.clone(), Default::default());
+    if crate::service::setup::is_new(&svc).await.unwrap_or(false) {
+        println!(
+            "\nThis innkeep is new: no rooms and no staff yet. Stop it (Ctrl-C) and run\n\n  \
+             innkeep setup\n\nwhich asks for the property, its rooms and the first admin, \
+             then start it again and open http://{}/.\n",
+            app.local_addr()
+        );
+        return;
+    }
     let no_users = crate::service::oauth::list_users(db)
         .await
         .is_ok_and(|u| u.is_empty());

@@ -13,6 +13,7 @@ pub mod invoice;
 pub mod limits;
 pub mod money;
 pub mod reservation;
+pub mod room_numbers;
 pub mod rules;
 pub mod scopes;
 pub mod signature;

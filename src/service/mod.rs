@@ -29,6 +29,7 @@ pub mod reservations;
 pub mod room_types;
 pub mod rooms;
 pub mod settings;
+pub mod setup;
 pub mod staff;
 pub mod stays;
 pub mod submissions;

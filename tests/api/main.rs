@@ -53,6 +53,7 @@ mod reservations;
 mod rooms;
 mod scopes;
 mod settings;
+mod setup;
 mod stays;
 mod webhook_failures;
 mod webhooks;

@@ -229,22 +229,26 @@ pub async fn set_client_rate(db: &Db, id: &str, rate: Option<Rate>) -> AppResult
     .await
 }
 
-/// Adds a staff member.
-pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) -> AppResult<User> {
-    let mut errs = Vec::new();
-    let username = username.trim().to_string();
-    if username.is_empty()
+/// The rule for a staff member's user name.
+pub fn username_rule(username: &str) -> Option<FieldError> {
+    let bad = username.is_empty()
         || username.len() > 64
         || username
             .chars()
-            .any(|c| c.is_whitespace() || c.is_control())
-    {
-        errs.push(FieldError::new(
+            .any(|c| c.is_whitespace() || c.is_control());
+    bad.then(|| {
+        FieldError::new(
             "username",
             "invalid_username",
             "must be 1 to 64 characters without spaces",
-        ));
-    }
+        )
+    })
+}
+
+/// Adds a staff member.
+pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) -> AppResult<User> {
+    let username = username.trim().to_string();
+    let mut errs: Vec<FieldError> = username_rule(&username).into_iter().collect();
     let role = Role::parse(role);
     if role.is_none() {
         errs.push(FieldError::new(

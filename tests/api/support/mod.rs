@@ -133,6 +133,7 @@ async fn start_server(
         config,
         data_dir: data_dir.clone(),
         file: None,
+        own_file: None,
         env_keys: vec![],
     };
     let app = App::build_with(&loaded, compliance)

@@ -1,0 +1,192 @@
+//! The compliance step of `innkeep setup`: which national schemes, and their settings,
+//! written to the data directory's own `innkeep.toml` (owner-only: it holds passwords) and
+//! checked by loading the configuration exactly as the server will.
+
+use std::path::PathBuf;
+
+use super::setup::SetupArgs;
+use super::setup_ask::Ask;
+use crate::config::{self, Flags, Loaded};
+
+/// The settings setup will write, not yet written.
+pub struct Pending {
+    file: PathBuf,
+    before: Option<Vec<u8>>,
+    table: toml::Table,
+    changed: bool,
+}
+
+impl Pending {
+    /// Writes the file and loads the configuration as the server would; on any problem
+    /// the file is put back as it was and the problem returned.
+    pub fn write(&self, flags: &Flags) -> Result<Option<PathBuf>, String> {
+        if !self.changed {
+            return Ok(None);
+        }
+        let text = toml::to_string(&self.table).map_err(|e| e.to_string())?;
+        crate::durable::write_private(&self.file, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", self.file.display()))?;
+        let checked = config::load(flags, std::env::vars())
+            .map_err(|e| e.to_string())
+            .and_then(|l| {
+                let f = &l.config.compliance.fiscal;
+                if f.scheme == config::FiscalSchemeName::None {
+                    return Ok(());
+                }
+                crate::compliance::fiscal_credentials(f).map(drop)
+            });
+        if let Err(e) = checked {
+            self.undo();
+            return Err(format!("{e}; nothing was changed"));
+        }
+        Ok(Some(self.file.clone()))
+    }
+
+    /// Puts the file back as it was before [`Pending::write`].
+    pub fn undo(&self) {
+        if !self.changed {
+            return;
+        }
+        let _ = match &self.before {
+            Some(bytes) => crate::durable::write_private(&self.file, bytes),
+            None => std::fs::remove_file(&self.file),
+        };
+    }
+}
+
+/// Asks which schemes to use (offering the country's own), or takes `--registration`,
+/// `--fiscal` and `--set`.
+pub fn ask(ask: &mut Ask, l: &Loaded, args: &SetupArgs, country: &str) -> Result<Pending, String> {
+    let file = l.data_dir.join(config::DATA_DIR_CONFIG);
+    let before = std::fs::read(&file).ok();
+    let mut table: toml::Table = match &before {
+        Some(bytes) => String::from_utf8_lossy(bytes)
+            .parse()
+            .map_err(|e| format!("{}: {e}", file.display()))?,
+        None => toml::Table::new(),
+    };
+    let mut sets: Vec<(String, String)> = Vec::new();
+    let registration = match &args.registration {
+        Some(s) => s.clone(),
+        None if ask.interactive() && country == "IT" => {
+            let yes = ask.select(
+                "Register guests with the police (Alloggiati Web)?",
+                &["Not now", "Yes, with Alloggiati Web"],
+                0,
+            )? == 1;
+            if yes { "it-alloggiati" } else { "none" }.to_string()
+        }
+        None => "none".into(),
+    };
+    let fiscal = match &args.fiscal {
+        Some(s) => s.clone(),
+        None if ask.interactive() && country == "HR" => {
+            let yes = ask.select(
+                "Fiscalise receipts with the Tax Administration (CIS)?",
+                &["Not now", "Yes, with CIS"],
+                0,
+            )? == 1;
+            if yes { "hr-cis" } else { "none" }.to_string()
+        }
+        None => "none".into(),
+    };
+    if registration != "none" || args.registration.is_some() {
+        sets.push((
+            "compliance.registration.scheme".into(),
+            registration.clone(),
+        ));
+    }
+    if fiscal != "none" || args.fiscal.is_some() {
+        sets.push(("compliance.fiscal.scheme".into(), fiscal.clone()));
+    }
+    if ask.interactive() && args.set.is_empty() {
+        if registration == "it-alloggiati" {
+            alloggiati(ask, &mut sets)?;
+        }
+        if fiscal == "hr-cis" {
+            cis(ask, &mut sets)?;
+        }
+    }
+    for kv in &args.set {
+        let Some((k, v)) = kv.split_once('=') else {
+            return Err(format!("--set {kv:?}: write it as KEY=VALUE"));
+        };
+        sets.push((k.trim().to_string(), v.to_string()));
+    }
+    for (k, v) in &sets {
+        config::set_dotted(&mut table, k, v).map_err(|e| e.to_string())?;
+    }
+    Ok(Pending {
+        file,
+        before,
+        table,
+        changed: !sets.is_empty(),
+    })
+}
+
+fn need(s: &str) -> Result<(), String> {
+    if s.is_empty() {
+        Err("is needed".into())
+    } else {
+        Ok(())
+    }
+}
+
+fn alloggiati(ask: &mut Ask, sets: &mut Vec<(String, String)>) -> Result<(), String> {
+    println!("\nAlloggiati Web: the credentials of the Questura's web service.");
+    let user = ask.prompt("  User name", None, need)?;
+    let password = ask.secret("  Password", need)?.unwrap_or_default();
+    let key = ask
+        .secret("  Web-service key (WSKEY)", need)?
+        .unwrap_or_default();
+    let test = ask.again("  Only test the registrations for now (Test instead of Send)?")?;
+    for (k, v) in [
+        ("username", user),
+        ("password", password),
+        ("ws_key", key),
+        ("dry_run", test.to_string()),
+    ] {
+        sets.push((format!("compliance.registration.{k}"), v));
+    }
+    Ok(())
+}
+
+fn cis(ask: &mut Ask, sets: &mut Vec<(String, String)>) -> Result<(), String> {
+    println!("\nCIS: the company's fiscal certificate and marks.");
+    let exists = |s: &str| {
+        if std::path::Path::new(s).is_file() {
+            Ok(())
+        } else {
+            Err(format!("there is no file {s}"))
+        }
+    };
+    let cert = ask.prompt("  The certificate file (.p12)", None, exists)?;
+    let cert = std::fs::canonicalize(&cert).map_or(cert, |p| p.display().to_string());
+    let password = ask
+        .secret("  The certificate's password", need)?
+        .unwrap_or_default();
+    let oib_rule = |s: &str| {
+        if s.len() == 11 && s.bytes().all(|b| b.is_ascii_digit()) {
+            Ok(())
+        } else {
+            Err("an OIB is 11 digits".to_string())
+        }
+    };
+    let oib = ask.prompt("  The company's OIB", None, oib_rule)?;
+    let operator = ask.prompt("  The operator's OIB", Some(&oib), oib_rule)?;
+    let premises = ask.prompt("  Business premises mark", None, need)?;
+    let device = ask.prompt("  Device (cash register) mark", Some("1"), need)?;
+    let vat = !ask.again("  Is the hotel outside the VAT system?")?;
+    for (k, v) in [
+        ("certificate", cert),
+        ("certificate_password", password),
+        ("oib", oib),
+        ("operator_oib", operator),
+        ("premises", premises),
+        ("device", device),
+        ("in_vat_system", vat.to_string()),
+    ] {
+        sets.push((format!("compliance.fiscal.{k}"), v));
+    }
+    Ok(())
+}
