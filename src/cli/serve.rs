@@ -104,6 +104,36 @@ pub fn lock(data_dir: &std::path::Path) -> Result<std::fs::File, String> {
     }
 }
 
+/// Tells systemd (`Type=notify`) that innkeep is ready, and, when the unit asks for a
+/// watchdog, pings it at half its interval for as long as the database still answers a read
+/// and the writer still takes a (empty) transaction: a hung server is restarted. Without
+/// systemd (no `NOTIFY_SOCKET`) this does nothing.
+fn systemd_ready(status: &str, db: crate::db::Db) {
+    use sd_notify::NotifyState;
+    let _ = sd_notify::notify(&[NotifyState::Ready, NotifyState::Status(status)]);
+    let Some(interval) = sd_notify::watchdog_enabled() else {
+        return;
+    };
+    let every = interval / 2;
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(every).await;
+            let alive = tokio::time::timeout(every, async {
+                db.ready().await?;
+                db.write(|_| Ok(())).await
+            })
+            .await;
+            match alive {
+                Ok(Ok(())) => {
+                    let _ = sd_notify::notify(&[NotifyState::Watchdog]);
+                }
+                Ok(Err(e)) => tracing::error!(error = %e, "watchdog: the database does not answer"),
+                Err(_) => tracing::error!("watchdog: the database did not answer in time"),
+            }
+        }
+    });
+}
+
 /// Runs the server until a stop signal.
 pub fn run(l: &Loaded) -> Result<(), String> {
     init_logging(l);
@@ -113,6 +143,12 @@ pub fn run(l: &Loaded) -> Result<(), String> {
     runtime.block_on(async {
         let stop = stop_signal().map_err(|e| format!("cannot install signal handlers: {e}"))?;
         let app = App::build(l).await.map_err(|e| e.operator_message())?;
+        let status = format!("serving http://{}", app.local_addr());
+        systemd_ready(&status, app.db().clone());
+        let stop = async move {
+            stop.await;
+            let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
+        };
         println!(
             "innkeep {} serving http://{} (data in {})",
             env!("CARGO_PKG_VERSION"),

@@ -54,6 +54,7 @@ mod rooms;
 mod scopes;
 mod settings;
 mod setup;
+mod systemd;
 mod stays;
 mod webhook_failures;
 mod webhooks;
