@@ -30,18 +30,25 @@ async fn ready_watchdog_and_stopping_reach_the_service_manager() {
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
     let port = free_port();
-    let mut child = Killed(innkeep(&dir.path().join("data"))
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .env("NOTIFY_SOCKET", &path)
-        .env("WATCHDOG_USEC", "400000")
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap());
+    let mut child = Killed(
+        innkeep(&dir.path().join("data"))
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+            .env("NOTIFY_SOCKET", &path)
+            .env("WATCHDOG_USEC", "400000")
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let ready = next(&socket);
     assert!(ready.contains("READY=1"), "{ready}");
-    assert!(ready.contains(&format!("STATUS=serving http://127.0.0.1:{port}")), "{ready}");
+    assert!(
+        ready.contains(&format!("STATUS=serving http://127.0.0.1:{port}")),
+        "{ready}"
+    );
     // Ready means ready: the server answers /ready at once.
-    let r = reqwest::get(format!("http://127.0.0.1:{port}/ready")).await.unwrap();
+    let r = reqwest::get(format!("http://127.0.0.1:{port}/ready"))
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     for _ in 0..2 {
         assert_eq!(next(&socket), "WATCHDOG=1");
