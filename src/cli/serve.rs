@@ -8,6 +8,8 @@ fn init_logging(l: &Loaded) {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        // Colours only on a terminal: not in the journal or a log file.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
     let _ = match l.config.log.format {
         LogFormat::Json => builder.json().try_init(),

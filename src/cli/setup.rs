@@ -98,7 +98,7 @@ pub fn run(l: &Loaded, flags: &Flags, args: &SetupArgs) -> Result<(), String> {
         setup::apply(svc, p, plan).await
     })
     .inspect_err(|_| compliance.undo())?;
-    let address = format!("http://{}/", l.config.server.listen);
+    let address = address_to_open(l.config.server.listen);
     if args.json {
         let pw = generated.then_some(&password);
         println!(
@@ -130,6 +130,21 @@ pub fn run(l: &Loaded, flags: &Flags, args: &SetupArgs) -> Result<(), String> {
         done.admin
     );
     Ok(())
+}
+
+/// The front desk's address as a person types it: on every address, this computer's name
+/// (which the hotel's other devices reach), else the address listened on.
+fn address_to_open(listen: std::net::SocketAddr) -> String {
+    let host = if listen.ip().is_unspecified() {
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty())
+            .unwrap_or_else(|| "localhost".into())
+    } else {
+        listen.ip().to_string()
+    };
+    format!("http://{host}:{}/", listen.port())
 }
 
 /// The property's settings, as the API's input and as a (label, value) list to show.
