@@ -1,5 +1,5 @@
 //! The command line: `innkeep serve`, `migrate`, `config check`, `openapi`, the
-//! administration's commands, `backup`, `restore`, `numbering` and `setup`.
+//! administration's commands, `backup`, `restore`, `numbering`, `setup` and `doctor`.
 //!
 //! Every command takes `--data-dir` (or `INNKEEP_DATA_DIR`) and `--config` (or
 //! `INNKEEP_CONFIG`); commands meant for scripts take `--json`.
@@ -7,6 +7,8 @@
 mod admin;
 mod backup;
 mod compliance;
+mod doctor;
+mod doctor_files;
 mod owner;
 mod queue;
 mod serve;
@@ -147,6 +149,13 @@ pub enum Command {
     },
     /// The first run: the property, room types and rooms, the first admin, compliance.
     Setup(setup::SetupArgs),
+    /// Checks that all is well: disk, permissions, clock, backups, jobs, deadlines,
+    /// certificate, webhooks; exit code 1 when something needs attention.
+    Doctor {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// `innkeep config …`
@@ -243,6 +252,7 @@ pub fn run(cli: Cli) -> ExitCode {
             backup::restore(&l, file, key.as_ref())
         }),
         Command::Numbering { command } => load(&cli).and_then(|l| backup::numbering(&l, command)),
+        Command::Doctor { json } => load(&cli).and_then(|l| doctor::run(&l, *json)),
         Command::Setup(args) => load(&cli).and_then(|l| setup::run(&l, &cli.flags(), args)),
     };
     match result {

@@ -12,6 +12,7 @@ mod context;
 pub mod deliveries;
 pub mod desk;
 pub mod desk_views;
+pub mod doctor;
 pub mod events;
 pub mod feed;
 pub mod guests;

@@ -2,8 +2,8 @@
 //! they report; with a single writer, sequences become visible in commit order, so a reader
 //! polling with `after` never misses one.
 
-use rusqlite::Connection;
 use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension};
 
 use crate::db::Tx;
 use crate::domain::events::EventType;
@@ -130,6 +130,14 @@ pub fn extent(conn: &Connection) -> AppResult<(Option<i64>, i64)> {
                     COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)",
         )?
         .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
+}
+
+/// When the newest event occurred, if there is one.
+pub fn newest_at(conn: &Connection) -> AppResult<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT occurred_at FROM events ORDER BY sequence DESC LIMIT 1")?
+        .query_row([], |r| r.get(0))
+        .optional()?)
 }
 
 /// The newest sequence.

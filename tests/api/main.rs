@@ -30,6 +30,7 @@ mod desk_rooms_admin;
 mod desk_settings;
 mod desk_stay;
 mod desk_webhooks_admin;
+mod doctor;
 mod events;
 mod feed;
 mod fiscal;

@@ -1,0 +1,61 @@
+//! What `innkeep doctor` asks the database: the facts behind its checks, read only.
+
+use chrono::{DateTime, Utc};
+
+use crate::error::AppResult;
+use crate::model::{Principal, Submission};
+use crate::service::{Services, backups, compliance_centre};
+use crate::store;
+
+/// The database's side of the checks.
+#[derive(Debug)]
+pub struct Facts {
+    /// Jobs that gave up: (id, kind, subject, last error).
+    pub failed_jobs: Vec<(i64, String, String, Option<String>)>,
+    /// Submissions past their legal deadline and not yet accepted.
+    pub overdue: Vec<Submission>,
+    /// Webhook endpoints switched off: (url, why).
+    pub disabled_webhooks: Vec<(String, Option<String>)>,
+    /// Seconds since the last good scheduled backup, if any.
+    pub last_backup_age: Option<i64>,
+    /// When the newest event was recorded (by this PC's clock at the time).
+    pub newest_event_at: Option<String>,
+    /// The fiscal certificate in use: subject and expiry.
+    pub certificate: Option<(String, DateTime<Utc>)>,
+    /// Whether invoices wait for the numbering to be confirmed after a restore.
+    pub numbering_held: bool,
+}
+
+/// Reads the facts.
+pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
+    let db = svc.db();
+    let failed_jobs = db
+        .read(|c| store::jobs::list(c, Some("failed"), 1000))
+        .await?
+        .into_iter()
+        .map(|j| (j.id, j.kind, j.subject_id, j.last_error))
+        .collect();
+    let disabled_webhooks = db
+        .read(store::webhooks::all)
+        .await?
+        .into_iter()
+        .filter(|e| !e.webhook.enabled)
+        .map(|e| (e.webhook.url, e.webhook.disabled_reason))
+        .collect();
+    let newest_event_at = db.read(store::events::newest_at).await?;
+    let centre = compliance_centre::centre(svc, p).await?;
+    let overdue = centre.open.into_iter().filter(|s| s.overdue).collect();
+    let numbering_held = crate::service::numbering::standing(svc, p)
+        .await?
+        .hold
+        .is_some();
+    Ok(Facts {
+        failed_jobs,
+        overdue,
+        disabled_webhooks,
+        last_backup_age: backups::last_good_age(svc).await?,
+        newest_event_at,
+        certificate: centre.certificate,
+        numbering_held,
+    })
+}
