@@ -10,6 +10,7 @@ mod compliance;
 mod doctor;
 mod doctor_files;
 mod owner;
+mod privacy;
 mod queue;
 mod serve;
 mod setup;
@@ -19,6 +20,7 @@ mod setup_compliance;
 pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
 pub use backup::NumberingCommand;
 pub use compliance::{ComplianceCommand, SubmissionsCommand};
+pub use privacy::GuestsCommand;
 pub use queue::{JobsCommand, WebhooksCommand};
 
 use std::net::SocketAddr;
@@ -147,6 +149,12 @@ pub enum Command {
         #[command(subcommand)]
         command: NumberingCommand,
     },
+    /// A guest's data: export everything about them, or erase them (GDPR).
+    Guests {
+        /// What to do.
+        #[command(subcommand)]
+        command: GuestsCommand,
+    },
     /// The first run: the property, room types and rooms, the first admin, compliance.
     Setup(setup::SetupArgs),
     /// Checks that all is well: disk, permissions, clock, backups, jobs, deadlines,
@@ -252,6 +260,7 @@ pub fn run(cli: Cli) -> ExitCode {
             backup::restore(&l, file, key.as_ref())
         }),
         Command::Numbering { command } => load(&cli).and_then(|l| backup::numbering(&l, command)),
+        Command::Guests { command } => load(&cli).and_then(|l| privacy::guests(&l, command)),
         Command::Doctor { json } => load(&cli).and_then(|l| doctor::run(&l, *json)),
         Command::Setup(args) => load(&cli).and_then(|l| setup::run(&l, &cli.flags(), args)),
     };

@@ -13,6 +13,7 @@ pub mod invoice;
 pub mod limits;
 pub mod money;
 pub mod reservation;
+pub mod retention;
 pub mod room_numbers;
 pub mod rules;
 pub mod scopes;

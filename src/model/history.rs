@@ -35,7 +35,9 @@ pub struct HistoryEntry {
     /// What happened: an event type (such as `reservation.cancelled`), or one of the changes
     /// that have no event of their own: `reservation.charge_added`,
     /// `invoice.payment_recorded` (a part payment), `invoice.cancelled` (reversed by a credit
-    /// note) and `invoice.fiscalization_delayed` (the authority could not be reached).
+    /// note), `invoice.fiscalization_delayed` (the authority could not be reached), and on a
+    /// guest `guest.exported` (an admin exported all their data) and `guest.erased` (an admin
+    /// erased them: every value in their history then reads `"[erased]"`).
     #[oai(rename = "type")]
     pub kind: String,
     /// When.

@@ -25,6 +25,7 @@ pub mod kiosk;
 pub mod maintenance;
 pub mod numbering;
 pub mod oauth;
+pub mod privacy;
 pub mod registration;
 pub mod reservations;
 pub mod room_types;

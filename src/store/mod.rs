@@ -18,6 +18,7 @@ pub mod jobs;
 pub mod kiosk;
 pub mod numbering;
 pub mod page;
+pub mod privacy;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;

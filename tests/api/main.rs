@@ -48,6 +48,7 @@ mod oauth;
 mod oauth_device;
 mod oauth_tokens;
 mod pagination;
+mod privacy;
 mod promises;
 mod registration;
 mod reservations;
