@@ -820,3 +820,27 @@ admin-backup-age = { $count ->
    *[other] The last daily backup was written and verified { $count } hours ago.
 }
 admin-backup-late = The last daily backup is { $count } hours old: check that the backup disk is connected and has room.
+
+## A guest's privacy (GDPR), on the guest's page for admins.
+privacy-heading = Privacy
+privacy-about = A guest may ask for everything the hotel holds about them, or to be erased. Invoices and police registrations stay for as long as the law requires.
+privacy-export = Download everything about this guest (JSON)
+privacy-erase-confirm = Yes, erase { $name }'s personal data. This cannot be undone.
+privacy-erase = Erase this guest
+privacy-erase-tick = Tick the box to confirm; an erasure cannot be undone.
+erased-title = Guest erased
+erased-lead = Their name, contact details, date and place of birth, document, address and notes are gone. Their history keeps only who changed what, and when.
+erased-nothing-kept = Nothing about them has to be kept.
+erased-kept-lead = The law keeps these, exactly as they were issued or sent:
+erased-see-record = See the erased record
+col-kept = Document
+col-kept-until = Kept until
+col-kept-why = Why
+kept-invoice = Invoice { $number }
+kept-registration = Police registration of booking { $code }
+law-invoices-it = Italian Civil Code, art. 2220: invoices are kept for ten years.
+law-invoices-hr = Croatian Accounting Act, art. 10: accounting documents are kept for eleven years after the business year.
+law-invoices-other = Tax and accounting law: invoices are kept for ten years (the usual period in the EU; check your country's).
+law-registrations-it = Italian police registration (Alloggiati Web): the receipts are kept for five years.
+law-registrations-other = Guest registration law: registrations are kept for five years.
+problem-guest-open-reservation = The guest is on booking { $code } ({ $arrival } to { $departure }), which is not over: cancel it, or check them out, before erasing them.

@@ -837,3 +837,27 @@ admin-backup-age = { $count ->
    *[other] Posljednja dnevna kopija zapisana je i provjerena prije { $count } sati.
 }
 admin-backup-late = Posljednja dnevna kopija stara je { $count } h: provjerite je li disk za kopije priključen i ima li mjesta.
+
+## A guest's privacy (GDPR), on the guest's page for admins.
+privacy-heading = Privatnost
+privacy-about = Gost može zatražiti sve što hotel o njemu čuva ili da ga se izbriše. Računi i prijave policiji ostaju onoliko dugo koliko zakon propisuje.
+privacy-export = Preuzmi sve podatke o ovom gostu (JSON)
+privacy-erase-confirm = Da, izbriši osobne podatke gosta { $name }. To se ne može poništiti.
+privacy-erase = Izbriši ovog gosta
+privacy-erase-tick = Označite kućicu za potvrdu; brisanje se ne može poništiti.
+erased-title = Gost je izbrisan
+erased-lead = Ime, kontakti, datum i mjesto rođenja, isprava, adresa i bilješke više ne postoje. Njegova povijest čuva samo tko je što promijenio i kada.
+erased-nothing-kept = O njemu ništa ne treba čuvati.
+erased-kept-lead = Zakon čuva ove isprave, točno onakve kakve su izdane ili poslane:
+erased-see-record = Pogledaj izbrisani zapis
+col-kept = Isprava
+col-kept-until = Čuva se do
+col-kept-why = Zašto
+kept-invoice = Račun { $number }
+kept-registration = Prijava policiji za rezervaciju { $code }
+law-invoices-it = Talijanski građanski zakonik, čl. 2220: računi se čuvaju deset godina.
+law-invoices-hr = Zakon o računovodstvu, čl. 10: knjigovodstvene isprave čuvaju se jedanaest godina nakon poslovne godine.
+law-invoices-other = Porezni i računovodstveni propisi: računi se čuvaju deset godina (uobičajeno u EU; provjerite propise svoje zemlje).
+law-registrations-it = Talijanska prijava gostiju policiji (Alloggiati Web): potvrde se čuvaju pet godina.
+law-registrations-other = Propisi o prijavi gostiju: prijave se čuvaju pet godina.
+problem-guest-open-reservation = Gost je na rezervaciji { $code } (od { $arrival } do { $departure }), koja nije završena: otkažite je ili odjavite goste prije brisanja.

@@ -819,3 +819,27 @@ admin-backup-age = { $count ->
    *[other] L'ultimo backup giornaliero è stato scritto e verificato { $count } ore fa.
 }
 admin-backup-late = L'ultimo backup giornaliero ha { $count } ore: controlla che il disco dei backup sia collegato e abbia spazio.
+
+## A guest's privacy (GDPR), on the guest's page for admins.
+privacy-heading = Dati personali
+privacy-about = Un ospite può chiedere tutto ciò che l'albergo conserva su di lui, o di essere cancellato. Fatture e schedine di polizia restano per il tempo previsto dalla legge.
+privacy-export = Scarica tutti i dati di questo ospite (JSON)
+privacy-erase-confirm = Sì, cancella i dati personali di { $name }. Non si può annullare.
+privacy-erase = Cancella questo ospite
+privacy-erase-tick = Spunta la casella per confermare; una cancellazione non si può annullare.
+erased-title = Ospite cancellato
+erased-lead = Nome, recapiti, data e luogo di nascita, documento, indirizzo e note non ci sono più. La sua cronologia conserva solo chi ha cambiato cosa, e quando.
+erased-nothing-kept = Non c'è nulla da conservare su di lui.
+erased-kept-lead = La legge conserva questi documenti, esattamente come sono stati emessi o inviati:
+erased-see-record = Vedi la scheda cancellata
+col-kept = Documento
+col-kept-until = Conservato fino al
+col-kept-why = Perché
+kept-invoice = Fattura { $number }
+kept-registration = Schedina di polizia della prenotazione { $code }
+law-invoices-it = Codice civile, art. 2220: le fatture si conservano per dieci anni.
+law-invoices-hr = Legge croata sulla contabilità, art. 10: i documenti contabili si conservano per undici anni dopo l'esercizio.
+law-invoices-other = Norme fiscali e contabili: le fatture si conservano per dieci anni (il periodo abituale nell'UE; verificate quello del vostro paese).
+law-registrations-it = Comunicazione alloggiati (Alloggiati Web): le ricevute si conservano per cinque anni.
+law-registrations-other = Norme sulla registrazione degli ospiti: le registrazioni si conservano per cinque anni.
+problem-guest-open-reservation = L'ospite è nella prenotazione { $code } (dal { $arrival } al { $departure }), che non è conclusa: annullala, o fai il check-out, prima di cancellarlo.

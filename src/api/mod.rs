@@ -438,6 +438,14 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             poem::get(crate::desk::guests::guest).post(crate::desk::guest_edit::save),
         )
         .at("/guests/:id/edit", poem::get(crate::desk::guest_edit::edit))
+        .at(
+            "/guests/:id/export",
+            poem::get(crate::desk::guest_privacy::export),
+        )
+        .at(
+            "/guests/:id/erase",
+            poem::post(crate::desk::guest_privacy::erase),
+        )
         .at("/login", poem::get(crate::desk::sign_in::login))
         .at("/login/callback", poem::get(crate::desk::sign_in::callback))
         .at("/logout", poem::post(crate::desk::sign_in::logout))

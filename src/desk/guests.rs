@@ -1,5 +1,6 @@
 //! Screen 7, guests: search by name (`/guests?q=`), and a guest's page with their details
-//! and stays (`/guests/{id}`). Editing comes next.
+//! and stays (`/guests/{id}`); for admins also the guest's privacy: export and erase
+//! (`guest_privacy`).
 
 use std::sync::Arc;
 
@@ -31,6 +32,21 @@ struct GuestPage {
     facts: Vec<(String, String)>,
     /// (reservation id, code, arrival, nights, status)
     stays: Vec<(String, String, String, String, String)>,
+    /// The erase form's confirmation label, naming the guest.
+    erase_label: String,
+    /// Why the erasure was refused, next to its box.
+    erase_error: Option<String>,
+    /// Why the erasure was refused, in words.
+    problem: Option<String>,
+}
+
+/// How the guest page's erase form came back.
+#[derive(Default)]
+pub struct EraseForm {
+    /// The box was not ticked.
+    pub error: Option<String>,
+    /// The erasure was refused.
+    pub problem: Option<String>,
 }
 
 /// The search box's query.
@@ -85,6 +101,18 @@ pub async fn guest(
     state: Data<&Arc<DeskState>>,
 ) -> Response {
     let (s, t) = or_answer!(open(req, &state).await);
+    show(&state, &s, t, id, StatusCode::OK, EraseForm::default()).await
+}
+
+/// The guest's page, with the erase form as it came back.
+pub async fn show(
+    state: &DeskState,
+    s: &super::DeskSession,
+    t: T,
+    id: String,
+    status: StatusCode,
+    erase: EraseForm,
+) -> Response {
     let (g, stays) = match desk_views::guest(&state.svc, &s.principal, id).await {
         Ok(v) => v,
         Err(e) => return failed_read(&t, &e, "not-found-guest", ("/guests", "back-to-guests")),
@@ -117,15 +145,13 @@ pub async fn guest(
         (t.t("field-document"), or_not_given(&t, document)),
         (t.t("field-address"), or_not_given(&t, address)),
     ];
+    let full_name = format!("{} {}", g.first_name, g.last_name);
     let body = GuestPage {
         id: g.id.clone(),
-        name: t.with(
-            "guest-heading",
-            &[(
-                "name",
-                Arg::Text(format!("{} {}", g.first_name, g.last_name)),
-            )],
-        ),
+        name: t.with("guest-heading", &[("name", Arg::Text(full_name.clone()))]),
+        erase_label: t.with("privacy-erase-confirm", &[("name", Arg::Text(full_name))]),
+        erase_error: erase.error,
+        problem: erase.problem,
         facts,
         stays: stays
             .into_iter()
@@ -139,7 +165,7 @@ pub async fn guest(
                 )
             })
             .collect(),
-        shell: Shell::new(&s, t, "guests"),
+        shell: Shell::new(s, t, "guests"),
     };
-    page(StatusCode::OK, &body)
+    page(status, &body)
 }

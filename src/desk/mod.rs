@@ -16,6 +16,7 @@ pub mod compliance_admin;
 pub mod files;
 pub mod guest_edit;
 pub mod guest_form;
+pub mod guest_privacy;
 pub mod guests;
 pub mod housekeeping;
 pub mod invoice;

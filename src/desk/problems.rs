@@ -53,6 +53,8 @@ pub const TEMPLATES: &[Template] = &[
     ("exceeds_outstanding", "must be at most {amount}, what is still owed", "problem-exceeds-outstanding"),
     ("amount_too_large", "the amounts are too large to invoice", "problem-amounts-too-large"),
     ("numbering_unconfirmed", "Invoices are on hold since {since}: this database was restored from a backup, and invoices issued after that backup may already carry the next numbers. An admin must confirm the next number of each series (innkeep numbering confirm) first.", "problem-numbering-unconfirmed"),
+    // Guests.
+    ("guest_has_open_reservation", "The guest is on reservation {code} ({arrival} to {departure}), which is not over: cancel it, or check them out, before erasing them.", "problem-guest-open-reservation"),
     // Rooms and room types.
     ("already_exists", "A room numbered \"{number}\" already exists.", "problem-room-exists"),
     ("already_exists", "A room type with the code \"{code}\" already exists.", "problem-room-type-exists"),

@@ -12,6 +12,8 @@ pub struct Duty {
     pub from_year_end: bool,
     /// The law, in words.
     pub law: &'static str,
+    /// The same, as the catalogue key the pages say it with.
+    pub key: &'static str,
 }
 
 impl Duty {
@@ -38,18 +40,21 @@ pub fn invoices(country: Option<&str>) -> Duty {
             from_year_end: false,
             law: "Italian Civil Code, art. 2220: accounting records and invoices are kept for \
                   ten years",
+            key: "law-invoices-it",
         },
         Some("HR") => Duty {
             years: 11,
             from_year_end: true,
             law: "Croatian Accounting Act (Zakon o računovodstvu), art. 10: accounting \
                   documents are kept for eleven years after the business year",
+            key: "law-invoices-hr",
         },
         _ => Duty {
             years: 10,
             from_year_end: true,
             law: "tax and accounting law: invoices are kept for ten years (the usual period in \
                   the EU; check your country's)",
+            key: "law-invoices-other",
         },
     }
 }
@@ -62,11 +67,13 @@ pub fn registrations(scheme: &str) -> Duty {
             from_year_end: false,
             law: "Italian police registration (Alloggiati Web, TULPS art. 109): the receipts \
                   of the registrations are kept for five years",
+            key: "law-registrations-it",
         },
         _ => Duty {
             years: 5,
             from_year_end: false,
             law: "guest registration law: registrations are kept for five years",
+            key: "law-registrations-other",
         },
     }
 }
@@ -95,7 +102,7 @@ mod tests {
         fn a_document_is_kept_at_least_its_years(days in 0i64..40_000, years in 1i32..20) {
             let date = d("1990-01-01") + chrono::Duration::days(days);
             for from_year_end in [false, true] {
-                let duty = Duty { years, from_year_end, law: "" };
+                let duty = Duty { years, from_year_end, law: "", key: "" };
                 let until = duty.until(date);
                 proptest::prop_assert!(until > date);
                 proptest::prop_assert!(until.year() - date.year() >= years);

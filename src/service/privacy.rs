@@ -18,12 +18,19 @@ use crate::store;
 /// Something about the guest that must be kept.
 #[derive(Debug, Clone, Serialize)]
 pub struct Kept {
-    /// What, such as "invoice 2026-000123".
+    /// What, such as "invoice 2026-000123 of 2026-03-15".
     pub what: String,
+    /// `invoice` or `registration`.
+    pub kind: &'static str,
+    /// The invoice's number, or the reservation's code.
+    pub reference: String,
     /// The first day it may be deleted.
-    pub until: String,
+    pub until: chrono::NaiveDate,
     /// The law that keeps it.
     pub why: String,
+    /// The same as a catalogue key, for the pages.
+    #[serde(skip)]
+    pub law_key: &'static str,
 }
 
 /// What an erasure did.
@@ -146,8 +153,11 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
                     let date = s.due_at.0.get(..10).and_then(|d| d.parse().ok()).unwrap_or(r.arrival.0);
                     kept.push(Kept {
                         what: format!("the police registration of reservation {} ({})", r.code, s.id),
-                        until: duty.until(date).to_string(),
+                        kind: "registration",
+                        reference: r.code.clone(),
+                        until: duty.until(date),
                         why: duty.law.into(),
+                        law_key: duty.key,
                     });
                 }
             }
@@ -156,8 +166,11 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
                 let Some(i) = store::invoices::get(tx, &iid)? else { continue };
                 kept.push(Kept {
                     what: format!("invoice {} of {}", i.number, i.issue_date.0),
-                    until: duty.until(i.issue_date.0).to_string(),
+                    kind: "invoice",
+                    reference: i.number.clone(),
+                    until: duty.until(i.issue_date.0),
                     why: duty.law.into(),
+                    law_key: duty.key,
                 });
             }
             let mut g = old.clone();
