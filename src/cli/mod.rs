@@ -7,8 +7,11 @@
 mod admin;
 mod backup;
 mod compliance;
+mod config_cmd;
 mod doctor;
 mod doctor_files;
+mod export;
+mod import;
 mod owner;
 mod privacy;
 mod queue;
@@ -30,7 +33,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::config::{self, Flags, Loaded};
-use crate::db;
 
 /// innkeep: the property-management system for small hotels.
 #[derive(Debug, Parser)]
@@ -149,6 +151,30 @@ pub enum Command {
         #[command(subcommand)]
         command: NumberingCommand,
     },
+    /// Moving in: guests or reservations from another system's CSV file, all or nothing.
+    Import {
+        /// What the file holds.
+        what: ImportWhat,
+        /// The CSV file (UTF-8; comma- or semicolon-separated; the first line names the columns).
+        file: PathBuf,
+        /// The file's own name for one of innkeep's columns, FILE_COLUMN=COLUMN (repeatable).
+        #[arg(long = "map", value_name = "FILE_COLUMN=COLUMN")]
+        map: Vec<String>,
+        /// Check every line and report the bad ones; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Everything of one kind as CSV (guests and reservations in the import's columns).
+    Export {
+        /// What to write.
+        what: export::ExportWhat,
+        /// Write to this file (owner-only) instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// A guest's data: export everything about them, or erase them (GDPR).
     Guests {
         /// What to do.
@@ -175,6 +201,24 @@ pub enum ConfigCommand {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// What `innkeep import` reads.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ImportWhat {
+    /// Guests (import them first).
+    Guests,
+    /// Reservations of guests imported before.
+    Reservations,
+}
+
+impl ImportWhat {
+    fn kind(self) -> crate::service::import::Kind {
+        match self {
+            ImportWhat::Guests => crate::service::import::Kind::Guests,
+            ImportWhat::Reservations => crate::service::import::Kind::Reservations,
+        }
+    }
 }
 
 impl Cli {
@@ -227,8 +271,8 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Config {
             command: ConfigCommand::Check { json },
-        } => load(&cli).and_then(|l| config_check(&l, *json)),
-        Command::Migrate { json } => load(&cli).and_then(|l| migrate(&l, *json)),
+        } => load(&cli).and_then(|l| config_cmd::config_check(&l, *json)),
+        Command::Migrate { json } => load(&cli).and_then(|l| config_cmd::migrate(&l, *json)),
         Command::Serve { .. } => load(&cli).and_then(|l| serve::run(&l)),
         Command::Clients { command } => load(&cli).and_then(|l| admin::clients(&l, command)),
         Command::Users { command } => load(&cli).and_then(|l| admin::users(&l, command)),
@@ -260,6 +304,16 @@ pub fn run(cli: Cli) -> ExitCode {
             backup::restore(&l, file, key.as_ref())
         }),
         Command::Numbering { command } => load(&cli).and_then(|l| backup::numbering(&l, command)),
+        Command::Import {
+            what,
+            file,
+            map,
+            dry_run,
+            json,
+        } => load(&cli).and_then(|l| import::run(&l, what.kind(), file, map, *dry_run, *json)),
+        Command::Export { what, output } => {
+            load(&cli).and_then(|l| export::run(&l, *what, output.as_ref()))
+        }
         Command::Guests { command } => load(&cli).and_then(|l| privacy::guests(&l, command)),
         Command::Doctor { json } => load(&cli).and_then(|l| doctor::run(&l, *json)),
         Command::Setup(args) => load(&cli).and_then(|l| setup::run(&l, &cli.flags(), args)),
@@ -271,119 +325,4 @@ pub fn run(cli: Cli) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// The fiscal certificate, loaded as the server would: (subject, expiry, days left).
-fn fiscal_certificate(l: &Loaded) -> Result<Option<serde_json::Value>, String> {
-    let f = &l.config.compliance.fiscal;
-    if f.scheme == config::FiscalSchemeName::None {
-        return Ok(None);
-    }
-    let c = crate::compliance::fiscal_credentials(f)?;
-    let days = (c.not_after - chrono::Utc::now()).num_days();
-    Ok(Some(serde_json::json!({
-        "subject": c.subject,
-        "issuer": c.issuer,
-        "serial": c.serial,
-        "not_after": crate::clock::format_instant(c.not_after),
-        "days_left": days,
-    })))
-}
-
-fn config_check(l: &Loaded, json: bool) -> Result<(), String> {
-    let file = l.file.as_ref().map(|f| f.display().to_string());
-    let certificate = fiscal_certificate(l)?;
-    let warnings = l.config.compliance.fiscal.warnings();
-    if json {
-        let out = serde_json::json!({
-            "ok": true,
-            "data_dir": l.data_dir,
-            "file": file,
-            "own_file": l.own_file,
-            "environment": l.env_keys,
-            "config": l.config,
-            "fiscal_certificate": certificate,
-            "warnings": warnings,
-        });
-        println!("{out}");
-    } else {
-        println!("Configuration is valid.");
-        println!("data directory: {}", l.data_dir.display());
-        println!("config file:    {}", file.as_deref().unwrap_or("(none)"));
-        if let Some(own) = &l.own_file {
-            println!("and beneath it: {}", own.display());
-        }
-        if !l.env_keys.is_empty() {
-            println!("environment:    {}", l.env_keys.join(", "));
-        }
-        println!("listen:         {}", l.config.server.listen);
-        println!("log level:      {}", l.config.log.level);
-        let r = &l.config.compliance.registration;
-        match r.scheme {
-            config::RegistrationSchemeName::None => println!("registration:   none"),
-            config::RegistrationSchemeName::ItAlloggiati => println!(
-                "registration:   it-alloggiati{} as {} at {} (password and ws_key set)",
-                if r.dry_run {
-                    " (dry run: Test, not Send)"
-                } else {
-                    ""
-                },
-                r.username,
-                r.endpoint
-            ),
-        }
-        let f = &l.config.compliance.fiscal;
-        match &certificate {
-            None => println!("fiscal:         none"),
-            Some(c) => {
-                println!(
-                    "fiscal:         hr-cis at {} (OIB {}, premises {}, device {}, operator {})",
-                    f.endpoint, f.oib, f.premises, f.device, f.operator_oib
-                );
-                println!("certificate:    {}", c["subject"].as_str().unwrap_or(""));
-                println!(
-                    "expires:        {} ({} days left)",
-                    c["not_after"].as_str().unwrap_or(""),
-                    c["days_left"]
-                );
-                if c["days_left"].as_i64().unwrap_or(0) < 30 {
-                    eprintln!(
-                        "warning: the fiscal certificate expires within 30 days; order a new one from FINA"
-                    );
-                }
-            }
-        }
-        for w in &warnings {
-            eprintln!("warning: {w}");
-        }
-    }
-    Ok(())
-}
-
-fn migrate(l: &Loaded, json: bool) -> Result<(), String> {
-    crate::app::prepare_data_dir(&l.data_dir).map_err(|e| e.operator_message())?;
-    let path = l.data_dir.join(db::DB_FILE);
-    let mut conn = db::open_writable(&path).map_err(|e| e.operator_message())?;
-    let before = db::migration_status(&conn).map_err(|e| e.operator_message())?;
-    let after = db::migrate(&mut conn).map_err(|e| e.operator_message())?;
-    if json {
-        println!(
-            "{}",
-            serde_json::json!({"database": path, "from_version": before.applied, "to_version": after.applied})
-        );
-    } else if before.applied == after.applied {
-        println!(
-            "{}: already at schema version {}.",
-            path.display(),
-            after.applied
-        );
-    } else {
-        println!(
-            "{}: migrated from schema version {} to {}.",
-            path.display(),
-            before.applied,
-            after.applied
-        );
-    }
-    Ok(())
 }

@@ -4,7 +4,7 @@ use crate::db::Tx;
 use crate::domain::events::EventType;
 use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
-use crate::model::Principal;
+use crate::model::{Actor, Principal};
 use crate::model::{Guest, GuestCreate, GuestUpdate, Instant, snapshot};
 use crate::service::Services;
 use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
@@ -28,35 +28,36 @@ fn check_dates(tx: &Tx, g: &Guest, errs: &mut Vec<FieldError>) -> AppResult<()> 
 /// Creates a guest and records `guest.created`.
 pub async fn create(svc: &Services, p: &Principal, input: GuestCreate) -> AppResult<Guest> {
     p.require(Scope::GuestsWrite)?;
-    let db = svc.db();
     let actor = p.actor.clone();
-    db.write(move |tx| {
-        let now = Instant(tx.now_text());
-        let g = Guest {
-            id: crate::ids::new("gst"),
-            first_name: input.first_name.into(),
-            last_name: input.last_name.into(),
-            email: input.email.map(Into::into),
-            phone: input.phone.map(Into::into),
-            birth_date: input.birth_date,
-            gender: input.gender,
-            nationality: input.nationality.map(Into::into),
-            birth_place: input.birth_place,
-            document: input.document,
-            address: input.address,
-            notes: input.notes.map(Into::into),
-            version: 1,
-            created_at: now.clone(),
-            updated_at: now,
-        };
-        let mut errs = Vec::new();
-        check_dates(tx, &g, &mut errs)?;
-        fail_on(errs)?;
-        store::guests::insert(tx, &g)?;
-        store::events::record(tx, &actor, EventType::GuestCreated, &g.id, &snapshot(&g))?;
-        Ok(g)
-    })
-    .await
+    svc.db().write(move |tx| create_in(tx, &actor, input)).await
+}
+
+/// [`create`] inside the caller's transaction (also for an import's many guests).
+pub(crate) fn create_in(tx: &Tx, actor: &Actor, input: GuestCreate) -> AppResult<Guest> {
+    let now = Instant(tx.now_text());
+    let g = Guest {
+        id: crate::ids::new("gst"),
+        first_name: input.first_name.into(),
+        last_name: input.last_name.into(),
+        email: input.email.map(Into::into),
+        phone: input.phone.map(Into::into),
+        birth_date: input.birth_date,
+        gender: input.gender,
+        nationality: input.nationality.map(Into::into),
+        birth_place: input.birth_place,
+        document: input.document,
+        address: input.address,
+        notes: input.notes.map(Into::into),
+        version: 1,
+        created_at: now.clone(),
+        updated_at: now,
+    };
+    let mut errs = Vec::new();
+    check_dates(tx, &g, &mut errs)?;
+    fail_on(errs)?;
+    store::guests::insert(tx, &g)?;
+    store::events::record(tx, actor, EventType::GuestCreated, &g.id, &snapshot(&g))?;
+    Ok(g)
 }
 
 /// One guest.

@@ -18,6 +18,7 @@ pub mod feed;
 pub mod guests;
 pub mod history;
 pub mod idempotency;
+pub mod import;
 pub mod invoices;
 pub mod invoicing;
 pub mod jobs;

@@ -11,7 +11,7 @@ use crate::domain::reservation::Status;
 use crate::domain::scopes::Scope;
 use crate::domain::stay::{StayDates, StayError};
 use crate::error::{AppError, AppResult, FieldError};
-use crate::model::Principal;
+use crate::model::{Actor, Principal};
 use crate::model::{Instant, Reservation, ReservationCreate, RoomType, snapshot};
 use crate::service::Services;
 use crate::service::{Page, PageRequest, all_into, fail_on, page};
@@ -207,71 +207,77 @@ pub async fn create(
     input: ReservationCreate,
 ) -> AppResult<Reservation> {
     p.require(Scope::ReservationsWrite)?;
-    let db = svc.db();
     let actor = p.actor.clone();
-    db.write(move |tx| {
-        let mut errs = Vec::new();
-        let room_type = store::room_types::get(tx, &input.room_type_id.0)?;
-        let rate: Option<i64> = input.nightly_rate.map(Into::into);
-        let currency: Option<String> = input.currency.map(Into::into);
-        let (nightly_rate, currency) = match (&room_type, rate, currency) {
-            (_, Some(rate), Some(cur)) => (rate, cur),
-            (Some(rt), None, Some(cur)) if cur != rt.currency => {
-                errs.push(FieldError::new(
-                    "currency",
-                    "currency_mismatch",
-                    format!(
-                        "must be {} (the room type's) unless nightly_rate is given",
-                        rt.currency
-                    ),
-                ));
-                (rt.base_rate, cur)
-            }
-            (Some(rt), rate, cur) => (
-                rate.unwrap_or(rt.base_rate),
-                cur.unwrap_or_else(|| rt.currency.clone()),
-            ),
-            (None, rate, cur) => (rate.unwrap_or(0), cur.unwrap_or_default()),
-        };
-        let now = Instant(tx.now_text());
-        let r = Reservation {
-            id: crate::ids::new("res"),
-            code: unused_code(tx)?,
-            status: Status::Confirmed,
-            guest_ids: guest_list(&input.primary_guest_id.0, input.guest_ids.map(all_into)),
-            primary_guest_id: input.primary_guest_id.into(),
-            room_type_id: input.room_type_id.into(),
-            room_id: input.room_id.map(Into::into),
-            arrival: input.arrival,
-            departure: input.departure,
-            nights: (input.departure.0 - input.arrival.0).num_days(),
-            adults: input.adults.into(),
-            children: input.children.map_or(0, Into::into),
-            nightly_rate,
-            currency,
-            source: input.source.unwrap_or(Source::Direct),
-            notes: input.notes.map(Into::into),
-            checked_in_at: None,
-            checked_out_at: None,
-            cancelled_at: None,
-            invoice_id: None,
-            registration: None,
-            version: 1,
-            created_at: now.clone(),
-            updated_at: now,
-        };
-        check_stay(tx, &r, errs)?;
-        store::reservations::insert(tx, &r)?;
-        store::events::record(
-            tx,
-            &actor,
-            EventType::ReservationCreated,
-            &r.id,
-            &snapshot(&r),
-        )?;
-        Ok(r)
-    })
-    .await
+    svc.db().write(move |tx| create_in(tx, &actor, input)).await
+}
+
+/// [`create`] inside the caller's transaction (also for an import's many reservations,
+/// each checked against the rooms the ones before it took).
+pub(crate) fn create_in(
+    tx: &Tx,
+    actor: &Actor,
+    input: ReservationCreate,
+) -> AppResult<Reservation> {
+    let mut errs = Vec::new();
+    let room_type = store::room_types::get(tx, &input.room_type_id.0)?;
+    let rate: Option<i64> = input.nightly_rate.map(Into::into);
+    let currency: Option<String> = input.currency.map(Into::into);
+    let (nightly_rate, currency) = match (&room_type, rate, currency) {
+        (_, Some(rate), Some(cur)) => (rate, cur),
+        (Some(rt), None, Some(cur)) if cur != rt.currency => {
+            errs.push(FieldError::new(
+                "currency",
+                "currency_mismatch",
+                format!(
+                    "must be {} (the room type's) unless nightly_rate is given",
+                    rt.currency
+                ),
+            ));
+            (rt.base_rate, cur)
+        }
+        (Some(rt), rate, cur) => (
+            rate.unwrap_or(rt.base_rate),
+            cur.unwrap_or_else(|| rt.currency.clone()),
+        ),
+        (None, rate, cur) => (rate.unwrap_or(0), cur.unwrap_or_default()),
+    };
+    let now = Instant(tx.now_text());
+    let r = Reservation {
+        id: crate::ids::new("res"),
+        code: unused_code(tx)?,
+        status: Status::Confirmed,
+        guest_ids: guest_list(&input.primary_guest_id.0, input.guest_ids.map(all_into)),
+        primary_guest_id: input.primary_guest_id.into(),
+        room_type_id: input.room_type_id.into(),
+        room_id: input.room_id.map(Into::into),
+        arrival: input.arrival,
+        departure: input.departure,
+        nights: (input.departure.0 - input.arrival.0).num_days(),
+        adults: input.adults.into(),
+        children: input.children.map_or(0, Into::into),
+        nightly_rate,
+        currency,
+        source: input.source.unwrap_or(Source::Direct),
+        notes: input.notes.map(Into::into),
+        checked_in_at: None,
+        checked_out_at: None,
+        cancelled_at: None,
+        invoice_id: None,
+        registration: None,
+        version: 1,
+        created_at: now.clone(),
+        updated_at: now,
+    };
+    check_stay(tx, &r, errs)?;
+    store::reservations::insert(tx, &r)?;
+    store::events::record(
+        tx,
+        actor,
+        EventType::ReservationCreated,
+        &r.id,
+        &snapshot(&r),
+    )?;
+    Ok(r)
 }
 
 /// One reservation.

@@ -13,6 +13,7 @@ pub mod grants;
 pub mod guests;
 pub mod history;
 pub mod idempotency;
+pub mod imports;
 pub mod invoices;
 pub mod jobs;
 pub mod kiosk;
