@@ -58,6 +58,7 @@ fn backup_plan(
 /// A bound, ready-to-serve innkeep.
 pub struct App {
     listener: tokio::net::TcpListener,
+    tls: Option<poem::listener::RustlsConfig>,
     addr: SocketAddr,
     db: Db,
     grace: Duration,
@@ -131,7 +132,14 @@ impl App {
             Duration::from_secs(oauth.access_token_minutes * 60),
         )
         .await?;
-        let auth = Arc::new(AuthServer::new(keys, oauth, addr));
+        let server = &loaded.config.server;
+        let tls = match (&server.tls_cert, &server.tls_key) {
+            (Some(cert), Some(key)) => {
+                Some(crate::tls::load(cert, key).map_err(AppError::internal)?)
+            }
+            _ => None,
+        };
+        let auth = Arc::new(AuthServer::new(keys, oauth, addr, tls.is_some()));
         let cursor_key = CursorKey::open(&loaded.data_dir).map_err(AppError::internal)?;
         let (feed, feed_id) = Marker::open(&db, &loaded.data_dir).await?;
         // The front desk signs in as its own first-party client; a new or upgraded
@@ -142,6 +150,7 @@ impl App {
         tracing::debug!(%feed_id, "event feed");
         Ok(App {
             listener,
+            tls,
             addr,
             db,
             grace: Duration::from_secs(loaded.config.server.shutdown_grace_seconds),
@@ -245,9 +254,26 @@ impl App {
             rate: self.rate,
             desk: self.desk,
         });
-        let served = Server::new_with_acceptor(acceptor)
-            .run_with_graceful_shutdown(app, shutdown, Some(self.grace))
-            .await;
+        let served = match self.tls.take() {
+            None => {
+                Server::new_with_acceptor(acceptor)
+                    .run_with_graceful_shutdown(app, shutdown, Some(self.grace))
+                    .await
+            }
+            Some(tls) => {
+                use futures_util::StreamExt;
+                use poem::EndpointExt;
+                use poem::listener::AcceptorExt;
+                // The one configuration, then no change for as long as the server runs.
+                let config =
+                    futures_util::stream::iter([tls]).chain(futures_util::stream::pending());
+                let acceptor = acceptor.rustls(config);
+                let app = app.around(crate::tls::secure_cookies);
+                Server::new_with_acceptor(acceptor)
+                    .run_with_graceful_shutdown(app, shutdown, Some(self.grace))
+                    .await
+            }
+        };
         maintenance.abort();
         scheduler.abort();
         let _ = maintenance.await;

@@ -167,6 +167,11 @@ pub struct ServerConfig {
     pub listen: SocketAddr,
     /// How long in-flight requests may run after a stop signal.
     pub shutdown_grace_seconds: u64,
+    /// A PEM certificate chain: with `tls_key`, innkeep serves HTTPS only, and its cookies
+    /// are `Secure`. Relative to the data directory.
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's PEM private key.
+    pub tls_key: Option<PathBuf>,
 }
 
 impl Default for ServerConfig {
@@ -174,6 +179,8 @@ impl Default for ServerConfig {
         Self {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             shutdown_grace_seconds: 30,
+            tls_cert: None,
+            tls_key: None,
         }
     }
 }
@@ -340,10 +347,21 @@ pub fn load(
         .clone()
         .or_else(|| config.data_dir.clone())
         .unwrap_or(provisional_dir);
+    if config.server.tls_cert.is_some() != config.server.tls_key.is_some() {
+        return Err(ConfigError(
+            "server.tls_cert and server.tls_key go together: set both for HTTPS, or neither".into(),
+        ));
+    }
     let f = &mut config.compliance.fiscal;
-    for path in [&mut f.certificate, &mut f.ca_certificate]
-        .into_iter()
-        .flatten()
+    let s = &mut config.server;
+    for path in [
+        &mut f.certificate,
+        &mut f.ca_certificate,
+        &mut s.tls_cert,
+        &mut s.tls_key,
+    ]
+    .into_iter()
+    .flatten()
     {
         if path.is_relative() {
             *path = data_dir.join(&*path);

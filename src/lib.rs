@@ -33,4 +33,5 @@ pub mod outbound;
 pub mod service;
 pub mod store;
 pub mod templates;
+pub mod tls;
 pub mod web;

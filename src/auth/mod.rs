@@ -39,6 +39,8 @@ pub struct AuthServer {
     pub refresh_max: Duration,
     /// Failed-authentication counters.
     pub throttle: Throttle,
+    /// `http` or `https`: how clients reach this server.
+    pub scheme: &'static str,
 }
 
 impl AuthServer {
@@ -49,23 +51,33 @@ impl AuthServer {
             return self.issuer.clone();
         }
         match req.headers().get("host").and_then(|h| h.to_str().ok()) {
-            Some(host) if host.bytes().all(|b| b.is_ascii_graphic()) => format!("http://{host}"),
+            Some(host) if host.bytes().all(|b| b.is_ascii_graphic()) => {
+                format!("{}://{host}", self.scheme)
+            }
             _ => self.issuer.clone(),
         }
     }
 
-    /// The server for a configuration; `listen` gives the default issuer.
-    pub fn new(keys: Arc<KeyStore>, cfg: &OAuthConfig, listen: std::net::SocketAddr) -> AuthServer {
+    /// The server for a configuration; `listen` gives the default issuer, `https` its
+    /// scheme (innkeep serves TLS itself).
+    pub fn new(
+        keys: Arc<KeyStore>,
+        cfg: &OAuthConfig,
+        listen: std::net::SocketAddr,
+        https: bool,
+    ) -> AuthServer {
+        let scheme = if https { "https" } else { "http" };
         let issuer = cfg.issuer.clone().unwrap_or_else(|| {
             let host = if listen.ip().is_unspecified() {
                 "localhost".to_string()
             } else {
                 listen.ip().to_string()
             };
-            format!("http://{host}:{}", listen.port())
+            format!("{scheme}://{host}:{}", listen.port())
         });
         AuthServer {
             keys,
+            scheme,
             issuer: issuer.trim_end_matches('/').to_string(),
             issuer_configured: cfg.issuer.is_some(),
             audience: cfg.audience.clone(),

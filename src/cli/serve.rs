@@ -42,14 +42,14 @@ fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
 
 /// On a new installation, says that `innkeep setup` exists; later, while there is no staff
 /// member or API client, how to make the first one.
-async fn first_run_hint(app: &App) {
+async fn first_run_hint(app: &App, scheme: &str) {
     let db = app.db();
     let svc = crate::service::Services::new(db.clone(), Default::default());
     if crate::service::setup::is_new(&svc).await.unwrap_or(false) {
         println!(
             "\nThis innkeep is new: no rooms and no staff yet. Stop it (Ctrl-C) and run\n\n  \
              innkeep setup\n\nwhich asks for the property, its rooms and the first admin, \
-             then start it again and open http://{}/.\n",
+             then start it again and open {scheme}://{}/.\n",
             app.local_addr()
         );
         return;
@@ -63,7 +63,7 @@ async fn first_run_hint(app: &App) {
     if no_users {
         println!(
             "\nNo staff yet. Create the first one (the password is printed once), then open the \
-             front desk at http://{}/ and sign in:\n\n  \
+             front desk at {scheme}://{}/ and sign in:\n\n  \
              innkeep users create --username admin --role admin\n",
             app.local_addr()
         );
@@ -72,7 +72,7 @@ async fn first_run_hint(app: &App) {
         println!(
             "\nNo OAuth clients yet. Create the first admin client, then get a token:\n\n  \
              innkeep clients create --name admin --scopes \"{}\"\n  \
-             curl -s -u CLIENT_ID:CLIENT_SECRET -d grant_type=client_credentials http://{}/oauth/token\n",
+             curl -s -u CLIENT_ID:CLIENT_SECRET -d grant_type=client_credentials {scheme}://{}/oauth/token\n",
             crate::domain::scopes::Scope::NAMES.join(" "),
             app.local_addr()
         );
@@ -145,19 +145,23 @@ pub fn run(l: &Loaded) -> Result<(), String> {
     runtime.block_on(async {
         let stop = stop_signal().map_err(|e| format!("cannot install signal handlers: {e}"))?;
         let app = App::build(l).await.map_err(|e| e.operator_message())?;
-        let status = format!("serving http://{}", app.local_addr());
+        let scheme = if l.config.server.tls_cert.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        let status = format!("serving {scheme}://{}", app.local_addr());
         systemd_ready(&status, app.db().clone());
         let stop = async move {
             stop.await;
             let _ = sd_notify::notify(&[sd_notify::NotifyState::Stopping]);
         };
         println!(
-            "innkeep {} serving http://{} (data in {})",
+            "innkeep {} {status} (data in {})",
             env!("CARGO_PKG_VERSION"),
-            app.local_addr(),
             l.data_dir.display()
         );
-        first_run_hint(&app).await;
+        first_run_hint(&app, scheme).await;
         app.run(stop).await.map_err(|e| e.operator_message())
     })?;
     tracing::info!("stopped");

@@ -98,7 +98,7 @@ pub fn run(l: &Loaded, flags: &Flags, args: &SetupArgs) -> Result<(), String> {
         setup::apply(svc, p, plan).await
     })
     .inspect_err(|_| compliance.undo())?;
-    let address = address_to_open(l.config.server.listen);
+    let address = address_to_open(l.config.server.listen, l.config.server.tls_cert.is_some());
     if args.json {
         let pw = generated.then_some(&password);
         println!(
@@ -134,7 +134,7 @@ pub fn run(l: &Loaded, flags: &Flags, args: &SetupArgs) -> Result<(), String> {
 
 /// The front desk's address as a person types it: on every address, this computer's name
 /// (which the hotel's other devices reach), else the address listened on.
-fn address_to_open(listen: std::net::SocketAddr) -> String {
+fn address_to_open(listen: std::net::SocketAddr, https: bool) -> String {
     let host = if listen.ip().is_unspecified() {
         std::fs::read_to_string("/proc/sys/kernel/hostname")
             .ok()
@@ -144,7 +144,8 @@ fn address_to_open(listen: std::net::SocketAddr) -> String {
     } else {
         listen.ip().to_string()
     };
-    format!("http://{host}:{}/", listen.port())
+    let scheme = if https { "https" } else { "http" };
+    format!("{scheme}://{host}:{}/", listen.port())
 }
 
 /// The property's settings, as the API's input and as a (label, value) list to show.

@@ -60,6 +60,7 @@ mod settings;
 mod setup;
 mod stays;
 mod systemd;
+mod tls;
 mod webhook_failures;
 mod webhooks;
 mod webhooks_admin;
