@@ -4,21 +4,12 @@
 use std::os::unix::net::UnixDatagram;
 use std::time::Duration;
 
-use crate::support::binary::{free_port, innkeep, terminate};
+use crate::support::binary::{Killed, free_port, innkeep, terminate};
 
 fn next(socket: &UnixDatagram) -> String {
     let mut buf = [0u8; 1024];
     let n = socket.recv(&mut buf).expect("a notification in time");
     String::from_utf8_lossy(&buf[..n]).trim_end().to_string()
-}
-
-/// Kills the server if the test fails before stopping it.
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-    }
 }
 
 #[tokio::test]

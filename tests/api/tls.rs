@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
 
-use crate::support::binary::{free_port, innkeep, terminate};
+use crate::support::binary::{Killed, free_port, innkeep, terminate};
 
 /// A self-signed certificate for localhost and 127.0.0.1: (cert PEM, key PEM, cert DER).
 fn certificate() -> (String, String, Vec<u8>) {
@@ -96,15 +96,6 @@ fn innkeep_serves_https_with_secure_cookies() {
     let _ = plain.read_to_end(&mut answer);
     assert!(!String::from_utf8_lossy(&answer).contains("200 OK"));
     assert!(terminate(&mut server.0).success());
-}
-
-/// Kills the server if the test fails before stopping it.
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-    }
 }
 
 #[test]

@@ -118,3 +118,12 @@ pub async fn cli_token(dir: &std::path::Path, port: u16, scopes: &str) -> String
     )
     .await
 }
+
+/// A server process that is killed if the test fails before stopping it.
+pub struct Killed(pub Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+    }
+}
