@@ -86,10 +86,10 @@ async fn a_backup_taken_while_serving_restores_on_a_new_pc_with_invoices_on_hold
         tokio::spawn(async move {
             let mut acked = Vec::new();
             while !stop.load(Ordering::Relaxed) {
-                acked.push((
-                    std::time::Instant::now(),
-                    guest(port, &token, acked.len() + 1).await,
-                ));
+                // The moment of the acknowledgement, taken after the answer came back
+                // (a tuple would take it before the request went out).
+                let id = guest(port, &token, acked.len() + 1).await;
+                acked.push((std::time::Instant::now(), id));
             }
             acked
         })

@@ -172,7 +172,7 @@ async fn the_privacy_section_and_the_erased_page_in_a_browser() {
     b.click(Locator::Css("#confirm-erase")).await;
     b.click(Locator::Css("form[action$='/erase'] button")).await;
     let table = b
-        .wait_for(Locator::Css("main table"))
+        .wait_for(Locator::Css("#kept"))
         .await
         .text()
         .await
