@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use super::admin::with_services;
 use crate::config::Loaded;
+use crate::domain::money::format_amount;
 use crate::error::AppResult;
 use crate::model::{Guest, Invoice, Principal, Reservation};
 use crate::service::{
@@ -47,11 +48,6 @@ async fn all<T>(mut page: impl AsyncFnMut(PageRequest) -> AppResult<Page<T>>) ->
 
 fn opt<T: ToString>(v: &Option<T>) -> String {
     v.as_ref().map(ToString::to_string).unwrap_or_default()
-}
-
-fn money(minor: i64) -> String {
-    let sign = if minor < 0 { "-" } else { "" };
-    format!("{sign}{}.{:02}", minor.abs() / 100, minor.abs() % 100)
 }
 
 fn guest_row(g: &Guest) -> Vec<String> {
@@ -135,7 +131,7 @@ async fn table(
                         r.departure.0.to_string(),
                         r.adults.to_string(),
                         r.children.to_string(),
-                        money(r.nightly_rate),
+                        format_amount(r.nightly_rate),
                         r.currency.clone(),
                         r.source.as_str().to_string(),
                         opt(&r.notes),
@@ -162,10 +158,10 @@ async fn table(
                         opt(&i.guest_id),
                         opt(&i.reservation_id),
                         i.currency.clone(),
-                        money(i.totals.net),
-                        money(i.totals.tax),
-                        money(i.totals.gross),
-                        money(i.paid_amount),
+                        format_amount(i.totals.net),
+                        format_amount(i.totals.tax),
+                        format_amount(i.totals.gross),
+                        format_amount(i.paid_amount),
                         opt(&i.payment_method.map(|m| m.as_str())),
                         i.id.clone(),
                     ]

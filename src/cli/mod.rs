@@ -245,7 +245,10 @@ pub fn run(cli: Cli) -> ExitCode {
         cli.command,
         Command::Openapi | Command::Config { .. } | Command::Restore { .. }
     );
+    // Only root reads the configuration here (to find the data directory's owner); every
+    // command reads it again itself.
     if acts_on_data
+        && owner::is_root()
         && let Ok(l) = load(&cli)
         && let Some(owner) = owner::other_owner(&l.data_dir)
     {

@@ -5,24 +5,36 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-/// The data directory's owner (uid, gid) when this process is root and the directory
-/// belongs to someone else; `None` otherwise (and always off Linux).
-pub fn other_owner(data_dir: &Path) -> Option<(u32, u32)> {
+/// Whether this process runs as root (its effective user id is 0); always false off Linux.
+pub fn is_root() -> bool {
     #[cfg(target_os = "linux")]
     {
-        use std::os::unix::fs::MetadataExt;
-        let status = std::fs::read_to_string("/proc/self/status").ok()?;
-        let euid: u32 = status
-            .lines()
-            .find_map(|l| l.strip_prefix("Uid:"))?
-            .split_whitespace()
-            .nth(1)?
-            .parse()
-            .ok()?;
-        let m = std::fs::metadata(data_dir).ok()?;
-        (euid == 0 && m.uid() != 0).then_some((m.uid(), m.gid()))
+        let euid = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("Uid:"))?
+                    .split_whitespace()
+                    .nth(1)?
+                    .parse::<u32>()
+                    .ok()
+            });
+        euid == Some(0)
     }
     #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// The data directory's owner (uid, gid) when this process is root and the directory
+/// belongs to someone else; `None` otherwise.
+pub fn other_owner(data_dir: &Path) -> Option<(u32, u32)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(data_dir).ok()?;
+        (is_root() && m.uid() != 0).then_some((m.uid(), m.gid()))
+    }
+    #[cfg(not(unix))]
     {
         let _ = data_dir;
         None

@@ -66,30 +66,20 @@ pub fn ask(ask: &mut Ask, l: &Loaded, args: &SetupArgs, country: &str) -> Result
         None => toml::Table::new(),
     };
     let mut sets: Vec<(String, String)> = Vec::new();
-    let registration = match &args.registration {
-        Some(s) => s.clone(),
-        None if ask.interactive() && country == "IT" => {
-            let yes = ask.select(
-                "Register guests with the police (Alloggiati Web)?",
-                &["Not now", "Yes, with Alloggiati Web"],
-                0,
-            )? == 1;
-            if yes { "it-alloggiati" } else { "none" }.to_string()
-        }
-        None => "none".into(),
-    };
-    let fiscal = match &args.fiscal {
-        Some(s) => s.clone(),
-        None if ask.interactive() && country == "HR" => {
-            let yes = ask.select(
-                "Fiscalise receipts with the Tax Administration (CIS)?",
-                &["Not now", "Yes, with CIS"],
-                0,
-            )? == 1;
-            if yes { "hr-cis" } else { "none" }.to_string()
-        }
-        None => "none".into(),
-    };
+    let registration = offer(
+        ask,
+        &args.registration,
+        country == "IT",
+        "Register guests with the police (Alloggiati Web)?",
+        ("Yes, with Alloggiati Web", "it-alloggiati"),
+    )?;
+    let fiscal = offer(
+        ask,
+        &args.fiscal,
+        country == "HR",
+        "Fiscalise receipts with the Tax Administration (CIS)?",
+        ("Yes, with CIS", "hr-cis"),
+    )?;
     if registration != "none" || args.registration.is_some() {
         sets.push((
             "compliance.registration.scheme".into(),
@@ -122,6 +112,24 @@ pub fn ask(ask: &mut Ask, l: &Loaded, args: &SetupArgs, country: &str) -> Result
         table,
         changed: !sets.is_empty(),
     })
+}
+
+/// A scheme: its flag's value, else (on a terminal, in the scheme's country) "Not now" or
+/// `yes`, else `none`.
+fn offer(
+    ask: &mut Ask,
+    given: &Option<String>,
+    its_country: bool,
+    question: &str,
+    yes: (&str, &str),
+) -> Result<String, String> {
+    if let Some(s) = given {
+        return Ok(s.clone());
+    }
+    if ask.interactive() && its_country && ask.select(question, &["Not now", yes.0], 0)? == 1 {
+        return Ok(yes.1.to_string());
+    }
+    Ok("none".into())
 }
 
 fn need(s: &str) -> Result<(), String> {

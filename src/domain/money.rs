@@ -25,6 +25,14 @@ pub struct Amounts {
     pub gross: i64,
 }
 
+/// An amount in minor units as a decimal with two places and a point: `-1234.50` (what
+/// [`parse_amount`] reads back).
+pub fn format_amount(minor: i64) -> String {
+    let sign = if minor < 0 { "-" } else { "" };
+    let m = minor.unsigned_abs();
+    format!("{sign}{}.{:02}", m / 100, m % 100)
+}
+
 /// An amount as a person types it ("12", "12.5", "-3,50"), in minor units of a currency
 /// with two decimals; `None` when it is not one.
 pub fn parse_amount(text: &str) -> Option<i64> {
@@ -242,9 +250,7 @@ mod tests {
     proptest! {
         #[test]
         fn typed_amounts_read_back_as_written(minor in -10_000_000_000i64..10_000_000_000) {
-            let (sign, abs) = if minor < 0 { ("-", -minor) } else { ("", minor) };
-            let typed = format!("{sign}{}.{:02}", abs / 100, abs % 100);
-            prop_assert_eq!(parse_amount(&typed), Some(minor));
+            prop_assert_eq!(parse_amount(&format_amount(minor)), Some(minor));
         }
 
         #[test]

@@ -182,5 +182,38 @@ async fn the_privacy_section_and_the_erased_page_in_a_browser() {
     assert!(table.contains("Croatian Accounting Act"), "{table}");
     b.screenshot("desk-guest-erased").await;
     b.axe("A guest erased").await;
+
+    // The same in Italian and Croatian: the admin's language, set from another session.
+    let http = Browser::sign_in(&app, "root", &root).await;
+    for (lang, heading, tick, erased) in [
+        (
+            "it",
+            "Dati personali",
+            "Spunta la casella",
+            "Ospite cancellato",
+        ),
+        ("hr", "Privatnost", "Označite kućicu", "Gost je izbrisan"),
+    ] {
+        let account = http.get("/account/password").await;
+        let csrf = Browser::csrf(&account);
+        http.post("/account/language", &[("csrf", &csrf), ("language", lang)])
+            .await;
+        let guest = app.guest("Ivana", &format!("Horvat {lang}")).await;
+        c.goto(&format!("{base}/guests/{guest}")).await.unwrap();
+        let h2 = b.wait_for(Locator::Css("#privacy")).await;
+        assert_eq!(h2.text().await.unwrap(), heading);
+        b.click(Locator::Css("form[action$='/erase'] button")).await;
+        let error = b.wait_for(Locator::Css("#confirm-erase-error")).await;
+        assert!(error.text().await.unwrap().starts_with(tick));
+        b.screenshot(&format!("desk-guest-privacy-untick-{lang}"))
+            .await;
+        b.axe(&format!("The privacy section in {lang}")).await;
+        b.click(Locator::Css("#confirm-erase")).await;
+        b.click(Locator::Css("form[action$='/erase'] button")).await;
+        b.wait_for(Locator::Css("a[href='/guests']")).await;
+        let h1 = c.find(Locator::Css("main h1")).await.unwrap();
+        assert_eq!(h1.text().await.unwrap(), erased);
+        b.screenshot(&format!("desk-guest-erased-{lang}")).await;
+    }
     c.clone().close().await.unwrap();
 }

@@ -85,9 +85,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// An amount in minor units as CIS writes it: `-1234.50`.
 pub fn amount(minor: i64) -> String {
-    let sign = if minor < 0 { "-" } else { "" };
-    let m = minor.unsigned_abs();
-    format!("{sign}{}.{:02}", m / 100, m % 100)
+    crate::domain::money::format_amount(minor)
 }
 
 /// A rate in basis points as a percentage with two decimals: 2500 is `25.00`.
