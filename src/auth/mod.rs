@@ -2,6 +2,7 @@
 //!
 //! - [`keys`]: Ed25519 signing keys, JWKS.
 //! - [`tokens`]: access tokens as RFC 9068 JWTs: minting and verifying.
+//! - [`verified`]: the tokens already verified, so a signature is checked once.
 //! - [`secrets`]: random tokens, hashes, argon2id, PKCE.
 //! - [`throttle`]: slowing and refusing repeated failed authentication.
 //!
@@ -12,6 +13,7 @@ pub mod keys;
 pub mod secrets;
 pub mod throttle;
 pub mod tokens;
+pub mod verified;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,6 +43,8 @@ pub struct AuthServer {
     pub throttle: Throttle,
     /// `http` or `https`: how clients reach this server.
     pub scheme: &'static str,
+    /// Tokens whose signature was verified.
+    pub verified: verified::Verified,
 }
 
 impl AuthServer {
@@ -88,6 +92,7 @@ impl AuthServer {
                 cfg.throttle_failures,
                 Duration::from_secs(cfg.throttle_lockout_seconds),
             ),
+            verified: verified::Verified::default(),
         }
     }
 }

@@ -97,8 +97,20 @@ impl AuthServer {
         Ok((self.keys.sign(&claims)?, claims))
     }
 
-    /// Verifies a token's form, signature, expiry, audience and issuer.
+    /// Verifies a token's form, signature, expiry, audience and issuer (the signature once
+    /// per token: see [`super::verified`]).
     pub fn verify(&self, token: &str) -> Result<AccessClaims, Invalid> {
+        let now = chrono::Utc::now().timestamp();
+        let digest = super::verified::digest(token);
+        if let Some(claims) = self.verified.get(&digest, now) {
+            return Ok(claims);
+        }
+        let claims = self.verify_signed(token)?;
+        self.verified.put(digest, &claims, now);
+        Ok(claims)
+    }
+
+    fn verify_signed(&self, token: &str) -> Result<AccessClaims, Invalid> {
         let header = jsonwebtoken::decode_header(token).map_err(|_| Invalid::Malformed)?;
         if header.alg != Algorithm::EdDSA
             || !header

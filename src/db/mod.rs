@@ -24,9 +24,12 @@ pub use writer::{Tx, WriteHook, with_write_hook};
 /// The database file name inside the data directory.
 pub const DB_FILE: &str = "innkeep.sqlite3";
 
+/// How long a connection waits for a lock another connection holds.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Applies the pragmas every connection needs.
 pub(crate) fn configure(conn: &Connection) -> rusqlite::Result<()> {
-    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     Ok(())
@@ -51,6 +54,7 @@ struct Inner {
     path: PathBuf,
     pool: r2d2::Pool<SqliteConnectionManager>,
     writer: writer::Writer,
+    commits: tokio::sync::watch::Receiver<u64>,
 }
 
 impl Db {
@@ -69,13 +73,15 @@ impl Db {
             .max_size(8)
             .min_idle(Some(1))
             .build(manager)?;
-        let writer = writer::Writer::start(conn, path.to_path_buf())?;
+        let (commits_tx, commits) = tokio::sync::watch::channel(0);
+        let writer = writer::Writer::start(conn, path.to_path_buf(), commits_tx)?;
         Ok(Db {
             inner: Arc::new(Inner {
                 clock: Clock::default(),
                 path: path.to_path_buf(),
                 pool,
                 writer,
+                commits,
             }),
         })
     }
@@ -83,6 +89,12 @@ impl Db {
     /// The clock every use case reads "now" and "today" from (settable by tests).
     pub fn clock(&self) -> &Clock {
         &self.inner.clock
+    }
+
+    /// Changes whenever a transaction that wrote events or jobs has committed (see
+    /// [`Tx::wake_queue`]): what the job queue waits on.
+    pub fn commits(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.inner.commits.clone()
     }
 
     /// The database file.

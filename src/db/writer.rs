@@ -7,16 +7,23 @@
 //! back to the callers only after the COMMIT succeeded: nobody is told "done" early.
 //! A job that panics is rolled back and its caller gets an internal error; the thread lives on.
 //! WAL checkpoints run on a separate thread so that no client's COMMIT pays for them.
+//! That passive checkpoint cannot wrap the WAL while readers keep arriving, so under
+//! continuous load the writer itself, between batches, restarts the WAL from the beginning
+//! once a commit left more than [`WAL_LIMIT`] in it (SQLite's WAL hook counts the pages): a
+//! `RESTART` checkpoint, which finishes what the passive one left, waits at most
+//! [`WAL_WAIT`] for readers, and otherwise is tried again after [`WAL_RETRY`].
 
+use std::cell::Cell;
 use std::ops::Deref;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
+use tokio::sync::watch;
 
 use crate::clock::Clock;
 use crate::error::{AppError, AppResult};
@@ -25,15 +32,29 @@ use crate::error::{AppError, AppResult};
 const MAX_BATCH: usize = 64;
 /// How often the checkpointer copies the WAL back into the database file.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(1000);
+/// The WAL content past which the writer restarts it between batches.
+const WAL_LIMIT: u64 = 8 * 1024 * 1024;
+/// How long that checkpoint waits for readers still using the WAL.
+const WAL_WAIT: Duration = Duration::from_millis(20);
+/// How long after a checkpoint that readers kept from finishing the writer tries again (a
+/// reader preempted on a busy core can hold its snapshot for longer than [`WAL_WAIT`]).
+const WAL_RETRY: Duration = Duration::from_millis(100);
 
 /// A connection inside a write transaction; store functions that write take `&Tx`. It also
 /// carries the clock, so a change reads "now" and "today" from one settable source.
 pub struct Tx<'a> {
     conn: &'a Connection,
     clock: &'a Clock,
+    wake: &'a Cell<bool>,
 }
 
 impl Tx<'_> {
+    /// Asks for the job queue to be woken once this transaction commits (it wrote events
+    /// or jobs), so that work reaches it at once rather than at its next look.
+    pub fn wake_queue(&self) {
+        self.wake.set(true);
+    }
+
     /// Now, in the stored format.
     pub fn now_text(&self) -> String {
         self.clock.now_text()
@@ -66,7 +87,7 @@ pub async fn with_write_hook<F: Future>(hook: WriteHook, fut: F) -> F::Output {
 }
 
 type Deliver = Box<dyn FnOnce(Option<String>) + Send>;
-type Job = Box<dyn FnOnce(&Connection) -> (bool, Deliver) + Send>;
+type Job = Box<dyn FnOnce(&Connection, &Cell<bool>) -> (bool, Deliver) + Send>;
 
 pub(super) struct Writer {
     sender: Mutex<Option<mpsc::Sender<Job>>>,
@@ -75,12 +96,18 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    pub(super) fn start(conn: Connection, path: PathBuf) -> AppResult<Writer> {
+    /// Starts the writer on `conn` (the database at `path`); every commit of a transaction
+    /// that asked to wake the queue counts up `commits`.
+    pub(super) fn start(
+        conn: Connection,
+        path: PathBuf,
+        commits: watch::Sender<u64>,
+    ) -> AppResult<Writer> {
         conn.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)?;
         let (sender, receiver) = mpsc::channel::<Job>();
         let writer = std::thread::Builder::new()
             .name("innkeep-writer".into())
-            .spawn(move || run(conn, receiver))
+            .spawn(move || run(conn, receiver, commits))
             .map_err(AppError::internal)?;
         let checkpoint_conn = super::open_writable(&path)?;
         let (stop, stopped) = mpsc::channel::<()>();
@@ -111,10 +138,11 @@ impl Writer {
     {
         let hook = WRITE_HOOK.try_with(Arc::clone).ok();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<AppResult<T>>();
-        let job: Job = Box::new(move |conn| {
+        let job: Job = Box::new(move |conn, wake| {
             let result = f(&Tx {
                 conn,
                 clock: &clock,
+                wake,
             })
             .and_then(|value| {
                 if let Some(hook) = &hook {
@@ -170,7 +198,23 @@ impl Drop for Writer {
     }
 }
 
-fn run(conn: Connection, jobs: mpsc::Receiver<Job>) {
+thread_local! {
+    /// Pages in the WAL after the writer's last commit (set by SQLite's WAL hook).
+    static WAL_PAGES: Cell<i32> = const { Cell::new(0) };
+}
+
+fn count_wal_pages(_: &rusqlite::hooks::Wal, pages: std::ffi::c_int) -> rusqlite::Result<()> {
+    WAL_PAGES.set(pages);
+    Ok(())
+}
+
+fn run(conn: Connection, jobs: mpsc::Receiver<Job>, commits: watch::Sender<u64>) {
+    conn.wal_hook(Some(count_wal_pages));
+    let page_size: i64 = conn
+        .query_row("PRAGMA page_size", [], |r| r.get(0))
+        .unwrap_or(4096);
+    let limit_pages = (WAL_LIMIT / page_size.max(512) as u64) as i32;
+    let mut next_restart = Instant::now();
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -179,31 +223,65 @@ fn run(conn: Connection, jobs: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        run_batch(&conn, batch);
+        if run_batch(&conn, batch) {
+            commits.send_modify(|n| *n += 1);
+        }
+        if WAL_PAGES.get() > limit_pages && Instant::now() >= next_restart {
+            let pages = WAL_PAGES.get();
+            if restart_wal(&conn) {
+                tracing::debug!(pages, "WAL restarted");
+                WAL_PAGES.set(0);
+            } else {
+                tracing::debug!(pages, "readers kept the WAL from restarting");
+                next_restart = Instant::now() + WAL_RETRY;
+            }
+        }
     }
     if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA optimize;") {
         tracing::warn!(error = %e, "final checkpoint failed");
     }
 }
 
-fn run_batch(conn: &Connection, batch: Vec<Job>) {
+/// Copies the whole WAL into the database so that the next commit starts it again from the
+/// beginning, waiting at most [`WAL_WAIT`] for readers; false when readers kept it from
+/// finishing (the WAL then just goes on).
+fn restart_wal(conn: &Connection) -> bool {
+    let _ = conn.busy_timeout(WAL_WAIT);
+    let done = conn
+        .query_row("PRAGMA wal_checkpoint(RESTART)", [], |r| r.get::<_, i64>(0))
+        .map(|busy| busy == 0);
+    let _ = conn.busy_timeout(super::BUSY_TIMEOUT);
+    match done {
+        Ok(done) => done,
+        Err(e) => {
+            tracing::warn!(error = %e, "restarting the WAL failed; will retry");
+            false
+        }
+    }
+}
+
+/// Runs `batch` in one transaction; true when it committed a job that asked to wake the queue.
+fn run_batch(conn: &Connection, batch: Vec<Job>) -> bool {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
         tracing::error!(error = %e, "cannot begin a write transaction");
         // Run nothing; callers see their sender dropped as an internal error.
-        return;
+        return false;
     }
+    let wake = Cell::new(false);
     let mut committed: Vec<Deliver> = Vec::with_capacity(batch.len());
     for job in batch {
         if let Err(e) = conn.execute_batch("SAVEPOINT job") {
             tracing::error!(error = %e, "cannot open a savepoint");
             continue;
         }
-        match catch_unwind(AssertUnwindSafe(|| job(conn))) {
+        let asked = Cell::new(false);
+        match catch_unwind(AssertUnwindSafe(|| job(conn, &asked))) {
             Ok((true, deliver)) => {
                 if let Err(e) = conn.execute_batch("RELEASE job") {
                     tracing::error!(error = %e, "cannot release a savepoint");
                 }
                 committed.push(deliver);
+                wake.set(wake.get() || asked.get());
             }
             outcome => {
                 if let Err(e) = conn.execute_batch("ROLLBACK TO job; RELEASE job") {
@@ -217,12 +295,16 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) {
         }
     }
     match conn.execute_batch("COMMIT") {
-        Ok(()) => committed.into_iter().for_each(|d| d(None)),
+        Ok(()) => {
+            committed.into_iter().for_each(|d| d(None));
+            wake.get()
+        }
         Err(e) => {
             tracing::error!(error = %e, "COMMIT failed; the batch was rolled back");
             let _ = conn.execute_batch("ROLLBACK");
             let msg = format!("the database could not commit: {e}");
             committed.into_iter().for_each(|d| d(Some(msg.clone())));
+            false
         }
     }
 }

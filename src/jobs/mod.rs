@@ -8,6 +8,9 @@
 //!   hang) makes the job claimable again; at start-up every job left running is released.
 //!   A job may therefore run twice (a webhook receiver deduplicates on `webhook-id`), never
 //!   zero times.
+//! - Both wake as soon as a transaction that wrote events or jobs commits (the writer counts
+//!   such commits, see `Db::commits`), so a webhook leaves within milliseconds of the change;
+//!   the poll only picks up retries that come due.
 //! - Job kinds are generic: a [`Handler`] per kind. Time comes from the database's settable
 //!   clock, so tests can run a retry schedule of hours in seconds.
 
@@ -32,7 +35,7 @@ use crate::store::jobs::Job;
 
 /// How long a claimed job is leased (longer than the 15 s delivery timeout).
 const LEASE: Duration = Duration::from_secs(60);
-/// How often idle loops look for work.
+/// How often idle loops look for work that came due (new work wakes them at once).
 const POLL: Duration = Duration::from_millis(200);
 
 /// Runs jobs of one kind and records their outcome.
@@ -67,13 +70,17 @@ impl Queue {
         let wake = Arc::new(Notify::new());
         let handlers: HashMap<&'static str, Arc<dyn Handler>> =
             handlers.into_iter().map(|h| (h.kind(), h)).collect();
-        let dispatcher = tokio::spawn(dispatch_loop(db.clone(), stopped.clone(), wake.clone()));
+        let waits = |commits| Waits {
+            wake: wake.clone(),
+            commits,
+            stopped: stopped.clone(),
+        };
+        let dispatcher = tokio::spawn(dispatch_loop(db.clone(), waits(db.commits())));
         let runner = tokio::spawn(work_loop(
-            db,
+            db.clone(),
             Arc::new(handlers),
             workers.max(1),
-            stopped,
-            wake,
+            waits(db.commits()),
         ));
         Ok(Queue {
             stop,
@@ -98,23 +105,37 @@ async fn futures_join(tasks: Vec<tokio::task::JoinHandle<()>>) {
     }
 }
 
-/// Sleeps for `d`, or until woken or stopped.
-async fn pause(d: Duration, wake: &Notify, stopped: &mut watch::Receiver<bool>) {
-    tokio::select! {
-        _ = tokio::time::sleep(d) => {}
-        _ = wake.notified() => {}
-        _ = stopped.changed() => {}
+/// What an idle loop waits for: its poll, a wake-up, a commit of new work, or the stop.
+struct Waits {
+    wake: Arc<Notify>,
+    commits: watch::Receiver<u64>,
+    stopped: watch::Receiver<bool>,
+}
+
+impl Waits {
+    /// Sleeps for `d`, or until woken, new work committed, or stopped.
+    async fn pause(&mut self, d: Duration) {
+        tokio::select! {
+            _ = tokio::time::sleep(d) => {}
+            _ = self.wake.notified() => {}
+            _ = self.commits.changed() => {}
+            _ = self.stopped.changed() => {}
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        *self.stopped.borrow()
     }
 }
 
 /// Fans new events out to matching enabled endpoints, one batch per transaction.
-async fn dispatch_loop(db: Db, mut stopped: watch::Receiver<bool>, wake: Arc<Notify>) {
-    while !*stopped.borrow() {
+async fn dispatch_loop(db: Db, mut waits: Waits) {
+    while !waits.stopped() {
         match service::jobs::dispatch_pending(&db).await {
             Ok(true) => match service::jobs::dispatch_batch(&db).await {
                 Ok(n) => {
                     if n > 0 {
-                        wake.notify_waiters();
+                        waits.wake.notify_waiters();
                     }
                     continue;
                 }
@@ -123,7 +144,7 @@ async fn dispatch_loop(db: Db, mut stopped: watch::Receiver<bool>, wake: Arc<Not
             Ok(false) => {}
             Err(e) => tracing::error!(error = %e, "reading the event feed failed; will retry"),
         }
-        pause(POLL, &wake, &mut stopped).await;
+        waits.pause(POLL).await;
     }
 }
 
@@ -132,17 +153,16 @@ async fn work_loop(
     db: Db,
     handlers: Arc<HashMap<&'static str, Arc<dyn Handler>>>,
     workers: usize,
-    mut stopped: watch::Receiver<bool>,
-    wake: Arc<Notify>,
+    mut waits: Waits,
 ) {
     let slots = Arc::new(Semaphore::new(workers));
     let running = InFlight::default();
-    while !*stopped.borrow() {
+    while !waits.stopped() {
         let free = slots.available_permits();
         if free == 0 {
             tokio::select! {
                 p = slots.clone().acquire_owned() => drop(p),
-                _ = stopped.changed() => {}
+                _ = waits.stopped.changed() => {}
             }
             continue;
         }
@@ -150,12 +170,12 @@ async fn work_loop(
             Ok(jobs) => jobs,
             Err(e) => {
                 tracing::error!(error = %e, "claiming jobs failed; will retry");
-                pause(POLL, &wake, &mut stopped).await;
+                waits.pause(POLL).await;
                 continue;
             }
         };
         if jobs.is_empty() {
-            pause(POLL, &wake, &mut stopped).await;
+            waits.pause(POLL).await;
             continue;
         }
         for job in jobs {

@@ -53,6 +53,7 @@ pub fn enqueue(
     run_at: &str,
 ) -> AppResult<i64> {
     let now = tx.now_text();
+    tx.wake_queue();
     Ok(tx
         .prepare_cached(
             "INSERT INTO jobs (kind, subject_id, payload, status, run_at, created_at, updated_at)

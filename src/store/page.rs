@@ -31,6 +31,8 @@ pub struct ListQuery {
     pub table: &'static str,
     /// Sort column of `t` (text).
     pub sort: &'static str,
+    /// The columns of `t` selected: `t.*`, or a list the row mapper reads by position.
+    pub columns: &'static str,
     /// Extra computed columns, each starting with a comma (`, EXISTS(...) AS occupied`).
     pub extra_columns: &'static str,
     /// `AND`-ed SQL conditions over `t`.
@@ -46,6 +48,7 @@ impl ListQuery {
             entity,
             table,
             sort,
+            columns: "t.*",
             extra_columns: "",
             conditions: Vec::new(),
             params: Vec::new(),
@@ -99,6 +102,7 @@ pub fn fetch<T>(
         .prepare_cached("SELECT EXISTS(SELECT 1 FROM list_moves WHERE entity = ?1 AND seq > ?2)")?
         .query_row((q.entity, as_of), |r| r.get(0))?;
     let (table, sort, extra, cond) = (q.table, q.sort, q.extra_columns, q.where_clause());
+    let columns = q.columns;
     let mut params: Vec<Value> = Vec::new();
     let after_sql = |key_expr: &str, params: &mut Vec<Value>| match after {
         Some(p) => {
@@ -113,7 +117,7 @@ pub fn fetch<T>(
         let after_cond = after_sql(&format!("t.{sort}"), &mut params);
         params.push(Value::Integer(limit as i64));
         format!(
-            "SELECT t.*{extra}, t.{sort} AS pos_ FROM {table} t \
+            "SELECT {columns}{extra}, t.{sort} AS pos_ FROM {table} t \
              WHERE {cond}{after_cond} ORDER BY t.{sort}, t.id LIMIT ?"
         )
     } else {
@@ -128,12 +132,12 @@ pub fn fetch<T>(
         let after_b = after_sql("mv.old_key", &mut params);
         params.push(Value::Integer(limit as i64));
         format!(
-            "SELECT * FROM (SELECT t.*{extra}, t.{sort} AS pos_ FROM {table} t \
+            "SELECT * FROM (SELECT {columns}{extra}, t.{sort} AS pos_ FROM {table} t \
                WHERE {cond}{after_a} AND NOT EXISTS (SELECT 1 FROM list_moves m \
                  WHERE m.entity_id = t.id AND m.seq > ?) \
                ORDER BY t.{sort}, t.id LIMIT ?) \
              UNION ALL \
-             SELECT * FROM (SELECT t.*{extra}, mv.old_key AS pos_ FROM list_moves mv \
+             SELECT * FROM (SELECT {columns}{extra}, mv.old_key AS pos_ FROM list_moves mv \
                JOIN {table} t ON t.id = mv.entity_id \
                WHERE mv.entity = ? AND mv.seq > ? AND mv.seq = (SELECT MIN(m2.seq) \
                  FROM list_moves m2 WHERE m2.entity_id = mv.entity_id AND m2.seq > ?) \

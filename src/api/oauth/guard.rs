@@ -106,6 +106,8 @@ impl<E> Guard<E> {
                     {
                         tracing::warn!(error = %e, "could not reload signing keys");
                     }
+                    // A key may have been withdrawn: verify every token afresh.
+                    self.auth.verified.clear();
                     return self.auth.verify(token);
                 }
                 Err(Invalid::UnknownKey)

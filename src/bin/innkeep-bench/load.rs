@@ -20,11 +20,19 @@ pub struct Stats {
     pub count: usize,
     /// Answers that were not what the operation expects.
     pub errors: usize,
+    /// Server CPU time (user and system) per operation, µs; 0 when not measured.
+    pub cpu_us: f64,
 }
 
 impl Stats {
-    /// Summarises latencies measured over `elapsed`.
-    pub fn new(mut latencies: Vec<Duration>, elapsed: Duration, errors: usize) -> Stats {
+    /// Summarises latencies measured over `elapsed` (`cpu_us`: the server's CPU time for
+    /// all of them).
+    pub fn new(
+        mut latencies: Vec<Duration>,
+        elapsed: Duration,
+        errors: usize,
+        cpu_us: f64,
+    ) -> Stats {
         latencies.sort();
         let pick = |q: f64| {
             if latencies.is_empty() {
@@ -39,6 +47,7 @@ impl Stats {
             p99_ms: pick(0.99),
             count: latencies.len(),
             errors,
+            cpu_us: cpu_us / latencies.len().max(1) as f64,
         }
     }
 }
@@ -103,6 +112,7 @@ impl Client {
         let result = match (call.method, &call.body) {
             ("POST", Some(body)) => self.agent.post(&url).header(header, &value).send_json(body),
             ("GET", _) => self.agent.get(&url).header(header, &value).call(),
+            ("DELETE", _) => self.agent.delete(&url).header(header, &value).call(),
             (m, _) => panic!("unsupported method {m}"),
         };
         match result {
@@ -129,6 +139,8 @@ pub struct Sample {
     latencies: Vec<Duration>,
     elapsed: Duration,
     errors: usize,
+    /// The server's CPU time over the run, µs (set by [`charged`]).
+    cpu_us: f64,
 }
 
 impl Sample {
@@ -137,6 +149,7 @@ impl Sample {
         self.latencies.extend(other.latencies);
         self.elapsed += other.elapsed;
         self.errors += other.errors;
+        self.cpu_us += other.cpu_us;
     }
 
     /// Time spent so far.
@@ -146,8 +159,16 @@ impl Sample {
 
     /// The summary.
     pub fn stats(self) -> Stats {
-        Stats::new(self.latencies, self.elapsed, self.errors)
+        Stats::new(self.latencies, self.elapsed, self.errors, self.cpu_us)
     }
+}
+
+/// Runs `f` and charges the CPU time `server` used meanwhile to its sample.
+pub fn charged(server: &crate::server::Server, f: impl FnOnce() -> Sample) -> Sample {
+    let before = server.cpu_us();
+    let mut sample = f();
+    sample.cpu_us += server.cpu_us() - before;
+    sample
 }
 
 /// Runs `make(i)` calls from `clients` threads until `secs` pass (or `limit` calls are
@@ -194,6 +215,7 @@ pub fn run(
     Sample {
         elapsed: start.elapsed(),
         errors: results.iter().map(|(_, e)| e).sum(),
+        cpu_us: 0.0,
         latencies: results.into_iter().flat_map(|(l, _)| l).collect(),
     }
 }

@@ -1,6 +1,7 @@
-//! `innkeep-bench`: seeds a fresh data directory, measures same-run rusqlite baselines,
-//! then drives the real `innkeep` server over HTTP with concurrent clients holding real
-//! tokens, and prints each operation next to its baseline.
+//! `innkeep-bench`: seeds a fresh data directory, measures a bare poem + rusqlite server on
+//! it (the baseline, in the same run), then drives the real `innkeep` server over HTTP with
+//! concurrent clients holding real tokens, and prints each operation next to the baseline:
+//! throughput, latency, and the server's CPU time per request.
 //!
 //! `cargo run --release --bin innkeep-bench -- [--reservations N] [--guests N]
 //! [--clients C] [--seconds S] [--json]`
@@ -8,25 +9,55 @@
 // A developer's measuring tool, not the server: it stops at the first thing that goes wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod baseline;
+mod bare;
 mod load;
 mod ops;
 mod pages;
+mod report;
 mod seed;
 mod server;
+mod webhooks;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use serde_json::json;
 
-use load::Stats;
+use load::{Client, Stats, charged};
+use server::Server;
 
-/// Load benchmark of innkeep against same-run baselines.
+/// Load benchmark of innkeep against a bare server measured in the same run.
 #[derive(Parser)]
-#[command(name = "innkeep-bench", version)]
+#[command(
+    name = "innkeep-bench",
+    version,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    args: Args,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The bare baseline server (the benchmark starts it itself).
+    #[command(hide = true)]
+    Bare {
+        /// The database file.
+        #[arg(long)]
+        db: PathBuf,
+        /// Address to listen on.
+        #[arg(long)]
+        listen: String,
+    },
+}
+
+/// The load benchmark's settings.
+#[derive(clap::Args)]
 struct Args {
     /// Reservations to seed (ten years of finished stays).
     #[arg(long, default_value_t = 1_000_000)]
@@ -57,10 +88,22 @@ struct Row {
     stats: Stats,
     baseline: &'static str,
     baseline_stats: Stats,
+    /// The WAL file's size after the operation's load, bytes.
+    wal_bytes: u64,
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let cli = Cli::parse();
+    if let Some(Command::Bare { db, listen }) = &cli.command {
+        return match bare::serve(db, listen) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("innkeep-bench bare: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let args = cli.args;
     if args.guests == 0 || args.seconds <= 0.0 {
         eprintln!("innkeep-bench: --guests must be at least 1 and --seconds more than 0");
         return ExitCode::from(2);
@@ -93,9 +136,15 @@ fn run(args: &Args) -> Result<(), String> {
     result
 }
 
-fn measure(args: &Args, bin: &std::path::Path, dir: &std::path::Path) -> Result<(), String> {
+/// The WAL file's size now.
+fn wal_bytes(dir: &Path) -> u64 {
+    std::fs::metadata(dir.join(format!("{}-wal", innkeep::db::DB_FILE))).map_or(0, |m| m.len())
+}
+
+fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
     let secs = args.seconds;
     let clients = args.clients as usize;
+    let pinning = server::pin();
     server::migrate(bin, dir)?;
     let db: PathBuf = dir.join(innkeep::db::DB_FILE);
     progress(args, "seeding");
@@ -103,77 +152,121 @@ fn measure(args: &Args, bin: &std::path::Path, dir: &std::path::Path) -> Result<
     let data = seed::seed(&db, args.reservations, args.guests, args.rooms)
         .map_err(|e| format!("seeding: {e}"))?;
     let seed_secs = t.elapsed().as_secs_f64();
-
-    progress(args, "baselines through rusqlite");
-    let inserts = baseline::durable_inserts(&db, secs);
     let span = (chrono::Utc::now().date_naive() - data.first_arrival).num_days();
-    let arrivals_base = baseline::arrivals(&db, secs, data.first_arrival, span);
-    let search_base = baseline::guest_search(&db, secs, &data.last_names);
 
-    progress(args, "starting the server");
-    let srv = server::Server::start(bin, dir)?;
+    progress(args, "the bare baseline server (poem + rusqlite)");
+    let bare = Server::start_bare(dir)?;
+    let c = Client::new(&bare.base, "");
+    let run = |f: &(dyn Fn(usize) -> load::Call + Sync)| {
+        charged(&bare, || load::run(&c, clients, secs, None, f)).stats()
+    };
+    let bare_create = run(&|i| ops::create(&data, i));
+    let bare_list = run(&|i| ops::arrivals(data.first_arrival, span, i));
+    let bare_search = run(&|i| ops::search(&data, i));
+    bare.stop();
+    let conn = innkeep::db::open_writable(&db).map_err(|e| e.to_string())?;
+    conn.execute_batch(&format!(
+        "DROP TABLE {}; PRAGMA wal_checkpoint(TRUNCATE)",
+        bare::TABLE
+    ))
+    .map_err(|e| e.to_string())?;
+    drop(conn);
+
+    progress(args, "starting innkeep");
+    let srv = Server::start(bin, dir)?;
     std::thread::sleep(std::time::Duration::from_secs(1));
     let rss_idle = srv.rss_kb();
     let token = server::token(bin, dir, &srv.base)?;
-    let client = load::Client::new(&srv.base, &token);
+    let client = Client::new(&srv.base, &token);
+    let run = |f: &(dyn Fn(usize) -> load::Call + Sync)| {
+        let stats = charged(&srv, || load::run(&client, clients, secs, None, f)).stats();
+        (stats, wal_bytes(dir))
+    };
 
     progress(args, "the load generator's ceiling (GET /health)");
     let ceiling = load::run(&client, clients, secs.min(3.0), None, ops::health).stats();
     progress(args, "create reservation");
-    let create = load::run(&client, clients, secs, None, |i| ops::create(&data, i)).stats();
+    let (create, wal_create) = run(&|i| ops::create(&data, i));
     progress(args, "list arrivals for a date");
-    let list = load::run(&client, clients, secs, None, |i| {
-        ops::arrivals(data.first_arrival, span, i)
-    })
-    .stats();
+    let (list, wal_list) = run(&|i| ops::arrivals(data.first_arrival, span, i));
     progress(args, "guest search by name");
-    let search = load::run(&client, clients, secs, None, |i| ops::search(&data, i)).stats();
+    let (search, wal_search) = run(&|i| ops::search(&data, i));
+    progress(args, "webhook delivery to a loopback receiver");
+    let hooks = webhooks::measure(&client, clients, &data, 200, 2000)?;
     progress(args, "check-in and check-out, a round per room");
-    let (check_in, check_out) = ops::stays(&client, clients, secs, &data);
+    let (check_in, check_out) = ops::stays(&srv, &client, clients, secs, &data);
+    let wal_stays = wal_bytes(dir);
     progress(args, "the desk's pages at 1 and 8 clients");
     let session = pages::session(bin, dir, &srv.base)?;
     let busy = data.first_arrival + chrono::Days::new(1800);
-    let page_times = pages::measure(&srv.base, &session, secs.min(5.0), &data.sample, busy);
+    let page_times = pages::measure(&srv, &session, secs.min(5.0), &data.sample, busy);
     let rss_after = srv.rss_kb();
     let startup_ms = srv.startup.as_secs_f64() * 1000.0;
     srv.stop();
 
-    let durable = "durable single-row insert (rusqlite)";
+    let (bare_post, bare_arrivals, bare_guests) = (
+        "bare POST (one INSERT, one COMMIT)",
+        "bare GET (the store's arrivals query)",
+        "bare GET (the store's name search)",
+    );
     let rows = [
-        row("create reservation", create, durable, &inserts),
+        row(
+            "create reservation",
+            create,
+            bare_post,
+            &bare_create,
+            wal_create,
+        ),
         row(
             "list arrivals for a date",
             list,
-            "store arrivals query (rusqlite)",
-            &arrivals_base,
+            bare_arrivals,
+            &bare_list,
+            wal_list,
         ),
         row(
             "guest search by name",
             search,
-            "store name search (rusqlite)",
-            &search_base,
+            bare_guests,
+            &bare_search,
+            wal_search,
         ),
-        row("check-in", check_in, durable, &inserts),
-        row("check-out with invoice", check_out, durable, &inserts),
+        row("check-in", check_in, bare_post, &bare_create, wal_stays),
+        row(
+            "check-out with invoice",
+            check_out,
+            bare_post,
+            &bare_create,
+            wal_stays,
+        ),
     ];
     let binary_bytes = std::fs::metadata(bin).map(|m| m.len()).unwrap_or(0);
     let report = json!({
         "dataset": {"reservations": args.reservations, "guests": args.guests,
             "rooms": args.rooms, "clients": clients, "seconds": secs,
-            "seed_seconds": round(seed_secs)},
+            "seed_seconds": round(seed_secs), "pinning": pinning},
         "results": rows.iter().map(|r| json!({
             "name": r.name, "rps": round(r.stats.rps), "p50_ms": round(r.stats.p50_ms),
-            "p99_ms": round(r.stats.p99_ms), "requests": r.stats.count, "errors": r.stats.errors,
+            "p99_ms": round(r.stats.p99_ms), "cpu_us": round(r.stats.cpu_us),
+            "requests": r.stats.count, "errors": r.stats.errors,
             "baseline": r.baseline, "baseline_rps": round(r.baseline_stats.rps),
-            "ratio": round(r.stats.rps / r.baseline_stats.rps.max(1e-9)),
+            "baseline_p99_ms": round(r.baseline_stats.p99_ms),
+            "baseline_cpu_us": round(r.baseline_stats.cpu_us),
+            "cpu_ratio": round(r.stats.cpu_us / r.baseline_stats.cpu_us.max(1e-9)),
+            "wal_bytes_after": r.wal_bytes,
         })).collect::<Vec<_>>(),
         "pages": page_times.iter().map(|p| json!({
             "name": p.name,
             "one_client": {"p50_ms": round(p.one.p50_ms), "p99_ms": round(p.one.p99_ms),
-                "rps": round(p.one.rps), "errors": p.one.errors},
+                "rps": round(p.one.rps), "cpu_us": round(p.one.cpu_us), "errors": p.one.errors},
             "eight_clients": {"p50_ms": round(p.eight.p50_ms), "p99_ms": round(p.eight.p99_ms),
-                "rps": round(p.eight.rps), "errors": p.eight.errors},
+                "rps": round(p.eight.rps), "cpu_us": round(p.eight.cpu_us),
+                "errors": p.eight.errors},
         })).collect::<Vec<_>>(),
+        "webhooks": {"event": "reservation.created", "singles": hooks.latency.count,
+            "p50_ms": round(hooks.latency.p50_ms), "p99_ms": round(hooks.latency.p99_ms),
+            "burst": hooks.burst, "deliveries_per_second": round(hooks.per_second),
+            "missing": hooks.missing},
         "generator_ceiling": {"name": "GET /health", "rps": round(ceiling.rps),
             "p50_ms": round(ceiling.p50_ms), "p99_ms": round(ceiling.p99_ms)},
         "rss_idle_kb": rss_idle,
@@ -184,78 +277,36 @@ fn measure(args: &Args, bin: &std::path::Path, dir: &std::path::Path) -> Result<
     if args.json {
         println!("{report}");
     } else {
-        print_table(&report);
+        report::print_table(&report);
     }
     let errors: usize = rows.iter().map(|r| r.stats.errors).sum::<usize>()
         + page_times
             .iter()
             .map(|p| p.one.errors + p.eight.errors)
-            .sum::<usize>();
+            .sum::<usize>()
+        + hooks.missing;
     if errors > 0 {
         return Err(format!("{errors} requests got an unexpected answer"));
     }
     Ok(())
 }
 
-fn row(name: &'static str, stats: Stats, baseline: &'static str, base: &Stats) -> Row {
+fn row(
+    name: &'static str,
+    stats: Stats,
+    baseline: &'static str,
+    base: &Stats,
+    wal_bytes: u64,
+) -> Row {
     Row {
         name,
         stats,
         baseline,
         baseline_stats: base.clone(),
+        wal_bytes,
     }
 }
 
 fn round(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
-}
-
-fn print_table(r: &serde_json::Value) {
-    let d = &r["dataset"];
-    println!(
-        "innkeep-bench: {} reservations, {} guests, {} rooms; {} clients, {} s per operation \
-         (seeded in {} s)\n",
-        d["reservations"], d["guests"], d["rooms"], d["clients"], d["seconds"], d["seed_seconds"]
-    );
-    println!(
-        "{:<26} {:>9} {:>8} {:>8}  {:<38} {:>10} {:>7}",
-        "operation", "req/s", "p50 ms", "p99 ms", "baseline (same run)", "base/s", "ratio"
-    );
-    for x in r["results"].as_array().into_iter().flatten() {
-        println!(
-            "{:<26} {:>9.1} {:>8.2} {:>8.2}  {:<38} {:>10.1} {:>7.2}",
-            x["name"].as_str().unwrap_or(""),
-            x["rps"].as_f64().unwrap_or(0.0),
-            x["p50_ms"].as_f64().unwrap_or(0.0),
-            x["p99_ms"].as_f64().unwrap_or(0.0),
-            x["baseline"].as_str().unwrap_or(""),
-            x["baseline_rps"].as_f64().unwrap_or(0.0),
-            x["ratio"].as_f64().unwrap_or(0.0),
-        );
-    }
-    println!(
-        "\n{:<40} {:>12} {:>12} {:>12} {:>12}",
-        "desk page", "1: p50 ms", "1: p99 ms", "8: p50 ms", "8: p99 ms"
-    );
-    for p in r["pages"].as_array().into_iter().flatten() {
-        let (one, eight) = (&p["one_client"], &p["eight_clients"]);
-        println!(
-            "{:<40} {:>12.2} {:>12.2} {:>12.2} {:>12.2}",
-            p["name"].as_str().unwrap_or(""),
-            one["p50_ms"].as_f64().unwrap_or(0.0),
-            one["p99_ms"].as_f64().unwrap_or(0.0),
-            eight["p50_ms"].as_f64().unwrap_or(0.0),
-            eight["p99_ms"].as_f64().unwrap_or(0.0),
-        );
-    }
-    let c = &r["generator_ceiling"];
-    println!(
-        "\nload generator ceiling (GET /health): {} req/s, p50 {} ms, p99 {} ms",
-        c["rps"], c["p50_ms"], c["p99_ms"]
-    );
-    println!(
-        "server RSS idle {} KiB, after load {} KiB; binary {} bytes; ready {} ms after start",
-        r["rss_idle_kb"], r["rss_after_kb"], r["binary_bytes"], r["startup_ms"]
-    );
-    println!("figures are from a shared machine: compare the ratios, not the absolute numbers");
 }

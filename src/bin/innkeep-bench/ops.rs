@@ -6,6 +6,7 @@ use serde_json::json;
 
 use crate::load::{self, Call, Client, Sample, Stats};
 use crate::seed::Dataset;
+use crate::server::Server;
 
 /// `GET /health`: the generator's own ceiling.
 pub fn health(_: usize) -> Call {
@@ -60,7 +61,13 @@ pub fn search(data: &Dataset, i: usize) -> Call {
 /// Rounds of a full house: a booking for today in every room (not measured), then every
 /// guest checks in at once (measured), then every guest checks out with an invoice
 /// (measured), until the two measured phases have taken `secs`.
-pub fn stays(client: &Client, clients: usize, secs: f64, data: &Dataset) -> (Stats, Stats) {
+pub fn stays(
+    srv: &Server,
+    client: &Client,
+    clients: usize,
+    secs: f64,
+    data: &Dataset,
+) -> (Stats, Stats) {
     let (mut ins, mut outs) = (Sample::default(), Sample::default());
     let rooms: Vec<(&String, &String)> = data
         .room_types
@@ -73,17 +80,21 @@ pub fn stays(client: &Client, clients: usize, secs: f64, data: &Dataset) -> (Sta
         }
         let bookings = book_today(client, clients, data, &rooms, round);
         let n = Some(bookings.len());
-        ins.merge(load::run(client, clients, 3600.0, n, |i| Call {
-            method: "POST",
-            path: "/v1/check-in".into(),
-            body: Some(json!({"reservation_id": bookings[i].0, "room_id": bookings[i].1})),
-            expect: 200,
+        ins.merge(load::charged(srv, || {
+            load::run(client, clients, 3600.0, n, |i| Call {
+                method: "POST",
+                path: "/v1/check-in".into(),
+                body: Some(json!({"reservation_id": bookings[i].0, "room_id": bookings[i].1})),
+                expect: 200,
+            })
         }));
-        outs.merge(load::run(client, clients, 3600.0, n, |i| Call {
-            method: "POST",
-            path: "/v1/check-out".into(),
-            body: Some(json!({"reservation_id": bookings[i].0, "payment_method": "card"})),
-            expect: 200,
+        outs.merge(load::charged(srv, || {
+            load::run(client, clients, 3600.0, n, |i| Call {
+                method: "POST",
+                path: "/v1/check-out".into(),
+                body: Some(json!({"reservation_id": bookings[i].0, "payment_method": "card"})),
+                expect: 200,
+            })
         }));
     }
     (ins.stats(), outs.stats())

@@ -9,6 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::load::{self, Call, Client, Stats};
+use crate::server::Server;
 
 /// The `NAME=value` of a `Set-Cookie` named `name` on a response.
 fn cookie<B>(r: &ureq::http::Response<B>, name: &str) -> Option<String> {
@@ -125,13 +126,13 @@ pub struct PageTimes {
 /// history books each room about three times over, so that board has thousands of bars in
 /// hundreds of rows: a worst case), and reservation pages (`reservations` ids to pick from), `secs` each at 1 and 8 clients.
 pub fn measure(
-    base: &str,
+    srv: &Server,
     session: &str,
     secs: f64,
     reservations: &[String],
     busy: chrono::NaiveDate,
 ) -> Vec<PageTimes> {
-    let client = Client::with_cookie(base, session);
+    let client = Client::with_cookie(&srv.base, session);
     let today = chrono::Utc::now().date_naive();
     let pages: [(&'static str, PathOf); 9] = [
         ("Today", Box::new(|_| "/".to_string())),
@@ -179,8 +180,8 @@ pub fn measure(
             };
             PageTimes {
                 name,
-                one: load::run(&client, 1, secs, None, call).stats(),
-                eight: load::run(&client, 8, secs, None, call).stats(),
+                one: load::charged(srv, || load::run(&client, 1, secs, None, call)).stats(),
+                eight: load::charged(srv, || load::run(&client, 8, secs, None, call)).stats(),
             }
         })
         .collect()

@@ -1,9 +1,68 @@
-//! The real `innkeep` binary as the server under test: built by cargo next to this one,
-//! started on a seeded data directory, timed until it answers, and measured from /proc.
+//! The servers under test: the real `innkeep` binary (built by cargo next to this one) and
+//! the bare baseline (this binary's `bare` command), each started on the seeded data
+//! directory, pinned to core 0 when the machine has two or more (the load generator then
+//! runs on the others), timed until it answers, and measured from /proc: CPU time, RSS.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Whether servers are pinned to core 0 (see [`pin`]).
+static PINNED: AtomicBool = AtomicBool::new(false);
+
+/// With two or more cores, moves this process (every thread it will start) off core 0,
+/// which the servers get to themselves. Returns a description for the report.
+pub fn pin() -> String {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < 2 {
+        return "not pinned (one core)".into();
+    }
+    let me = std::process::id().to_string();
+    let ok = Command::new("taskset")
+        .args(["-a", "-p", "-c", &format!("1-{}", cores - 1), &me])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        PINNED.store(true, Ordering::Relaxed);
+        format!("server on core 0, load generator on cores 1-{}", cores - 1)
+    } else {
+        "not pinned (taskset failed)".into()
+    }
+}
+
+/// A command running `program`, on core 0 when pinning is on.
+fn pinned(program: &Path) -> Command {
+    if PINNED.load(Ordering::Relaxed) {
+        let mut c = Command::new("taskset");
+        c.arg("-c").arg("0").arg(program);
+        c
+    } else {
+        Command::new(program)
+    }
+}
+
+fn free_port() -> Result<u16, String> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| e.to_string())
+}
+
+/// Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`; 100 on Linux).
+fn clock_ticks() -> f64 {
+    static TICKS: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *TICKS.get_or_init(|| {
+        Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(100.0)
+    })
+}
 
 /// The `innkeep` binary beside this benchmark, built first (same profile) when cargo runs us.
 pub fn binary() -> Result<PathBuf, String> {
@@ -43,21 +102,33 @@ pub struct Server {
 impl Server {
     /// Starts `bin serve` on `dir` and a free port; waits until `/health` answers.
     pub fn start(bin: &Path, dir: &Path) -> Result<Server, String> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map_err(|e| e.to_string())?
-            .port();
-        let base = format!("http://127.0.0.1:{port}");
-        let log = std::fs::File::create(dir.join("serve.log")).map_err(|e| e.to_string())?;
-        let t = Instant::now();
-        let child = Command::new(bin)
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        let port = free_port()?;
+        let mut cmd = pinned(bin);
+        cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .env("INNKEEP_DATA_DIR", dir)
-            .env("INNKEEP_LOG__LEVEL", "warn")
+            .env("INNKEEP_LOG__LEVEL", "warn");
+        Server::launch(cmd, port, &dir.join("serve.log"))
+    }
+
+    /// Starts the bare baseline server (this binary's `bare` command) on `dir`'s database.
+    pub fn start_bare(dir: &Path) -> Result<Server, String> {
+        let port = free_port()?;
+        let me = std::env::current_exe().map_err(|e| e.to_string())?;
+        let mut cmd = pinned(&me);
+        cmd.args(["bare", "--listen", &format!("127.0.0.1:{port}"), "--db"])
+            .arg(dir.join(innkeep::db::DB_FILE));
+        Server::launch(cmd, port, &dir.join("bare.log"))
+    }
+
+    fn launch(mut cmd: Command, port: u16, log: &Path) -> Result<Server, String> {
+        let base = format!("http://127.0.0.1:{port}");
+        let log = std::fs::File::create(log).map_err(|e| e.to_string())?;
+        let t = Instant::now();
+        let child = cmd
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
-            .map_err(|e| format!("starting {}: {e}", bin.display()))?;
+            .map_err(|e| format!("starting {:?}: {e}", cmd.get_program()))?;
         let agent = ureq::Agent::config_builder()
             .timeout_global(Some(Duration::from_millis(500)))
             .build()
@@ -72,7 +143,28 @@ impl Server {
             }
             std::thread::sleep(Duration::from_millis(1));
         }
+        let mut child = child;
+        let _ = child.kill();
         Err("the server did not answer /health within 30 s".into())
+    }
+
+    /// CPU time (user and system, every thread) the server has used so far, in µs.
+    pub fn cpu_us(&self) -> f64 {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        // Fields after the parenthesised command name: state is the first, utime the 12th.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or("", |(_, rest)| rest)
+            .split_whitespace()
+            .collect();
+        let ticks = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|f| f.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        (ticks(11) + ticks(12)) * 1e6 / clock_ticks()
     }
 
     /// Resident set size of the server process, in KiB.
@@ -118,7 +210,8 @@ pub fn migrate(bin: &Path, dir: &Path) -> Result<(), String> {
 
 /// A client with every scope (`innkeep clients create`) and a token for it.
 pub fn token(bin: &Path, dir: &Path, base: &str) -> Result<String, String> {
-    let scopes = "admin guests:read guests:write reservations:read reservations:write front_desk";
+    let scopes = "admin guests:read guests:write reservations:read reservations:write front_desk \
+                  webhooks:manage";
     let out = Command::new(bin)
         .args([
             "clients", "create", "--name", "bench", "--scopes", scopes, "--json",
