@@ -231,7 +231,7 @@ impl App {
             feed
         });
         let mut handlers: Vec<Arc<dyn Handler>> = vec![
-            Arc::new(WebhookHandler::new(self.destinations)),
+            Arc::new(WebhookHandler::new(self.destinations, self.workers)),
             Arc::new(RegistrationHandler::new(
                 self.compliance.registration.clone(),
             )),

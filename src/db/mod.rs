@@ -28,8 +28,15 @@ pub const DB_FILE: &str = "innkeep.sqlite3";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Applies the pragmas every connection needs.
-pub(crate) fn configure(conn: &Connection) -> rusqlite::Result<()> {
+pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
+    // The query planner's stability guarantee: a plan never depends on bound values, so a
+    // cached statement is not recompiled each time a parameter changes (without it SQLite
+    // re-prepared every list query for its `LIMIT ?`: a sixth of a list request's CPU).
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+        true,
+    )?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     Ok(())

@@ -34,9 +34,12 @@ pub struct WebhookHandler {
 }
 
 impl WebhookHandler {
-    /// A handler that may deliver to the destinations `allow` permits.
-    pub fn new(allow: Destinations) -> WebhookHandler {
-        let config = crate::outbound::agent(TIMEOUT, "webhooks").build();
+    /// A handler that may deliver to the destinations `allow` permits, with up to `workers`
+    /// deliveries at once; as many connections per receiver stay open between deliveries.
+    pub fn new(allow: Destinations, workers: usize) -> WebhookHandler {
+        let config = crate::outbound::agent(TIMEOUT, "webhooks")
+            .max_idle_connections_per_host(workers.max(1))
+            .build();
         let agent = super::destination::agent(config, allow);
         WebhookHandler { agent }
     }

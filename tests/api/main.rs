@@ -61,6 +61,7 @@ mod setup;
 mod stays;
 mod systemd;
 mod tls;
+mod wal;
 mod webhook_failures;
 mod webhooks;
 mod webhooks_admin;

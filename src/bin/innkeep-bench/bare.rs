@@ -1,9 +1,10 @@
 //! The bare baseline server (`innkeep-bench bare`): poem + rusqlite with innkeep's pragmas
 //! (WAL, `synchronous=FULL`) and nothing else. It answers the benchmark's three API calls
 //! with the least work that can: a create is one JSON parse, one INSERT and one COMMIT on a
-//! single connection; a list runs the store's own query on a pooled read connection and
-//! writes the rows out. No authentication, validation, events, idempotency or group commit:
-//! the distance to it is what innkeep's API layer costs.
+//! single connection; the arrivals list is one indexed SELECT of the reservation's columns
+//! on a pooled read connection, written out as JSON objects; the guest search runs the
+//! store's own trigram query (there is no simpler way to find a name inside names). No
+//! authentication, validation, events, idempotency, cursors or group commit.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -38,7 +39,7 @@ pub fn serve(db: &Path, listen: &str) -> Result<(), String> {
         ))
         .map_err(|e| e.to_string())?;
     let manager = SqliteConnectionManager::file(db).with_init(|c| {
-        c.pragma_update(None, "synchronous", "FULL")?;
+        innkeep::db::configure(c)?;
         c.pragma_update(None, "query_only", "ON")
     });
     let readers = r2d2::Pool::builder()
@@ -115,18 +116,46 @@ async fn page<T: ToJSON + Send + 'static, P: Send + 'static>(
     Ok(Json(json!({ "data": data })))
 }
 
+/// The reservation columns the arrivals list returns.
+const COLUMNS: &str = "id, code, status, primary_guest_id, room_type_id, room_id, arrival, \
+    departure, adults, children, nightly_rate, currency, source, notes, checked_in_at, \
+    checked_out_at, cancelled_at, invoice_id, version, created_at, updated_at";
+
 #[handler]
 async fn arrivals(Data(state): Data<&Shared>, q: Query<ListQuery>) -> poem::Result<Json<Value>> {
-    let filter = store::reservations::ReservationFilter {
-        arrival_from: q.arrival_from.map(innkeep::model::Date),
-        arrival_to: q.arrival_to.map(innkeep::model::Date),
-        ..Default::default()
-    };
-    let limit = q.limit + 1;
-    page(state, move |c, as_of| {
-        store::reservations::list(c, &filter, None, as_of, limit)
+    let (from, to) = (
+        q.arrival_from.map(|d| d.to_string()),
+        q.arrival_to.map(|d| d.to_string()),
+    );
+    let limit = q.limit as i64 + 1;
+    let pool = state.readers.clone();
+    let data = tokio::task::spawn_blocking(move || -> Result<Vec<Value>, String> {
+        let conn = pool.get().map_err(|e| e.to_string())?;
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM reservations WHERE arrival >= ?1 AND arrival <= ?2 \
+                 ORDER BY arrival, id LIMIT ?3"
+            ))
+            .map_err(|e| e.to_string())?;
+        let names: Vec<String> = stmt.column_names().iter().map(|n| n.to_string()).collect();
+        let rows = stmt.query_map((from, to, limit), |r| {
+            let mut object = serde_json::Map::new();
+            for (i, name) in names.iter().enumerate() {
+                let value = match r.get_ref(i)? {
+                    rusqlite::types::ValueRef::Integer(n) => json!(n),
+                    rusqlite::types::ValueRef::Text(t) => json!(String::from_utf8_lossy(t)),
+                    _ => Value::Null,
+                };
+                object.insert(name.clone(), value);
+            }
+            Ok(Value::Object(object))
+        });
+        rows.and_then(Iterator::collect).map_err(|e| e.to_string())
     })
     .await
+    .map_err(fail)?
+    .map_err(fail)?;
+    Ok(Json(json!({ "data": data })))
 }
 
 #[handler]

@@ -206,7 +206,7 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
 
     let (bare_post, bare_arrivals, bare_guests) = (
         "bare POST (one INSERT, one COMMIT)",
-        "bare GET (the store's arrivals query)",
+        "bare GET (one indexed SELECT)",
         "bare GET (the store's name search)",
     );
     let rows = [
