@@ -8,9 +8,12 @@
 //!   hang) makes the job claimable again; at start-up every job left running is released.
 //!   A job may therefore run twice (a webhook receiver deduplicates on `webhook-id`), never
 //!   zero times.
-//! - Both wake as soon as a transaction that wrote events or jobs commits (the writer counts
-//!   such commits, see `Db::commits`), so a webhook leaves within milliseconds of the change;
-//!   the poll only picks up retries that come due.
+//! - They wake as soon as a transaction that concerns them commits (the writer counts
+//!   commits that recorded events and that queued jobs, see `Db::commits`), so a webhook
+//!   leaves within milliseconds of the change. The dispatcher listens for events only while
+//!   an enabled endpoint exists; otherwise it moves its cursor at each poll, so that a quiet
+//!   hotel without webhooks does not pay a second transaction for every change. The poll
+//!   also picks up retries that come due.
 //! - Job kinds are generic: a [`Handler`] per kind. Time comes from the database's settable
 //!   clock, so tests can run a retry schedule of hours in seconds.
 
@@ -28,7 +31,7 @@ use std::time::Duration;
 
 use tokio::sync::{Notify, Semaphore, watch};
 
-use crate::db::Db;
+use crate::db::{Committed, Db};
 use crate::error::AppResult;
 use crate::service;
 use crate::store::jobs::Job;
@@ -70,17 +73,19 @@ impl Queue {
         let wake = Arc::new(Notify::new());
         let handlers: HashMap<&'static str, Arc<dyn Handler>> =
             handlers.into_iter().map(|h| (h.kind(), h)).collect();
-        let waits = |commits| Waits {
+        let waits = |count: fn(&Committed) -> u64| Waits {
             wake: wake.clone(),
-            commits,
+            commits: db.commits(),
+            count,
+            seen: 0,
             stopped: stopped.clone(),
         };
-        let dispatcher = tokio::spawn(dispatch_loop(db.clone(), waits(db.commits())));
+        let dispatcher = tokio::spawn(dispatch_loop(db.clone(), waits(|c| c.events)));
         let runner = tokio::spawn(work_loop(
             db.clone(),
             Arc::new(handlers),
             workers.max(1),
-            waits(db.commits()),
+            waits(|c| c.jobs),
         ));
         Ok(Queue {
             stop,
@@ -105,20 +110,41 @@ async fn futures_join(tasks: Vec<tokio::task::JoinHandle<()>>) {
     }
 }
 
-/// What an idle loop waits for: its poll, a wake-up, a commit of new work, or the stop.
+/// What an idle loop waits for: its poll, a wake-up, a commit of its kind of work, or the
+/// stop.
 struct Waits {
     wake: Arc<Notify>,
-    commits: watch::Receiver<u64>,
+    commits: watch::Receiver<Committed>,
+    /// Which count of `commits` concerns this loop.
+    count: fn(&Committed) -> u64,
+    /// That count when the loop last looked for work.
+    seen: u64,
     stopped: watch::Receiver<bool>,
 }
 
 impl Waits {
-    /// Sleeps for `d`, or until woken, new work committed, or stopped.
-    async fn pause(&mut self, d: Duration) {
+    /// Notes the commits so far: call before looking for work, so that a commit made while
+    /// looking still wakes the next pause.
+    fn mark(&mut self) {
+        self.seen = (self.count)(&self.commits.borrow());
+    }
+
+    /// Sleeps for `d`, or until woken, stopped, or (when `listen`) a commit of new work since
+    /// [`Waits::mark`].
+    async fn pause(&mut self, d: Duration, listen: bool) {
+        let (count, seen) = (self.count, self.seen);
+        let mut commits = self.commits.clone();
+        let committed = async move {
+            if listen {
+                let _ = commits.wait_for(|c| count(c) != seen).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        };
         tokio::select! {
             _ = tokio::time::sleep(d) => {}
             _ = self.wake.notified() => {}
-            _ = self.commits.changed() => {}
+            _ = committed => {}
             _ = self.stopped.changed() => {}
         }
     }
@@ -130,11 +156,15 @@ impl Waits {
 
 /// Fans new events out to matching enabled endpoints, one batch per transaction.
 async fn dispatch_loop(db: Db, mut waits: Waits) {
+    // Whether an enabled endpoint existed at the last fan-out (then events wake us).
+    let mut live = true;
     while !waits.stopped() {
+        waits.mark();
         match service::jobs::dispatch_pending(&db).await {
             Ok(true) => match service::jobs::dispatch_batch(&db).await {
-                Ok(n) => {
-                    if n > 0 {
+                Ok(done) => {
+                    live = done.endpoints;
+                    if done.jobs > 0 {
                         waits.wake.notify_waiters();
                     }
                     continue;
@@ -144,7 +174,7 @@ async fn dispatch_loop(db: Db, mut waits: Waits) {
             Ok(false) => {}
             Err(e) => tracing::error!(error = %e, "reading the event feed failed; will retry"),
         }
-        waits.pause(POLL).await;
+        waits.pause(POLL, live).await;
     }
 }
 
@@ -158,6 +188,7 @@ async fn work_loop(
     let slots = Arc::new(Semaphore::new(workers));
     let running = InFlight::default();
     while !waits.stopped() {
+        waits.mark();
         let free = slots.available_permits();
         if free == 0 {
             tokio::select! {
@@ -170,12 +201,12 @@ async fn work_loop(
             Ok(jobs) => jobs,
             Err(e) => {
                 tracing::error!(error = %e, "claiming jobs failed; will retry");
-                waits.pause(POLL).await;
+                waits.pause(POLL, true).await;
                 continue;
             }
         };
         if jobs.is_empty() {
-            waits.pause(POLL).await;
+            waits.pause(POLL, true).await;
             continue;
         }
         for job in jobs {

@@ -24,9 +24,18 @@ pub async fn dispatch_pending(db: &Db) -> AppResult<bool> {
         .await
 }
 
+/// What one fan-out did.
+#[derive(Debug, Clone, Copy)]
+pub struct Dispatched {
+    /// Delivery jobs written.
+    pub jobs: usize,
+    /// Whether any endpoint was enabled.
+    pub endpoints: bool,
+}
+
 /// Fans one batch of events out: a delivery job per matching enabled endpoint, and the
-/// cursor moved, in one transaction. How many jobs it wrote.
-pub async fn dispatch_batch(db: &Db) -> AppResult<usize> {
+/// cursor moved, in one transaction.
+pub async fn dispatch_batch(db: &Db) -> AppResult<Dispatched> {
     db.write(dispatch_in).await
 }
 
@@ -54,13 +63,16 @@ pub async fn claim(
         .await
 }
 
-fn dispatch_in(tx: &Tx) -> AppResult<usize> {
+fn dispatch_in(tx: &Tx) -> AppResult<Dispatched> {
     let cursor = store::jobs::dispatch_cursor(tx)?;
     let events = store::events::list(tx, cursor, DISPATCH_BATCH, &[])?;
-    let Some(last) = events.last().map(|e| e.sequence) else {
-        return Ok(0);
-    };
     let endpoints = store::webhooks::enabled(tx)?;
+    let Some(last) = events.last().map(|e| e.sequence) else {
+        return Ok(Dispatched {
+            jobs: 0,
+            endpoints: !endpoints.is_empty(),
+        });
+    };
     let now = tx.now_text();
     let mut n = 0;
     for e in events.iter().filter(|e| e.kind != "webhook.test") {
@@ -73,7 +85,10 @@ fn dispatch_in(tx: &Tx) -> AppResult<usize> {
         }
     }
     store::jobs::set_dispatch_cursor(tx, last)?;
-    Ok(n)
+    Ok(Dispatched {
+        jobs: n,
+        endpoints: !endpoints.is_empty(),
+    })
 }
 
 /// Jobs, newest first, optionally of one status.

@@ -19,7 +19,7 @@ pub fn record(
     data: &serde_json::Value,
 ) -> AppResult<(i64, String)> {
     let id = crate::ids::new("evt");
-    tx.wake_queue();
+    tx.wake_queue(crate::db::Wake::Events);
     let sequence = tx
         .prepare_cached(
             "INSERT INTO events (id, type, subject_id, occurred_at, data, actor)

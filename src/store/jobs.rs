@@ -53,7 +53,7 @@ pub fn enqueue(
     run_at: &str,
 ) -> AppResult<i64> {
     let now = tx.now_text();
-    tx.wake_queue();
+    tx.wake_queue(crate::db::Wake::Jobs);
     Ok(tx
         .prepare_cached(
             "INSERT INTO jobs (kind, subject_id, payload, status, run_at, created_at, updated_at)
