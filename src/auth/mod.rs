@@ -44,7 +44,7 @@ pub struct AuthServer {
     /// `http` or `https`: how clients reach this server.
     pub scheme: &'static str,
     /// Tokens whose signature was verified.
-    pub verified: verified::Verified,
+    pub verified: verified::VerifiedTokens,
 }
 
 impl AuthServer {
@@ -92,7 +92,7 @@ impl AuthServer {
                 cfg.throttle_failures,
                 Duration::from_secs(cfg.throttle_lockout_seconds),
             ),
-            verified: verified::Verified::default(),
+            verified: verified::VerifiedTokens::default(),
         }
     }
 }

@@ -19,7 +19,7 @@ const CAPACITY: usize = 10_000;
 
 /// Verified tokens' claims.
 #[derive(Default)]
-pub struct Verified {
+pub struct VerifiedTokens {
     claims: Mutex<HashMap<[u8; 32], AccessClaims>>,
 }
 
@@ -28,7 +28,7 @@ pub fn digest(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-impl Verified {
+impl VerifiedTokens {
     /// The claims of the token with `digest`, if it was verified and is not expired at `now`
     /// (unix seconds; a token is good up to and including its `exp`).
     pub fn get(&self, digest: &[u8; 32], now: i64) -> Option<AccessClaims> {
@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn a_hit_holds_until_expiry_and_the_cache_stays_bounded() {
-        let cache = Verified::default();
+        let cache = VerifiedTokens::default();
         let d = digest("token");
         assert!(cache.get(&d, 100).is_none());
         cache.put(d, &claims("one", 200), 100);
