@@ -128,6 +128,9 @@ pub fn from_poem(err: poem::Error, method: &Method, path: &str) -> AppError {
     }
 }
 
+/// The pattern of a text parameter without control characters, as poem-openapi reports it.
+const CONTROL_FREE: &str = r"^[^\x00-\x1f\x7f]*$";
+
 /// Rewrites poem-openapi's validator messages ("verification failed. minimum(1, exclusive:
 /// false)") in plain words.
 fn plain_reason(reason: &str) -> String {
@@ -144,6 +147,9 @@ fn plain_reason(reason: &str) -> String {
         }
         if let Some(max) = bound("maximum") {
             return format!("must be at most {max}");
+        }
+        if reason.contains(CONTROL_FREE) {
+            return "must not contain control characters".into();
         }
         if let Some(pattern) = reason.split("pattern(").nth(1) {
             let pattern = pattern.trim_end_matches(')').trim_matches('"');

@@ -31,7 +31,8 @@ impl GuestsApi {
         &self,
         svc: Data<&Services>,
         #[oai(scope = "Scope::GuestsRead")] token: Token,
-        /// Case-insensitive part of the first, last or full name.
+        /// Case-insensitive part of the first, last or full name; no control characters.
+        #[oai(validator(pattern = r"^[^\x00-\x1f\x7f]*$"))]
         name: Query<Option<String>>,
         /// Exact e-mail address, case-insensitive.
         email: Query<Option<String>>,

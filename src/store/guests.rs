@@ -153,7 +153,10 @@ pub fn list(
     let mut q = ListQuery::new(ENTITY, "guests", "sort_key");
     if let Some(name) = &f.name {
         let name = name.to_lowercase();
-        if name.chars().count() >= 3 {
+        if name.chars().any(char::is_control) {
+            // No stored name holds a control character (and FTS5 cannot parse a NUL).
+            q.filter("0", []);
+        } else if name.chars().count() >= 3 {
             // The trigram index finds the (few) guests containing the text; a phrase of
             // trigrams matches exactly the substrings that `instr` would.
             q.filter(

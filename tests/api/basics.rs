@@ -138,6 +138,18 @@ async fn bad_query_parameters_are_400_naming_the_parameter() {
         .await
         .problem(400, "bad_request");
     assert_eq!(r.fields()[0].0, "arrival_from");
+    for name in ["Y%00Y", "Ross%0Ai", "%1F"] {
+        let r = app
+            .get(&format!("/v1/guests?name={name}"))
+            .await
+            .problem(400, "bad_request");
+        assert_eq!(r.fields()[0].0, "name");
+        let detail = r.body["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.contains("must not contain control characters"),
+            "{detail}"
+        );
+    }
     let r = app
         .get("/v1/reservations?status=confirmed,sleeping")
         .await
