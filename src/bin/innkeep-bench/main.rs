@@ -4,7 +4,8 @@
 //! throughput, latency, and the server's CPU time per request.
 //!
 //! `cargo run --release --bin innkeep-bench -- [--reservations N] [--guests N]
-//! [--clients C] [--seconds S] [--json]`
+//! [--clients C] [--seconds S] [--json]`; `innkeep-bench year [--rooms 120]` replays a
+//! hotel's year (see `year`).
 
 // A developer's measuring tool, not the server: it stops at the first thing that goes wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -17,6 +18,7 @@ mod report;
 mod seed;
 mod server;
 mod webhooks;
+mod year;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -54,6 +56,9 @@ enum Command {
         #[arg(long)]
         listen: String,
     },
+    /// A simulated year of a hotel through the API, the desk and the national simulators,
+    /// ending in checks that the books balance (builds and runs `tests/year` in release).
+    Year(year::YearArgs),
 }
 
 /// The load benchmark's settings.
@@ -102,6 +107,9 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         };
+    }
+    if let Some(Command::Year(year)) = &cli.command {
+        return year::run(year);
     }
     let args = cli.args;
     if args.guests == 0 || args.seconds <= 0.0 {

@@ -1,0 +1,282 @@
+//! The checks at the end of the year, on what the server answers (its lists), what the
+//! simulated authorities received and what the webhook receiver got, against what the run
+//! did: every night sold invoiced exactly once, extras and city tax billed once, the money
+//! balancing to the cent, gapless invoice and receipt numbers, every receipt fiscalized,
+//! every check-in registered, every event delivered.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use chrono::NaiveDate;
+use serde_json::Value;
+
+use crate::hotel::CITY_TAX;
+use crate::run::{State, Stay, gross};
+
+/// What the books say, and what does not add up.
+#[derive(Debug, Default)]
+pub struct Books {
+    pub nights_sold: i64,
+    pub invoices: usize,
+    pub credit_notes: usize,
+    pub invoiced: i64,
+    pub credited: i64,
+    pub paid: i64,
+    pub outstanding: i64,
+    pub series: BTreeMap<String, usize>,
+    /// Invoices outside the fiscal system (bank transfers), and receipts fiscalized.
+    pub outside_fiscal: usize,
+    pub receipts: usize,
+    pub failures: Vec<String>,
+}
+
+impl Books {
+    fn fail(&mut self, what: String) {
+        if self.failures.len() < 50 {
+            self.failures.push(what);
+        }
+    }
+}
+
+/// One accommodation line: nights, from, to.
+type Nights = (i64, NaiveDate, NaiveDate);
+
+/// Checks the invoices against the stays and the payments the run made (`paid_by_run`).
+pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> Books {
+    let mut b = Books::default();
+    let mut nights: HashMap<&str, Vec<Nights>> = HashMap::new();
+    let mut extras: HashMap<&str, i64> = HashMap::new();
+    let mut city_tax: HashMap<&str, i64> = HashMap::new();
+    let by_id: HashMap<&str, &Value> = invoices.iter().map(|i| (text(&i["id"]), i)).collect();
+    let mut numbers: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    for inv in invoices {
+        let (g, paid) = (gross(inv), inv["paid_amount"].as_i64().unwrap_or_default());
+        b.paid += paid;
+        let seq = text(&inv["number"])
+            .rsplit('-')
+            .next()
+            .and_then(|n| n.parse().ok());
+        numbers
+            .entry(text(&inv["series"]).to_string())
+            .or_default()
+            .push(seq.unwrap_or(-1));
+        if inv["kind"] == "credit_note" {
+            b.credit_notes += 1;
+            b.credited -= g;
+            let original = by_id.get(text(&inv["corrects_invoice_id"]));
+            if original.is_none_or(|o| gross(o) != -g || o["status"] != "cancelled") {
+                b.fail(format!(
+                    "credit note {} does not reverse its invoice",
+                    inv["number"]
+                ));
+            }
+            continue;
+        }
+        b.invoices += 1;
+        b.invoiced += g;
+        if inv["status"] == "issued" {
+            b.outstanding += g - paid;
+        }
+        let Some(res) = inv["reservation_id"].as_str() else {
+            continue;
+        };
+        for l in inv["lines"].as_array().into_iter().flatten() {
+            let (desc, amount) = (
+                text(&l["description"]),
+                l["gross_amount"].as_i64().unwrap_or(0),
+            );
+            if let Some(n) = accommodation(desc, &l["quantity"]) {
+                nights.entry(res).or_default().push(n);
+            } else if desc.starts_with("City tax") {
+                *city_tax.entry(res).or_default() += amount;
+            } else {
+                *extras.entry(res).or_default() += amount;
+            }
+        }
+    }
+    if b.invoiced - b.credited != b.paid + b.outstanding {
+        b.fail(format!(
+            "invoiced {} - credited {} != paid {} + outstanding {}",
+            b.invoiced, b.credited, b.paid, b.outstanding
+        ));
+    }
+    if b.paid != paid_by_run {
+        b.fail(format!(
+            "payments recorded {} but the run paid {paid_by_run}",
+            b.paid
+        ));
+    }
+    for (series, mut seqs) in numbers {
+        seqs.sort_unstable();
+        if seqs.iter().enumerate().any(|(k, &n)| n != k as i64 + 1) {
+            b.fail(format!("series {series} is not gapless: {seqs:?}"));
+        }
+        b.series.insert(series, seqs.len());
+    }
+    let known: HashSet<&str> = stays.iter().map(|s| s.id.as_str()).collect();
+    for res in nights.keys().filter(|r| !known.contains(*r)) {
+        b.fail(format!(
+            "nights invoiced on {res}, which the run never booked"
+        ));
+    }
+    for s in stays {
+        let id = s.id.as_str();
+        let billed = nights.get(id).cloned().unwrap_or_default();
+        if s.state != State::Out {
+            if !billed.is_empty() {
+                b.fail(format!(
+                    "{id} ({:?}) has nights invoiced: {billed:?}",
+                    s.state
+                ));
+            }
+            continue;
+        }
+        let stayed = (s.departure - s.plan.arrival).num_days();
+        if billed != [(stayed, s.plan.arrival, s.departure)] {
+            b.fail(format!(
+                "{id}: {stayed} nights from {} to {}, invoiced {billed:?}",
+                s.plan.arrival, s.departure
+            ));
+        }
+        b.nights_sold += stayed;
+        if extras.get(id).copied().unwrap_or(0) != s.extras {
+            b.fail(format!(
+                "{id}: extras {} but invoiced {:?}",
+                s.extras,
+                extras.get(id)
+            ));
+        }
+        let want = expected_city_tax(s, stayed);
+        if city_tax.get(id).copied().unwrap_or(0) != want {
+            b.fail(format!(
+                "{id}: city tax {want} but invoiced {:?}",
+                city_tax.get(id)
+            ));
+        }
+    }
+    b
+}
+
+/// Persons 12 or older on arrival × nights (at most 7) × 1.80.
+fn expected_city_tax(s: &Stay, nights: i64) -> i64 {
+    let (amount, max_nights, exempt_under) = CITY_TAX;
+    let children_taxed = s
+        .plan
+        .children
+        .iter()
+        .filter(|born| s.plan.arrival.years_since(**born).unwrap_or(0) as i64 >= exempt_under)
+        .count();
+    (s.plan.adults + children_taxed) as i64 * nights.min(max_nights) * amount
+}
+
+/// `Accommodation, room 101: 3 nights from 2026-12-10 to 2026-12-13`.
+fn accommodation(desc: &str, quantity: &Value) -> Option<Nights> {
+    if !desc.starts_with("Accommodation") {
+        return None;
+    }
+    let (from, to) = desc.rsplit_once(" from ")?.1.split_once(" to ")?;
+    Some((quantity.as_i64()?, from.parse().ok()?, to.parse().ok()?))
+}
+
+/// Every invoice fiscalized, its receipt received once by the authority (matched by the
+/// protective code), receipt numbers gapless within each year of issue.
+pub fn check_receipts(b: &mut Books, invoices: &[Value], received: &[(String, String)]) {
+    let numbers: HashMap<&str, &str> = received
+        .iter()
+        .map(|(zki, n)| (zki.as_str(), n.as_str()))
+        .collect();
+    let by_id: HashMap<&str, &Value> = invoices.iter().map(|i| (text(&i["id"]), i)).collect();
+    let mut years: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    for inv in invoices {
+        let f = &inv["fiscal"];
+        // Bank transfers are outside CIS; a credit note follows the invoice it reverses.
+        let covered = match by_id.get(text(&inv["corrects_invoice_id"])) {
+            Some(original) => original["fiscal"]["status"] != "not_required",
+            None => inv["payment_method"] != "bank_transfer",
+        };
+        let want = if covered {
+            "fiscalized"
+        } else {
+            "not_required"
+        };
+        if f["status"] != want {
+            b.fail(format!(
+                "invoice {}: fiscal status {}, not {want}",
+                inv["number"], f["status"]
+            ));
+        }
+        if !covered {
+            b.outside_fiscal += 1;
+            continue;
+        }
+        match numbers.get(text(&f["local_proof"])) {
+            Some(n) => {
+                b.receipts += 1;
+                years
+                    .entry(text(&inv["issue_date"]).chars().take(4).collect())
+                    .or_default()
+                    .push(
+                        n.split('/')
+                            .next()
+                            .and_then(|x| x.parse().ok())
+                            .unwrap_or(-1),
+                    )
+            }
+            None => b.fail(format!(
+                "invoice {}: no receipt reached the authority",
+                inv["number"]
+            )),
+        }
+    }
+    for (year, mut seqs) in years {
+        seqs.sort_unstable();
+        if seqs.iter().enumerate().any(|(k, &n)| n != k as i64 + 1) {
+            b.fail(format!(
+                "receipt numbers of {year} are not gapless: {seqs:?}"
+            ));
+        }
+    }
+}
+
+/// Every stay that was checked in has its registration accepted, and the authority holds
+/// one row per guest of those stays.
+pub fn check_registrations(b: &mut Books, stays: &[Stay], reservations: &[Value], rows: usize) {
+    let by_id: HashMap<&str, &Value> = reservations.iter().map(|r| (text(&r["id"]), r)).collect();
+    let mut guests = 0;
+    for s in stays
+        .iter()
+        .filter(|s| matches!(s.state, State::InHouse | State::Out))
+    {
+        guests += s.guests.len();
+        let status = by_id
+            .get(s.id.as_str())
+            .map(|r| &r["registration"]["status"]);
+        if status.is_none_or(|st| st != "accepted") {
+            b.fail(format!("{}: registration {status:?}", s.id));
+        }
+    }
+    for s in stays {
+        let server = by_id.get(s.id.as_str()).map(|r| text(&r["status"]));
+        let want = match s.state {
+            State::Confirmed => "confirmed",
+            State::InHouse => "checked_in",
+            State::Out => "checked_out",
+            State::Cancelled => "cancelled",
+            State::NoShow => "no_show",
+        };
+        if server != Some(want) {
+            b.fail(format!(
+                "{}: the run has {want}, the server {server:?}",
+                s.id
+            ));
+        }
+    }
+    if rows != guests {
+        b.fail(format!(
+            "the authority holds {rows} rows for {guests} guests checked in"
+        ));
+    }
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or_default()
+}

@@ -1,0 +1,152 @@
+//! The simulated hotel: a Croatian-run property (euro, Zagreb time, 13 % default VAT) that
+//! fiscalizes with the CIS simulator and registers its guests with the Alloggiati Web
+//! simulator, its room types and rooms, a city tax, a webhook to a receiver taking every
+//! event, and a receptionist signed in to the desk. Also the guests' records.
+
+use chrono::{Datelike, NaiveDate};
+use rand::Rng;
+use rand::rngs::StdRng;
+use serde_json::{Value, json};
+
+use crate::plan::ROOM_TYPES;
+use crate::support::TestApp;
+use crate::support::registration::italian;
+
+/// A room: its id and the index of its type in [`ROOM_TYPES`].
+#[derive(Debug, Clone)]
+pub struct Room {
+    pub id: String,
+    pub room_type: usize,
+}
+
+/// What the run needs to know about the hotel it built.
+pub struct Built {
+    /// Room type ids, in [`ROOM_TYPES`] order.
+    pub room_types: Vec<String>,
+    pub rooms: Vec<Room>,
+}
+
+/// The city tax: 1.80 a person-night, at most 7 nights, children under 12 exempt.
+pub const CITY_TAX: (i64, i64, i64) = (180, 7, 12);
+
+/// Settings, room types and `rooms` rooms split by the types' shares.
+pub async fn build(app: &TestApp, rooms: usize) -> Built {
+    let (amount, max_nights, exempt) = CITY_TAX;
+    app.put(
+        "/v1/settings",
+        json!({"name": "Hotel Godina", "city_tax": {"amount_per_person_night": amount,
+               "max_nights": max_nights, "exempt_under_age": exempt, "tax_rate": 0}}),
+    )
+    .await
+    .expect(200);
+    let mut room_types = Vec::new();
+    let mut built = Vec::new();
+    for (i, (code, name, max, rate, share)) in ROOM_TYPES.iter().enumerate() {
+        let id = app
+            .post(
+                "/v1/room-types",
+                json!({"code": code, "name": name, "max_occupancy": max, "base_rate": rate}),
+            )
+            .await
+            .expect(201)
+            .id();
+        let count = if i + 1 == ROOM_TYPES.len() {
+            rooms - built.len()
+        } else {
+            ((rooms as f64 * share).round() as usize).max(1)
+        };
+        for _ in 0..count {
+            let floor = built.len() / 20 + 1;
+            let number = format!("{floor}{:02}", built.len() % 20 + 1);
+            let room = app
+                .post(
+                    "/v1/rooms",
+                    json!({"number": number, "room_type_id": id, "floor": floor}),
+                )
+                .await
+                .expect(201)
+                .id();
+            built.push(Room {
+                id: room,
+                room_type: i,
+            });
+        }
+        room_types.push(id);
+    }
+    Built {
+        room_types,
+        rooms: built,
+    }
+}
+
+const FIRST_F: [&str; 8] = [
+    "Giulia", "Anna", "Sofia", "Marta", "Lena", "Emma", "Chiara", "Ivana",
+];
+const FIRST_M: [&str; 8] = [
+    "Marco", "Luca", "Paolo", "Jonas", "Felix", "Oliver", "Matteo", "Tomás",
+];
+const LAST: [&str; 12] = [
+    "Rossi",
+    "Bianchi",
+    "Ferrari",
+    "Esposito",
+    "Müller",
+    "Schmidt",
+    "Wagner",
+    "Smith",
+    "O'Brien",
+    "D’Angelo",
+    "Colombo",
+    "Ricci",
+];
+/// Birth towns the Alloggiati sample tables know, with their provinces.
+const TOWNS: [(&str, &str); 4] = [
+    ("Roma", "RM"),
+    ("Milano", "MI"),
+    ("Firenze", ""),
+    ("Lecco", ""),
+];
+
+/// A guest's record: Italian, German or British; the party's first guest carries an
+/// identity document (the registration needs it); a child has `born`.
+pub fn guest(rng: &mut StdRng, n: usize, first: bool, born: Option<NaiveDate>) -> Value {
+    let male = rng.gen_bool(0.5);
+    let names: &[&str] = if male { &FIRST_M } else { &FIRST_F };
+    let given = names[rng.gen_range(0..names.len())];
+    let family = LAST[rng.gen_range(0..LAST.len())];
+    let born = born.unwrap_or_else(|| {
+        NaiveDate::from_ymd_opt(rng.gen_range(1945..2004), rng.gen_range(1..13), 1).unwrap()
+            + chrono::Days::new(rng.gen_range(0..28))
+    });
+    let gender = if male { "male" } else { "female" };
+    let mut g = match rng.gen_range(0..10) {
+        0..6 => {
+            let (town, province) = TOWNS[rng.gen_range(0..TOWNS.len())];
+            let mut g = italian(given, family, gender, &born.to_string(), town, province);
+            if first {
+                g["document"] = json!({"type": "id_card", "number": format!("CA{n:06}AB"),
+                                       "issuing_place": town});
+            }
+            g
+        }
+        country => {
+            let (code, town) = if country < 8 {
+                ("DE", "München")
+            } else {
+                ("GB", "London")
+            };
+            let mut g = json!({"first_name": given, "last_name": family, "gender": gender,
+                "birth_date": born.to_string(), "nationality": code,
+                "birth_place": {"country": code, "municipality": town}});
+            if first {
+                g["document"] = json!({"type": "passport", "number": format!("P{n:08}"),
+                                       "issuing_country": code});
+            }
+            g
+        }
+    };
+    if first && born.year() % 3 == 0 {
+        g["email"] = json!(format!("guest{n}@example.com"));
+    }
+    g
+}

@@ -1,0 +1,123 @@
+//! A year in a box: a hotel's year replayed through the real HTTP API and desk pages, the
+//! national authorities' simulators (Alloggiati Web for registrations, the Croatian CIS for
+//! fiscal receipts) and a webhook receiver taking every event, on simulated time, ending in
+//! checks that the books balance (see `books`).
+//!
+//! The server runs in this process, so the simulated clock is the test harness's own
+//! handle on it (`Db::clock`): the `innkeep` binary has no way to move its clock.
+//! `cargo test --test year` replays a short run (six weeks over a new year, 12 rooms);
+//! `innkeep-bench year` runs a whole year in release. The size comes from
+//! `INNKEEP_YEAR_DAYS`, `INNKEEP_YEAR_ROOMS` and `INNKEEP_YEAR_SEED`.
+
+// Test code fails loudly on purpose: unwrap and expect are how a test says "this must hold".
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[allow(dead_code, unused_imports)]
+#[path = "../api/support/mod.rs"]
+mod support;
+
+mod api;
+mod books;
+mod hotel;
+mod in_house;
+mod plan;
+mod run;
+mod settle;
+
+use std::time::Instant;
+
+use chrono::{Days, NaiveDate};
+use rand::SeedableRng;
+
+use support::alloggiati_sim;
+use support::cis_sim;
+use support::receiver::Receiver;
+
+/// The first simulated day: mid-December, so that every run crosses a new year (invoice
+/// and receipt numbers restart).
+const FIRST_DAY: &str = "2026-12-10";
+
+fn setting(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_year_in_a_box_balances() {
+    let days = setting("INNKEEP_YEAR_DAYS", 45);
+    let rooms = setting("INNKEEP_YEAR_ROOMS", 12) as usize;
+    let seed = setting("INNKEEP_YEAR_SEED", 2026);
+    let first: NaiveDate = FIRST_DAY.parse().unwrap();
+
+    let alloggiati = alloggiati_sim::Sim::start(first).await;
+    let cis = cis_sim::Sim::start();
+    let app = support::registration::hotel_fiscalizing(&alloggiati, &cis).await;
+    let started = Instant::now();
+    settle::set_day(&app, &alloggiati, first);
+    let receiver = Receiver::start().await;
+    let (_, secret) = support::webhooks::register(&app, &receiver.url("/hooks"), &["*"]).await;
+    let api = api::Api::new(&app);
+    let mut feed = settle::Feed::start(&api).await;
+    let hotel = hotel::build(&app, rooms).await;
+    let desk = settle::Desk::open(&app).await;
+
+    let mut run = run::Run::new(&api, &hotel, rand::rngs::StdRng::seed_from_u64(seed));
+    run.open_books(first).await;
+    for n in 0..days {
+        let d = first + Days::new(n);
+        settle::set_day(&app, &alloggiati, d);
+        run.day(d).await;
+        desk.visit(&api, d, n % 7 == 0).await;
+        settle::queue_done(&api).await;
+        feed.read(&api).await;
+    }
+    let simulated = started.elapsed();
+
+    let invoices = api.all("/v1/invoices").await;
+    let reservations = api.all("/v1/reservations").await;
+    let mut books = books::check_invoices(&run.stays, &invoices, run.tally.paid);
+    let received: Vec<(String, String)> = cis
+        .received()
+        .into_iter()
+        .map(|r| (r.zki, r.number))
+        .collect();
+    books::check_receipts(&mut books, &invoices, &received);
+    books::check_registrations(
+        &mut books,
+        &run.stays,
+        &reservations,
+        alloggiati.stored().len(),
+    );
+    let delivered = settle::deliveries(&mut books, &feed, &receiver, &secret).await;
+    let errors = api.errors();
+
+    let wall = started.elapsed();
+    let report = settle::Report {
+        days,
+        rooms,
+        run: &run,
+        books: &books,
+        events: feed.ids.len(),
+        delivered,
+        requests: api.requests(),
+        desk_pages: desk.pages.load(std::sync::atomic::Ordering::Relaxed),
+        simulated,
+        wall,
+    };
+    println!("{report}");
+    for e in errors.iter().take(30) {
+        println!("unexpected: {e}");
+    }
+    assert!(errors.is_empty(), "{} unexpected answers", errors.len());
+    assert!(
+        books.failures.is_empty(),
+        "the books do not balance: {:#?}",
+        books.failures
+    );
+    assert!(
+        run.tally.check_outs > 0 && books.nights_sold > 0,
+        "nothing was sold"
+    );
+}

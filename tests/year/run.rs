@@ -1,0 +1,410 @@
+//! The simulated days. Each morning the clock moves to the next day and the hotel works
+//! through it in the order a front desk does: yesterday's no-shows, departures and their
+//! bills, transfers that came in, disputed bills corrected, rooms cleaned, cancellations,
+//! new bookings and walk-ins, arrivals, extras on folios, interim bills for long stays, the
+//! desk's pages; then the queue is left to finish (registrations, fiscal receipts,
+//! webhooks) and the event feed is read.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{Days, NaiveDate};
+use rand::rngs::StdRng;
+use serde_json::{Value, json};
+
+use crate::api::{Api, each};
+use crate::hotel::{self, Built};
+use crate::plan::{self, Booking, Fate, Payment};
+
+/// Where a stay is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    Confirmed,
+    InHouse,
+    Out,
+    Cancelled,
+    NoShow,
+}
+
+/// A booking the server accepted, as the run knows it.
+#[derive(Debug, Clone)]
+pub struct Stay {
+    pub plan: Booking,
+    pub id: String,
+    pub guests: Vec<String>,
+    /// The departure as it stands (an extension or an early leave moves it).
+    pub departure: NaiveDate,
+    pub state: State,
+    pub room: Option<usize>,
+    /// Gross of every folio charge posted, and of those not yet on an invoice.
+    pub extras: i64,
+    pub uninvoiced: i64,
+}
+
+impl Stay {
+    pub fn persons(&self) -> usize {
+        self.plan.adults + self.plan.children.len()
+    }
+}
+
+/// Counts of what happened.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub requested: u64,
+    pub refused_full: u64,
+    pub walk_ins: u64,
+    pub cancelled: u64,
+    pub no_shows: u64,
+    pub check_ins: u64,
+    pub check_outs: u64,
+    pub left_early: u64,
+    pub extended: u64,
+    pub extension_refused: u64,
+    pub charges: u64,
+    pub interim_bills: u64,
+    pub credit_notes: u64,
+    pub payments: u64,
+    /// Minor units paid through the API.
+    pub paid: i64,
+}
+
+/// The run's state between days.
+pub struct Run<'a> {
+    pub api: &'a Api<'a>,
+    pub hotel: &'a Built,
+    pub rng: StdRng,
+    pub stays: Vec<Stay>,
+    pub tally: Tally,
+    /// Per room, the stay in it.
+    pub occupied: Vec<Option<usize>>,
+    /// Guests who stayed before (returning guests book under their record).
+    pub past_guests: Vec<String>,
+    pub guest_numbers: usize,
+    /// Invoices paid by transfer on a later day.
+    pub transfers: BTreeMap<NaiveDate, Vec<String>>,
+    /// Invoices whose company disputes them the next day.
+    pub disputes: BTreeMap<NaiveDate, Vec<String>>,
+    /// Invoice corrected by a credit note → the invoice that replaced it.
+    pub replaced: HashMap<String, String>,
+}
+
+impl<'a> Run<'a> {
+    pub fn new(api: &'a Api<'a>, hotel: &'a Built, rng: StdRng) -> Run<'a> {
+        Run {
+            api,
+            hotel,
+            rng,
+            stays: Vec::new(),
+            tally: Tally::default(),
+            occupied: vec![None; hotel.rooms.len()],
+            past_guests: Vec::new(),
+            guest_numbers: 0,
+            transfers: BTreeMap::new(),
+            disputes: BTreeMap::new(),
+            replaced: HashMap::new(),
+        }
+    }
+
+    /// The bookings made before the first day, entered on it.
+    pub async fn open_books(&mut self, first: NaiveDate) {
+        let backlog = plan::backlog(&mut self.rng, first, self.hotel.rooms.len());
+        self.book(backlog).await;
+    }
+
+    /// One day at the desk (the clock already stands on it).
+    pub async fn day(&mut self, d: NaiveDate) {
+        self.no_shows(d).await;
+        self.check_outs(d).await;
+        self.transfers_in(d).await;
+        self.corrections(d).await;
+        self.cancellations(d).await;
+        let requests = plan::requests(&mut self.rng, d, self.hotel.rooms.len());
+        self.book(requests).await;
+        let walk_ins = plan::walk_ins(&mut self.rng, d, self.hotel.rooms.len());
+        self.tally.walk_ins += walk_ins.len() as u64;
+        self.book(walk_ins).await;
+        self.check_ins(d).await;
+        self.extras(d).await;
+        self.interim_bills(d).await;
+    }
+
+    /// Confirmed stays whose arrival has passed are marked no-show.
+    async fn no_shows(&mut self, d: NaiveDate) {
+        let gone: Vec<usize> = self.select(|s| s.state == State::Confirmed && s.plan.arrival < d);
+        let api = self.api;
+        let ids: Vec<String> = gone.iter().map(|&i| self.stays[i].id.clone()).collect();
+        let done = each(ids, |id| async move {
+            let path = format!("/v1/reservations/{id}");
+            api.put(&path, json!({"status": "no_show"}), &[200])
+                .await
+                .is_some()
+        })
+        .await;
+        for (i, ok) in gone.into_iter().zip(done) {
+            if ok {
+                self.stays[i].state = State::NoShow;
+                self.tally.no_shows += 1;
+            }
+        }
+    }
+
+    async fn check_outs(&mut self, d: NaiveDate) {
+        let leaving = self.select(|s| {
+            s.state == State::InHouse
+                && (s.departure == d
+                    || (s.plan.fate == Fate::LeavesEarly
+                        && s.departure == d + Days::new(1)
+                        && s.departure - Days::new(2) >= s.plan.arrival))
+        });
+        let mut work = Vec::new();
+        for &i in &leaving {
+            let s = &self.stays[i];
+            let mut charges = Vec::new();
+            if let Some((desc, rate, price, qty)) = plan::breakfast(&mut self.rng, s.persons()) {
+                charges.push(
+                    json!({"description": desc, "tax_rate": rate, "unit_price": price,
+                                    "quantity": qty}),
+                );
+                self.stays[i].extras += price * qty;
+            }
+            let s = &self.stays[i];
+            work.push((s.id.clone(), s.plan.payment, charges));
+        }
+        let api = self.api;
+        let bills = each(work, |(id, payment, charges)| async move {
+            let body = json!({"reservation_id": id, "payment_method": payment.method(),
+                              "charges": charges});
+            let out = api.post("/v1/check-out", body, &[200]).await?;
+            let invoice = out.body["invoice"].clone();
+            let paid_now = match payment {
+                Payment::Transfer { .. } => None,
+                _ => pay(api, &invoice, payment.method()).await,
+            };
+            Some((invoice, paid_now))
+        })
+        .await;
+        for (i, invoice) in leaving.into_iter().zip(bills) {
+            let Some((invoice, paid_now)) = invoice else {
+                continue;
+            };
+            let s = &mut self.stays[i];
+            if s.departure > d {
+                s.departure = d;
+                self.tally.left_early += 1;
+            }
+            s.state = State::Out;
+            s.uninvoiced = 0;
+            if let Some(room) = s.room {
+                self.occupied[room] = None;
+            }
+            self.past_guests.push(s.guests[0].clone());
+            self.tally.check_outs += 1;
+            let id = invoice["id"].as_str().unwrap_or_default().to_string();
+            match s.plan.payment {
+                Payment::Transfer {
+                    after_days,
+                    disputed,
+                } => {
+                    if disputed {
+                        self.disputes
+                            .entry(d + Days::new(1))
+                            .or_default()
+                            .push(id.clone());
+                    }
+                    if let Some(after) = after_days {
+                        self.transfers
+                            .entry(d + Days::new(after))
+                            .or_default()
+                            .push(id);
+                    }
+                }
+                _ => {
+                    if let Some(amount) = paid_now {
+                        self.tally.payments += 1;
+                        self.tally.paid += amount;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Transfers that arrive today pay what is still open on their invoice (or on the
+    /// invoice that replaced it).
+    async fn transfers_in(&mut self, d: NaiveDate) {
+        let due: Vec<String> = self
+            .transfers
+            .remove(&d)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|id| self.replaced.get(&id).cloned().unwrap_or(id))
+            .collect();
+        let api = self.api;
+        let paid_now = each(due, |id| async move {
+            let invoice = api.get(&format!("/v1/invoices/{id}")).await?;
+            pay(api, &invoice, "bank_transfer").await
+        })
+        .await;
+        for amount in paid_now.into_iter().flatten() {
+            self.tally.payments += 1;
+            self.tally.paid += amount;
+        }
+    }
+
+    /// A company disputes yesterday's bill: a credit note reverses it and the same lines are
+    /// billed again to the company, as a sale outside the stay.
+    async fn corrections(&mut self, d: NaiveDate) {
+        let disputed = self.disputes.remove(&d).unwrap_or_default();
+        let api = self.api;
+        let done = each(disputed, |id| async move {
+            let original = api.get(&format!("/v1/invoices/{id}")).await?;
+            api.post(
+                "/v1/invoices",
+                json!({"corrects_invoice_id": id, "reason": "Billed to the wrong company"}),
+                &[201],
+            )
+            .await?;
+            let lines: Vec<Value> = original["lines"]
+                .as_array()?
+                .iter()
+                .map(|l| {
+                    json!({"description": l["description"], "quantity": l["quantity"],
+                           "unit_price": l["unit_price"], "tax_rate": l["tax_rate"]})
+                })
+                .collect();
+            let again = api
+                .post(
+                    "/v1/invoices",
+                    json!({"guest_id": original["guest_id"], "payment_method": "bank_transfer",
+                           "bill_to": {"name": "Adriatic Travel d.o.o.", "tax_id": "HR12345678901"},
+                           "lines": lines}),
+                    &[201],
+                )
+                .await?;
+            Some((id, again.id()))
+        })
+        .await;
+        for (old, new) in done.into_iter().flatten() {
+            self.tally.credit_notes += 1;
+            self.replaced.insert(old, new);
+        }
+    }
+
+    async fn cancellations(&mut self, d: NaiveDate) {
+        let going = self.select(|s| s.state == State::Confirmed && s.plan.fate == Fate::Cancels(d));
+        let api = self.api;
+        let ids: Vec<String> = going.iter().map(|&i| self.stays[i].id.clone()).collect();
+        let done = each(ids, |id| async move {
+            let path = format!("/v1/reservations/{id}");
+            api.put(&path, json!({"status": "cancelled"}), &[200])
+                .await
+                .is_some()
+        })
+        .await;
+        for (i, ok) in going.into_iter().zip(done) {
+            if ok {
+                self.stays[i].state = State::Cancelled;
+                self.tally.cancelled += 1;
+            }
+        }
+    }
+
+    /// Books each request: its guests' records (a returning guest's is reused), then the
+    /// reservation; a full house is an answer, not an error.
+    async fn book(&mut self, requests: Vec<Booking>) {
+        self.tally.requested += requests.len() as u64;
+        let mut work = Vec::new();
+        for b in requests {
+            let returning = (b.returning && !self.past_guests.is_empty()).then(|| {
+                let n = rand::Rng::gen_range(&mut self.rng, 0..self.past_guests.len());
+                self.past_guests[n].clone()
+            });
+            let mut bodies = Vec::new();
+            for k in 0..b.adults + b.children.len() {
+                if k == 0 && returning.is_some() {
+                    continue;
+                }
+                self.guest_numbers += 1;
+                let born = k.checked_sub(b.adults).map(|c| b.children[c]);
+                bodies.push(hotel::guest(
+                    &mut self.rng,
+                    self.guest_numbers,
+                    k == 0,
+                    born,
+                ));
+            }
+            let room_type = self.hotel.room_types[b.room_type].clone();
+            work.push((b, returning, bodies, room_type));
+        }
+        let api = self.api;
+        let booked = each(work, |(b, returning, bodies, room_type)| async move {
+            let mut guests: Vec<String> = returning.into_iter().collect();
+            for body in bodies {
+                guests.push(api.post("/v1/guests", body, &[201]).await?.id());
+            }
+            let departure = b.arrival + Days::new(b.nights);
+            let r = api
+                .post(
+                    "/v1/reservations",
+                    json!({"primary_guest_id": guests[0], "guest_ids": guests, "room_type_id": room_type,
+                           "arrival": b.arrival, "departure": departure, "adults": b.adults,
+                           "children": b.children.len(), "nightly_rate": b.nightly_rate,
+                           "source": b.source}),
+                    &[201, 409],
+                )
+                .await?;
+            if r.status == 409 {
+                if r.body["code"] != "no_availability" {
+                    api.unexpected(format!("booking refused: {}", r.body));
+                }
+                return Some(None);
+            }
+            Some(Some(Stay {
+                id: r.id(),
+                guests,
+                departure,
+                state: State::Confirmed,
+                room: None,
+                extras: 0,
+                uninvoiced: 0,
+                plan: b,
+            }))
+        })
+        .await;
+        for outcome in booked.into_iter().flatten() {
+            match outcome {
+                Some(stay) => self.stays.push(stay),
+                None => self.tally.refused_full += 1,
+            }
+        }
+    }
+
+    /// The indexes of the stays that `keep` picks.
+    fn select(&self, keep: impl Fn(&Stay) -> bool) -> Vec<usize> {
+        (0..self.stays.len())
+            .filter(|&i| keep(&self.stays[i]))
+            .collect()
+    }
+}
+
+/// Pays what is open on `invoice` by `method`; answers the amount paid.
+pub async fn pay(api: &Api<'_>, invoice: &Value, method: &str) -> Option<i64> {
+    let amount = gross(invoice) - paid(invoice);
+    if amount <= 0 {
+        return Some(0);
+    }
+    let id = invoice["id"].as_str()?;
+    api.post(
+        &format!("/v1/invoices/{id}/payments"),
+        json!({"amount": amount, "method": method}),
+        &[201],
+    )
+    .await?;
+    Some(amount)
+}
+
+pub fn gross(invoice: &Value) -> i64 {
+    invoice["totals"]["gross"].as_i64().unwrap_or_default()
+}
+
+fn paid(invoice: &Value) -> i64 {
+    invoice["paid_amount"].as_i64().unwrap_or_default()
+}
