@@ -58,7 +58,7 @@ fn backup_plan(
 /// A bound, ready-to-serve innkeep.
 pub struct App {
     listener: tokio::net::TcpListener,
-    tls: Option<poem::listener::RustlsConfig>,
+    tls: Option<std::sync::Arc<rustls::ServerConfig>>,
     addr: SocketAddr,
     db: Db,
     grace: Duration,
@@ -261,13 +261,8 @@ impl App {
                     .await
             }
             Some(tls) => {
-                use futures_util::StreamExt;
                 use poem::EndpointExt;
-                use poem::listener::AcceptorExt;
-                // The one configuration, then no change for as long as the server runs.
-                let config =
-                    futures_util::stream::iter([tls]).chain(futures_util::stream::pending());
-                let acceptor = acceptor.rustls(config);
+                let acceptor = crate::tls::TlsAcceptor::new(acceptor, tls);
                 let app = app.around(crate::tls::secure_cookies);
                 Server::new_with_acceptor(acceptor)
                     .run_with_graceful_shutdown(app, shutdown, Some(self.grace))

@@ -76,6 +76,10 @@ fn innkeep_serves_https_with_secure_cookies() {
     );
     let ready = get(port, &der, "/ready");
     assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
+    // A client that connects and never starts its handshake holds only its own connection.
+    let _stalled = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let again = get(port, &der, "/ready");
+    assert!(again.starts_with("HTTP/1.1 200"), "{again}");
     let login = get(port, &der, "/login");
     let cookie = login
         .lines()
