@@ -155,12 +155,21 @@ fn openapi_json(spec: Data<&Arc<String>>) -> Response {
         .body(spec.0.as_str().to_owned())
 }
 
-/// The rendered Swagger UI page.
-struct DocsPage(String);
+/// The Swagger UI page: 1.6 MB, nearly all of it Swagger UI itself, so it is made on the
+/// first visit rather than at start-up (a server whose docs nobody opens never holds it).
+struct DocsPage {
+    /// The finished spec the page embeds.
+    spec: Arc<String>,
+    html: std::sync::OnceLock<String>,
+}
 
 #[handler]
 fn docs_page(page: Data<&Arc<DocsPage>>) -> poem::web::Html<String> {
-    poem::web::Html(page.0.0.clone())
+    let html = page.html.get_or_init(|| {
+        let api = service();
+        api.swagger_ui_html().replacen(&api.spec(), &page.spec, 1)
+    });
+    poem::web::Html(html.clone())
 }
 
 #[handler]
@@ -238,8 +247,10 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         auth: auth.clone(),
         svc: services.clone(),
     });
-    // The docs page embeds the spec; give it the finished one.
-    let docs = Arc::new(DocsPage(api.swagger_ui_html().replacen(&raw, &spec, 1)));
+    let docs = Arc::new(DocsPage {
+        spec: spec.clone(),
+        html: std::sync::OnceLock::new(),
+    });
     let routes = Route::new()
         .at("/v1/openapi.json", poem::get(openapi_json))
         .nest("/v1", api)

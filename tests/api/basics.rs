@@ -176,6 +176,10 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
     );
     let docs = app.client.get(app.url("/docs")).send().await.unwrap();
     assert_eq!(docs.status(), 200);
+    // The page, made on the first visit, embeds the finished spec the API serves.
+    let page = docs.text().await.unwrap();
+    let served = app.get("/v1/openapi.json").await.text;
+    assert!(page.contains("SwaggerUIBundle") && page.contains(&served));
 }
 
 #[tokio::test]
