@@ -19,6 +19,7 @@ pub fn record(
     data: &serde_json::Value,
 ) -> AppResult<(i64, String)> {
     let id = crate::ids::new("evt");
+    let text = data.to_string();
     tx.wake_queue(crate::db::Wake::Events);
     let sequence = tx
         .prepare_cached(
@@ -31,13 +32,13 @@ pub fn record(
                 kind.as_str(),
                 subject_id,
                 tx.now_text(),
-                data.to_string(),
+                &text,
                 serde_json::to_string(actor)?,
             ),
             |r| r.get(0),
         )?;
     if kind != EventType::WebhookTest {
-        super::history::record(tx, actor, kind.as_str(), subject_id, data, Some(&id))?;
+        super::history::record_text(tx, actor, kind.as_str(), subject_id, data, &text, Some(&id))?;
     }
     Ok((sequence, id))
 }

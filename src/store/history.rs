@@ -21,6 +21,28 @@ pub fn record(
     snapshot: &serde_json::Value,
     event_id: Option<&str>,
 ) -> AppResult<()> {
+    record_text(
+        tx,
+        actor,
+        kind,
+        subject_id,
+        snapshot,
+        &snapshot.to_string(),
+        event_id,
+    )
+}
+
+/// [`record`] with the snapshot already written out as JSON (`text`), as the event that
+/// carries it was.
+pub fn record_text(
+    tx: &Tx,
+    actor: &Actor,
+    kind: &str,
+    subject_id: &str,
+    snapshot: &serde_json::Value,
+    text: &str,
+    event_id: Option<&str>,
+) -> AppResult<()> {
     let head: Option<String> = tx
         .prepare_cached("SELECT snapshot FROM history_heads WHERE subject_id = ?1")?
         .query_row([subject_id], |r| r.get(0))
@@ -41,7 +63,7 @@ pub fn record(
         "INSERT INTO history_heads (subject_id, snapshot) VALUES (?1, ?2)
          ON CONFLICT (subject_id) DO UPDATE SET snapshot = excluded.snapshot",
     )?
-    .execute((subject_id, snapshot.to_string()))?;
+    .execute((subject_id, text))?;
     note(tx, actor, kind, subject_id, &found, event_id)
 }
 
