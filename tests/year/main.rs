@@ -53,7 +53,7 @@ async fn a_year_in_a_box_balances() {
 
     let alloggiati = alloggiati_sim::Sim::start(first).await;
     let cis = cis_sim::Sim::start();
-    let app = support::registration::hotel_fiscalizing(&alloggiati, &cis).await;
+    let mut app = support::registration::hotel_fiscalizing(&alloggiati, &cis).await;
     let started = Instant::now();
     settle::set_day(&app, &alloggiati, first);
     let receiver = Receiver::start().await;
@@ -110,14 +110,16 @@ async fn a_year_in_a_box_balances() {
     for e in errors.iter().take(30) {
         println!("unexpected: {e}");
     }
+    let sold = run.tally.check_outs > 0 && books.nights_sold > 0;
+    drop(run);
+    drop(desk);
+    drop(api);
+    app.stop().await;
     assert!(errors.is_empty(), "{} unexpected answers", errors.len());
     assert!(
         books.failures.is_empty(),
         "the books do not balance: {:#?}",
         books.failures
     );
-    assert!(
-        run.tally.check_outs > 0 && books.nights_sold > 0,
-        "nothing was sold"
-    );
+    assert!(sold, "nothing was sold");
 }
