@@ -254,6 +254,8 @@ impl App {
             rate: self.rate,
             desk: self.desk,
         });
+        // The routes and the spec are built: what start-up freed goes back to the system.
+        let trimmer = crate::memory::trimmer();
         let served = match self.tls.take() {
             None => {
                 Server::new_with_acceptor(acceptor)
@@ -271,6 +273,7 @@ impl App {
         };
         maintenance.abort();
         scheduler.abort();
+        trimmer.abort();
         let _ = maintenance.await;
         queue.stop(self.grace).await;
         let _ = feed_stop.send(());

@@ -28,6 +28,7 @@ pub mod error;
 pub mod i18n;
 pub mod ids;
 pub mod jobs;
+pub mod memory;
 pub mod model;
 pub mod outbound;
 pub mod service;
