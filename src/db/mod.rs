@@ -78,9 +78,17 @@ impl Db {
             configure(c)?;
             c.pragma_update(None, "query_only", "ON")
         });
+        // r2d2 opens and retires connections on a pool of three threads by default; one is
+        // plenty for eight connections, and an idle server keeps two threads fewer.
         let pool = r2d2::Pool::builder()
             .max_size(8)
             .min_idle(Some(1))
+            .thread_pool(Arc::new(
+                scheduled_thread_pool::ScheduledThreadPool::builder()
+                    .num_threads(1)
+                    .thread_name_pattern("r2d2-worker-{}")
+                    .build(),
+            ))
             .build(manager)?;
         let (commits_tx, commits) = tokio::sync::watch::channel(Committed::default());
         let writer = writer::Writer::start(conn, path.to_path_buf(), commits_tx)?;
