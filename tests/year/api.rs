@@ -1,6 +1,6 @@
 //! The run's HTTP side: every request goes through [`Api::call`], which counts it and
-//! records any answer the run did not expect (the run's "errors"), and [`each`] runs a
-//! day's independent requests a few at a time, answers in order.
+//! records any answer the run did not expect (the run's "errors"); [`each`] runs a day's
+//! independent requests a few at a time, answers in order; [`pay`] settles an invoice.
 
 use std::future::Future;
 use std::sync::Mutex;
@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures_util::stream::{self, StreamExt};
 use reqwest::Method;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::support::{Reply, TestApp};
 
@@ -113,4 +113,28 @@ where
         .buffered(IN_FLIGHT)
         .collect()
         .await
+}
+
+/// Pays what is open on `invoice` by `method`; answers the amount paid.
+pub async fn pay(api: &Api<'_>, invoice: &Value, method: &str) -> Option<i64> {
+    let amount = gross(invoice) - paid(invoice);
+    if amount <= 0 {
+        return Some(0);
+    }
+    let id = invoice["id"].as_str()?;
+    api.post(
+        &format!("/v1/invoices/{id}/payments"),
+        json!({"amount": amount, "method": method}),
+        &[201],
+    )
+    .await?;
+    Some(amount)
+}
+
+pub fn gross(invoice: &Value) -> i64 {
+    invoice["totals"]["gross"].as_i64().unwrap_or_default()
+}
+
+fn paid(invoice: &Value) -> i64 {
+    invoice["paid_amount"].as_i64().unwrap_or_default()
 }

@@ -9,8 +9,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use chrono::NaiveDate;
 use serde_json::Value;
 
+use crate::api::gross;
 use crate::hotel::CITY_TAX;
-use crate::run::{State, Stay, gross};
+use crate::run::{State, Stay};
 
 /// What the books say, and what does not add up.
 #[derive(Debug, Default)]

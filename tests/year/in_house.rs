@@ -5,9 +5,9 @@
 use chrono::{Days, NaiveDate};
 use serde_json::json;
 
-use crate::api::each;
+use crate::api::{each, pay};
 use crate::plan::{self, Fate};
-use crate::run::{Run, State, pay};
+use crate::run::{Run, State};
 
 impl Run<'_> {
     /// Today's arrivals (no-shows stay away), each in a free room of the booked type.

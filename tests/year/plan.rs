@@ -1,5 +1,5 @@
-//! What the simulated guests want, decided up front from a seeded random generator, so a
-//! year can be replayed exactly: booking requests with their lead times, lengths, parties
+//! What the simulated guests want, decided from a seeded random generator, so a year's
+//! requests can be made again: booking requests with their lead times, lengths, parties
 //! and fates (cancelled, no-show, leaving early, extending), walk-ins, extras, and how each
 //! bill is paid. Nothing here talks to the server.
 

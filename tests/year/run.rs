@@ -11,7 +11,7 @@ use chrono::{Days, NaiveDate};
 use rand::rngs::StdRng;
 use serde_json::{Value, json};
 
-use crate::api::{Api, each};
+use crate::api::{Api, each, pay};
 use crate::hotel::{self, Built};
 use crate::plan::{self, Booking, Fate, Payment};
 
@@ -129,22 +129,29 @@ impl<'a> Run<'a> {
 
     /// Confirmed stays whose arrival has passed are marked no-show.
     async fn no_shows(&mut self, d: NaiveDate) {
-        let gone: Vec<usize> = self.select(|s| s.state == State::Confirmed && s.plan.arrival < d);
+        let gone = self.select(|s| s.state == State::Confirmed && s.plan.arrival < d);
+        self.tally.no_shows += self.set_status(gone, "no_show", State::NoShow).await;
+    }
+
+    /// Puts each of `picked` in `status` (a PUT); answers how many the server took.
+    async fn set_status(&mut self, picked: Vec<usize>, status: &str, to: State) -> u64 {
         let api = self.api;
-        let ids: Vec<String> = gone.iter().map(|&i| self.stays[i].id.clone()).collect();
+        let ids: Vec<String> = picked.iter().map(|&i| self.stays[i].id.clone()).collect();
         let done = each(ids, |id| async move {
             let path = format!("/v1/reservations/{id}");
-            api.put(&path, json!({"status": "no_show"}), &[200])
+            api.put(&path, json!({ "status": status }), &[200])
                 .await
                 .is_some()
         })
         .await;
-        for (i, ok) in gone.into_iter().zip(done) {
+        let mut changed = 0;
+        for (i, ok) in picked.into_iter().zip(done) {
             if ok {
-                self.stays[i].state = State::NoShow;
-                self.tally.no_shows += 1;
+                self.stays[i].state = to;
+                changed += 1;
             }
         }
+        changed
     }
 
     async fn check_outs(&mut self, d: NaiveDate) {
@@ -290,21 +297,7 @@ impl<'a> Run<'a> {
 
     async fn cancellations(&mut self, d: NaiveDate) {
         let going = self.select(|s| s.state == State::Confirmed && s.plan.fate == Fate::Cancels(d));
-        let api = self.api;
-        let ids: Vec<String> = going.iter().map(|&i| self.stays[i].id.clone()).collect();
-        let done = each(ids, |id| async move {
-            let path = format!("/v1/reservations/{id}");
-            api.put(&path, json!({"status": "cancelled"}), &[200])
-                .await
-                .is_some()
-        })
-        .await;
-        for (i, ok) in going.into_iter().zip(done) {
-            if ok {
-                self.stays[i].state = State::Cancelled;
-                self.tally.cancelled += 1;
-            }
-        }
+        self.tally.cancelled += self.set_status(going, "cancelled", State::Cancelled).await;
     }
 
     /// Books each request: its guests' records (a returning guest's is reused), then the
@@ -383,28 +376,4 @@ impl<'a> Run<'a> {
             .filter(|&i| keep(&self.stays[i]))
             .collect()
     }
-}
-
-/// Pays what is open on `invoice` by `method`; answers the amount paid.
-pub async fn pay(api: &Api<'_>, invoice: &Value, method: &str) -> Option<i64> {
-    let amount = gross(invoice) - paid(invoice);
-    if amount <= 0 {
-        return Some(0);
-    }
-    let id = invoice["id"].as_str()?;
-    api.post(
-        &format!("/v1/invoices/{id}/payments"),
-        json!({"amount": amount, "method": method}),
-        &[201],
-    )
-    .await?;
-    Some(amount)
-}
-
-pub fn gross(invoice: &Value) -> i64 {
-    invoice["totals"]["gross"].as_i64().unwrap_or_default()
-}
-
-fn paid(invoice: &Value) -> i64 {
-    invoice["paid_amount"].as_i64().unwrap_or_default()
 }

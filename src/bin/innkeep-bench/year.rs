@@ -15,7 +15,8 @@ pub struct YearArgs {
     /// Days to simulate.
     #[arg(long, default_value_t = 365, value_parser = clap::value_parser!(u64).range(1..=1100))]
     days: u64,
-    /// Seed of the guests' choices (the same seed replays the same year).
+    /// Seed of the guests' choices (the same seed makes the same requests; bookings racing
+    /// for a last room may be decided in another order).
     #[arg(long, default_value_t = 2026)]
     seed: u64,
 }
