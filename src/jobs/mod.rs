@@ -23,7 +23,7 @@ pub mod fiscal;
 pub mod registration;
 pub mod webhook;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -178,7 +178,10 @@ async fn dispatch_loop(db: Db, mut waits: Waits) {
     }
 }
 
-/// Claims due jobs while workers are free and runs them.
+/// Claims due jobs and runs them, at most `workers` at once. It claims up to `workers`
+/// jobs at a time and starts each as a worker frees, claiming again only when none is left
+/// waiting: while the queue is busy, one claim (a turn of the writer, a commit) serves
+/// several deliveries instead of each waiting for its own.
 async fn work_loop(
     db: Db,
     handlers: Arc<HashMap<&'static str, Arc<dyn Handler>>>,
@@ -187,48 +190,46 @@ async fn work_loop(
 ) {
     let slots = Arc::new(Semaphore::new(workers));
     let running = InFlight::default();
+    let mut claimed: VecDeque<(Job, Running)> = VecDeque::new();
     while !waits.stopped() {
-        waits.mark();
-        let free = slots.available_permits();
-        if free == 0 {
-            tokio::select! {
-                p = slots.clone().acquire_owned() => drop(p),
-                _ = waits.stopped.changed() => {}
-            }
-            continue;
-        }
-        let jobs = match service::jobs::claim(&db, LEASE, free, &running.ids()).await {
-            Ok(jobs) => jobs,
-            Err(e) => {
-                tracing::error!(error = %e, "claiming jobs failed; will retry");
-                waits.pause(POLL, true).await;
-                continue;
-            }
-        };
-        if jobs.is_empty() {
-            waits.pause(POLL, true).await;
-            continue;
-        }
-        for job in jobs {
-            let Ok(permit) = slots.clone().acquire_owned().await else {
-                break;
-            };
-            let (db, handlers) = (db.clone(), handlers.clone());
-            let mark = running.start(job.id);
-            tokio::spawn(async move {
-                let _mark = mark;
-                match handlers.get(job.kind.as_str()) {
-                    Some(h) => h.run(&db, job).await,
-                    None => {
-                        let why = format!("no handler for jobs of kind {}", job.kind);
-                        let _ = service::deliveries::fail(&db, job.id, &why).await;
-                    }
+        if claimed.is_empty() {
+            waits.mark();
+            match service::jobs::claim(&db, LEASE, workers, &running.ids()).await {
+                Ok(jobs) if jobs.is_empty() => waits.pause(POLL, true).await,
+                Ok(jobs) => claimed.extend(jobs.into_iter().map(|j| {
+                    let mark = running.start(j.id);
+                    (j, mark)
+                })),
+                Err(e) => {
+                    tracing::error!(error = %e, "claiming jobs failed; will retry");
+                    waits.pause(POLL, true).await;
                 }
-                drop(permit);
-            });
+            }
+            continue;
         }
+        let permit = tokio::select! {
+            p = slots.clone().acquire_owned() => p,
+            _ = waits.stopped.changed() => continue,
+        };
+        let (Ok(permit), Some((job, mark))) = (permit, claimed.pop_front()) else {
+            break;
+        };
+        let (db, handlers) = (db.clone(), handlers.clone());
+        tokio::spawn(async move {
+            let _mark = mark;
+            match handlers.get(job.kind.as_str()) {
+                Some(h) => h.run(&db, job).await,
+                None => {
+                    let why = format!("no handler for jobs of kind {}", job.kind);
+                    let _ = service::deliveries::fail(&db, job.id, &why).await;
+                }
+            }
+            drop(permit);
+        });
     }
-    // Let jobs in flight finish (the caller bounds the wait).
+    // Jobs claimed but not started keep their lease and are released at the next start;
+    // let jobs in flight finish (the caller bounds the wait).
+    drop(claimed);
     let _ = slots.acquire_many(workers as u32).await;
 }
 
