@@ -39,6 +39,7 @@ mod fiscal_faults;
 mod guest_search;
 mod guests;
 mod history;
+mod hub;
 mod idempotency;
 mod import;
 mod invoice_numbers;
