@@ -151,10 +151,20 @@ pub fn backup(l: &Loaded, file: &Path, seal: Option<&Seal>, json: bool) -> Resul
     Ok(())
 }
 
-/// `innkeep restore FILE`: verify, keep the current data directory aside, put the backup in
-/// its place, new feed, invoices on hold.
-pub fn restore(l: &Loaded, file: &Path, key: Option<&Key>) -> Result<(), String> {
+/// `innkeep restore FILE [--database DB]`: verify, keep the current data directory aside,
+/// put the backup in its place (with DB, a replicated database, as its database), new feed,
+/// invoices on hold.
+pub fn restore(
+    l: &Loaded,
+    file: &Path,
+    key: Option<&Key>,
+    database: Option<&Path>,
+) -> Result<(), String> {
     let dir = &l.data_dir;
+    let replica = database
+        .map(super::restore_db::check)
+        .transpose()
+        .map_err(|e| format!("{e}. Nothing was changed."))?;
     // Run as root on an installed innkeep: what is restored goes back to the service's user.
     let owner = super::owner::other_owner(dir);
     let lock = super::serve::lock(dir)?;
@@ -177,6 +187,11 @@ pub fn restore(l: &Loaded, file: &Path, key: Option<&Key>) -> Result<(), String>
         ));
     }
     lay_out(&staging).map_err(|e| format!("cannot prepare the restored files: {e}"))?;
+    if let Some(db) = database {
+        super::restore_db::put(&staging, db).inspect_err(|_| {
+            let _ = std::fs::remove_dir_all(&staging);
+        })?;
+    }
     drop(lock);
     let aside = set_aside(dir)?;
     std::fs::rename(&staging, dir)
@@ -184,12 +199,20 @@ pub fn restore(l: &Loaded, file: &Path, key: Option<&Key>) -> Result<(), String>
     if let Some(parent) = dir.parent() {
         let _ = crate::durable::sync_dir(parent);
     }
-    let reason = format!(
-        "restored from {} (a backup of {}, its last invoice {})",
-        file.display(),
-        m.created_at,
-        m.last_invoice.as_deref().unwrap_or("none")
-    );
+    let reason = match (database, &replica) {
+        (Some(db), Some(r)) => format!(
+            "restored from the replicated database {} (its last write {}) with the keys and configuration of {}",
+            db.display(),
+            r.newest_at.as_deref().unwrap_or("unknown"),
+            file.display()
+        ),
+        _ => format!(
+            "restored from {} (a backup of {}, its last invoice {})",
+            file.display(),
+            m.created_at,
+            m.last_invoice.as_deref().unwrap_or("none")
+        ),
+    };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     let series = runtime.block_on(async {
         let db = Db::open(&dir.join(DB_FILE)).map_err(|e| e.operator_message())?;
@@ -204,12 +227,24 @@ pub fn restore(l: &Loaded, file: &Path, key: Option<&Key>) -> Result<(), String>
         super::owner::give(dir, owner)
             .map_err(|e| format!("cannot give {} to its owner: {e}", dir.display()))?;
     }
-    println!(
-        "Restored {} into {}: {}.",
-        file.display(),
-        dir.display(),
-        summary(&m)
-    );
+    match (database, &replica) {
+        (Some(db), Some(r)) => println!(
+            "Restored the replicated database {} ({} invoices, events up to {}, the last at {}) \
+             into {}, with the signing keys and settings of {}.",
+            db.display(),
+            r.invoices,
+            r.newest_event,
+            r.newest_at.as_deref().unwrap_or("-"),
+            dir.display(),
+            file.display()
+        ),
+        _ => println!(
+            "Restored {} into {}: {}.",
+            file.display(),
+            dir.display(),
+            summary(&m)
+        ),
+    }
     if let Some(a) = aside {
         println!(
             "The data directory as it was is kept, untouched, in {}.",
@@ -225,10 +260,9 @@ pub fn restore(l: &Loaded, file: &Path, key: Option<&Key>) -> Result<(), String>
     }
     println!("The event feed has a new feed_id: integrations resynchronise by themselves.");
     println!(
-        "Invoices are ON HOLD: invoices issued after this backup (taken {}) may exist on paper \
-         and at the tax authority. Look at the last invoice on paper for each series and confirm \
-         the next number:",
-        m.created_at
+        "Invoices are ON HOLD: invoices issued after this copy was made may exist on paper \
+         and at the tax authority. Look at the last invoice on paper for each series (or at the \
+         group's hub: innkeep numbering confirm --from-hub) and confirm the next number:"
     );
     for (s, last) in &series {
         println!("  series {s}: the last number here is {last}");

@@ -15,6 +15,7 @@ mod import;
 mod owner;
 mod privacy;
 mod queue;
+mod restore_db;
 mod serve;
 mod setup;
 mod setup_ask;
@@ -144,6 +145,11 @@ pub enum Command {
         /// For a backup encrypted to a recipient: the age identity file that opens it.
         #[arg(long, value_name = "FILE")]
         identity: Option<PathBuf>,
+        /// A database restored from continuous replication (`litestream restore -o FILE`),
+        /// newer than the backup: it replaces the backup's database, and the backup gives
+        /// the signing keys, configuration and certificates the replica does not carry.
+        #[arg(long, value_name = "FILE")]
+        database: Option<PathBuf>,
     },
     /// Invoice numbering: where each series stands, and confirming it after a restore.
     Numbering {
@@ -302,9 +308,10 @@ pub fn run(cli: Cli) -> ExitCode {
             file,
             secret,
             identity,
+            database,
         } => load(&cli).and_then(|l| {
             let key = secret.key(identity.clone())?;
-            backup::restore(&l, file, key.as_ref())
+            backup::restore(&l, file, key.as_ref(), database.as_deref())
         }),
         Command::Numbering { command } => load(&cli).and_then(|l| backup::numbering(&l, command)),
         Command::Import {

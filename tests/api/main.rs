@@ -54,6 +54,7 @@ mod pagination;
 mod privacy;
 mod promises;
 mod registration;
+mod replication;
 mod reservations;
 mod rooms;
 mod scopes;
