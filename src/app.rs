@@ -74,6 +74,8 @@ pub struct App {
     desk: crate::config::desk::Timeouts,
     /// The daily backup: when, and what it copies where (when `[backup] dir` is set).
     backup: Option<(chrono::NaiveTime, crate::jobs::backup::Plan)>,
+    /// The group's hub this server pushes its events to (`[hub]` with `push = true`).
+    hub: Option<crate::config::hub::HubConfig>,
 }
 
 /// Creates the data directory, readable by its owner only.
@@ -170,6 +172,7 @@ impl App {
             rate: loaded.config.limits.rate().map_err(AppError::internal)?,
             desk: loaded.config.desk.timeouts(),
             backup: backup_plan(loaded).map_err(AppError::internal)?,
+            hub: loaded.config.hub.clone().filter(|h| h.push),
         })
     }
 
@@ -254,6 +257,10 @@ impl App {
             rate: self.rate,
             desk: self.desk,
         });
+        let pusher = self.hub.take().map(|cfg| {
+            let svc = crate::service::Services::new(self.db.clone(), (*self.compliance).clone());
+            tokio::spawn(crate::jobs::hub::Pusher::new(svc, cfg).run())
+        });
         // The routes and the spec are built: what start-up freed goes back to the system.
         let trimmer = crate::memory::trimmer();
         let served = match self.tls.take() {
@@ -273,6 +280,9 @@ impl App {
         };
         maintenance.abort();
         scheduler.abort();
+        if let Some(p) = pusher {
+            p.abort();
+        }
         trimmer.abort();
         let _ = maintenance.await;
         queue.stop(self.grace).await;

@@ -18,6 +18,7 @@ pub mod backup;
 pub mod compliance;
 pub mod desk;
 pub mod fiscal;
+pub mod hub;
 
 pub use compliance::{ComplianceConfig, RegistrationConfig, RegistrationSchemeName, Secret};
 pub use fiscal::{FiscalConfig, FiscalSchemeName};
@@ -56,6 +57,8 @@ pub struct Config {
     pub desk: desk::DeskConfig,
     /// The daily backup.
     pub backup: backup::BackupConfig,
+    /// The hotel group's hub (absent: none).
+    pub hub: Option<hub::HubConfig>,
 }
 
 /// `[limits]`: the token bucket every API client gets unless it has its own
@@ -316,6 +319,9 @@ pub fn load(
         config.server.listen = listen;
     }
     config.backup.check().map_err(ConfigError)?;
+    if let Some(hub) = &config.hub {
+        hub.check().map_err(ConfigError)?;
+    }
     if config.oauth.access_token_minutes == 0 || config.oauth.refresh_idle_days == 0 {
         return Err(ConfigError("oauth lifetimes must be at least 1".into()));
     }

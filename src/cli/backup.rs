@@ -1,11 +1,10 @@
-//! `innkeep backup FILE`, `innkeep restore FILE` and `innkeep numbering …`: the operator's
+//! `innkeep backup FILE` and `innkeep restore FILE`: the operator's
 //! copy of everything, putting it back on this or a new PC, and confirming the invoice
 //! numbers after a restore.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use clap::Subcommand;
 use serde_json::json;
 
 use crate::backup::crypt::{Key, Seal};
@@ -13,24 +12,6 @@ use crate::backup::{self, Manifest, Sources};
 use crate::config::Loaded;
 use crate::db::{DB_FILE, Db, SCHEMA_VERSION};
 use crate::service::numbering;
-
-/// `innkeep numbering …`
-#[derive(Debug, Subcommand)]
-pub enum NumberingCommand {
-    /// Show each invoice series' last number and whether issuing is on hold.
-    Show {
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
-    /// After a restore: confirm the next number of every series, as SERIES=NEXT (for example
-    /// 2026=143 when the last invoice on paper is 2026-000142), and lift the hold.
-    Confirm {
-        /// SERIES=NEXT, one per series.
-        #[arg(required = true, value_name = "SERIES=NEXT")]
-        next: Vec<String>,
-    },
-}
 
 /// The passphrase of an encrypted backup: from a file (its first line) or from the
 /// environment (`INNKEEP_BACKUP_PASSPHRASE`), never on the command line, where other users
@@ -349,56 +330,4 @@ fn set_aside(dir: &Path) -> Result<Option<PathBuf>, String> {
         )
     })?;
     Ok(Some(aside))
-}
-
-/// `innkeep numbering …`
-pub fn numbering(l: &Loaded, command: &NumberingCommand) -> Result<(), String> {
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
-    runtime.block_on(async {
-        let db = crate::app::open_db(&l.data_dir).map_err(|e| e.operator_message())?;
-        let svc = crate::service::Services::new(db, crate::compliance::Compliance::default());
-        let p = crate::model::Principal::system(crate::model::Actor::cli());
-        let standing = match command {
-            NumberingCommand::Show { json } => {
-                let s = numbering::standing(&svc, &p).await.map_err(|e| e.operator_message())?;
-                if *json {
-                    println!(
-                        "{}",
-                        json!({"held_since": s.hold.as_ref().map(|h| &h.0),
-                               "reason": s.hold.as_ref().map(|h| &h.1),
-                               "series": s.series.iter().map(|(n, l)| json!({"series": n, "last": l})).collect::<Vec<_>>()})
-                    );
-                    return Ok(());
-                }
-                s
-            }
-            NumberingCommand::Confirm { next } => {
-                let mut pairs = Vec::new();
-                for n in next {
-                    let parsed = n
-                        .split_once('=')
-                        .and_then(|(s, v)| Some((s.trim().to_string(), v.trim().parse().ok()?)));
-                    match parsed {
-                        Some(pair) => pairs.push(pair),
-                        None => return Err(format!("{n:?} is not SERIES=NEXT, such as 2026=143")),
-                    }
-                }
-                let s = numbering::confirm(&svc, &p, pairs).await.map_err(|e| {
-                    let fields: Vec<String> =
-                        e.errors.iter().map(|f| format!("series {} {}", f.field, f.message)).collect();
-                    if fields.is_empty() { e.operator_message() } else { fields.join("; ") }
-                })?;
-                println!("Confirmed. Invoices are issued again.");
-                s
-            }
-        };
-        match &standing.hold {
-            Some((since, reason)) => println!("Invoices are ON HOLD since {since}: {reason}."),
-            None => println!("Invoices are issued normally."),
-        }
-        for (s, last) in &standing.series {
-            println!("  series {s}: last number {last}, next {}", last + 1);
-        }
-        Ok(())
-    })
 }

@@ -9,9 +9,7 @@ use crate::config::Loaded;
 use crate::domain::money::format_amount;
 use crate::error::AppResult;
 use crate::model::{Guest, Invoice, Principal, Reservation};
-use crate::service::{
-    Page, PageRequest, Services, guests, invoices, reservations, room_types, rooms,
-};
+use crate::service::{Services, every, guests, invoices, reservations, room_types, rooms};
 
 /// What `innkeep export` writes.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -22,28 +20,6 @@ pub enum ExportWhat {
     Reservations,
     /// Every invoice and credit note.
     Invoices,
-}
-
-/// Every item of a list, page by page, as one snapshot.
-async fn all<T>(mut page: impl AsyncFnMut(PageRequest) -> AppResult<Page<T>>) -> AppResult<Vec<T>> {
-    let mut out = Vec::new();
-    let mut req = PageRequest::first(500);
-    loop {
-        let p = page(req.clone()).await?;
-        let (more, as_of) = (p.more, p.as_of);
-        let last = p.items.last().map(|(_, pos)| pos.clone());
-        out.extend(p.items.into_iter().map(|(t, _)| t));
-        match (more, last) {
-            (true, Some(after)) => {
-                req = PageRequest {
-                    after: Some(after),
-                    as_of: Some(as_of),
-                    limit: 500,
-                }
-            }
-            _ => return Ok(out),
-        }
-    }
 }
 
 fn opt<T: ToString>(v: &Option<T>) -> String {
@@ -95,15 +71,15 @@ async fn table(
     };
     match what {
         ExportWhat::Guests => {
-            let all = all(async |req| guests::list(svc, p, Default::default(), req).await).await?;
+            let all = every(|req| guests::list(svc, p, Default::default(), req)).await?;
             Ok((
                 head(GUEST_COLUMNS, &[]),
                 all.iter().map(guest_row).collect(),
             ))
         }
         ExportWhat::Reservations => {
-            let types = all(async |req| room_types::list(svc, p, req).await).await?;
-            let rooms = all(async |req| rooms::list(svc, p, Default::default(), req).await).await?;
+            let types = every(|req| room_types::list(svc, p, req)).await?;
+            let rooms = every(|req| rooms::list(svc, p, Default::default(), req)).await?;
             let code = |id: &str| {
                 types
                     .iter()
@@ -118,7 +94,7 @@ async fn table(
                     .unwrap_or_default()
             };
             let list: Vec<Reservation> =
-                all(async |req| reservations::list(svc, p, Default::default(), req).await).await?;
+                every(|req| reservations::list(svc, p, Default::default(), req)).await?;
             let rows = list
                 .iter()
                 .map(|r| {
@@ -144,7 +120,7 @@ async fn table(
         }
         ExportWhat::Invoices => {
             let list: Vec<Invoice> =
-                all(async |req| invoices::list(svc, p, Default::default(), req).await).await?;
+                every(|req| invoices::list(svc, p, Default::default(), req)).await?;
             let rows = list
                 .iter()
                 .map(|i| {

@@ -12,6 +12,8 @@ mod doctor;
 mod doctor_files;
 mod export;
 mod import;
+mod numbering_cmd;
+mod numbering_hub;
 mod owner;
 mod privacy;
 mod queue;
@@ -22,8 +24,8 @@ mod setup_ask;
 mod setup_compliance;
 
 pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
-pub use backup::NumberingCommand;
 pub use compliance::{ComplianceCommand, SubmissionsCommand};
+pub use numbering_cmd::NumberingCommand;
 pub use privacy::GuestsCommand;
 pub use queue::{JobsCommand, WebhooksCommand};
 
@@ -313,7 +315,9 @@ pub fn run(cli: Cli) -> ExitCode {
             let key = secret.key(identity.clone())?;
             backup::restore(&l, file, key.as_ref(), database.as_deref())
         }),
-        Command::Numbering { command } => load(&cli).and_then(|l| backup::numbering(&l, command)),
+        Command::Numbering { command } => {
+            load(&cli).and_then(|l| numbering_cmd::numbering(&l, command))
+        }
         Command::Import {
             what,
             file,

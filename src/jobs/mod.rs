@@ -20,6 +20,7 @@
 pub mod backup;
 pub mod destination;
 pub mod fiscal;
+pub mod hub;
 pub mod registration;
 pub mod webhook;
 

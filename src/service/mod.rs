@@ -197,3 +197,27 @@ where
     })
     .await
 }
+
+/// Every item of a list, page by page, as one snapshot.
+pub async fn every<T>(
+    mut page: impl AsyncFnMut(PageRequest) -> AppResult<Page<T>>,
+) -> AppResult<Vec<T>> {
+    let mut out = Vec::new();
+    let mut req = PageRequest::first(500);
+    loop {
+        let p = page(req.clone()).await?;
+        let (more, as_of) = (p.more, p.as_of);
+        let last = p.items.last().map(|(_, pos)| pos.clone());
+        out.extend(p.items.into_iter().map(|(t, _)| t));
+        match (more, last) {
+            (true, Some(after)) => {
+                req = PageRequest {
+                    after: Some(after),
+                    as_of: Some(as_of),
+                    limit: 500,
+                }
+            }
+            _ => return Ok(out),
+        }
+    }
+}

@@ -114,8 +114,8 @@ async fn a_hub_killed_in_the_middle_of_batches_loses_and_repeats_nothing() {
     for round in 0..6u64 {
         let mut child = hub.serve();
         tokio::time::sleep(Duration::from_millis(150 + 70 * round)).await;
-        child.kill().unwrap();
-        child.wait().unwrap();
+        child.0.kill().unwrap();
+        child.0.wait().unwrap();
     }
     hub.sync().await;
     let (count, distinct, position) = ingested(&pg, "killed", "seaside").await;
@@ -193,8 +193,8 @@ async fn a_stopped_property_catches_up_while_the_other_keeps_flowing() {
         if at == want { Ok(()) } else { Err(at) }
     })
     .await;
-    serving.kill().unwrap();
-    serving.wait().unwrap();
+    serving.0.kill().unwrap();
+    serving.0.wait().unwrap();
     assert_mirrors(&pg, "stopped", "seaside", &a).await;
     assert_mirrors(&pg, "stopped", "lakeside", &b).await;
     drop(dir);

@@ -40,6 +40,7 @@ mod guest_search;
 mod guests;
 mod history;
 mod hub;
+mod hub_push;
 mod idempotency;
 mod import;
 mod invoice_numbers;

@@ -8,6 +8,7 @@
 
 mod config;
 mod pull;
+mod push;
 mod source;
 mod status;
 mod store;
@@ -125,6 +126,14 @@ async fn serve(c: config::Config) -> Result<(), String> {
     for p in c.properties.iter().filter(|p| p.mode == config::Mode::Pull) {
         let puller = pull::Puller::new(&c, p).await?;
         tasks.spawn(puller.run(c.pull.interval()));
+    }
+    if let Some(push) = &c.push {
+        let (config, listen) = (c.clone(), push.listen.clone());
+        tasks.spawn(async move {
+            if let Err(e) = push::serve(config, listen).await {
+                tracing::error!(error = %e, "the push endpoint failed");
+            }
+        });
     }
     tracing::info!(properties = c.properties.len(), "innkeep-hub is running");
     shutdown().await;

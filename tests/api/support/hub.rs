@@ -3,11 +3,12 @@
 //! comparison of the hub's tables with a property's `/v1` lists.
 
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
 use super::TestApp;
+use super::binary::Killed;
 use super::postgres::Postgres;
 use super::stay::Hotel;
 
@@ -51,10 +52,26 @@ impl Hub {
         Hub { _dir: dir, config }
     }
 
+    /// A hub on database `db` of `pg` listening for pushes on `port`, with one push-mode
+    /// property `name` whose credentials are `name` and `secret`.
+    pub async fn push(pg: &Postgres, db: &str, port: u16, name: &str, secret: &str) -> Hub {
+        let url = pg.database(db).await;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let text = format!(
+            "[database]\nurl = \"{url}\"\n\n[push]\nlisten = \"127.0.0.1:{port}\"\n\n[[property]]\nname = \"{name}\"\nmode = \"push\"\nclient_id = \"{name}\"\nclient_secret = \"{secret}\"\n"
+        );
+        let config = dir.path().join("hub.toml");
+        std::fs::write(&config, text).expect("write hub.toml");
+        Hub { _dir: dir, config }
+    }
+
     fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_innkeep-hub"));
         cmd.arg("--config").arg(&self.config).args(args);
-        cmd.env("INNKEEP_HUB_LOG", "warn");
+        cmd.env(
+            "INNKEEP_HUB_LOG",
+            std::env::var("INNKEEP_HUB_LOG").unwrap_or("warn".into()),
+        );
         cmd
     }
 
@@ -96,12 +113,14 @@ impl Hub {
             .unwrap()
     }
 
-    /// `innkeep-hub serve` in the background.
-    pub fn serve(&self) -> Child {
-        self.command(&["serve"])
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("innkeep-hub serve starts")
+    /// `innkeep-hub serve` in the background (killed when dropped).
+    pub fn serve(&self) -> Killed {
+        Killed(
+            self.command(&["serve"])
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("innkeep-hub serve starts"),
+        )
     }
 }
 

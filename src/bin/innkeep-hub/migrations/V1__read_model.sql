@@ -136,6 +136,18 @@ CREATE TABLE invoice_lines (
     FOREIGN KEY (property, invoice_id) REFERENCES invoices (property, id) ON DELETE CASCADE
 );
 
+-- The highest invoice number the hub has seen per series, kept through re-synchronisations
+-- (which may bring an older copy of the property): what `innkeep numbering confirm
+-- --from-hub` asks for after a restore.
+CREATE TABLE invoice_numbers (
+    property text NOT NULL REFERENCES properties (name) ON DELETE CASCADE,
+    series text NOT NULL,
+    last_seq bigint NOT NULL,
+    last_number text NOT NULL,
+    seen_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (property, series)
+);
+
 -- Rooms sold, room revenue, ADR and RevPAR per property and night, from the reservations
 -- that hold a room that night (confirmed, checked in or checked out) at their nightly
 -- rate (gross, minor units), over the inventory of rooms the property has now.
@@ -240,6 +252,13 @@ BEGIN
         version = EXCLUDED.version, data = EXCLUDED.data
     WHERE invoices.version <= EXCLUDED.version
     RETURNING true INTO changed;
+    INSERT INTO invoice_numbers (property, series, last_seq, last_number)
+    SELECT p, coalesce(d->>'series', ''), substring(d->>'number' from '([0-9]+)$')::bigint,
+           d->>'number'
+    WHERE substring(d->>'number' from '([0-9]+)$') IS NOT NULL
+    ON CONFLICT (property, series) DO UPDATE SET last_seq = EXCLUDED.last_seq,
+        last_number = EXCLUDED.last_number, seen_at = now()
+    WHERE invoice_numbers.last_seq < EXCLUDED.last_seq;
     IF changed THEN
         DELETE FROM invoice_lines WHERE property = p AND invoice_id = d->>'id';
         INSERT INTO invoice_lines

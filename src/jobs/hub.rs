@@ -1,0 +1,222 @@
+//! Push mode (`[hub]` with `push = true`): the server sends its event feed to the group's
+//! hub, for a property the hub cannot reach (behind NAT). The feed itself is the durable
+//! queue: events are recorded in the same transaction as their change and stay until
+//! retention removes them, so nothing is lost while the hub is down; the hub's position is
+//! the only cursor. Each round asks the hub where it stands, then sends the events after
+//! that position (the hub accepts a batch only if it starts exactly there, in one
+//! PostgreSQL transaction with the new position). When the hub has another feed or none
+//! (first contact, a restore here), or the events it needs are no longer kept, the server
+//! sends a snapshot of every room, guest, reservation and invoice instead, with the feed's
+//! head read first, and carries on from that head.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::config::hub::HubConfig;
+use crate::db::Db;
+use crate::model::{Actor, Principal, snapshot};
+use crate::service::{self, Services, every};
+use crate::store;
+
+/// Events per batch.
+const BATCH: usize = 200;
+/// How often a caught-up pusher asks again without a new event.
+const IDLE: Duration = Duration::from_secs(30);
+/// The longest pause after failures.
+const MAX_PAUSE: Duration = Duration::from_secs(60);
+
+/// What one round did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Round {
+    /// Sent this many events; `more` if others wait.
+    Sent { events: usize, more: bool },
+    /// The hub already had everything.
+    Idle,
+    /// Sent a snapshot (first contact or a new feed).
+    Snapshot,
+    /// The hub's position moved meanwhile: ask again.
+    Moved,
+}
+
+/// Records as the API shows them.
+fn all<T: poem_openapi::types::ToJSON>(records: Vec<T>) -> Vec<Value> {
+    records.iter().map(snapshot).collect()
+}
+
+/// The pusher.
+pub struct Pusher {
+    svc: Services,
+    who: Principal,
+    agent: ureq::Agent,
+    cfg: HubConfig,
+}
+
+impl Pusher {
+    /// A pusher for `db` to the hub in `cfg`.
+    pub fn new(svc: Services, cfg: HubConfig) -> Pusher {
+        let agent = crate::outbound::agent(Duration::from_secs(120), "hub push")
+            .build()
+            .new_agent();
+        Pusher {
+            svc,
+            who: Principal::system(Actor::queue()),
+            agent,
+            cfg,
+        }
+    }
+
+    fn db(&self) -> &Db {
+        self.svc.db()
+    }
+
+    /// One call to the hub (blocking, on a blocking thread): status and JSON body.
+    async fn call(&self, path: &str, body: Option<Value>) -> Result<(u16, Value), String> {
+        let (agent, cfg, path) = (self.agent.clone(), self.cfg.clone(), path.to_string());
+        tokio::task::spawn_blocking(move || {
+            let url = format!("{}{path}", cfg.url.trim_end_matches('/'));
+            let basic = base64::Engine::encode(
+                &base64::engine::general_purpose::STANDARD,
+                format!("{}:{}", cfg.client_id, cfg.secret.expose()),
+            );
+            let auth = format!("Basic {basic}");
+            let sent = match &body {
+                Some(b) => agent.post(&url).header("authorization", &auth).send_json(b),
+                None => agent.get(&url).header("authorization", &auth).call(),
+            };
+            let mut resp =
+                sent.map_err(|e| format!("the hub at {} cannot be reached: {e}", cfg.url))?;
+            let status = resp.status().as_u16();
+            let body: Value = resp.body_mut().read_json().unwrap_or(Value::Null);
+            Ok((status, body))
+        })
+        .await
+        .map_err(|e| e.to_string())?
+    }
+
+    /// The hub's answer to `path`, which must be 200.
+    async fn ok(&self, path: &str, body: Option<Value>) -> Result<Value, String> {
+        match self.call(path, body).await? {
+            (200, v) => Ok(v),
+            (status, v) => Err(format!(
+                "the hub answered {status} to {path}: {}",
+                v["detail"].as_str().unwrap_or("no reason given")
+            )),
+        }
+    }
+
+    /// Sends what the hub lacks: a batch, or a snapshot.
+    pub async fn round(&self) -> Result<Round, String> {
+        let at = self.ok("/v1/position", None).await?;
+        let feed = self
+            .db()
+            .read(store::events::feed_id)
+            .await
+            .map_err(|e| e.operator_message())?;
+        let (hub_feed, position) = (at["feed_id"].as_str(), at["position"].as_i64());
+        let Some(after) = position.filter(|_| hub_feed == Some(feed.as_str())) else {
+            let reason = match hub_feed {
+                None => "first contact: the property sent everything it has".to_string(),
+                Some(old) => format!(
+                    "the property's feed changed ({old} to {feed}; restored?): it sent everything it has"
+                ),
+            };
+            return self.snapshot(&feed, &reason).await;
+        };
+        let query = service::events::FeedQuery {
+            after: Some(after),
+            limit: BATCH,
+            types: Vec::new(),
+            feed_id: Some(feed.clone()),
+        };
+        let page = match service::events::list(&self.svc, &self.who, query).await {
+            Ok(p) => p,
+            Err(e) if matches!(e.code, "events_expired" | "cursor_ahead" | "feed_reset") => {
+                let reason = format!(
+                    "the hub's position is no longer in the feed ({}): the property sent everything it has",
+                    e.code
+                );
+                return self.snapshot(&feed, &reason).await;
+            }
+            Err(e) => return Err(e.operator_message()),
+        };
+        if page.data.is_empty() {
+            return Ok(Round::Idle);
+        }
+        let events: Vec<Value> = page.data.iter().map(snapshot).collect();
+        let n = events.len();
+        let body =
+            json!({"feed_id": feed, "after": after, "events": events, "has_more": page.has_more});
+        match self.call("/v1/events", Some(body)).await? {
+            (200, _) => Ok(Round::Sent {
+                events: n,
+                more: page.has_more,
+            }),
+            (409, _) => Ok(Round::Moved),
+            (status, v) => Err(format!(
+                "the hub refused a batch ({status}): {}",
+                v["detail"].as_str().unwrap_or("no reason given")
+            )),
+        }
+    }
+
+    /// Sends every room, guest, reservation and invoice, and the feed's head read first.
+    async fn snapshot(&self, feed: &str, reason: &str) -> Result<Round, String> {
+        let said = |e: crate::error::AppError| e.operator_message();
+        let (_, head) = self.db().read(store::events::extent).await.map_err(said)?;
+        let (svc, p) = (self.svc.clone(), self.who.clone());
+        macro_rules! listed {
+            ($list:path) => {{
+                let (svc, p) = (svc.clone(), p.clone());
+                every(move |r| {
+                    let (svc, p) = (svc.clone(), p.clone());
+                    async move { $list(&svc, &p, Default::default(), r).await }
+                })
+            }};
+        }
+        let rooms = listed!(service::rooms::list);
+        let guests = listed!(service::guests::list);
+        let reservations = listed!(service::reservations::list);
+        let invoices = listed!(service::invoices::list);
+        let body = json!({
+            "feed_id": feed, "head": head, "reason": reason,
+            "rooms": all(rooms.await.map_err(said)?),
+            "guests": all(guests.await.map_err(said)?),
+            "reservations": all(reservations.await.map_err(said)?),
+            "invoices": all(invoices.await.map_err(said)?),
+        });
+        self.ok("/v1/snapshot", Some(body)).await?;
+        tracing::info!(%reason, head, "the hub has this property's snapshot");
+        Ok(Round::Snapshot)
+    }
+
+    /// Pushes until the task is dropped: at once after each commit that recorded events
+    /// (and while a batch leaves more), every 30 s otherwise, and after a failure with a
+    /// growing pause (the events wait in the feed meanwhile).
+    pub async fn run(self) {
+        let mut commits = self.db().commits();
+        let mut pause = Duration::from_secs(1);
+        loop {
+            let seen = commits.borrow_and_update().events;
+            match self.round().await {
+                Ok(Round::Sent { more: true, .. } | Round::Snapshot | Round::Moved) => {}
+                Ok(_) => {
+                    pause = Duration::from_secs(1);
+                    let _ = tokio::time::timeout(IDLE, async {
+                        while commits.borrow_and_update().events == seen {
+                            if commits.changed().await.is_err() {
+                                std::future::pending::<()>().await;
+                            }
+                        }
+                    })
+                    .await;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "pushing events to the hub failed; they wait in the feed and go when it answers");
+                    pause = (pause * 2).min(MAX_PAUSE);
+                    tokio::time::sleep(pause).await;
+                }
+            }
+        }
+    }
+}

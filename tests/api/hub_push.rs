@@ -1,0 +1,184 @@
+//! Push mode: a property behind NAT sends its feed to the hub (`[hub]`), through a hub that
+//! is killed and comes back, losing nothing; and after a restore, `innkeep numbering confirm
+//! --from-hub` takes the next invoice numbers from the hub.
+
+use std::time::Duration;
+
+use innkeep::config::Secret;
+use innkeep::config::hub::HubConfig;
+use serde_json::Value;
+
+use crate::support::binary::{free_port, run_ok};
+use crate::support::hub::{Hub, assert_mirrors, busy_day};
+use crate::support::postgres::Postgres;
+use crate::support::stay::hotel;
+use crate::support::{Spawn, TestApp, eventually};
+
+fn hub_section(port: u16) -> HubConfig {
+    HubConfig {
+        url: format!("http://127.0.0.1:{port}"),
+        client_id: "harbour".into(),
+        secret: Secret::new("s3cret-harbour"),
+        push: true,
+    }
+}
+
+/// The hub's (feed_id, position, events held of that feed, distinct sequences) for harbour.
+async fn standing(pg: &Postgres, db: &str) -> (Option<String>, Option<i64>, i64, i64) {
+    let row = pg
+        .client(db)
+        .await
+        .query_one(
+            "SELECT p.feed_id, p.position, count(e.sequence), count(DISTINCT e.sequence)
+             FROM properties p LEFT JOIN events e ON e.property = p.name AND e.feed_id = p.feed_id
+             WHERE p.name = 'harbour' GROUP BY p.feed_id, p.position",
+            &[],
+        )
+        .await
+        .unwrap();
+    (row.get(0), row.get(1), row.get(2), row.get(3))
+}
+
+/// Waits until the hub holds `app`'s whole feed.
+async fn caught_up(pg: &Postgres, db: &str, app: &TestApp) {
+    let newest = app.all_events().await.last().unwrap()["sequence"].as_i64();
+    eventually(
+        Duration::from_secs(30),
+        "the hub has every event",
+        || async {
+            let s = standing(pg, db).await;
+            if s.1 == newest { Ok(()) } else { Err(s) }
+        },
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pushed_events_survive_a_hub_that_is_down_for_a_while() {
+    let Some(pg) = Postgres::start().await else {
+        return;
+    };
+    let port = free_port();
+    let hub = Hub::push(&pg, "pushed", port, "harbour", "s3cret-harbour").await;
+    let mut serving = hub.serve();
+    let app = Spawn::new()
+        .config(move |c| c.hub = Some(hub_section(port)))
+        .start()
+        .await;
+    let h = hotel(&app, 4).await;
+    busy_day(&app, &h, 0, "Before").await;
+    caught_up(&pg, "pushed", &app).await;
+    let (_, first, _, _) = standing(&pg, "pushed").await;
+
+    // The hub dies; the desk works on; the hub comes back.
+    serving.0.kill().unwrap();
+    serving.0.wait().unwrap();
+    busy_day(&app, &h, 2, "During").await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let mut serving = hub.serve();
+    caught_up(&pg, "pushed", &app).await;
+    serving.0.kill().unwrap();
+    serving.0.wait().unwrap();
+
+    let (feed, position, held, distinct) = standing(&pg, "pushed").await;
+    assert_eq!(held, distinct, "no event twice");
+    let feed_now = app.get("/v1/events?limit=1").await.body["feed_id"].clone();
+    assert_eq!(feed.as_deref(), feed_now.as_str());
+    // Every event after the first contact's snapshot is at the hub, once, in order.
+    let at_hub: Vec<i64> = pg
+        .client("pushed")
+        .await
+        .query(
+            "SELECT sequence FROM events WHERE property = 'harbour' ORDER BY sequence",
+            &[],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let feed_all: Vec<i64> = app
+        .all_events()
+        .await
+        .iter()
+        .filter_map(|e| e["sequence"].as_i64())
+        .filter(|s| *s >= at_hub[0])
+        .collect();
+    assert_eq!(at_hub, feed_all);
+    assert_eq!(held as usize, at_hub.len());
+    assert_eq!(position, feed_all.last().copied());
+    assert!(first.is_some());
+    assert_mirrors(&pg, "pushed", "harbour", &app).await;
+    let (ok, status) = hub.run(&["status", "--json"]).await;
+    let status: Value = serde_json::from_str(&status).unwrap();
+    assert!(ok);
+    assert_eq!(status["properties"][0]["mode"], "push");
+    assert_eq!(
+        status["properties"][0]["resyncs"], 1,
+        "one snapshot, at first contact"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restore_the_next_numbers_come_from_the_hub() {
+    let Some(pg) = Postgres::start().await else {
+        return;
+    };
+    let port = free_port();
+    let hub = Hub::push(&pg, "numbers", port, "harbour", "s3cret-harbour").await;
+    let mut serving = hub.serve();
+    let mut app = Spawn::new()
+        .config(move |c| c.hub = Some(hub_section(port)))
+        .start()
+        .await;
+    let h = hotel(&app, 4).await;
+    let home = app.dir.take().unwrap();
+    let backup = home.path().join("before.backup");
+    let (d, f) = (home.path().to_path_buf(), backup.clone());
+    tokio::task::spawn_blocking(move || run_ok(&d, &["backup", f.to_str().unwrap()]))
+        .await
+        .unwrap();
+    // Four invoices after the backup: the PC dies before the next one.
+    busy_day(&app, &h, 0, "Lost").await;
+    caught_up(&pg, "numbers", &app).await;
+    let numbers: Vec<String> = app
+        .all("/v1/invoices")
+        .await
+        .iter()
+        .map(|i| i["number"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(numbers.len(), 4);
+    app.stop().await;
+
+    let new = tempfile::tempdir().unwrap();
+    let dir = new.path().join("data");
+    let (d, f) = (dir.clone(), backup.clone());
+    tokio::task::spawn_blocking(move || run_ok(&d, &["restore", f.to_str().unwrap()]))
+        .await
+        .unwrap();
+    std::fs::write(
+        dir.join("innkeep.toml"),
+        format!("[hub]\nurl = \"http://127.0.0.1:{port}\"\nclient_id = \"harbour\"\nsecret = \"s3cret-harbour\"\npush = false\n"),
+    )
+    .unwrap();
+    let d = dir.clone();
+    let said =
+        tokio::task::spawn_blocking(move || run_ok(&d, &["numbering", "confirm", "--from-hub"]))
+            .await
+            .unwrap();
+    let highest = numbers.iter().max().unwrap();
+    assert!(
+        said.contains(highest.as_str()) && said.contains("Confirmed"),
+        "{said}"
+    );
+    let d = dir.clone();
+    let shown = tokio::task::spawn_blocking(move || run_ok(&d, &["numbering", "show", "--json"]))
+        .await
+        .unwrap();
+    let shown: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(shown["held_since"], Value::Null, "{shown}");
+    assert_eq!(shown["series"][0]["last"], 4, "{shown}");
+    serving.0.kill().unwrap();
+    serving.0.wait().unwrap();
+    drop(home);
+}
