@@ -5,12 +5,13 @@
 //!
 //! `cargo run --release --bin innkeep-bench -- [--reservations N] [--guests N]
 //! [--clients C] [--seconds S] [--json]`; `innkeep-bench year [--rooms 120]` replays a
-//! hotel's year (see `year`).
+//! hotel's year (see `year`); `innkeep-bench hub` measures the group hub (see `hub`).
 
 // A developer's measuring tool, not the server: it stops at the first thing that goes wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod bare;
+mod hub;
 mod load;
 mod ops;
 mod pages;
@@ -59,6 +60,9 @@ enum Command {
     /// A simulated year of a hotel through the API, the desk and the national simulators,
     /// ending in checks that the books balance (builds and runs `tests/year` in release).
     Year(year::YearArgs),
+    /// The group hub's ingest rate into PostgreSQL and its lag behind two properties under
+    /// steady load (needs PostgreSQL: `--database URL`, or initdb to make a throw-away one).
+    Hub(hub::HubArgs),
 }
 
 /// The load benchmark's settings.
@@ -110,6 +114,15 @@ fn main() -> ExitCode {
     }
     if let Some(Command::Year(year)) = &cli.command {
         return year::run(year);
+    }
+    if let Some(Command::Hub(h)) = &cli.command {
+        return match hub::run(h) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("innkeep-bench hub: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let args = cli.args;
     if args.guests == 0 || args.seconds <= 0.0 {

@@ -66,20 +66,25 @@ fn clock_ticks() -> f64 {
 
 /// The `innkeep` binary beside this benchmark, built first (same profile) when cargo runs us.
 pub fn binary() -> Result<PathBuf, String> {
+    named("innkeep")
+}
+
+/// The package's binary `name` beside this benchmark, built first as [`binary`] does.
+pub fn named(name: &str) -> Result<PathBuf, String> {
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
     let dir = me.parent().ok_or("no directory for the benchmark binary")?;
     if let Ok(cargo) = std::env::var("CARGO") {
         let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "--bin", "innkeep"]);
+        build.args(["build", "--quiet", "--bin", name]);
         if dir.ends_with("release") {
             build.arg("--release");
         }
         let status = build.status().map_err(|e| format!("cargo build: {e}"))?;
         if !status.success() {
-            return Err("cargo build --bin innkeep failed".into());
+            return Err(format!("cargo build --bin {name} failed"));
         }
     }
-    let bin = dir.join("innkeep");
+    let bin = dir.join(name);
     if bin.exists() {
         Ok(bin)
     } else {
@@ -211,7 +216,24 @@ pub fn migrate(bin: &Path, dir: &Path) -> Result<(), String> {
 /// A client with every scope (`innkeep clients create`) and a token for it.
 pub fn token(bin: &Path, dir: &Path, base: &str) -> Result<String, String> {
     let scopes = "admin guests:read guests:write reservations:read reservations:write front_desk \
-                  webhooks:manage";
+                  webhooks:manage events:read";
+    let (id, secret) = client(bin, dir, scopes)?;
+    let mut r = ureq::post(format!("{base}/oauth/token"))
+        .send_form([
+            ("grant_type", "client_credentials"),
+            ("client_id", id.as_str()),
+            ("client_secret", secret.as_str()),
+        ])
+        .map_err(|e| format!("token: {e}"))?;
+    let v: serde_json::Value = r.body_mut().read_json().map_err(|e| e.to_string())?;
+    v["access_token"]
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("no access_token in {v}"))
+}
+
+/// A new OAuth client with `scopes` (`innkeep clients create`): its id and secret.
+pub fn client(bin: &Path, dir: &Path, scopes: &str) -> Result<(String, String), String> {
     let out = Command::new(bin)
         .args([
             "clients", "create", "--name", "bench", "--scopes", scopes, "--json",
@@ -225,20 +247,6 @@ pub fn token(bin: &Path, dir: &Path, base: &str) -> Result<String, String> {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
     let c: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
-    let (id, secret) = (
-        c["client_id"].as_str().unwrap_or_default(),
-        c["client_secret"].as_str().unwrap_or_default(),
-    );
-    let mut r = ureq::post(format!("{base}/oauth/token"))
-        .send_form([
-            ("grant_type", "client_credentials"),
-            ("client_id", id),
-            ("client_secret", secret),
-        ])
-        .map_err(|e| format!("token: {e}"))?;
-    let v: serde_json::Value = r.body_mut().read_json().map_err(|e| e.to_string())?;
-    v["access_token"]
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| format!("no access_token in {v}"))
+    let field = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+    Ok((field("client_id"), field("client_secret")))
 }

@@ -207,6 +207,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             if *json {
                 println!("{}", json!({"ok": all_ok, "properties": out["properties"]}));
             } else {
+                if out["properties"].as_array().is_none_or(|a| a.is_empty()) {
+                    println!(
+                        "No property is in pull mode: nothing to read (properties in push mode send by themselves)."
+                    );
+                }
                 for p in out["properties"].as_array().into_iter().flatten() {
                     match p["error"].as_str() {
                         Some(e) => println!("{}: failed: {e}", p["name"].as_str().unwrap_or("")),
@@ -256,7 +261,7 @@ fn main() -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("INNKEEP_HUB_LOG")
-                .unwrap_or_else(|_| "info".into()),
+                .unwrap_or_else(|_| "warn,innkeep_hub=info".into()),
         )
         .init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
