@@ -63,6 +63,19 @@ pub(super) fn config_check(l: &Loaded, json: bool) -> Result<(), String> {
                 r.endpoint
             ),
         }
+        match &l.config.hub {
+            None => println!("hub:            none"),
+            Some(h) => println!(
+                "hub:            {} as {}{}",
+                h.url,
+                h.client_id,
+                if h.push {
+                    " (this server pushes its events)"
+                } else {
+                    " (the hub pulls; used by numbering confirm --from-hub)"
+                }
+            ),
+        }
         let f = &l.config.compliance.fiscal;
         match &certificate {
             None => println!("fiscal:         none"),
