@@ -295,4 +295,11 @@ mod tests {
         assert!(check(&c).is_empty());
         assert_eq!(c.pull.page_size, 200);
     }
+
+    #[test]
+    fn the_packaged_example_is_valid() {
+        let c = parse(include_str!("../../../packaging/hub/hub.toml"));
+        assert!(check(&c).is_empty(), "{:?}", check(&c));
+        assert_eq!(c.properties.len(), 1);
+    }
 }

@@ -57,6 +57,12 @@ enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+    /// Write the manual pages into DIR (the Debian package's build does).
+    #[command(hide = true)]
+    Man {
+        /// Where to write innkeep-hub.1 and one page per command.
+        dir: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -161,6 +167,13 @@ async fn shutdown() {
 
 async fn run(cli: Cli) -> Result<(), Failure> {
     match &cli.command {
+        Command::Man { dir } => {
+            use clap::CommandFactory;
+            std::fs::create_dir_all(dir)
+                .and_then(|()| clap_mangen::generate_to(Cli::command(), dir))
+                .map_err(|e| format!("cannot write the manual pages to {}: {e}", dir.display()))?;
+            Ok(())
+        }
         Command::Config {
             command: ConfigCommand::Check { json },
         } => {
