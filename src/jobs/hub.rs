@@ -140,14 +140,14 @@ impl Pusher {
             }
             Err(e) => return Err(e.operator_message()),
         };
-        if page.data.is_empty() {
-            return Ok(Round::Idle);
-        }
+        // An empty batch still tells the hub that it holds everything (its status shows the
+        // last contact and the lag).
         let events: Vec<Value> = page.data.iter().map(snapshot).collect();
         let n = events.len();
         let body =
             json!({"feed_id": feed, "after": after, "events": events, "has_more": page.has_more});
         match self.call("/v1/events", Some(body)).await? {
+            (200, _) if n == 0 => Ok(Round::Idle),
             (200, _) => Ok(Round::Sent {
                 events: n,
                 more: page.has_more,
