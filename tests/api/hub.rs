@@ -259,3 +259,33 @@ async fn a_property_restored_from_an_older_backup_is_resynchronised() {
     assert_eq!(held.body["code"], "numbering_unconfirmed", "{}", held.text);
     drop(home);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hub_away_longer_than_the_feed_keeps_events_resynchronises() {
+    let Some(pg) = Postgres::start().await else {
+        return;
+    };
+    let a = spawn_app().await;
+    let h = hotel(&a, 4).await;
+    let hub = Hub::new(&pg, "expired", &[("seaside", &a)]).await;
+    hub.sync().await;
+    busy_day(&a, &h, 0, "Early").await;
+    // Forty days later, with the events of the first days pruned (30 days kept).
+    busy_day(&a, &h, 40, "Late").await;
+    let pruned = innkeep::service::maintenance::prune(a.db(), Duration::from_secs(30 * 86_400))
+        .await
+        .unwrap();
+    assert!(pruned.events > 0);
+    let synced = hub.sync().await;
+    let resyncs = synced["properties"][0]["resyncs"].as_array().unwrap();
+    assert!(
+        resyncs[0].as_str().unwrap().contains("events_expired"),
+        "{synced}"
+    );
+    assert_mirrors(&pg, "expired", "seaside", &a).await;
+    let (ok, status) = hub.run(&["status"]).await;
+    assert!(
+        ok && status.contains("re-synchronised") && status.contains("events_expired"),
+        "{status}"
+    );
+}
