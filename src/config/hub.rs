@@ -18,11 +18,16 @@ use super::compliance::{Secret, check_url};
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HubConfig {
+    // Every field has a default so the section can come key by key from INNKEEP_HUB__*
+    // variables; `check` then says which is missing.
     /// The hub's push endpoint (its `[push] listen`).
+    #[serde(default)]
     pub url: String,
     /// This property's `client_id` in the hub's configuration.
+    #[serde(default)]
     pub client_id: String,
     /// Its `client_secret` there.
+    #[serde(default)]
     pub secret: Secret,
     /// Whether the server sends its events to the hub (default true).
     #[serde(default = "yes")]
@@ -36,6 +41,12 @@ fn yes() -> bool {
 impl HubConfig {
     /// What is wrong with the section, naming the key.
     pub fn check(&self) -> Result<(), String> {
+        if self.url.trim().is_empty() {
+            return Err(
+                "hub.url must be set: the hub's push endpoint, such as https://hub.example:8650"
+                    .into(),
+            );
+        }
         check_url("hub.url", &self.url)?;
         if self.client_id.trim().is_empty() {
             return Err(
@@ -50,5 +61,27 @@ impl HubConfig {
             );
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_missing_key_is_named() {
+        let mut h = HubConfig {
+            push: true,
+            ..HubConfig::default()
+        };
+        assert!(h.check().unwrap_err().starts_with("hub.url must be set"));
+        h.url = "ftp://hub".into();
+        assert!(h.check().unwrap_err().contains("http or https"));
+        h.url = "https://hub.example:8650".into();
+        assert!(h.check().unwrap_err().starts_with("hub.client_id"));
+        h.client_id = "seaside".into();
+        assert!(h.check().unwrap_err().starts_with("hub.secret"));
+        h.secret = Secret::new("s");
+        assert_eq!(h.check(), Ok(()));
     }
 }

@@ -35,6 +35,9 @@ pub struct HubArgs {
     /// A PostgreSQL connection string (default: a throw-away cluster made with initdb).
     #[arg(long)]
     database: Option<String>,
+    /// Measure push mode instead: the properties send after each commit (no ingest phase).
+    #[arg(long)]
+    push: bool,
 }
 
 /// A throw-away PostgreSQL cluster (stopped when dropped).
@@ -137,14 +140,26 @@ struct Property {
     hub_secret: String,
 }
 
-fn property(bin: &Path, dir: &Path) -> Result<Property, String> {
+/// A property on `dir`; with `push`, it sends its events to the hub at `push` as `name`.
+fn property(bin: &Path, dir: &Path, push: Option<(&str, &str)>) -> Result<Property, String> {
     server::migrate(bin, dir)?;
-    let (hub_id, hub_secret) = server::client(
-        bin,
-        dir,
-        "events:read guests:read reservations:read invoices:read",
-    )?;
-    let server = Server::start(bin, dir)?;
+    let (hub_id, hub_secret) = match push {
+        Some((_, name)) => (name.to_string(), format!("secret-of-{name}")),
+        None => server::client(
+            bin,
+            dir,
+            "events:read guests:read reservations:read invoices:read",
+        )?,
+    };
+    let env: Vec<(String, String)> = match push {
+        Some((url, _)) => vec![
+            ("INNKEEP_HUB__URL".into(), url.into()),
+            ("INNKEEP_HUB__CLIENT_ID".into(), hub_id.clone()),
+            ("INNKEEP_HUB__SECRET".into(), hub_secret.clone()),
+        ],
+        None => Vec::new(),
+    };
+    let server = Server::start_with(bin, dir, &env)?;
     let token = server::token(bin, dir, &server.base)?;
     let writer = Client::new(&server.base, &token);
     Ok(Property {
@@ -205,18 +220,38 @@ pub fn run(args: &HubArgs) -> Result<(), String> {
         .or(own.as_ref().map(|c| c.url.clone()))
         .unwrap_or_default();
     let work = std::env::temp_dir().join(format!("innkeep-bench-hub-{}", std::process::id()));
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let push_url = format!("http://127.0.0.1:{port}");
     let props: Vec<Property> = (0..2)
-        .map(|i| property(&bin, &work.join(format!("p{i}"))))
+        .map(|i| {
+            let name = format!("p{i}");
+            let push = args.push.then_some((push_url.as_str(), name.as_str()));
+            property(&bin, &work.join(&name), push)
+        })
         .collect::<Result<_, _>>()?;
     let mut text = format!("[database]\nurl = \"{url}\"\n[pull]\ninterval_seconds = 1\n");
+    if args.push {
+        text.push_str(&format!("[push]\nlisten = \"127.0.0.1:{port}\"\n"));
+    }
     for (i, p) in props.iter().enumerate() {
+        let place = if args.push {
+            "mode = \"push\"".to_string()
+        } else {
+            format!("url = \"{}\"", p.server.base)
+        };
         text.push_str(&format!(
-            "[[property]]\nname = \"p{i}\"\nurl = \"{}\"\nclient_id = \"{}\"\nclient_secret = \"{}\"\n",
-            p.server.base, p.hub_id, p.hub_secret
+            "[[property]]\nname = \"p{i}\"\n{place}\nclient_id = \"{}\"\nclient_secret = \"{}\"\n",
+            p.hub_id, p.hub_secret
         ));
     }
     let config = work.join("hub.toml");
     std::fs::write(&config, text).map_err(|e| e.to_string())?;
+    if args.push {
+        return push_lag(args, &hub, &config, props, &url, &work);
+    }
     let sync = || -> Result<(Duration, i64), String> {
         let t = Instant::now();
         let out = hub_command(&hub, &config, &["sync", "--json"])
@@ -257,22 +292,11 @@ pub fn run(args: &HubArgs) -> Result<(), String> {
     let samples = steady(args, &props, &url)?;
     let _ = serving.kill();
     let _ = serving.wait();
-    let mut lags: Vec<f64> = Vec::new();
-    for (i, (t, news, _)) in samples.iter().enumerate() {
-        for k in 0..props.len() {
-            if let Some((t2, _, _)) = samples[i..].iter().find(|(_, _, held)| held[k] >= news[k]) {
-                lags.push(t2.duration_since(*t).as_secs_f64() * 1000.0);
-            }
-        }
-    }
-    lags.sort_by(f64::total_cmp);
     println!(
         "{}",
         json!({
             "ingest": {"events": events, "seconds": took.as_secs_f64(), "events_per_second": ingest.round()},
-            "lag_ms": {"poll_interval_s": 1, "rate_per_property": args.rate, "samples": lags.len(),
-                       "p50": percentile(&lags, 0.5).round(), "p99": percentile(&lags, 0.99).round(),
-                       "max": lags.last().copied().unwrap_or(0.0).round()},
+            "lag_ms": lag_report(&samples, args, "pull, polled every 1 s"),
         })
     );
     for p in props {
@@ -280,6 +304,55 @@ pub fn run(args: &HubArgs) -> Result<(), String> {
     }
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
+}
+
+/// Push mode: the hub listens, the properties send after each commit; only the lag.
+fn push_lag(
+    args: &HubArgs,
+    hub: &Path,
+    config: &Path,
+    props: Vec<Property>,
+    url: &str,
+    work: &Path,
+) -> Result<(), String> {
+    let mut serving = hub_command(hub, config, &["serve"])
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    // Both first contacts (each sends its snapshot) happen meanwhile.
+    std::thread::sleep(Duration::from_secs(3));
+    eprintln!(
+        "... steady load (push): {} writes/s on each property for {} s",
+        args.rate, args.seconds
+    );
+    let samples = steady(args, &props, url)?;
+    let _ = serving.kill();
+    let _ = serving.wait();
+    println!(
+        "{}",
+        json!({"lag_ms": lag_report(&samples, args, "push, after each commit")})
+    );
+    for p in props {
+        p.server.stop();
+    }
+    let _ = std::fs::remove_dir_all(work);
+    Ok(())
+}
+
+/// For each sample, how long until the hub held what each property had then.
+fn lag_report(samples: &[Sample], args: &HubArgs, mode: &str) -> Value {
+    let mut lags: Vec<f64> = Vec::new();
+    for (i, (t, news, _)) in samples.iter().enumerate() {
+        for (k, newest) in news.iter().enumerate() {
+            if let Some((t2, _, _)) = samples[i..].iter().find(|(_, _, held)| held[k] >= *newest) {
+                lags.push(t2.duration_since(*t).as_secs_f64() * 1000.0);
+            }
+        }
+    }
+    lags.sort_by(f64::total_cmp);
+    json!({"mode": mode, "rate_per_property": args.rate, "samples": lags.len(), "resolution_ms": 20,
+           "p50": percentile(&lags, 0.5).round(), "p99": percentile(&lags, 0.99).round(),
+           "max": lags.last().copied().unwrap_or(0.0).round()})
 }
 
 type Sample = (Instant, Vec<i64>, Vec<i64>);

@@ -107,11 +107,17 @@ pub struct Server {
 impl Server {
     /// Starts `bin serve` on `dir` and a free port; waits until `/health` answers.
     pub fn start(bin: &Path, dir: &Path) -> Result<Server, String> {
+        Server::start_with(bin, dir, &[])
+    }
+
+    /// [`Server::start`] with more `INNKEEP_*` settings in the environment.
+    pub fn start_with(bin: &Path, dir: &Path, env: &[(String, String)]) -> Result<Server, String> {
         let port = free_port()?;
         let mut cmd = pinned(bin);
         cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .env("INNKEEP_DATA_DIR", dir)
-            .env("INNKEEP_LOG__LEVEL", "warn");
+            .env("INNKEEP_LOG__LEVEL", "warn")
+            .envs(env.iter().map(|(k, v)| (k, v)));
         Server::launch(cmd, port, &dir.join("serve.log"))
     }
 
