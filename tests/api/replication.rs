@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::support::binary::{
-    Killed, cli_token, free_port, run_ok, serve, terminate, wait_healthy,
+    Killed, cli_token, free_port, get_json, run_ok, serve, terminate, wait_healthy,
 };
 
 /// The tools, where `.ci/run` installs them (or `INNKEEP_LITESTREAM`, `INNKEEP_MOTO_SERVER`).
@@ -203,38 +203,38 @@ impl Replicated {
     }
 }
 
-/// Serves the restored directory: its guests, and that invoices are held.
+/// Serves the restored directory: its guests (counted), and that invoices are held.
 async fn serves(dir: &Path) -> usize {
     let port = free_port();
     let mut server = serve(dir, port);
     wait_healthy(port).await;
     let token = cli_token(dir, port, "guests:read invoices:write").await;
     let client = reqwest::Client::new();
-    let mut count = 0;
-    let mut url = format!("http://127.0.0.1:{port}/v1/guests?limit=200");
+    let base = format!("http://127.0.0.1:{port}/v1");
+    let (mut guests, mut url) = (Vec::new(), format!("{base}/guests?limit=200"));
     loop {
-        let page: Value = client
-            .get(&url)
-            .bearer_auth(&token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        count += page["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|g| g["first_name"] == "Replicated")
-            .count();
+        let page = get_json(&client, &url, &token).await;
+        guests.extend(page["data"].as_array().unwrap().iter().cloned());
         match page["next_cursor"].as_str() {
-            Some(c) => url = format!("http://127.0.0.1:{port}/v1/guests?limit=200&cursor={c}"),
+            Some(c) => url = format!("{base}/guests?limit=200&cursor={c}"),
             None => break,
         }
     }
+    let sale = json!({"guest_id": guests[0]["id"], "payment_method": "cash",
+        "lines": [{"description": "Coffee", "quantity": 1, "unit_price": 300}]});
+    let held = client
+        .post(format!("{base}/invoices"))
+        .bearer_auth(&token)
+        .json(&sale)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(held.status(), 409, "invoices are held after a restore");
     terminate(&mut server);
-    count
+    guests
+        .iter()
+        .filter(|g| g["first_name"] == "Replicated")
+        .count()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
