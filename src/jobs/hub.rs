@@ -25,6 +25,8 @@ const BATCH: usize = 200;
 const IDLE: Duration = Duration::from_secs(30);
 /// The longest pause after failures.
 const MAX_PAUSE: Duration = Duration::from_secs(60);
+/// How often the rooms (which have no events) go along with a batch even unchanged.
+const ROOMS_EVERY: Duration = Duration::from_secs(600);
 
 /// What one round did.
 #[derive(Debug, PartialEq, Eq)]
@@ -39,6 +41,18 @@ pub enum Round {
     Moved,
 }
 
+/// Every record of a list service (`$list(svc, principal, filter, page)`), page by page.
+/// The closure owns clones of the context, so the pusher's future stays `Send`.
+macro_rules! listed {
+    ($pusher:expr, $list:path) => {{
+        let (svc, p) = ($pusher.svc.clone(), $pusher.who.clone());
+        every(move |r| {
+            let (svc, p) = (svc.clone(), p.clone());
+            async move { $list(&svc, &p, Default::default(), r).await }
+        })
+    }};
+}
+
 /// Records as the API shows them.
 fn all<T: poem_openapi::types::ToJSON>(records: Vec<T>) -> Vec<Value> {
     records.iter().map(snapshot).collect()
@@ -50,6 +64,9 @@ pub struct Pusher {
     who: Principal,
     agent: ureq::Agent,
     cfg: HubConfig,
+    /// When the hub last got the rooms, and a digest of what it got (none yet since this
+    /// server started).
+    rooms_sent: std::sync::Mutex<Option<(std::time::Instant, u64)>>,
 }
 
 impl Pusher {
@@ -63,6 +80,30 @@ impl Pusher {
             who: Principal::system(Actor::queue()),
             agent,
             cfg,
+            rooms_sent: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// The rooms as the API shows them, if the hub should get them with this batch: they
+    /// changed since it last did (or it never did since start), or ten minutes passed.
+    async fn rooms_due(&self) -> Result<Option<(Vec<Value>, u64)>, String> {
+        use std::hash::{Hash, Hasher};
+        let rooms = all(listed!(self, service::rooms::list)
+            .await
+            .map_err(|e| e.operator_message())?);
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        Value::Array(rooms.clone()).to_string().hash(&mut h);
+        let digest = h.finish();
+        let due = self.rooms_sent.lock().map_or(true, |sent| match *sent {
+            Some((at, d)) => d != digest || at.elapsed() > ROOMS_EVERY,
+            None => true,
+        });
+        Ok(due.then_some((rooms, digest)))
+    }
+
+    fn rooms_went(&self, digest: u64) {
+        if let Ok(mut sent) = self.rooms_sent.lock() {
+            *sent = Some((std::time::Instant::now(), digest));
         }
     }
 
@@ -144,9 +185,17 @@ impl Pusher {
         // last contact and the lag).
         let events: Vec<Value> = page.data.iter().map(snapshot).collect();
         let n = events.len();
-        let body =
+        let mut body =
             json!({"feed_id": feed, "after": after, "events": events, "has_more": page.has_more});
-        match self.call("/v1/events", Some(body)).await? {
+        let rooms = self.rooms_due().await?;
+        if let Some((list, _)) = &rooms {
+            body["rooms"] = Value::Array(list.clone());
+        }
+        let answer = self.call("/v1/events", Some(body)).await?;
+        if let (Some((_, digest)), 200) = (&rooms, answer.0) {
+            self.rooms_went(*digest);
+        }
+        match answer {
             (200, _) if n == 0 => Ok(Round::Idle),
             (200, _) => Ok(Round::Sent {
                 events: n,
@@ -164,20 +213,10 @@ impl Pusher {
     async fn snapshot(&self, feed: &str, reason: &str) -> Result<Round, String> {
         let said = |e: crate::error::AppError| e.operator_message();
         let (_, head) = self.db().read(store::events::extent).await.map_err(said)?;
-        let (svc, p) = (self.svc.clone(), self.who.clone());
-        macro_rules! listed {
-            ($list:path) => {{
-                let (svc, p) = (svc.clone(), p.clone());
-                every(move |r| {
-                    let (svc, p) = (svc.clone(), p.clone());
-                    async move { $list(&svc, &p, Default::default(), r).await }
-                })
-            }};
-        }
-        let rooms = listed!(service::rooms::list);
-        let guests = listed!(service::guests::list);
-        let reservations = listed!(service::reservations::list);
-        let invoices = listed!(service::invoices::list);
+        let rooms = listed!(self, service::rooms::list);
+        let guests = listed!(self, service::guests::list);
+        let reservations = listed!(self, service::reservations::list);
+        let invoices = listed!(self, service::invoices::list);
         let body = json!({
             "feed_id": feed, "head": head, "reason": reason,
             "rooms": all(rooms.await.map_err(said)?),
@@ -185,7 +224,10 @@ impl Pusher {
             "reservations": all(reservations.await.map_err(said)?),
             "invoices": all(invoices.await.map_err(said)?),
         });
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(&body["rooms"].to_string(), &mut h);
         self.ok("/v1/snapshot", Some(body)).await?;
+        self.rooms_went(std::hash::Hasher::finish(&h));
         tracing::info!(%reason, head, "the hub has this property's snapshot");
         Ok(Round::Snapshot)
     }

@@ -130,7 +130,7 @@ impl Puller {
             Feed::Page { data, has_more } => {
                 let events = data.len();
                 let batch = Value::Array(data);
-                match store::ingest(&mut self.client, &name, &at, &batch, !has_more).await? {
+                match store::ingest(&mut self.client, &name, &at, &batch, !has_more, None).await? {
                     Ingested::At(position) => {
                         tracing::debug!(property = %name, events, position, "ingested");
                         Ok(Step::Ingested {

@@ -3,9 +3,9 @@
 //! `client_id` and `client_secret` of its `[[property]]` section.
 //!
 //! - `GET /v1/position`: where the hub stands in the property's feed.
-//! - `POST /v1/events` `{feed_id, after, events, has_more}` (push mode): accepted only if
-//!   the hub stands exactly at `after` of `feed_id`; the events and the new position commit
-//!   in one transaction. Else 409 `position_mismatch` with the hub's `feed_id` and
+//! - `POST /v1/events` `{feed_id, after, events, has_more, rooms?}` (push mode): accepted
+//!   only if the hub stands exactly at `after` of `feed_id`; the events, the new position
+//!   (and the rooms, when sent: they have no events) commit in one transaction. Else 409 `position_mismatch` with the hub's `feed_id` and
 //!   `position`, and nothing changes.
 //! - `POST /v1/snapshot` `{feed_id, head, reason, rooms, guests, reservations, invoices}`
 //!   (push mode): the property's records replace the hub's and the position becomes
@@ -166,6 +166,9 @@ struct Batch {
     events: Value,
     #[serde(default)]
     has_more: bool,
+    /// Every room, now and then (rooms have no events): replaces the hub's.
+    #[serde(default)]
+    rooms: Option<Value>,
 }
 
 #[handler]
@@ -174,11 +177,11 @@ async fn events(req: &Request, hub: Data<&Shared>, batch: poem::Result<Json<Batc
         Ok(both) => both,
         Err(r) => return r.into_response(),
     };
-    if !batch.events.is_array() {
+    if !batch.events.is_array() || batch.rooms.as_ref().is_some_and(|r| !r.is_array()) {
         return problem(
             StatusCode::UNPROCESSABLE_ENTITY,
             "validation_failed",
-            "events must be an array of feed events",
+            "events must be an array of feed events, and rooms (when sent) an array of rooms",
             json!({}),
         )
         .into_response();
@@ -188,7 +191,8 @@ async fn events(req: &Request, hub: Data<&Shared>, batch: poem::Result<Json<Batc
         sequence: batch.after,
     };
     let mut client = hub.client.lock().await;
-    match store::ingest(&mut client, &p.name, &at, &batch.events, !batch.has_more).await {
+    let rooms = batch.rooms.as_ref();
+    match store::ingest(&mut client, &p.name, &at, &batch.events, !batch.has_more, rooms).await {
         Ok(Ingested::At(last)) => {
             Json(json!({"property": p.name, "feed_id": at.feed_id, "position": last}))
                 .into_response()

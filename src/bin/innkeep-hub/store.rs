@@ -97,13 +97,15 @@ pub enum Ingested {
 }
 
 /// Records and applies `events` (a JSON array) for `name` if it stands at `at`; marks it
-/// caught up when `caught_up`. One transaction.
+/// caught up when `caught_up`; replaces its rooms when `rooms` (a JSON array) is given.
+/// One transaction.
 pub async fn ingest(
     client: &mut Client,
     name: &str,
     at: &Position,
     events: &Value,
     caught_up: bool,
+    rooms: Option<&Value>,
 ) -> Result<Ingested, String> {
     let tx = client.transaction().await.map_err(said)?;
     let row = tx
@@ -129,6 +131,20 @@ pub async fn ingest(
         .await
         .map_err(said)?
         .get(0);
+    if let Some(rooms) = rooms {
+        tx.execute("DELETE FROM rooms WHERE property = $1", &[&name])
+            .await
+            .map_err(said)?;
+        tx.execute(put_page("/v1/rooms"), &[&name, rooms])
+            .await
+            .map_err(said)?;
+        tx.execute(
+            "UPDATE properties SET rooms_refreshed_at = now() WHERE name = $1",
+            &[&name],
+        )
+        .await
+        .map_err(said)?;
+    }
     contact(&tx, name, caught_up).await?;
     tx.commit().await.map_err(said)?;
     Ok(Ingested::At(last))
