@@ -67,6 +67,17 @@ pub struct Pusher {
     /// When the hub last got the rooms, and a digest of what it got (none yet since this
     /// server started).
     rooms_sent: std::sync::Mutex<Option<(std::time::Instant, u64)>>,
+    /// Where the hub stands (its feed and position) as its last answer said; unknown after
+    /// a failure, when it is asked again.
+    hub_at: std::sync::Mutex<Option<Value>>,
+}
+
+/// A digest of a JSON value, to see whether the rooms changed since the hub got them.
+fn digest(v: &Value) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    v.to_string().hash(&mut h);
+    h.finish()
 }
 
 impl Pusher {
@@ -81,19 +92,33 @@ impl Pusher {
             agent,
             cfg,
             rooms_sent: std::sync::Mutex::new(None),
+            hub_at: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Where the hub stands: as its last answer said, else asked.
+    async fn hub_at(&self) -> Result<Value, String> {
+        let known = self.hub_at.lock().ok().and_then(|at| at.clone());
+        match known {
+            Some(at) => Ok(at),
+            None => self.ok("/v1/position", None).await,
+        }
+    }
+
+    /// Remembers the hub's standing from an answer (`None`: ask next time).
+    fn remember(&self, at: Option<&Value>) {
+        if let Ok(mut held) = self.hub_at.lock() {
+            *held = at.filter(|v| v.get("position").is_some()).cloned();
         }
     }
 
     /// The rooms as the API shows them, if the hub should get them with this batch: they
     /// changed since it last did (or it never did since start), or ten minutes passed.
-    async fn rooms_due(&self) -> Result<Option<(Vec<Value>, u64)>, String> {
-        use std::hash::{Hash, Hasher};
-        let rooms = all(listed!(self, service::rooms::list)
+    async fn rooms_due(&self) -> Result<Option<(Value, u64)>, String> {
+        let rooms = Value::Array(all(listed!(self, service::rooms::list)
             .await
-            .map_err(|e| e.operator_message())?);
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        Value::Array(rooms.clone()).to_string().hash(&mut h);
-        let digest = h.finish();
+            .map_err(|e| e.operator_message())?));
+        let digest = digest(&rooms);
         let due = self.rooms_sent.lock().map_or(true, |sent| match *sent {
             Some((at, d)) => d != digest || at.elapsed() > ROOMS_EVERY,
             None => true,
@@ -146,9 +171,18 @@ impl Pusher {
         }
     }
 
-    /// Sends what the hub lacks: a batch, or a snapshot.
+    /// Sends what the hub lacks: a batch, or a snapshot. A failure forgets where the hub
+    /// stands, so the next round asks.
     pub async fn round(&self) -> Result<Round, String> {
-        let at = self.ok("/v1/position", None).await?;
+        let result = self.try_round().await;
+        if result.is_err() {
+            self.remember(None);
+        }
+        result
+    }
+
+    async fn try_round(&self) -> Result<Round, String> {
+        let at = self.hub_at().await?;
         let feed = self
             .db()
             .read(store::events::feed_id)
@@ -188,13 +222,16 @@ impl Pusher {
         let mut body =
             json!({"feed_id": feed, "after": after, "events": events, "has_more": page.has_more});
         let rooms = self.rooms_due().await?;
-        if let Some((list, _)) = &rooms {
-            body["rooms"] = Value::Array(list.clone());
+        let (rooms, rooms_digest) = rooms.unzip();
+        if let Some(list) = rooms {
+            body["rooms"] = list;
         }
         let answer = self.call("/v1/events", Some(body)).await?;
-        if let (Some((_, digest)), 200) = (&rooms, answer.0) {
-            self.rooms_went(*digest);
+        if let (Some(d), 200) = (rooms_digest, answer.0) {
+            self.rooms_went(d);
         }
+        // A 200 says the new position, a 409 the hub's own: either is where it stands.
+        self.remember(Some(&answer.1));
         match answer {
             (200, _) if n == 0 => Ok(Round::Idle),
             (200, _) => Ok(Round::Sent {
@@ -224,10 +261,10 @@ impl Pusher {
             "reservations": all(reservations.await.map_err(said)?),
             "invoices": all(invoices.await.map_err(said)?),
         });
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        std::hash::Hash::hash(&body["rooms"].to_string(), &mut h);
-        self.ok("/v1/snapshot", Some(body)).await?;
-        self.rooms_went(std::hash::Hasher::finish(&h));
+        let rooms_digest = digest(&body["rooms"]);
+        let at = self.ok("/v1/snapshot", Some(body)).await?;
+        self.rooms_went(rooms_digest);
+        self.remember(Some(&at));
         tracing::info!(%reason, head, "the hub has this property's snapshot");
         Ok(Round::Snapshot)
     }
