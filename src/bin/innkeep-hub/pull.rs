@@ -167,20 +167,19 @@ impl Puller {
 
     /// Reads the rooms again (they change rarely and have no events).
     async fn refresh_rooms(&mut self) -> Result<(), String> {
+        let mut rooms = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let src = self.source.clone();
+            let (page, next) = blocking(move || src.list("/v1/rooms", cursor.as_deref())).await?;
+            rooms.extend(page);
+            match next {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
         let tx = self.client.transaction().await.map_err(store::said)?;
-        tx.execute(
-            "DELETE FROM rooms WHERE property = $1",
-            &[&self.property.name],
-        )
-        .await
-        .map_err(store::said)?;
-        write_list(&tx, &self.source, &self.property.name, "/v1/rooms").await?;
-        tx.execute(
-            "UPDATE properties SET rooms_refreshed_at = now() WHERE name = $1",
-            &[&self.property.name],
-        )
-        .await
-        .map_err(store::said)?;
+        store::replace_rooms(&tx, &self.property.name, &Value::Array(rooms)).await?;
         tx.commit().await.map_err(store::said)?;
         self.rooms_read = Some(Instant::now());
         Ok(())

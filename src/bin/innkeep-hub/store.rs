@@ -132,22 +132,29 @@ pub async fn ingest(
         .map_err(said)?
         .get(0);
     if let Some(rooms) = rooms {
-        tx.execute("DELETE FROM rooms WHERE property = $1", &[&name])
-            .await
-            .map_err(said)?;
-        tx.execute(put_page("/v1/rooms"), &[&name, rooms])
-            .await
-            .map_err(said)?;
-        tx.execute(
-            "UPDATE properties SET rooms_refreshed_at = now() WHERE name = $1",
-            &[&name],
-        )
-        .await
-        .map_err(said)?;
+        replace_rooms(&tx, name, rooms).await?;
     }
     contact(&tx, name, caught_up).await?;
     tx.commit().await.map_err(said)?;
     Ok(Ingested::At(last))
+}
+
+/// Replaces the property's rooms with `rooms` (a JSON array, as `GET /v1/rooms` lists
+/// them) in `tx`: rooms have no events, so the hub takes the whole list now and then.
+pub async fn replace_rooms(tx: &Transaction<'_>, name: &str, rooms: &Value) -> Result<(), String> {
+    tx.execute("DELETE FROM rooms WHERE property = $1", &[&name])
+        .await
+        .map_err(said)?;
+    tx.execute(put_page("/v1/rooms"), &[&name, rooms])
+        .await
+        .map_err(said)?;
+    tx.execute(
+        "UPDATE properties SET rooms_refreshed_at = now() WHERE name = $1",
+        &[&name],
+    )
+    .await
+    .map_err(said)?;
+    Ok(())
 }
 
 /// Notes a successful contact (and, when caught up, that the hub held every event).
