@@ -68,6 +68,7 @@ pub struct App {
     compliance: Arc<Compliance>,
     destinations: Destinations,
     workers: usize,
+    webhook_proxy: Option<ureq::Proxy>,
     cursor_key: CursorKey,
     feed: Marker,
     rate: crate::domain::limits::Rate,
@@ -167,6 +168,10 @@ impl App {
                 loopback: loaded.config.webhooks.allow_loopback,
             },
             workers: loaded.config.webhooks.workers,
+            webhook_proxy: match &loaded.config.webhooks.proxy {
+                Some(url) => Some(crate::jobs::webhook::proxy(url).map_err(AppError::internal)?),
+                None => None,
+            },
             cursor_key,
             feed,
             rate: loaded.config.limits.rate().map_err(AppError::internal)?,
@@ -208,6 +213,7 @@ impl App {
             }
         });
         let (db, retention) = (self.db.clone(), self.event_retention);
+        let kiosk_lifetime = self.desk.kiosk;
         let maintenance = tokio::spawn(async move {
             let mut tick = tokio::time::interval(MAINTENANCE_EVERY);
             loop {
@@ -215,6 +221,10 @@ impl App {
                 match crate::service::maintenance::prune(&db, retention).await {
                     Ok(p) => tracing::debug!(?p, "maintenance pass"),
                     Err(e) => tracing::warn!(error = %e, "maintenance pass failed"),
+                }
+                if let Err(e) = crate::service::maintenance::prune_kiosks(&db, kiosk_lifetime).await
+                {
+                    tracing::warn!(error = %e, "forgetting expired kiosk pairings failed");
                 }
             }
         });
@@ -234,7 +244,11 @@ impl App {
             feed
         });
         let mut handlers: Vec<Arc<dyn Handler>> = vec![
-            Arc::new(WebhookHandler::new(self.destinations, self.workers)),
+            Arc::new(WebhookHandler::new(
+                self.destinations,
+                self.workers,
+                self.webhook_proxy.as_ref(),
+            )),
             Arc::new(RegistrationHandler::new(
                 self.compliance.registration.clone(),
             )),

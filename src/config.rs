@@ -100,6 +100,9 @@ pub struct WebhooksConfig {
     pub allow_private: bool,
     /// Whether endpoints may be on this machine.
     pub allow_loopback: bool,
+    /// An HTTP proxy for deliveries (`http://host:port`), when the hotel's network needs
+    /// one. Proxy variables in the environment (`HTTP_PROXY`, ...) are ignored.
+    pub proxy: Option<String>,
 }
 
 impl Default for WebhooksConfig {
@@ -108,6 +111,7 @@ impl Default for WebhooksConfig {
             workers: 4,
             allow_private: true,
             allow_loopback: true,
+            proxy: None,
         }
     }
 }
@@ -342,6 +346,9 @@ pub fn load(
         .check()
         .map_err(ConfigError)?;
     config.compliance.fiscal.check().map_err(ConfigError)?;
+    if let Some(url) = &config.webhooks.proxy {
+        crate::jobs::webhook::proxy(url).map_err(ConfigError)?;
+    }
     tracing_subscriber::EnvFilter::try_new(&config.log.level).map_err(|e| {
         ConfigError(format!(
             "log.level {:?} is not a valid filter: {e}",

@@ -1,6 +1,14 @@
 //! Outbound HTTP, shared by webhook delivery and the national authorities' transports: one
 //! ureq configuration (a whole-call timeout, statuses as answers rather than errors, no
-//! redirects, an innkeep User-Agent) and one reading of `Retry-After`.
+//! redirects, an innkeep User-Agent, no proxy from the environment) and one reading of
+//! `Retry-After`; and the log levels its libraries are held to, so that no configured level
+//! ever writes a credential.
+//!
+//! Proxies: `HTTP_PROXY`, `HTTPS_PROXY` and `ALL_PROXY` in the service's environment are
+//! ignored. With one, a webhook's host name would go to the proxy unresolved, past the
+//! address check of `jobs::destination`, and the authorities' calls would leave by a route
+//! nobody chose. A proxy is used only where innkeep's own configuration names it
+//! (`[webhooks] proxy`).
 
 use std::time::Duration;
 
@@ -14,10 +22,24 @@ pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(24 * 3600);
 /// An agent configuration for calls made for `purpose` (shown in the User-Agent).
 pub fn agent(timeout: Duration, purpose: &str) -> ConfigBuilder<AgentScope> {
     ureq::Agent::config_builder()
+        .proxy(None)
         .timeout_global(Some(timeout))
         .http_status_as_error(false)
         .max_redirects(0)
         .user_agent(format!("innkeep/{} ({purpose})", env!("CARGO_PKG_VERSION")))
+}
+
+/// Caps that no configured log level lifts: ureq's protocol layer writes every byte sent
+/// and received (Authorization headers, passwords in SOAP bodies, tokens) at TRACE; ureq
+/// itself shows full paths and queries at TRACE; tokio-postgres shows statement parameters
+/// (guests' personal data) at DEBUG.
+pub fn never_secrets() -> tracing_subscriber::filter::Targets {
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    Targets::new()
+        .with_default(LevelFilter::TRACE)
+        .with_target("ureq_proto", LevelFilter::INFO)
+        .with_target("ureq", LevelFilter::DEBUG)
+        .with_target("tokio_postgres", LevelFilter::INFO)
 }
 
 /// The `Retry-After` of an answer, capped at [`MAX_RETRY_AFTER`].

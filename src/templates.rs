@@ -46,7 +46,13 @@ pub struct Device<'a> {
     pub username: &'a str,
     /// A message shown above the form.
     pub error: Option<&'a str>,
+    /// The device waiting with the code. `None`: ask for the code first.
+    pub asking: Option<Asking>,
 }
+
+/// A device waiting for approval, as the approval page shows it: the client's name, whether
+/// it is innkeep's own kiosk, and what it asks for (scope, in words).
+pub type Asking = (String, bool, Vec<(&'static str, String)>);
 
 /// A page that only says something: an outcome or an error.
 #[derive(Template)]

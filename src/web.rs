@@ -71,3 +71,11 @@ pub fn same_origin(req: &Request) -> bool {
         rest.split('/').next() == Some(host)
     })
 }
+
+/// The address a request came from, for throttling and limits ("unknown" when it has none).
+pub fn remote(req: &Request) -> String {
+    req.remote_addr()
+        .as_socket_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}

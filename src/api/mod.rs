@@ -314,6 +314,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/invoices", poem::get(crate::desk::invoices::invoices))
         .at("/admin", poem::get(crate::desk::admin::admin))
         .at("/kiosk", poem::get(crate::desk::kiosk::start))
+        .at("/kiosk/pair", poem::post(crate::desk::kiosk::pair))
         .at("/kiosk/find", poem::post(crate::desk::kiosk::find))
         .at("/kiosk/check-in", poem::post(crate::desk::kiosk::check_in))
         .at("/kiosk/reset", poem::get(crate::desk::kiosk::reset))
@@ -360,7 +361,15 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         )
         .at(
             "/admin/clients/device",
-            poem::post(crate::desk::clients_admin::device),
+            poem::post(crate::desk::devices_admin::device),
+        )
+        .at(
+            "/admin/kiosks",
+            poem::get(crate::desk::devices_admin::kiosks),
+        )
+        .at(
+            "/admin/kiosks/unpair",
+            poem::post(crate::desk::devices_admin::unpair),
         )
         .at(
             "/admin/clients/:id",
@@ -451,7 +460,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/guests/:id/edit", poem::get(crate::desk::guest_edit::edit))
         .at(
             "/guests/:id/export",
-            poem::get(crate::desk::guest_privacy::export),
+            poem::post(crate::desk::guest_privacy::export),
         )
         .at(
             "/guests/:id/erase",

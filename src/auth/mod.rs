@@ -5,10 +5,13 @@
 //! - [`verified`]: the tokens already verified, so a signature is checked once.
 //! - [`secrets`]: random tokens, hashes, argon2id, PKCE.
 //! - [`throttle`]: slowing and refusing repeated failed authentication.
+//! - [`flood`]: a limit per address on unauthenticated requests that make the server keep
+//!   something (device codes, kiosk pairings).
 //!
 //! The grant logic (codes, device codes, refresh rotation, key rotation) is a use case and
 //! lives in `service::oauth`; the HTTP edge (guard, endpoints, pages) in `api::oauth`.
 
+pub mod flood;
 pub mod keys;
 pub mod secrets;
 pub mod throttle;
@@ -21,6 +24,25 @@ use std::time::Duration;
 use crate::config::OAuthConfig;
 use keys::KeyStore;
 use throttle::Throttle;
+
+/// The address people type to reach a server listening on `listen`: on every address, this
+/// computer's name (which the hotel's other devices reach), else the address listened on.
+pub fn lan_address(listen: std::net::SocketAddr, https: bool) -> String {
+    let host = if listen.ip().is_unspecified() {
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_graphic()))
+            .unwrap_or_else(|| "localhost".into())
+    } else {
+        match listen.ip() {
+            std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+            v4 => v4.to_string(),
+        }
+    };
+    let scheme = if https { "https" } else { "http" };
+    format!("{scheme}://{host}:{}", listen.port())
+}
 
 /// Everything the authorization server needs at run time.
 pub struct AuthServer {
@@ -43,8 +65,13 @@ pub struct AuthServer {
     pub throttle: Throttle,
     /// `http` or `https`: how clients reach this server.
     pub scheme: &'static str,
+    /// Where people and devices reach this server, from the configuration alone (never
+    /// from a request's `Host`): the issuer when set, else this computer's name and port.
+    pub public: String,
     /// Tokens whose signature was verified.
     pub verified: verified::VerifiedTokens,
+    /// Unauthenticated requests that store something, per address.
+    pub flood: flood::Flood,
 }
 
 impl AuthServer {
@@ -79,9 +106,14 @@ impl AuthServer {
             };
             format!("{scheme}://{host}:{}", listen.port())
         });
+        let public = cfg
+            .issuer
+            .clone()
+            .unwrap_or_else(|| lan_address(listen, https));
         AuthServer {
             keys,
             scheme,
+            public: public.trim_end_matches('/').to_string(),
             issuer: issuer.trim_end_matches('/').to_string(),
             issuer_configured: cfg.issuer.is_some(),
             audience: cfg.audience.clone(),
@@ -93,6 +125,7 @@ impl AuthServer {
                 Duration::from_secs(cfg.throttle_lockout_seconds),
             ),
             verified: verified::VerifiedTokens::default(),
+            flood: flood::Flood::default(),
         }
     }
 }

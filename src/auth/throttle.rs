@@ -5,8 +5,15 @@
 //! `max` failures within 15 minutes the identity is refused with 429 and `Retry-After` for
 //! the lockout, which doubles with each further lockout up to 15 minutes. Addresses get four
 //! times as many attempts, because a hotel's staff often share one. A success clears the
-//! client's or user's counter, never the address's. The state is in memory: a restart
-//! forgives everyone, which is acceptable for a single front-desk process.
+//! client's or user's counter, never the address's. A locked-out client or user is still
+//! let through from an address that has not failed: whoever knows a user name or client id
+//! can lock it out, but only from their own addresses, and the real one, with the right
+//! password or secret, still gets in from theirs. User names are counted as they are
+//! looked up (see [`canonical_username`]), so `" maria"` and `Maria` share one counter. The
+//! state is in memory: a restart forgives everyone, which is acceptable for a single
+//! front-desk process.
+
+use unicode_normalization::UnicodeNormalization;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -35,7 +42,7 @@ pub struct Throttle {
 pub enum Who<'a> {
     /// An OAuth client id.
     Client(&'a str),
-    /// A staff login name (case-insensitive).
+    /// A staff login name (as typed: it is made canonical and case-insensitive here).
     User(&'a str),
     /// A remote address.
     Address(&'a str),
@@ -45,7 +52,7 @@ impl Who<'_> {
     fn key(&self) -> String {
         match self {
             Who::Client(c) => format!("client:{c}"),
-            Who::User(u) => format!("user:{}", u.to_lowercase()),
+            Who::User(u) => format!("user:{}", canonical_username(u).to_lowercase()),
             Who::Address(a) => format!("addr:{a}"),
         }
     }
@@ -65,14 +72,25 @@ impl Throttle {
         }
     }
 
-    /// `Err(retry_after)` while any of `who` is locked out.
+    /// `Err(retry_after)` while an address of `who` is locked out, or a client or user of
+    /// `who` is and the request does not come from an address that has not failed.
     pub fn check(&self, who: &[Who]) -> Result<(), Duration> {
         let now = Instant::now();
         let Ok(entries) = self.entries.lock() else {
             return Ok(());
         };
+        let failed = |e: &Entry| {
+            (e.failures > 0 && now.duration_since(e.since) <= WINDOW)
+                || e.locked_until.is_some_and(|u| u > now)
+        };
+        let addresses: Vec<&Who> = who.iter().filter(|w| w.is_address()).collect();
+        let clean_address = !addresses.is_empty()
+            && addresses
+                .iter()
+                .all(|a| entries.get(&a.key()).is_none_or(|e| !failed(e)));
         let wait = who
             .iter()
+            .filter(|w| w.is_address() || !clean_address)
             .filter_map(|w| entries.get(&w.key()))
             .filter_map(|e| e.locked_until)
             .filter(|until| *until > now)
@@ -138,9 +156,49 @@ impl Throttle {
     }
 }
 
+/// A user name as it is stored and looked up: without surrounding spaces, in Unicode NFC
+/// (the database compares case-insensitively).
+pub fn canonical_username(typed: &str) -> String {
+    typed.trim().nfc().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_locked_user_gets_in_from_an_address_that_never_failed() {
+        let t = Throttle::new(3, Duration::from_secs(60));
+        let attacker = [Who::User("maria"), Who::Address("10.0.0.66")];
+        for _ in 0..3 {
+            t.failure(&attacker);
+        }
+        assert!(t.check(&attacker).is_err(), "the guesser is refused");
+        let spaced = [Who::User(" Maria "), Who::Address("10.0.0.66")];
+        assert!(
+            t.check(&spaced).is_err(),
+            "spaces and case are the same name"
+        );
+        let composed = [Who::User("mari\u{0061}"), Who::Address("10.0.0.66")];
+        assert!(t.check(&composed).is_err());
+        let real = [Who::User("maria"), Who::Address("10.0.0.2")];
+        assert!(t.check(&real).is_ok(), "the desk PC has never failed");
+        t.failure(&real);
+        assert!(
+            t.check(&real).is_err(),
+            "once it fails, the lockout holds there too"
+        );
+        assert!(
+            t.check(&[Who::User("maria")]).is_err(),
+            "no address: locked"
+        );
+    }
+
+    #[test]
+    fn user_names_are_canonical() {
+        assert_eq!(canonical_username("  maria\t"), "maria");
+        assert_eq!(canonical_username("Jose\u{0301}"), "Jos\u{e9}");
+    }
 
     #[test]
     fn locks_after_max_failures_and_only_that_identity() {

@@ -30,6 +30,26 @@ pub struct AccessClaims {
     pub scope: String,
 }
 
+/// An access token about to be minted.
+#[derive(Debug, Clone)]
+pub struct NextToken {
+    /// Its `jti`.
+    pub jti: String,
+    /// Its `iat` (unix seconds).
+    pub iat: i64,
+    /// Its `exp` (unix seconds).
+    pub exp: i64,
+}
+
+impl NextToken {
+    /// Its expiry, as stored.
+    pub fn expires_text(&self) -> String {
+        crate::clock::format_instant(
+            chrono::DateTime::from_timestamp(self.exp, 0).unwrap_or_default(),
+        )
+    }
+}
+
 /// A valid access token, as the guard verified it.
 #[derive(Debug, Clone)]
 pub struct Verified {
@@ -83,14 +103,35 @@ impl AuthServer {
         subject: &str,
         scope: &ScopeSet,
     ) -> AppResult<(String, AccessClaims)> {
-        let now = chrono::Utc::now().timestamp();
+        self.mint_as(&self.next_token(), client_id, subject, scope)
+    }
+
+    /// The id and issue time of an access token about to be minted, chosen before a grant's
+    /// transaction so that the transaction can record the token under its login.
+    pub fn next_token(&self) -> NextToken {
+        let iat = chrono::Utc::now().timestamp();
+        NextToken {
+            jti: crate::ids::new("jti"),
+            iat,
+            exp: iat + self.access_ttl.as_secs() as i64,
+        }
+    }
+
+    /// Mints the access token `next` for a client and subject.
+    pub fn mint_as(
+        &self,
+        next: &NextToken,
+        client_id: &str,
+        subject: &str,
+        scope: &ScopeSet,
+    ) -> AppResult<(String, AccessClaims)> {
         let claims = AccessClaims {
             iss: self.issuer.clone(),
             sub: subject.to_string(),
             aud: self.audience.clone(),
-            exp: now + self.access_ttl.as_secs() as i64,
-            iat: now,
-            jti: crate::ids::new("jti"),
+            exp: next.exp,
+            iat: next.iat,
+            jti: next.jti.clone(),
             client_id: client_id.to_string(),
             scope: scope.to_string(),
         };

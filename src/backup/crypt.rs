@@ -65,7 +65,7 @@ pub fn seal(plain: &Path, out: &Path, seal: &Seal) -> Result<(), String> {
     };
     let io = |e: std::io::Error| format!("cannot write {}: {e}", out.display());
     let mut input = BufReader::new(File::open(plain).map_err(io)?);
-    let file = BufWriter::new(File::create(out).map_err(io)?);
+    let file = BufWriter::new(super::private_file(out).map_err(io)?);
     let mut writer = encryptor.wrap_output(file).map_err(io)?;
     std::io::copy(&mut input, &mut writer).map_err(io)?;
     writer.finish().map_err(io)?.flush().map_err(io)?;
@@ -100,7 +100,7 @@ pub fn open(sealed: &Path, plain: &Path, key: &Key) -> Result<(), String> {
                 )
             }
         })?;
-    let mut out = BufWriter::new(File::create(plain).map_err(|e| e.to_string())?);
+    let mut out = BufWriter::new(super::private_file(plain).map_err(|e| e.to_string())?);
     std::io::copy(&mut reader, &mut out)
         .map_err(|e| format!("{} is not a whole encrypted backup: {e}", sealed.display()))?;
     out.flush().map_err(|e| e.to_string())?;

@@ -11,6 +11,7 @@
 pub mod crypt;
 pub mod read;
 pub mod snapshot;
+pub mod staging;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -54,6 +55,9 @@ pub struct Manifest {
     pub rows: BTreeMap<String, i64>,
     /// Every other file of the archive with its SHA-256 (hex).
     pub files: BTreeMap<String, String>,
+    /// Every such file's length in bytes (absent in backups of earlier innkeeps).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sizes: BTreeMap<String, u64>,
     /// The last invoice number in the snapshot, to compare with the last one on paper.
     pub last_invoice: Option<String>,
 }
@@ -163,10 +167,14 @@ fn write_in(
         std::fs::copy(&path, &copy).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         entries.push((name, copy));
     }
-    let mut files = BTreeMap::new();
+    let (mut files, mut sizes) = (BTreeMap::new(), BTreeMap::new());
     for (name, path) in &entries {
-        let d = digest(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        files.insert(name.clone(), d);
+        let unreadable = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+        files.insert(name.clone(), digest(path).map_err(unreadable)?);
+        sizes.insert(
+            name.clone(),
+            std::fs::metadata(path).map_err(unreadable)?.len(),
+        );
     }
     let manifest = Manifest {
         format: FORMAT,
@@ -175,13 +183,14 @@ fn write_in(
         schema_version: shot.schema_version,
         rows: shot.rows,
         files,
+        sizes,
         last_invoice: shot.last_invoice,
     };
     let tmp = crate::durable::temporary(out);
     let plain = work.join("archive.tar");
     let io = |e: std::io::Error| format!("cannot write {}: {e}", plain.display());
     {
-        let mut tar = tar::Builder::new(BufWriter::new(File::create(&plain).map_err(io)?));
+        let mut tar = tar::Builder::new(BufWriter::new(private_file(&plain).map_err(io)?));
         let json = serde_json::to_vec_pretty(&manifest).map_err(|e| e.to_string())?;
         let mut header = tar::Header::new_gnu();
         header.set_size(json.len() as u64);
@@ -197,9 +206,7 @@ fn write_in(
         tar.into_inner().map_err(io)?.flush().map_err(io)?;
     }
     // Read back what was written before giving it its name.
-    let check = work.join("check");
-    std::fs::create_dir_all(&check).map_err(|e| e.to_string())?;
-    read::unpack(&plain, &check)?;
+    read::unpack(&plain, &work.join("check"))?;
     match seal {
         None => std::fs::rename(&plain, &tmp).map_err(io)?,
         Some(how) => {
@@ -227,14 +234,50 @@ fn file_name(p: &Path) -> String {
         .to_string()
 }
 
-/// A fresh working directory beside `path` (same file system, so renames stay renames).
-pub fn tempdir_beside(path: &Path) -> Result<PathBuf, String> {
+/// A new file readable and writable by its owner only (a backup holds guests' personal data
+/// and the server's keys).
+pub fn private_file(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let file = options.open(path)?;
+    // An existing file keeps its mode through `open`: make it private too.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(file)
+}
+
+/// A name for a new directory beside `path` (same file system, so renames stay renames),
+/// not made yet.
+pub fn name_beside(path: &Path) -> PathBuf {
     let parent = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let dir = parent.join(format!(".innkeep-{}", crate::ids::new("work")));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot write in {}: {e}", parent.display()))?;
+    parent.join(format!(".innkeep-{}", crate::ids::new("work")))
+}
+
+/// A fresh working directory beside `path`, private to this user.
+pub fn tempdir_beside(path: &Path) -> Result<PathBuf, String> {
+    let dir = name_beside(path);
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(&dir).map_err(|e| {
+        format!(
+            "cannot write in {}: {e}",
+            dir.parent().unwrap_or(Path::new(".")).display()
+        )
+    })?;
     Ok(dir)
 }

@@ -149,7 +149,8 @@ pub fn restore(
     // Run as root on an installed innkeep: what is restored goes back to the service's user.
     let owner = super::owner::other_owner(dir);
     let lock = super::serve::lock(dir)?;
-    let staging = backup::tempdir_beside(dir)?;
+    // Made by the unpacking itself, private, and nothing in it can lead outside it.
+    let staging = backup::name_beside(dir);
     let m = match open_archive(file, key, &staging) {
         Ok(m) => m,
         Err(e) => {
@@ -167,7 +168,12 @@ pub fn restore(
             SCHEMA_VERSION
         ));
     }
-    lay_out(&staging).map_err(|e| format!("cannot prepare the restored files: {e}"))?;
+    if let Err(e) = lay_out(&staging) {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(format!(
+            "cannot prepare the restored files: {e}. Nothing was changed."
+        ));
+    }
     if let Some(db) = database {
         super::restore_db::put(&staging, db).inspect_err(|_| {
             let _ = std::fs::remove_dir_all(&staging);
@@ -204,10 +210,8 @@ pub fn restore(
             .await
             .map_err(|e| e.operator_message())
     })?;
-    if let Some(owner) = owner {
-        super::owner::give(dir, owner)
-            .map_err(|e| format!("cannot give {} to its owner: {e}", dir.display()))?;
-    }
+    super::owner::settle(dir, owner)
+        .map_err(|e| format!("cannot make {} private to its owner: {e}", dir.display()))?;
     match (database, &replica) {
         (Some(db), Some(r)) => println!(
             "Restored the replicated database {} ({} invoices, events up to {}, the last at {}) \
@@ -296,7 +300,12 @@ fn lay_out(staging: &Path) -> std::io::Result<()> {
     for part in ["config", "certs"] {
         let from = staging.join(part);
         if from.exists() {
-            std::fs::create_dir_all(staging.join("from-backup"))?;
+            let mut private = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut private, 0o700);
+            private
+                .recursive(true)
+                .create(staging.join("from-backup"))?;
             std::fs::rename(&from, staging.join("from-backup").join(part))?;
         }
     }

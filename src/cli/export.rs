@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use super::admin::with_services;
 use crate::config::Loaded;
 use crate::domain::money::format_amount;
+use crate::domain::spreadsheet::neutralise;
 use crate::error::AppResult;
 use crate::model::{Guest, Invoice, Principal, Reservation};
 use crate::service::{Services, every, guests, invoices, reservations, room_types, rooms};
@@ -173,7 +174,10 @@ pub fn run(l: &Loaded, what: ExportWhat, output: Option<&PathBuf>) -> Result<(),
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(&head).map_err(|e| e.to_string())?;
     for r in &rows {
-        w.write_record(r).map_err(|e| e.to_string())?;
+        // A cell a spreadsheet would run as a formula is written as text (`innkeep import`
+        // reads it back exactly).
+        w.write_record(r.iter().map(|c| neutralise(c).into_owned()))
+            .map_err(|e| e.to_string())?;
     }
     let bytes = w.into_inner().map_err(|e| e.to_string())?;
     match output {

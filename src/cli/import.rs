@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::admin::with_services;
 use crate::config::Loaded;
+use crate::domain::spreadsheet::restore;
 use crate::service::import::{self, Bad, Kind, Report, Row};
 
 /// The file's rows, the bad ones already found while reading, and the columns ignored.
@@ -116,7 +117,8 @@ fn read(file: &Path, kind: Kind, map: &[String]) -> Result<Read, String> {
             .iter()
             .zip(record.iter())
             .filter(|(h, v)| known(h) && !v.trim().is_empty())
-            .map(|(h, v)| (h.clone(), v.trim().to_string()))
+            // What `innkeep export` neutralised for spreadsheets is taken back exactly.
+            .map(|(h, v)| (h.clone(), restore(v.trim()).to_string()))
             .collect();
         rows.push(Row { line, values });
     }

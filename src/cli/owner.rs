@@ -64,14 +64,50 @@ pub fn rerun_as(owner: (u32, u32)) -> Result<ExitCode, String> {
     }
 }
 
-/// Gives `path` and everything under it to `owner` (a restore run as root).
-pub fn give(path: &Path, owner: (u32, u32)) -> std::io::Result<()> {
+/// Makes a restored data directory private at once (directories 0700, files 0600) and, when
+/// `owner` is given (a restore run as root), gives it to the service's user. Only directories
+/// and regular files with a single name are touched, each through a descriptor opened without
+/// following links and checked again: anything else (a link, a device, a FIFO, a file with a
+/// second hard link) is refused, so no file elsewhere can be handed over.
+pub fn settle(path: &Path, owner: Option<(u32, u32)>) -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        std::os::unix::fs::lchown(path, Some(owner.0), Some(owner.1))?;
-        if std::fs::symlink_metadata(path)?.is_dir() {
+        use rustix::fs::{FileType, Mode, OFlags};
+        let refused = |what: &str| {
+            std::io::Error::other(format!(
+                "{} is {what}; a restored data directory holds only files and directories",
+                path.display()
+            ))
+        };
+        let looked = std::fs::symlink_metadata(path)?;
+        if !(looked.is_dir() || looked.is_file()) {
+            return Err(refused("neither a file nor a directory"));
+        }
+        let fd = rustix::fs::open(
+            path,
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let stat = rustix::fs::fstat(&fd)?;
+        let kind = FileType::from_raw_mode(stat.st_mode);
+        let mode = match kind {
+            FileType::Directory => 0o700,
+            FileType::RegularFile if stat.st_nlink == 1 => 0o600,
+            FileType::RegularFile => return Err(refused("a file with another hard link")),
+            _ => return Err(refused("neither a file nor a directory")),
+        };
+        rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode))?;
+        if let Some((uid, gid)) = owner {
+            // SAFETY-free: the ids come from the data directory's own metadata.
+            rustix::fs::fchown(
+                &fd,
+                Some(rustix::fs::Uid::from_raw(uid)),
+                Some(rustix::fs::Gid::from_raw(gid)),
+            )?;
+        }
+        if kind == FileType::Directory {
             for entry in std::fs::read_dir(path)? {
-                give(&entry?.path(), owner)?;
+                settle(&entry?.path(), owner)?;
             }
         }
     }

@@ -4,6 +4,8 @@ use crate::app::App;
 use crate::config::{Loaded, LogFormat};
 
 fn init_logging(l: &Loaded) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_new(&l.config.log.level)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
@@ -11,9 +13,17 @@ fn init_logging(l: &Loaded) {
         // Colours only on a terminal: not in the journal or a log file.
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
+    // Whatever `[log] level` says, the HTTP client never dumps what it sends (credentials).
     let _ = match l.config.log.format {
-        LogFormat::Json => builder.json().try_init(),
-        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder
+            .json()
+            .finish()
+            .with(crate::outbound::never_secrets())
+            .try_init(),
+        LogFormat::Text => builder
+            .finish()
+            .with(crate::outbound::never_secrets())
+            .try_init(),
     };
 }
 

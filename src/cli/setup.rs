@@ -132,20 +132,9 @@ pub fn run(l: &Loaded, flags: &Flags, args: &SetupArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The front desk's address as a person types it: on every address, this computer's name
-/// (which the hotel's other devices reach), else the address listened on.
+/// The front desk's address as a person types it (see [`crate::auth::lan_address`]).
 fn address_to_open(listen: std::net::SocketAddr, https: bool) -> String {
-    let host = if listen.ip().is_unspecified() {
-        std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .ok()
-            .map(|h| h.trim().to_string())
-            .filter(|h| !h.is_empty())
-            .unwrap_or_else(|| "localhost".into())
-    } else {
-        listen.ip().to_string()
-    };
-    let scheme = if https { "https" } else { "http" };
-    format!("{scheme}://{host}:{}/", listen.port())
+    format!("{}/", crate::auth::lan_address(listen, https))
 }
 
 /// The property's settings, as the API's input and as a (label, value) list to show.

@@ -1,4 +1,4 @@
-//! `[desk]`: the front desk's sessions.
+//! `[desk]`: the front desk's sessions, and how long a paired kiosk stays paired.
 
 use std::time::Duration;
 
@@ -12,6 +12,10 @@ pub struct DeskConfig {
     pub idle_minutes: u64,
     /// A session ends this many hours after sign-in, however busy (a week).
     pub max_hours: u64,
+    /// A self check-in kiosk must be paired again this many days after staff approved it
+    /// (it also ends when unpaired in Administration, when the kiosk client is revoked, and
+    /// when the staff member who approved it is disabled).
+    pub kiosk_days: u64,
 }
 
 impl Default for DeskConfig {
@@ -19,6 +23,7 @@ impl Default for DeskConfig {
         DeskConfig {
             idle_minutes: 12 * 60,
             max_hours: 7 * 24,
+            kiosk_days: 30,
         }
     }
 }
@@ -30,6 +35,8 @@ pub struct Timeouts {
     pub idle: Duration,
     /// A session ends this long after sign-in, however busy.
     pub absolute: Duration,
+    /// A kiosk is paired this long after its approval, at most.
+    pub kiosk: Duration,
 }
 
 impl DeskConfig {
@@ -38,6 +45,7 @@ impl DeskConfig {
         Timeouts {
             idle: Duration::from_secs(self.idle_minutes.max(1) * 60),
             absolute: Duration::from_secs(self.max_hours.max(1) * 3600),
+            kiosk: Duration::from_secs(self.kiosk_days.max(1) * 86_400),
         }
     }
 }

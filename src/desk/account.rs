@@ -71,14 +71,14 @@ fn render(req: &Request, s: &DeskSession, t: T, outcome: Outcome) -> Response {
 /// `GET /account/password`.
 #[handler]
 pub async fn show(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::ANYONE).await);
     render(req, &s, t, Outcome::fresh())
 }
 
 /// `POST /account/password`.
 #[handler]
 pub async fn change(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::ANYONE).await);
     let get = |k: &str| form.get(k).cloned().unwrap_or_default();
     let typed = OwnPassword {
         current: get("current"),
@@ -86,7 +86,9 @@ pub async fn change(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
         repeat: get("repeat"),
     };
     let mine = web::cookie(req, SESSION_COOKIE).map(|c| secrets::token_hash(&c));
-    match staff::change_own(&state.svc, &s.principal, mine, typed).await {
+    let address = crate::web::remote(req);
+    let guard = (&state.auth.throttle, address.as_str());
+    match staff::change_own(&state.svc, &s.principal, mine, typed, guard).await {
         Ok(()) => web::redirect(
             StatusCode::SEE_OTHER,
             "/account/password?done=password-changed",
@@ -103,7 +105,7 @@ pub async fn change(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
 /// `POST /account/language`: the language of the staff member's own pages.
 #[handler]
 pub async fn language(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::ANYONE).await);
     let typed = form.get("language").cloned().unwrap_or_default();
     let me = s.principal.actor.id.clone();
     match staff::set_language(&state.svc, &s.principal, me, &typed).await {

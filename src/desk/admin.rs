@@ -42,7 +42,7 @@ const LATE_HOURS: i64 = 36;
 /// `GET /admin`.
 #[handler]
 pub async fn admin(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::ADMIN).await);
     if let Err(e) = s.principal.require(Scope::Admin) {
         return server_error(&t, &e);
     }

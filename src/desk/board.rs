@@ -217,7 +217,7 @@ fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
 /// `GET /board?from=YYYY-MM-DD`.
 #[handler]
 pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::BOARD).await);
     let asked = req
         .uri()
         .query()

@@ -148,7 +148,7 @@ pub async fn page_of(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::CHECK_IN).await);
     render(&state, &s, t, id, None, Outcome::fresh()).await
 }
 
@@ -220,7 +220,7 @@ pub async fn submit(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::CHECK_IN).await);
     let again = |status, errors: Vec<FieldError>, problem: Option<String>| {
         let problem = problem.or_else(|| Some(t.n("form-errors", errors.len() as i64)));
         let (state, s, id, form) = (&state, &s, id.clone(), &form);

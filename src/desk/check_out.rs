@@ -136,7 +136,7 @@ pub async fn page_of(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::FRONT_DESK).await);
     render(&state, &s, t, id, String::new(), Outcome::fresh()).await
 }
 
@@ -148,7 +148,7 @@ pub async fn submit(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::FRONT_DESK).await);
     let method = form.get("payment_method").cloned().unwrap_or_default();
     let mut errors = Vec::new();
     let input = json!({"reservation_id": id, "payment_method": method});

@@ -94,7 +94,7 @@ fn by_field(t: &T, e: &AppError) -> HashMap<String, String> {
         .collect()
 }
 
-async fn list_page(
+pub(super) async fn list_page(
     state: &DeskState,
     s: &DeskSession,
     shell: Shell,
@@ -163,7 +163,7 @@ async fn list_page(
 /// `GET /admin/clients`.
 #[handler]
 pub async fn list(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::ADMIN).await);
     let shell = Shell::new(&s, t, "admin").after(req);
     list_page(
         &state,
@@ -197,7 +197,7 @@ pub async fn add(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Res
     // The checks read one value per field; the scopes' boxes repeat theirs.
     let csrf = serde_urlencoded::to_string([("csrf", f.get("csrf").cloned().unwrap_or_default())]);
     let checked = Body::from_string(csrf.unwrap_or_default());
-    let (s, t, _) = or_answer!(open_post(req, checked, &state).await);
+    let (s, t, _) = or_answer!(open_post(req, checked, &state, super::ADMIN).await);
     let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
     let input = NewClient {
         name: get("name"),
@@ -247,43 +247,6 @@ pub async fn add(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Res
                 shell,
                 &f,
                 (StatusCode::UNPROCESSABLE_ENTITY, problem, errors),
-            )
-            .await
-        }
-        Err(e) => server_error(&t, &e),
-    }
-}
-
-/// `POST /admin/clients/device`: approves or denies the device showing the code typed.
-#[handler]
-pub async fn device(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, f) = or_answer!(open_post(req, body, &state).await);
-    let code = f
-        .get("code")
-        .map(|c| c.trim().to_string())
-        .unwrap_or_default();
-    let approve = f.get("decision").map(String::as_str) == Some("approve");
-    match api_clients::decide_device(&state.svc, &s.principal, &code, approve).await {
-        Ok(_) => {
-            let done = if approve {
-                "device-approved"
-            } else {
-                "device-denied"
-            };
-            web::redirect(
-                StatusCode::SEE_OTHER,
-                &format!("/admin/clients?done={done}"),
-            )
-        }
-        Err(e) if matches!(e.kind, Kind::NotFound | Kind::Conflict) => {
-            let errors = HashMap::from([("code".to_string(), t.t("client-device-unknown"))]);
-            let shell = Shell::new(&s, t, "admin");
-            list_page(
-                &state,
-                &s,
-                shell,
-                &f,
-                (StatusCode::UNPROCESSABLE_ENTITY, None, errors),
             )
             .await
         }
@@ -382,7 +345,7 @@ pub async fn act(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, f) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, f) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
     let get = |k: &str| f.get(k).cloned().unwrap_or_default();
     let (svc, p) = (&state.svc, &s.principal);
     let (rate, burst) = (get("rate_per_second"), get("rate_burst"));

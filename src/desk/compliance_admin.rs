@@ -166,7 +166,7 @@ async fn render(
 /// `GET /admin/compliance`.
 #[handler]
 pub async fn centre(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::ADMIN).await);
     let shell = Shell::new(&s, t, "admin").after(req);
     render(&state, &s, shell, StatusCode::OK, None, None).await
 }
@@ -179,7 +179,7 @@ pub async fn retry(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, _) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, _) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
     match submissions::retry(&state.svc, &s.principal, id).await {
         Ok(_) => web::redirect(
             StatusCode::SEE_OTHER,
@@ -220,7 +220,7 @@ pub async fn registration_file(
     Query(ask): Query<FileAsk>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::ADMIN).await);
     let day = match ask.day.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
         None => s.today,
         Some(d) => match d.parse::<NaiveDate>() {
@@ -262,6 +262,10 @@ pub async fn upload(req: &Request, mut form: Multipart, state: Data<&Arc<DeskSta
         Err(answer) => return answer,
     };
     let t = words(req);
+    // Refused before the upload is read, as every administration page.
+    if let Some(refusal) = super::lacking(&s, &t, super::ADMIN) {
+        return refusal;
+    }
     let mut fields: HashMap<String, String> = HashMap::new();
     let mut file: Option<(String, Result<String, String>)> = None;
     while let Ok(Some(field)) = form.next_field().await {

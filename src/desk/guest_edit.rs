@@ -68,7 +68,7 @@ fn form_page(
 /// `GET /guests/{id}/edit`.
 #[handler]
 pub async fn edit(req: &Request, Path(id): Path<String>, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::GUEST_EDIT).await);
     let g = match guests::get(&state.svc, &s.principal, id.clone()).await {
         Ok(g) => g,
         Err(e) => return failed_read(&t, &e, "not-found-guest", ("/guests", "back-to-guests")),
@@ -96,7 +96,7 @@ pub async fn save(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::GUEST_EDIT).await);
     let version: i64 = form
         .get("version")
         .and_then(|v| v.parse().ok())

@@ -11,7 +11,7 @@ use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
 
 use super::guests::{EraseForm, show};
-use super::{DeskState, Shell, failed_read, open_admin, open_admin_post, or_answer, page};
+use super::{DeskState, Shell, failed_read, open_admin_post, or_answer, page};
 use crate::error::Kind as ErrorKind;
 use crate::i18n::{Arg, T};
 use crate::service::privacy::{self, Erasure};
@@ -25,14 +25,17 @@ struct ErasedPage {
     kept: Vec<(String, String, String)>,
 }
 
-/// `GET /guests/{id}/export`: everything about the guest, as a JSON download.
+/// `POST /guests/{id}/export`: everything about the guest, as a JSON download. A POST with
+/// the session's CSRF token, not a link: it is recorded in the guest's history, and another
+/// site must not be able to make an administrator's browser do it.
 #[handler]
 pub async fn export(
     req: &Request,
     Path(id): Path<String>,
+    body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open_admin(req, &state).await);
+    let (s, t, _) = or_answer!(open_admin_post(req, body, &state).await);
     match privacy::export(&state.svc, &s.principal, id.clone()).await {
         Ok(doc) => Response::builder()
             .content_type("application/json; charset=utf-8")

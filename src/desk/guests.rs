@@ -67,7 +67,7 @@ pub async fn guests(
     Query(q): Query<Search>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::GUESTS).await);
     let query = q.q.unwrap_or_default();
     let found = match desk_views::find_guests(&state.svc, &s.principal, &query).await {
         Ok(g) => g,
@@ -100,7 +100,7 @@ pub async fn guest(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::GUESTS).await);
     show(&state, &s, t, id, StatusCode::OK, EraseForm::default()).await
 }
 

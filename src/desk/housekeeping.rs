@@ -120,7 +120,7 @@ async fn render(
 /// `GET /housekeeping`.
 #[handler]
 pub async fn housekeeping(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::HOUSEKEEPING).await);
     let shell = Shell::new(&s, t, "housekeeping").after(req);
     render(&state, &s, shell, StatusCode::OK, None).await
 }
@@ -133,7 +133,7 @@ pub async fn set(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::HOUSEKEEPING).await);
     let status = form.get("status").cloned().unwrap_or_default();
     let version = form
         .get("version")

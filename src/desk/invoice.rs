@@ -287,7 +287,7 @@ pub async fn invoice(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::INVOICES).await);
     let receipt = req
         .uri()
         .query()

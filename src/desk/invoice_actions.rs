@@ -67,7 +67,7 @@ pub async fn pay(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::BILLING).await);
     let amount = form
         .get("amount")
         .map(|v| v.trim().to_string())
@@ -105,7 +105,7 @@ pub async fn credit_note(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::BILLING).await);
     let reason = form
         .get("reason")
         .map(|v| v.trim().to_string())

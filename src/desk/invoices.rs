@@ -80,7 +80,7 @@ pub async fn invoices(
     state: Data<&Arc<DeskState>>,
     key: Data<&CursorKey>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::INVOICES).await);
     let read = |v: &Option<String>, default: NaiveDate| -> (String, NaiveDate, Option<String>) {
         match v.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
             None => (default.to_string(), default, None),

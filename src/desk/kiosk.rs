@@ -5,6 +5,9 @@
 //! The kiosk has its own cookie (path `/kiosk`) and session, which the desk's pages do not
 //! accept: no lists, no other guests' data. Wrong look-ups are limited, and a booking left
 //! half-done is forgotten after a few minutes (each page refreshes itself to the start).
+//! Visiting `/kiosk` writes nothing: pairing begins when someone presses "Pair this kiosk"
+//! (`POST /kiosk/pair`, limited per address), and a kiosk that was unpaired, outlived its
+//! pairing or lost its approver says so and offers to pair again.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,6 +44,10 @@ struct GuestPart {
 
 /// What the kiosk shows.
 enum Screen {
+    /// Not paired: the button that starts pairing, and why an earlier pairing ended.
+    Pair(Option<String>),
+    /// Kiosks are switched off (the kiosk client is revoked).
+    Off,
     /// The code staff approve.
     Waiting(String),
     /// The look-up form: code and last name as typed.
@@ -75,6 +82,7 @@ fn show(
     problem: Option<String>,
 ) -> Response {
     let refresh = match &screen {
+        Screen::Pair(_) | Screen::Off => None,
         Screen::Waiting(_) => Some((5, "/kiosk/poll")),
         Screen::Register(_) => Some((180, "/kiosk/reset")),
         Screen::Done(_) | Screen::Reception(_) => Some((30, "/kiosk/reset")),
@@ -102,45 +110,75 @@ fn cookie(req: &Request) -> Option<String> {
     web::cookie(req, COOKIE)
 }
 
-/// The kiosk's session, or the page to show instead (a new code, the waiting code).
+/// The kiosk's standing behind the request's cookie, if it has one.
+async fn standing(req: &Request, state: &DeskState) -> Result<(String, Standing), AppError> {
+    let c = cookie(req);
+    let s = kiosk::standing(&state.auth, &state.svc, c.as_deref(), state.timeouts.kiosk).await?;
+    Ok((c.unwrap_or_default(), s))
+}
+
+/// The kiosk's session, or the page to show instead (pair it, the waiting code, why its
+/// pairing ended, kiosks switched off).
 async fn session(req: &Request, state: &DeskState) -> Result<(String, KioskSession), Response> {
     let t = kiosk_words(req);
-    let standing = match cookie(req) {
-        Some(c) => match kiosk::standing(&state.auth, &state.svc, &c).await {
-            Ok(s) => Some((c, s)),
-            Err(e) => return Err(server_error(&t, &e)),
-        },
-        None => None,
+    let (c, standing) = standing(req, state)
+        .await
+        .map_err(|e| server_error(&t, &e))?;
+    let screen = match standing {
+        Standing::Ready(k) => return Ok((c, k)),
+        Standing::Waiting(code) => Screen::Waiting(code),
+        Standing::Unpaired => Screen::Pair(None),
+        Standing::Ended(why) => Screen::Pair(Some(t.t(why.key()))),
+        Standing::Off => Screen::Off,
     };
-    match standing {
-        Some((c, Standing::Ready(k))) => Ok((c, k)),
-        Some((_, Standing::Waiting(code))) => Err(show(
+    let status = match screen {
+        Screen::Off => StatusCode::FORBIDDEN,
+        _ => StatusCode::OK,
+    };
+    Err(show(t, String::new(), screen, status, None))
+}
+
+/// `POST /kiosk/pair`: starts pairing this kiosk (a code for staff to approve), at most a few
+/// times a minute per address, and only from this server's own pages.
+#[handler]
+pub async fn pair(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let t = kiosk_words(req);
+    if !web::same_origin(req) {
+        let problem = Some(t.t("request-refused-origin"));
+        return show(
             t,
             String::new(),
-            Screen::Waiting(code),
-            StatusCode::OK,
-            None,
-        )),
-        _ => {
-            let base = state.auth.base_url(req);
-            match kiosk::begin(&state.svc, &base).await {
-                Ok((c, code)) => {
-                    let mut r = show(
-                        t,
-                        String::new(),
-                        Screen::Waiting(code),
-                        StatusCode::OK,
-                        None,
-                    );
-                    let v = format!("{COOKIE}={c}; Path=/kiosk; HttpOnly; SameSite=Strict");
-                    if let Ok(v) = v.parse() {
-                        r.headers_mut().insert("set-cookie", v);
-                    }
-                    Err(r)
-                }
-                Err(e) => Err(server_error(&t, &e)),
-            }
+            Screen::Pair(None),
+            StatusCode::FORBIDDEN,
+            problem,
+        );
+    }
+    if let Err(wait) = state.auth.flood.admit(&crate::web::remote(req)) {
+        let secs = wait.as_secs().max(1) as i64;
+        let problem = Some(t.with("oauth-throttled", &[("secs", Arg::Num(secs))]));
+        let mut r = show(
+            t,
+            String::new(),
+            Screen::Pair(None),
+            StatusCode::TOO_MANY_REQUESTS,
+            problem,
+        );
+        if let Ok(v) = secs.to_string().parse() {
+            r.headers_mut().insert("retry-after", v);
         }
+        return r;
+    }
+    match kiosk::begin(&state.svc, &state.auth.public).await {
+        Ok(Some((c, _))) => {
+            let mut r = web::redirect(StatusCode::SEE_OTHER, "/kiosk");
+            let v = format!("{COOKIE}={c}; Path=/kiosk; HttpOnly; SameSite=Strict");
+            if let Ok(v) = v.parse() {
+                r.headers_mut().insert("set-cookie", v);
+            }
+            r
+        }
+        Ok(None) => show(t, String::new(), Screen::Off, StatusCode::FORBIDDEN, None),
+        Err(e) => server_error(&t, &e),
     }
 }
 
@@ -388,13 +426,7 @@ pub async fn reset(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
 /// back to the start once approved (or the code expired).
 #[handler]
 pub async fn poll(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let waiting = match cookie(req) {
-        Some(c) => matches!(
-            kiosk::standing(&state.auth, &state.svc, &c).await,
-            Ok(Standing::Waiting(_))
-        ),
-        None => false,
-    };
+    let waiting = matches!(standing(req, &state).await, Ok((_, Standing::Waiting(_))));
     if waiting {
         Response::builder().status(StatusCode::NO_CONTENT).finish()
     } else {

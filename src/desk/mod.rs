@@ -13,6 +13,7 @@ pub mod check_in;
 pub mod check_out;
 pub mod clients_admin;
 pub mod compliance_admin;
+pub mod devices_admin;
 pub mod files;
 pub mod guest_edit;
 pub mod guest_form;
@@ -47,6 +48,7 @@ use poem::{Body, Request, Response};
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::config::desk::Timeouts;
+use crate::domain::scopes::Scope;
 use crate::i18n::{Arg, Lang, T};
 use crate::service::Services;
 use crate::service::desk::{self, DeskSession};
@@ -185,6 +187,7 @@ pub const FLASHES: &[&str] = &[
     "client-revoked",
     "device-approved",
     "device-denied",
+    "kiosk-unpaired",
     "webhook-test",
     "webhook-saved",
     "webhook-redelivered",
@@ -322,31 +325,35 @@ macro_rules! or_answer {
 }
 pub(crate) use or_answer;
 
-/// The administration's pages are the admin role's: anyone else gets the "not for your
-/// role" page, even where a use case alone would let them (housekeeping may change rooms).
-/// Returns the refusal to send, if any.
-fn admin_only(s: &DeskSession, t: &T) -> Option<Response> {
-    s.principal
-        .require(crate::domain::scopes::Scope::Admin)
-        .err()
+/// The refusal to send when the staff member's role lacks a scope of `needs`: the "not for
+/// your role" page. Every page names what it needs, as every API operation names its scope,
+/// so a page reached by typing its address is refused before anything is read.
+fn lacking(s: &DeskSession, t: &T, needs: &[Scope]) -> Option<Response> {
+    needs
+        .iter()
+        .find_map(|n| s.principal.require(*n).err())
         .map(|e| server_error(t, &e))
 }
 
-/// A signed-in page request: the session and the words of its language.
-async fn open(req: &Request, state: &DeskState) -> Result<(DeskSession, T), Response> {
+/// A signed-in page request of a staff member whose role has every scope of `needs`
+/// (anyone else gets the "not for your role" page): the session and the words.
+async fn open(
+    req: &Request,
+    state: &DeskState,
+    needs: &[Scope],
+) -> Result<(DeskSession, T), Response> {
     let s = signed_in(req, state).await?;
     let t = words_for(req, &s);
-    Ok((s, t))
-}
-
-/// A signed-in page request of the admin role (anyone else gets the "not for your role"
-/// page): the session and the words.
-async fn open_admin(req: &Request, state: &DeskState) -> Result<(DeskSession, T), Response> {
-    let (s, t) = open(req, state).await?;
-    match admin_only(&s, &t) {
+    match lacking(&s, &t, needs) {
         Some(refusal) => Err(refusal),
         None => Ok((s, t)),
     }
+}
+
+/// A signed-in page request of the admin role: the administration's pages are the admin
+/// role's, even where a use case alone would let others in (housekeeping may change rooms).
+async fn open_admin(req: &Request, state: &DeskState) -> Result<(DeskSession, T), Response> {
+    open(req, state, ADMIN).await
 }
 
 /// A form post of the admin role that passed the origin and CSRF checks.
@@ -355,12 +362,36 @@ async fn open_admin_post(
     body: Body,
     state: &DeskState,
 ) -> Result<(DeskSession, T, std::collections::HashMap<String, String>), Response> {
-    let (s, t, form) = open_post(req, body, state).await?;
-    match admin_only(&s, &t) {
-        Some(refusal) => Err(refusal),
-        None => Ok((s, t, form)),
-    }
+    open_post(req, body, state, ADMIN).await
 }
+
+/// What the administration's pages need.
+const ADMIN: &[Scope] = &[Scope::Admin];
+/// What any signed-in staff member's own pages need (their account, Today, which sends
+/// each role where it works).
+const ANYONE: &[Scope] = &[];
+/// The room board.
+const BOARD: &[Scope] = &[Scope::ReservationsRead];
+/// A stay's page: the booking and its guests.
+const STAY: &[Scope] = &[Scope::ReservationsRead, Scope::GuestsRead];
+/// Booking, and finding or adding its guest.
+const BOOKING: &[Scope] = &[Scope::ReservationsWrite, Scope::GuestsRead];
+/// Changing, cancelling or marking a booking as a no-show.
+const CHANGES: &[Scope] = &[Scope::ReservationsWrite];
+/// Check-in, with every guest's registration data.
+const CHECK_IN: &[Scope] = &[Scope::FrontDesk, Scope::GuestsRead];
+/// Check-out and the folio.
+const FRONT_DESK: &[Scope] = &[Scope::FrontDesk];
+/// Rooms by housekeeping state.
+const HOUSEKEEPING: &[Scope] = &[Scope::Housekeeping];
+/// The invoices and an invoice.
+const INVOICES: &[Scope] = &[Scope::InvoicesRead];
+/// A sale, a payment, a credit note.
+const BILLING: &[Scope] = &[Scope::InvoicesWrite];
+/// The guests and a guest.
+const GUESTS: &[Scope] = &[Scope::GuestsRead];
+/// A guest's edit form.
+const GUEST_EDIT: &[Scope] = &[Scope::GuestsWrite];
 
 /// The words of a signed-in staff member: their own language, or else the browser's.
 fn words_for(req: &Request, s: &DeskSession) -> T {
@@ -370,12 +401,13 @@ fn words_for(req: &Request, s: &DeskSession) -> T {
     }
 }
 
-/// A signed-in form post that passed the origin and CSRF checks: the session, the words
-/// and the form's fields.
+/// A signed-in form post of a staff member whose role has every scope of `needs`, that
+/// passed the origin and CSRF checks: the session, the words and the form's fields.
 async fn open_post(
     req: &Request,
     body: Body,
     state: &DeskState,
+    needs: &[Scope],
 ) -> Result<(DeskSession, T, std::collections::HashMap<String, String>), Response> {
     let s = signed_in(req, state).await?;
     let form = web::form(body).await.unwrap_or_default();
@@ -383,6 +415,9 @@ async fn open_post(
         return Err(r);
     }
     let t = words_for(req, &s);
+    if let Some(refusal) = lacking(&s, &t, needs) {
+        return Err(refusal);
+    }
     Ok((s, t, form))
 }
 

@@ -224,7 +224,7 @@ async fn render(
 /// `GET /reservations/new` (`?arrival=…&departure=…&room_id=…` from the room board).
 #[handler]
 pub async fn page_of(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::BOOKING).await);
     let today = s.today;
     let mut f: HashMap<String, String> = req
         .uri()
@@ -248,7 +248,7 @@ pub async fn page_of(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
 /// free rooms or the guests found), or `step=book`, the booking.
 #[handler]
 pub async fn submit(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, mut f) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, mut f) = or_answer!(open_post(req, body, &state, super::BOOKING).await);
     if f.get("step").map(String::as_str) != Some("book") {
         return render(&state, &s, t, f, Outcome::fresh()).await;
     }

@@ -141,7 +141,7 @@ pub async fn reservation(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::STAY).await);
     let shell = Shell::new(&s, t, "today").after(req);
     show(&state, &s, shell, id, StatusCode::OK, Refusal::default()).await
 }

@@ -172,7 +172,14 @@ async fn render(
         .collect::<Vec<_>>();
     let body = SalePage {
         problem: outcome.problem.clone(),
-        lines_error: error_at("lines").map(|_| t.t("error-sale-lines")),
+        lines_error: outcome
+            .errors
+            .iter()
+            .find(|e| e.field == "lines")
+            .map(|e| match e.code {
+                "negative_total" => t.t("error-sale-negative"),
+                _ => t.t("error-sale-lines"),
+            }),
         guest_error: error_at("guest_id").map(|_| t.t("error-sale-guest")),
         more: rows.len() < MAX_LINES,
         rows,
@@ -196,7 +203,7 @@ pub async fn page_of(
     Query(ask): Query<Ask>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::BILLING).await);
     let mut f = HashMap::new();
     if let Some(g) = ask.guest {
         f.insert("guest".to_string(), g);
@@ -257,7 +264,7 @@ fn on_form(api: Vec<FieldError>, places: &[usize], mine: &mut Vec<FieldError>) {
 /// `POST /invoices/new`: `step=more` adds a line, `step=sell` issues the invoice.
 #[handler]
 pub async fn submit(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, mut f) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, mut f) = or_answer!(open_post(req, body, &state, super::BILLING).await);
     if field(&f, "step") != "sell" {
         let more = (line_count(&f) + 1).min(MAX_LINES);
         f.insert("rows".into(), more.to_string());

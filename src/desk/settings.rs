@@ -166,7 +166,7 @@ fn render(
 /// `GET /admin/settings`.
 #[handler]
 pub async fn show(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::ADMIN).await);
     match settings::get(&state.svc, &s.principal).await {
         Ok(stored) => {
             let shell = Shell::new(&s, t, "admin").after(req);
@@ -231,7 +231,7 @@ fn body_of(f: &HashMap<String, String>, t: &T, errors: &mut Vec<FieldError>) -> 
 /// `POST /admin/settings`: saves the form.
 #[handler]
 pub async fn save(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, f) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, f) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
     let stored = match settings::get(&state.svc, &s.principal).await {
         Ok(stored) => stored,
         Err(e) => return server_error(&t, &e),

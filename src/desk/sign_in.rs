@@ -30,7 +30,7 @@ pub async fn login(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         return web::redirect(StatusCode::SEE_OTHER, "/");
     }
     let t = words(req);
-    match desk::begin_login(&state.svc).await {
+    match desk::begin_login(&state.svc) {
         Ok((query, login_state)) => {
             let mut r = web::redirect(StatusCode::SEE_OTHER, &format!("/oauth/authorize?{query}"));
             let max_age = desk::LOGIN_TTL.as_secs();

@@ -147,7 +147,7 @@ async fn list_page(
 /// `GET /admin/staff`.
 #[handler]
 pub async fn list(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::ADMIN).await);
     list_page(&state, &s, t, ("", "front_desk"), Outcome::fresh()).await
 }
 
@@ -172,7 +172,7 @@ fn password_page(s: &DeskSession, t: T, made: WithPassword, key: &str) -> Respon
 /// `POST /admin/staff`: adds a staff member and shows their password once.
 #[handler]
 pub async fn add(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
     let username = form.get("username").map(|v| v.trim()).unwrap_or_default();
     let role = form.get("role").map(String::as_str).unwrap_or_default();
     match staff::add(&state.svc, &s.principal, username, role).await {
@@ -225,7 +225,7 @@ pub async fn member(
     Path(id): Path<String>,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t) = or_answer!(open(req, &state).await);
+    let (s, t) = or_answer!(open(req, &state, super::ADMIN).await);
     member_page(req, &state, &s, t, id, Outcome::fresh()).await
 }
 
@@ -238,7 +238,7 @@ pub async fn act(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
     let (svc, p) = (&state.svc, &s.principal);
     if !["role", "language"].contains(&action.as_str())
         && form.get("confirm").map(String::as_str) != Some("yes")

@@ -105,7 +105,7 @@ pub async fn add_charge(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::FRONT_DESK).await);
     let get = |k: &str| {
         form.get(k)
             .map(|v| v.trim().to_string())
@@ -158,7 +158,7 @@ async fn set_status(
     status: &str,
     flash: &str,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, state, super::CHANGES).await);
     if form.get("confirm").map(String::as_str) != Some("yes") {
         let refusal = Refusal {
             problem: Some(t.t(&format!("confirm-{flash}"))),
@@ -230,7 +230,7 @@ pub async fn change(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state).await);
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::CHANGES).await);
     let get = |k: &str| {
         form.get(k)
             .map(|v| v.trim().to_string())

@@ -18,6 +18,7 @@ pub mod room_numbers;
 pub mod rules;
 pub mod scopes;
 pub mod signature;
+pub mod spreadsheet;
 pub mod stay;
 pub mod stay_lines;
 pub mod submission;

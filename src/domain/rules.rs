@@ -59,7 +59,27 @@ pub fn date(s: &str) -> Result<NaiveDate, Rule> {
         .map_err(|_| Rule::new("invalid_date", "must be a real calendar date"))
 }
 
-/// A one-line text: not blank, at most `max` characters, no control characters.
+/// Characters that change how text around them is shown without showing themselves: the
+/// bidirectional controls (a name that reads backwards, a hidden `gpj.exe`), zero-width
+/// spaces and joiners, the word joiner and invisible operators, the byte-order mark, the
+/// soft hyphen and the Mongolian vowel separator. Refused in one-line texts such as names,
+/// as control characters are.
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00ad}'
+            | '\u{061c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
+/// A one-line text: not blank, at most `max` characters, no control characters and no
+/// invisible formatting characters ([`is_invisible_format`]).
 pub fn line(max: usize) -> impl Fn(&String) -> Check {
     move |s: &String| {
         if s.trim().is_empty() {
@@ -69,10 +89,10 @@ pub fn line(max: usize) -> impl Fn(&String) -> Check {
                 "too_long",
                 format!("must be at most {max} characters"),
             ))
-        } else if s.chars().any(char::is_control) {
+        } else if s.chars().any(|c| c.is_control() || is_invisible_format(c)) {
             Err(Rule::new(
                 "invalid_characters",
-                "must not contain control characters",
+                "must not contain control characters (nor invisible ones: bidirectional marks, zero-width spaces)",
             ))
         } else {
             Ok(())

@@ -1,7 +1,7 @@
 //! Webhook rules (API.md section 9): the retry schedule, event filters, and which
 //! destination addresses are never allowed.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::Duration;
 
 /// Delays before the 2nd, 3rd, ... attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.
@@ -40,6 +40,9 @@ pub enum Refused {
     Private,
     /// Unspecified, broadcast or multicast.
     NotUnicast,
+    /// An IPv6 address that stands for an IPv4 one through a translator or tunnel whose
+    /// destination cannot be read from it (local-use NAT64, Teredo).
+    Translated,
 }
 
 /// The AWS instance metadata service over IPv6 (not link-local, so named explicitly).
@@ -62,10 +65,36 @@ enum Reach {
     Loopback,
 }
 
+/// The IPv4 address an IPv6 one carries and leads to: IPv4-mapped (`::ffff:a.b.c.d`),
+/// IPv4-compatible (`::a.b.c.d`, deprecated but still routed by some stacks), the NAT64
+/// well-known prefix (`64:ff9b::/96`, RFC 6052) and 6to4 (`2002::/16`, RFC 3056).
+/// `Err` for translators whose IPv4 side cannot be read from the address: local-use NAT64
+/// (`64:ff9b:1::/48`, RFC 8215, any prefix length) and Teredo (`2001::/32`).
+fn embedded_v4(v6: Ipv6Addr) -> Result<Option<Ipv4Addr>, Refused> {
+    let (s, o) = (v6.segments(), v6.octets());
+    let last = Ipv4Addr::new(o[12], o[13], o[14], o[15]);
+    if let Some(v4) = v6.to_ipv4_mapped() {
+        return Ok(Some(v4));
+    }
+    if s[..6] == [0; 6] && !(s[6] == 0 && s[7] <= 1) {
+        return Ok(Some(last));
+    }
+    if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+        return Ok(Some(last));
+    }
+    if s[0] == 0x2002 {
+        return Ok(Some(Ipv4Addr::new(o[2], o[3], o[4], o[5])));
+    }
+    if s[..3] == [0x64, 0xff9b, 1] || s[..2] == [0x2001, 0] {
+        return Err(Refused::Translated);
+    }
+    Ok(None)
+}
+
 /// Classifies an address; link-local, metadata and non-unicast ones are refused outright.
 fn reach(ip: IpAddr) -> Result<Reach, Refused> {
     let ip = match ip {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+        IpAddr::V6(v6) => embedded_v4(v6)?.map_or(IpAddr::V6(v6), IpAddr::V4),
         v4 => v4,
     };
     match ip {
@@ -108,6 +137,9 @@ impl Refused {
             Refused::Loopback => "this server is configured to refuse loopback destinations",
             Refused::Private => "this server is configured to refuse private-network destinations",
             Refused::NotUnicast => "the address is not a single host",
+            Refused::Translated => {
+                "the address leads through a NAT64 or Teredo translator to a destination that cannot be checked"
+            }
         }
     }
 }
@@ -161,5 +193,40 @@ mod tests {
             check_address(ip("fd00:ec2::254"), allow),
             Err(Refused::LinkLocal)
         );
+    }
+
+    #[test]
+    fn ipv6_addresses_that_carry_an_ipv4_one_are_judged_by_it() {
+        let allow = Destinations {
+            private: true,
+            loopback: true,
+        };
+        let strict = Destinations {
+            private: false,
+            loopback: false,
+        };
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        for (addr, refused) in [
+            ("::169.254.169.254", Refused::LinkLocal),
+            ("64:ff9b::169.254.169.254", Refused::LinkLocal),
+            ("2002:a9fe:a9fe::1", Refused::LinkLocal),
+            ("64:ff9b:1::a9fe:a9fe", Refused::Translated),
+            ("2001:0:4136:e378:8000:63bf:3fff:fdd2", Refused::Translated),
+        ] {
+            assert_eq!(check_address(ip(addr), allow), Err(refused), "{addr}");
+        }
+        for (addr, refused) in [
+            ("::127.0.0.1", Refused::Loopback),
+            ("64:ff9b::7f00:1", Refused::Loopback),
+            ("::10.0.0.1", Refused::Private),
+            ("64:ff9b::192.168.0.1", Refused::Private),
+            ("2002:c0a8:0001::1", Refused::Private),
+        ] {
+            assert_eq!(check_address(ip(addr), strict), Err(refused), "{addr}");
+        }
+        assert!(check_address(ip("64:ff9b::93.184.216.34"), strict).is_ok());
+        assert!(check_address(ip("2a00:1450:4001::1"), strict).is_ok());
+        assert_eq!(check_address(ip("::"), allow), Err(Refused::NotUnicast));
+        assert_eq!(check_address(ip("::1"), strict), Err(Refused::Loopback));
     }
 }

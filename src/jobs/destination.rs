@@ -4,7 +4,9 @@
 //! once, refuses the whole delivery if any answer is an address the configuration forbids
 //! (loopback, private ranges, link-local, ...), and hands ureq exactly the addresses it
 //! checked. ureq connects only to what the resolver returned, so a DNS answer that changes
-//! between a check and the connection (DNS rebinding) cannot slip through.
+//! between a check and the connection (DNS rebinding) cannot slip through. Proxies from the
+//! environment are ignored (`crate::outbound`); with `[webhooks] proxy`, the receiver's name
+//! is still resolved and checked here and the proxy is asked for the checked address.
 
 use std::fmt;
 
@@ -33,6 +35,8 @@ impl std::error::Error for Refused {}
 pub struct CheckedResolver<R = DefaultResolver> {
     allow: Destinations,
     inner: R,
+    /// The configured proxy's host, the one name looked up unchecked (the operator chose it).
+    exempt: Option<String>,
 }
 
 impl CheckedResolver {
@@ -45,7 +49,11 @@ impl CheckedResolver {
 impl<R: Resolver> CheckedResolver<R> {
     /// `inner`, checked against `allow`.
     pub fn with(allow: Destinations, inner: R) -> Self {
-        CheckedResolver { allow, inner }
+        CheckedResolver {
+            allow,
+            inner,
+            exempt: None,
+        }
     }
 }
 
@@ -57,6 +65,9 @@ impl<R: Resolver> Resolver for CheckedResolver<R> {
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
         let addrs = self.inner.resolve(uri, config, timeout)?;
+        if self.exempt.is_some() && uri.host() == self.exempt.as_deref() {
+            return Ok(addrs);
+        }
         for a in &addrs {
             check_address(a.ip(), self.allow).map_err(|r| {
                 ureq::Error::Other(Box::new(Refused(format!("{} ({})", r.describe(), a.ip()))))
@@ -66,9 +77,14 @@ impl<R: Resolver> Resolver for CheckedResolver<R> {
     }
 }
 
-/// An agent with `config` whose every connection goes only where `allow` permits.
-pub fn agent(config: Config, allow: Destinations) -> Agent {
-    agent_with(config, CheckedResolver::new(allow))
+/// An agent with `config` whose every connection goes only where `allow` permits (but for
+/// the configured proxy's host, `exempt`).
+pub fn agent(config: Config, allow: Destinations, exempt: Option<String>) -> Agent {
+    let resolver = CheckedResolver {
+        exempt,
+        ..CheckedResolver::new(allow)
+    };
+    agent_with(config, resolver)
 }
 
 /// An agent resolving through `resolver`.

@@ -36,13 +36,34 @@ pub struct WebhookHandler {
 impl WebhookHandler {
     /// A handler that may deliver to the destinations `allow` permits, with up to `workers`
     /// deliveries at once; as many connections per receiver stay open between deliveries.
-    pub fn new(allow: Destinations, workers: usize) -> WebhookHandler {
+    /// Through `proxy` (`[webhooks] proxy`) when one is configured: the receiver's name is
+    /// still resolved and checked here, and the proxy is asked for that checked address.
+    pub fn new(allow: Destinations, workers: usize, proxy: Option<&ureq::Proxy>) -> WebhookHandler {
         let config = crate::outbound::agent(TIMEOUT, "webhooks")
             .max_idle_connections_per_host(workers.max(1))
+            .proxy(proxy.cloned())
             .build();
-        let agent = super::destination::agent(config, allow);
+        let exempt = proxy.map(|p| p.host().to_string());
+        let agent = super::destination::agent(config, allow, exempt);
         WebhookHandler { agent }
     }
+}
+
+/// The proxy webhooks go through, from `[webhooks] proxy` (an `http://host:port` URL): the
+/// receiver's name is resolved locally (and checked) before the proxy is asked for it.
+pub fn proxy(url: &str) -> Result<ureq::Proxy, String> {
+    let parsed = ureq::Proxy::new(url).map_err(|e| format!("webhooks.proxy: {e}"))?;
+    let mut b = ureq::Proxy::builder(parsed.protocol())
+        .host(parsed.host())
+        .port(parsed.port())
+        .resolve_target(true);
+    if let Some(u) = parsed.username() {
+        b = b.username(u);
+    }
+    if let Some(p) = parsed.password() {
+        b = b.password(p);
+    }
+    b.build().map_err(|e| format!("webhooks.proxy: {e}"))
 }
 
 /// Checks what can be checked of the URL itself; where its host leads is checked by the

@@ -15,8 +15,9 @@ use crate::domain::rules::{self, Rule};
 use crate::error::FieldError;
 use crate::model::input::{Errors, FromJson};
 
-/// One line of text without control characters and not blank.
-const LINE_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$";
+/// One line of text without control or invisible formatting characters
+/// (`domain::rules::is_invisible_format`), and not blank.
+const LINE_PATTERN: &str = r"^[^\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]*[^\s\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff][^\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]*$";
 /// Free text: no control characters except tab and line breaks.
 const TEXT_PATTERN: &str = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$";
 

@@ -166,6 +166,22 @@ pub async fn set_rate(
     oauth::set_client_rate(svc.db(), &id, rate).await
 }
 
+/// The device waiting with `code` (admin), to show before it is approved.
+pub async fn waiting_device(
+    svc: &Services,
+    p: &Principal,
+    code: &str,
+) -> AppResult<oauth::WaitingDevice> {
+    p.require(Scope::Admin)?;
+    oauth::waiting_device(svc, code).await?.ok_or_else(|| {
+        AppError::new(
+            crate::error::Kind::NotFound,
+            "not_found",
+            format!("No device is waiting with the code {code}; it may have expired."),
+        )
+    })
+}
+
 /// Approves (or denies) the device showing `code`, granting what both the device asked for
 /// and the staff member's role allow. The client's name.
 pub async fn decide_device(

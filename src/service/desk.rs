@@ -81,10 +81,33 @@ pub(crate) async fn ensure_first_party(svc: &Services, client: Client) -> AppRes
         .await
 }
 
+/// The key under which a sign-in's PKCE verifier is derived from its state: made when the
+/// process starts and never written anywhere, so that beginning a sign-in writes nothing (a
+/// flood of `/login` requests costs no disk), and a restart only asks a half-done sign-in
+/// to begin again.
+fn login_key() -> &'static [u8; 32] {
+    static KEY: std::sync::OnceLock<[u8; 32]> = std::sync::OnceLock::new();
+    KEY.get_or_init(secrets::random_bytes::<32>)
+}
+
+/// The PKCE verifier of the sign-in whose state is `state`.
+fn verifier_of(state: &str) -> AppResult<String> {
+    use base64::Engine;
+    use hmac::Mac;
+    let mut mac = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(login_key())
+        .map_err(AppError::internal)?;
+    mac.update(b"innkeep desk sign-in\0");
+    mac.update(state.as_bytes());
+    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes()))
+}
+
 /// Starts a sign-in: the query of `/oauth/authorize` to send the browser to, and the state
-/// the callback must bring back (kept in a short-lived cookie).
-pub async fn begin_login(svc: &Services) -> AppResult<(String, String)> {
-    let (state, verifier) = (secrets::token("st"), secrets::token("pkce"));
+/// the callback must bring back (kept in a short-lived cookie). The state carries when it
+/// began; nothing is stored.
+pub fn begin_login(svc: &Services) -> AppResult<(String, String)> {
+    let began = svc.db().clock().now().timestamp();
+    let state = format!("{}.{began}", secrets::token("st"));
+    let verifier = verifier_of(&state)?;
     let query = serde_urlencoded::to_string([
         ("response_type", "code"),
         ("client_id", CLIENT_ID),
@@ -95,11 +118,6 @@ pub async fn begin_login(svc: &Services) -> AppResult<(String, String)> {
         ("code_challenge_method", "S256"),
     ])
     .map_err(AppError::internal)?;
-    let hash = secrets::token_hash(&state);
-    let stale = ago(svc, LOGIN_TTL);
-    svc.db()
-        .write(move |tx| store::desk::begin_login(tx, &hash, &verifier, &stale))
-        .await?;
     Ok((query, state))
 }
 
@@ -127,18 +145,15 @@ pub async fn finish_login(
     if expected.is_none_or(|e| !secrets::constant_time_eq(e, state)) {
         return Err(LoginFailed::Unknown);
     }
-    let hash = secrets::token_hash(state);
-    let began = svc
-        .db()
-        .write(move |tx| store::desk::take_login(tx, &hash))
-        .await
-        .map_err(LoginFailed::Server)?;
-    let Some((verifier, created)) = began else {
-        return Err(LoginFailed::Unknown);
-    };
-    if created < ago(svc, LOGIN_TTL) {
+    let began = state
+        .rsplit_once('.')
+        .and_then(|(_, t)| t.parse::<i64>().ok())
+        .ok_or(LoginFailed::Unknown)?;
+    let age = svc.db().clock().now().timestamp() - began;
+    if !(0..=LOGIN_TTL.as_secs() as i64).contains(&age) {
         return Err(LoginFailed::Unknown);
     }
+    let verifier = verifier_of(state).map_err(LoginFailed::Server)?;
     let client = svc
         .db()
         .read(|c| store::clients::get_client(c, CLIENT_ID))
@@ -155,6 +170,9 @@ pub async fn finish_login(
     )
     .await
     .map_err(|e| LoginFailed::Refused(e.description))?;
+    // The login's family is the code's hash (see `exchange_code`): the session keeps that, to
+    // end the login at sign-out, and never the refresh token itself.
+    let family = secrets::token_hash(code);
     let claims = auth
         .verify(&tokens.access_token)
         .map_err(|_| LoginFailed::Server(AppError::internal("a fresh token did not verify")))?;
@@ -170,7 +188,7 @@ pub async fn finish_login(
                     user_id: &claims.sub,
                     scope: &tokens.scope,
                     csrf: &csrf,
-                    refresh_token: tokens.refresh_token.as_deref(),
+                    refresh_family: tokens.refresh_token.as_ref().map(|_| family.as_str()),
                     expires_at: &expires,
                 },
             )
@@ -229,16 +247,14 @@ pub async fn session(
     }))
 }
 
-/// Ends the session behind a cookie value (and revokes its refresh token).
+/// Ends the session behind a cookie value (and revokes its login: refresh and access tokens).
 pub async fn logout(svc: &Services, cookie: &str) -> AppResult<()> {
     let id_hash = secrets::token_hash(cookie);
     let now = format_instant(svc.db().clock().now());
     svc.db()
         .write(move |tx| {
-            if let Some(Some(refresh)) = store::desk::end(tx, &id_hash)?
-                && let Some(t) = store::grants::get_refresh(tx, &secrets::token_hash(&refresh))?
-            {
-                store::grants::revoke_family(tx, &t.family_id, &now)?;
+            if let Some(Some(family)) = store::desk::end(tx, &id_hash)? {
+                store::grants::revoke_family(tx, &family, &now)?;
             }
             Ok(())
         })

@@ -6,14 +6,17 @@
 //! when the database's newest sequence is lower than the mark (a restore from an older
 //! copy), or the database carries another feed id, or a database that already has events
 //! arrives in a data directory without a mark, the sequence could have gone backwards, and
-//! the feed gets a new id. The mark is written without `fsync`, so only a power cut in the second
-//! before a restore could hide one; a process crash cannot.
+//! the feed gets a new id. The mark is written durably (flushed, renamed into place, its
+//! directory flushed: `crate::durable`), so a power cut leaves the last whole mark, never an
+//! empty one that would give every integration a needless resynchronisation.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::db::Db;
+use crate::durable::{Disk, RealDisk};
 use crate::error::{AppError, AppResult};
 use crate::store;
 
@@ -33,6 +36,7 @@ pub struct Mark {
 pub struct Marker {
     path: PathBuf,
     last: Option<Mark>,
+    disk: Arc<dyn Disk>,
 }
 
 fn new_feed_id() -> String {
@@ -51,31 +55,60 @@ impl Marker {
     /// Checks the database's feed against the data directory's mark, giving the feed a new
     /// id when it does not continue it, and writes a fresh mark. Returns the feed id.
     pub async fn open(db: &Db, data_dir: &Path) -> AppResult<(Marker, String)> {
-        let path = data_dir.join(MARK_FILE);
-        let mark = read(&path);
         let (db_feed, (_, newest)) = db
             .read(|c| Ok((store::events::feed_id(c)?, store::events::extent(c)?)))
             .await?;
-        let feed_id = if continues(mark.as_ref(), &db_feed, newest) {
-            db_feed
-        } else {
+        let (mut marker, fresh) = Marker::decide(
+            Arc::new(RealDisk),
+            data_dir.join(MARK_FILE),
+            &db_feed,
+            newest,
+        );
+        let feed_id = match fresh {
+            None => db_feed,
+            Some(fresh) => {
+                let f = fresh.clone();
+                db.write(move |tx| store::events::set_feed_id(tx, &f))
+                    .await?;
+                fresh
+            }
+        };
+        marker
+            .write(Mark {
+                feed_id: feed_id.clone(),
+                sequence: newest,
+            })
+            .await?;
+        Ok((marker, feed_id))
+    }
+
+    /// Reads the mark at `path` on `disk` and compares it with the database's feed id and
+    /// newest sequence: the marker, and a new feed id when the database does not continue it.
+    fn decide(
+        disk: Arc<dyn Disk>,
+        path: PathBuf,
+        db_feed: &str,
+        newest: i64,
+    ) -> (Marker, Option<String>) {
+        let mark = disk
+            .read(&path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<Mark>(&bytes).ok());
+        let fresh = (!continues(mark.as_ref(), db_feed, newest)).then(|| {
             let fresh = new_feed_id();
             tracing::warn!(
                 old = %db_feed, new = %fresh, newest,
                 mark = ?mark,
                 "the database does not continue this data directory's event feed (restored or replaced?): the feed gets a new feed_id, and clients holding the old one are told to resynchronise"
             );
-            let f = fresh.clone();
-            db.write(move |tx| store::events::set_feed_id(tx, &f))
-                .await?;
             fresh
+        });
+        let marker = Marker {
+            path,
+            last: None,
+            disk,
         };
-        let mut marker = Marker { path, last: None };
-        marker.write(Mark {
-            feed_id: feed_id.clone(),
-            sequence: newest,
-        })?;
-        Ok((marker, feed_id))
+        (marker, fresh)
     }
 
     /// Records the database's current feed id and newest sequence, if they changed.
@@ -83,28 +116,25 @@ impl Marker {
         let (feed_id, (_, sequence)) = db
             .read(|c| Ok((store::events::feed_id(c)?, store::events::extent(c)?)))
             .await?;
-        self.write(Mark { feed_id, sequence })
+        self.write(Mark { feed_id, sequence }).await
     }
 
-    fn write(&mut self, mark: Mark) -> AppResult<()> {
+    /// Writes `mark` durably (off the async workers: it waits for the disk).
+    async fn write(&mut self, mark: Mark) -> AppResult<()> {
         if self.last.as_ref() == Some(&mark) {
             return Ok(());
         }
-        let tmp = self.path.with_extension("mark.tmp");
-        let text = serde_json::to_string(&mark).map_err(AppError::internal)?;
-        std::fs::write(&tmp, text)
-            .and_then(|()| std::fs::rename(&tmp, &self.path))
+        let text = serde_json::to_vec(&mark).map_err(AppError::internal)?;
+        let (disk, path) = (self.disk.clone(), self.path.clone());
+        tokio::task::spawn_blocking(move || crate::durable::write_on(&*disk, &path, &text, false))
+            .await
+            .map_err(AppError::internal)?
             .map_err(|e| {
                 AppError::internal(format!("cannot write {}: {e}", self.path.display()))
             })?;
         self.last = Some(mark);
         Ok(())
     }
-}
-
-fn read(path: &Path) -> Option<Mark> {
-    let text = std::fs::read_to_string(path).ok()?;
-    serde_json::from_str(&text).ok()
 }
 
 #[cfg(test)]
@@ -126,5 +156,26 @@ mod tests {
         assert!(continues(mark("f1", 5).as_ref(), "f1", 9));
         assert!(!continues(mark("f1", 5).as_ref(), "f1", 4));
         assert!(!continues(mark("f1", 5).as_ref(), "f2", 9));
+    }
+
+    #[tokio::test]
+    async fn a_power_cut_keeps_the_feed_and_an_older_database_still_gets_a_new_one() {
+        use crate::durable::power_cut::Model;
+        let path = PathBuf::from("/data/feed.mark");
+        let disk = Arc::new(Model::default());
+        let (mut marker, fresh) = Marker::decide(disk.clone(), path.clone(), "f1", 0);
+        assert_eq!(fresh, None, "a new installation keeps its feed");
+        for sequence in 1..=5 {
+            let m = mark("f1", sequence).unwrap();
+            marker.write(m).await.unwrap();
+        }
+        disk.cut();
+        let (_, fresh) = Marker::decide(disk.clone(), path.clone(), "f1", 7);
+        assert_eq!(fresh, None, "after the cut the same feed goes on");
+        let (_, fresh) = Marker::decide(disk, path, "f1", 3);
+        assert!(
+            fresh.is_some(),
+            "a copied-in older database gets a new feed_id"
+        );
     }
 }

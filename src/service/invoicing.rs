@@ -126,6 +126,14 @@ pub fn issue(
         })
         .collect();
     let total = money::total(&amounts).map_err(|_| too_large())?;
+    if draft.kind == InvoiceKind::Invoice && total.gross < 0 {
+        // Money going back to a customer is a credit note of what they were invoiced.
+        return Err(AppError::invalid_field(
+            "lines",
+            "negative_total",
+            "add up to less than zero, and an invoice cannot be negative: a refund is a credit note of the invoice it corrects (corrects_invoice_id)",
+        ));
+    }
     let tax_lines = tax_breakdown(&lines);
     if let Some((since, _)) = store::numbering::hold(tx)? {
         return Err(crate::service::numbering::unconfirmed(&since));

@@ -5,6 +5,13 @@
 //! (wrong guesses are counted and limited), completes the registration data, and is checked
 //! in; the booking in progress lives in the session, never in an address. A kiosk acts as
 //! the client `Kiosk` in the history, and can do nothing else.
+//!
+//! A pairing begins only when someone presses "Pair this kiosk" (a visit writes nothing), and
+//! a paired kiosk stays tied to its grant: it ends at its next request once it is unpaired in
+//! Administration, the kiosk client is revoked, the staff member who approved it is disabled,
+//! or `[desk] kiosk_days` have passed since the approval. The tokens its approval mints are
+//! never used outside this server: the kiosk client is refused at the token endpoint and its
+//! tokens on `/v1` (see `api::oauth`).
 
 use chrono::Duration;
 
@@ -16,7 +23,7 @@ use crate::error::{AppError, AppResult};
 use crate::model::{Actor, Principal};
 use crate::service::Services;
 use crate::service::oauth;
-use crate::store::{self, clients::Client};
+use crate::store::{self, clients::Client, kiosk::KioskRow};
 
 /// The kiosk's first-party client.
 pub const CLIENT_ID: &str = "cli_kiosk";
@@ -37,8 +44,34 @@ pub enum Standing {
     Waiting(String),
     /// Approved; a guest may be completing a booking.
     Ready(KioskSession),
-    /// The code expired or was refused: start again.
-    Gone,
+    /// Not paired (no pairing begun, or its code expired or was refused): offer to pair.
+    Unpaired,
+    /// It was paired, and that has ended: say why, and offer to pair again.
+    Ended(Ended),
+    /// The kiosk client is revoked: no kiosk can be paired until an administrator allows it.
+    Off,
+}
+
+/// Why a paired kiosk was ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Unpaired in Administration (or its login revoked).
+    Unpaired,
+    /// The staff member who approved it was disabled.
+    ApproverDisabled,
+    /// Its lifetime (`[desk] kiosk_days`) is over.
+    Expired,
+}
+
+impl Ended {
+    /// The catalogue key that says it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Ended::Unpaired => "kiosk-ended-unpaired",
+            Ended::ApproverDisabled => "kiosk-ended-approver",
+            Ended::Expired => "kiosk-ended-expired",
+        }
+    }
 }
 
 /// An approved kiosk.
@@ -71,17 +104,20 @@ pub async fn ensure_client(svc: &Services) -> AppResult<()> {
     .await
 }
 
-async fn client(svc: &Services) -> AppResult<Client> {
-    svc.db()
+async fn client(svc: &Services) -> AppResult<Option<Client>> {
+    Ok(svc
+        .db()
         .read(|c| store::clients::get_client(c, CLIENT_ID))
         .await?
-        .filter(|c| c.revoked_at.is_none())
-        .ok_or_else(|| AppError::conflict("kiosk_revoked", "The kiosk client is revoked."))
+        .filter(|c| c.revoked_at.is_none()))
 }
 
-/// Starts a kiosk's sign-in: the cookie value to keep, and the code to show.
-pub async fn begin(svc: &Services, base_url: &str) -> AppResult<(String, String)> {
-    let c = client(svc).await?;
+/// Starts pairing a kiosk: the cookie value to keep, and the code to show; `None` when the
+/// kiosk client is revoked. `base_url` is the configured address staff approve at.
+pub async fn begin(svc: &Services, base_url: &str) -> AppResult<Option<(String, String)>> {
+    let Some(c) = client(svc).await? else {
+        return Ok(None);
+    };
     let started = oauth::start_device(svc, &c, Some(SCOPES), base_url)
         .await
         .map_err(|e| AppError::conflict("device_flow", e.description))?;
@@ -96,44 +132,117 @@ pub async fn begin(svc: &Services, base_url: &str) -> AppResult<(String, String)
     svc.db()
         .write(move |tx| store::kiosk::insert(tx, &hash, &device_code, &code, &csrf))
         .await?;
-    Ok((cookie, user_code))
+    Ok(Some((cookie, user_code)))
 }
 
-/// Where the kiosk behind `cookie` stands; a waiting kiosk asks the token endpoint once.
-pub async fn standing(auth: &AuthServer, svc: &Services, cookie: &str) -> AppResult<Standing> {
-    let hash = secrets::token_hash(cookie);
+/// Ends the kiosk session `hash` and revokes its login; `standing` says so.
+async fn end(svc: &Services, hash: String, standing: Standing) -> AppResult<Standing> {
+    let now = crate::clock::format_instant(svc.db().clock().now());
+    svc.db()
+        .write(move |tx| {
+            if let Some(Some(family)) = store::kiosk::end(tx, &hash)? {
+                store::grants::revoke_family(tx, &family, &now)?;
+            }
+            Ok(())
+        })
+        .await?;
+    Ok(standing)
+}
+
+/// Why the paired kiosk `row` must be paired again, if it must (read at every request).
+async fn ended(
+    svc: &Services,
+    row: &KioskRow,
+    lifetime: std::time::Duration,
+) -> AppResult<Option<Ended>> {
+    let clock = svc.db().clock();
+    let (now, oldest) = (
+        crate::clock::format_instant(clock.now()),
+        crate::clock::format_instant(
+            clock.now() - Duration::from_std(lifetime).unwrap_or_default(),
+        ),
+    );
+    let (approver, family) = (row.approved_by.clone(), row.family_id.clone());
+    let (disabled, live) = svc
+        .db()
+        .read(move |c| {
+            let disabled = match approver.as_deref() {
+                Some(id) if id.starts_with("usr_") => {
+                    store::clients::get_user(c, id)?.is_none_or(|u| u.disabled_at.is_some())
+                }
+                _ => false,
+            };
+            let live = match family.as_deref() {
+                Some(f) => store::grants::family_live(c, f, &now)?,
+                None => true,
+            };
+            Ok((disabled, live))
+        })
+        .await?;
+    let approved = row.approved_at.as_deref().unwrap_or(&row.created_at);
+    // Disabling a staff member may also revoke their logins: say the cause, not the effect.
+    Ok(if disabled {
+        Some(Ended::ApproverDisabled)
+    } else if !live {
+        Some(Ended::Unpaired)
+    } else if approved < oldest.as_str() {
+        Some(Ended::Expired)
+    } else {
+        None
+    })
+}
+
+/// Where the kiosk behind `cookie` (if it has one) stands; a waiting kiosk asks the token
+/// endpoint once, a paired one is checked against its grant. `lifetime` is `[desk]
+/// kiosk_days`.
+pub async fn standing(
+    auth: &AuthServer,
+    svc: &Services,
+    cookie: Option<&str>,
+    lifetime: std::time::Duration,
+) -> AppResult<Standing> {
+    let hash = cookie.map(secrets::token_hash).unwrap_or_default();
     let probe = hash.clone();
-    let Some(row) = svc.db().read(move |c| store::kiosk::get(c, &probe)).await? else {
-        return Ok(Standing::Gone);
+    let row = match cookie {
+        Some(_) => svc.db().read(move |c| store::kiosk::get(c, &probe)).await?,
+        None => None,
+    };
+    let Some(row) = row else {
+        return Ok(match client(svc).await? {
+            Some(_) => Standing::Unpaired,
+            None => Standing::Off,
+        });
+    };
+    let Some(c) = client(svc).await? else {
+        return end(svc, hash, Standing::Off).await;
     };
     let scope = match &row.scope {
-        Some(scope) => scope.clone(),
-        None => {
-            let c = client(svc).await?;
-            match oauth::poll_device(auth, svc, &c, &row.device_code).await {
-                Ok(tokens) => {
-                    let who = auth
-                        .verify(&tokens.access_token)
-                        .map(|c| c.sub)
-                        .unwrap_or_default();
-                    let (h, scope) = (hash.clone(), tokens.scope.clone());
-                    svc.db()
-                        .write(move |tx| store::kiosk::approve(tx, &h, &scope, &who))
-                        .await?;
-                    tracing::info!("a kiosk was approved");
-                    tokens.scope
-                }
-                Err(e) if matches!(e.error, "authorization_pending" | "slow_down") => {
-                    return Ok(Standing::Waiting(row.user_code));
-                }
-                Err(_) => {
-                    svc.db()
-                        .write(move |tx| store::kiosk::end(tx, &hash))
-                        .await?;
-                    return Ok(Standing::Gone);
-                }
+        Some(scope) => {
+            if let Some(why) = ended(svc, &row, lifetime).await? {
+                tracing::info!(why = ?why, "a paired kiosk was ended");
+                return end(svc, hash, Standing::Ended(why)).await;
             }
+            scope.clone()
         }
+        None => match oauth::poll_device(auth, svc, &c, &row.device_code).await {
+            Ok(approved) => {
+                let who = auth
+                    .verify(&approved.tokens.access_token)
+                    .map(|c| c.sub)
+                    .unwrap_or_default();
+                let (h, scope, family) =
+                    (hash.clone(), approved.tokens.scope.clone(), approved.family);
+                svc.db()
+                    .write(move |tx| store::kiosk::approve(tx, &h, &scope, &who, &family))
+                    .await?;
+                tracing::info!("a kiosk was approved");
+                approved.tokens.scope
+            }
+            Err(e) if matches!(e.error, "authorization_pending" | "slow_down") => {
+                return Ok(Standing::Waiting(row.user_code));
+            }
+            Err(_) => return end(svc, hash, Standing::Unpaired).await,
+        },
     };
     // A booking left half-done is forgotten before anyone else sees it; one the guest is
     // still working on stays (each request counts as activity, so a form sent back with an
@@ -157,6 +266,61 @@ pub async fn standing(auth: &AuthServer, svc: &Services, cookie: &str) -> AppRes
         csrf: row.csrf,
         reservation_id,
     }))
+}
+
+/// A paired kiosk, as Administration shows it.
+#[derive(Debug, Clone)]
+pub struct PairedKiosk {
+    /// What names it in the unpair form.
+    pub id: String,
+    /// The code it showed when paired.
+    pub code: String,
+    /// Who approved it (`None`: from the command line).
+    pub approved_by: Option<String>,
+    /// When (UTC, as stored).
+    pub approved_at: String,
+    /// Its last request.
+    pub last_seen_at: String,
+}
+
+/// Every paired kiosk (admin).
+pub async fn paired(svc: &Services, p: &Principal) -> AppResult<Vec<PairedKiosk>> {
+    p.require(crate::domain::scopes::Scope::Admin)?;
+    let rows = svc.db().read(store::kiosk::paired).await?;
+    Ok(rows
+        .into_iter()
+        .map(|k| PairedKiosk {
+            id: k.id_hash,
+            code: k.user_code,
+            approved_by: k.approved_by,
+            approved_at: k.approved_at,
+            last_seen_at: k.last_seen_at,
+        })
+        .collect())
+}
+
+/// Unpairs a kiosk (admin): its login is revoked, so at its next request the kiosk says it
+/// was unpaired and asks to be paired again (a kiosk paired before logins were recorded is
+/// simply forgotten).
+pub async fn unpair(svc: &Services, p: &Principal, id: &str) -> AppResult<()> {
+    p.require(crate::domain::scopes::Scope::Admin)?;
+    let (id, now) = (
+        id.to_string(),
+        crate::clock::format_instant(svc.db().clock().now()),
+    );
+    svc.db()
+        .write(move |tx| match store::kiosk::get(tx, &id)? {
+            Some(KioskRow {
+                family_id: Some(f),
+                scope: Some(_),
+                ..
+            }) => store::grants::revoke_family(tx, &f, &now).map(drop),
+            Some(_) => store::kiosk::end(tx, &id).map(drop),
+            None => Err(AppError::not_found("kiosk", &id)),
+        })
+        .await?;
+    tracing::info!(by = %p.actor.name, "a kiosk was unpaired");
+    Ok(())
 }
 
 /// What a look-up found.

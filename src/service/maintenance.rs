@@ -1,6 +1,7 @@
 //! Housekeeping of the database itself: expired idempotency keys, old events, finished jobs
-//! and delivery log rows as old as the events they carried, old sort-key log entries, and
-//! expired OAuth codes and tokens are deleted on a schedule.
+//! and delivery log rows as old as the events they carried, old sort-key log entries,
+//! expired OAuth codes and tokens, and kiosks whose pairing expired are deleted on a
+//! schedule.
 
 use std::time::Duration;
 
@@ -48,6 +49,16 @@ pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
         })
     })
     .await
+}
+
+/// Forgets kiosks that never finished pairing (their code expired) and paired ones past
+/// `lifetime` (`[desk] kiosk_days`); how many went.
+pub async fn prune_kiosks(db: &Db, lifetime: Duration) -> AppResult<usize> {
+    let now = db.clock().now();
+    let ago = |d: Duration| format_instant(now - chrono::Duration::from_std(d).unwrap_or_default());
+    let (waiting, paired) = (ago(crate::service::oauth::DEVICE_TTL), ago(lifetime));
+    db.write(move |tx| store::kiosk::prune(tx, &waiting, &paired))
+        .await
 }
 
 /// Figures read from the database for one `/metrics` scrape.

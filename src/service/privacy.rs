@@ -185,6 +185,8 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
             store::events::record(tx, &actor, EventType::GuestUpdated, &g.id, &snap)?;
             store::history::note(tx, &actor, "guest.erased", &g.id, &[], None)?;
             let history_entries = store::privacy::redact_history(tx, &g.id, &snap)?;
+            // The rename above logged the real name as an old sort key: not kept either.
+            store::privacy::forget_sort_keys(tx, &g.id)?;
             Ok(Erasure { guest_id: g.id, erased: ERASED.to_vec(), history_entries, kept })
         })
         .await

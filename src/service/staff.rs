@@ -8,6 +8,7 @@
 //! out of its own administration.
 
 use crate::auth::secrets;
+use crate::auth::throttle::{Throttle, Who};
 use crate::domain::scopes::{Role, Scope};
 use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::model::Principal;
@@ -245,13 +246,23 @@ pub struct OwnPassword {
 }
 
 /// A staff member changes their own password; their other sessions end, `session` (the
-/// hash of the one they are using) stays.
+/// hash of the one they are using) stays. Wrong current passwords are throttled like
+/// sign-in (per user and per `address`), so a session left open is no password oracle.
 pub async fn change_own(
     svc: &Services,
     p: &Principal,
     session: Option<String>,
     typed: OwnPassword,
+    (throttle, address): (&Throttle, &str),
 ) -> AppResult<()> {
+    let who = [Who::User(&p.actor.name), Who::Address(address)];
+    if throttle.check(&who).is_err() {
+        return Err(AppError::validation(vec![FieldError::new(
+            "current",
+            "throttled",
+            "too many wrong passwords: wait a few minutes, then try again",
+        )]));
+    }
     let me = p.actor.id.clone();
     let user = svc
         .db()
@@ -266,11 +277,14 @@ pub async fn change_own(
         .map_err(AppError::internal)?;
     let mut errs = Vec::new();
     if !right {
+        tokio::time::sleep(throttle.failure(&who)).await;
         errs.push(FieldError::new(
             "current",
             "wrong_password",
             "is not your password",
         ));
+    } else {
+        throttle.success(&who);
     }
     if let Some(short) = crate::service::oauth::password_rule("new", &typed.new) {
         errs.push(short);

@@ -1,5 +1,5 @@
-//! The front desk's logins in progress and sessions (see migration V12). Both are found by a
-//! hash of their secret, never by the secret itself.
+//! The front desk's sessions (see migrations V12 and V20), found by a hash of their cookie,
+//! never by the cookie itself; a session keeps its login's family id, never a token.
 
 use rusqlite::{Connection, OptionalExtension};
 
@@ -22,35 +22,12 @@ pub struct Session {
     pub scope: String,
     /// The session's CSRF token.
     pub csrf: String,
-    /// The refresh token of the sign-in.
-    pub refresh_token: Option<String>,
     /// Last request.
     pub last_seen_at: String,
     /// The absolute end.
     pub expires_at: String,
     /// Their language (`en`, `it`, `hr`), or `None` to follow the browser.
     pub language: Option<String>,
-}
-
-/// Keeps a login in progress; logins older than `stale_before` are dropped.
-pub fn begin_login(tx: &Tx, state_hash: &str, verifier: &str, stale_before: &str) -> AppResult<()> {
-    tx.prepare_cached("DELETE FROM desk_logins WHERE created_at < ?1")?
-        .execute([stale_before])?;
-    tx.prepare_cached(
-        "INSERT INTO desk_logins (state_hash, verifier, created_at) VALUES (?1, ?2, ?3)",
-    )?
-    .execute((state_hash, verifier, tx.now_text()))?;
-    Ok(())
-}
-
-/// Takes a login in progress (once): its verifier and when it began.
-pub fn take_login(tx: &Tx, state_hash: &str) -> AppResult<Option<(String, String)>> {
-    Ok(tx
-        .prepare_cached(
-            "DELETE FROM desk_logins WHERE state_hash = ?1 RETURNING verifier, created_at",
-        )?
-        .query_row([state_hash], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?)
 }
 
 /// A new session.
@@ -63,8 +40,8 @@ pub struct NewSession<'a> {
     pub scope: &'a str,
     /// CSRF token.
     pub csrf: &'a str,
-    /// Refresh token.
-    pub refresh_token: Option<&'a str>,
+    /// The login's family (to revoke at sign-out).
+    pub refresh_family: Option<&'a str>,
     /// The absolute end.
     pub expires_at: &'a str,
 }
@@ -73,7 +50,7 @@ pub struct NewSession<'a> {
 pub fn insert_session(tx: &Tx, s: &NewSession) -> AppResult<()> {
     let now = tx.now_text();
     tx.prepare_cached(
-        "INSERT INTO desk_sessions (id_hash, user_id, scope, csrf, refresh_token, created_at,
+        "INSERT INTO desk_sessions (id_hash, user_id, scope, csrf, refresh_family, created_at,
              last_seen_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
     )?
@@ -82,7 +59,7 @@ pub fn insert_session(tx: &Tx, s: &NewSession) -> AppResult<()> {
         s.user_id,
         s.scope,
         s.csrf,
-        s.refresh_token,
+        s.refresh_family,
         &now,
         s.expires_at,
     ))?;
@@ -94,7 +71,7 @@ pub fn session(conn: &Connection, id_hash: &str) -> AppResult<Option<Session>> {
     Ok(conn
         .prepare_cached(
             "SELECT s.user_id, u.username, u.role, u.disabled_at IS NOT NULL, s.scope, s.csrf,
-                    s.refresh_token, s.last_seen_at, s.expires_at, u.language
+                    s.last_seen_at, s.expires_at, u.language
                FROM desk_sessions s JOIN users u ON u.id = s.user_id
               WHERE s.id_hash = ?1",
         )?
@@ -107,10 +84,9 @@ pub fn session(conn: &Connection, id_hash: &str) -> AppResult<Option<Session>> {
                 disabled: r.get(3)?,
                 scope: r.get(4)?,
                 csrf: r.get(5)?,
-                refresh_token: r.get(6)?,
-                last_seen_at: r.get(7)?,
-                expires_at: r.get(8)?,
-                language: r.get(9)?,
+                last_seen_at: r.get(6)?,
+                expires_at: r.get(7)?,
+                language: r.get(8)?,
             })
         })
         .optional()?)
@@ -123,10 +99,10 @@ pub fn touch(tx: &Tx, id_hash: &str) -> AppResult<()> {
     Ok(())
 }
 
-/// Ends a session; returns its refresh token, to revoke.
+/// Ends a session; returns its login's family, to revoke.
 pub fn end(tx: &Tx, id_hash: &str) -> AppResult<Option<Option<String>>> {
     Ok(tx
-        .prepare_cached("DELETE FROM desk_sessions WHERE id_hash = ?1 RETURNING refresh_token")?
+        .prepare_cached("DELETE FROM desk_sessions WHERE id_hash = ?1 RETURNING refresh_family")?
         .query_row([id_hash], |r| r.get(0))
         .optional()?)
 }

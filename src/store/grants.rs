@@ -268,13 +268,39 @@ pub fn use_refresh(tx: &Tx, hash: &str, at: &str) -> AppResult<()> {
     Ok(())
 }
 
-/// Revokes every token of a family; returns how many were still live.
+/// Revokes every token of a family, the access tokens it issued included; returns how many
+/// refresh tokens were still live.
 pub fn revoke_family(tx: &Tx, family_id: &str, at: &str) -> AppResult<usize> {
+    tx.prepare_cached(
+        "INSERT OR IGNORE INTO revoked_access_tokens (jti, expires_at)
+         SELECT jti, expires_at FROM grant_access_tokens WHERE family_id = ?1 AND expires_at >= ?2",
+    )?
+    .execute((family_id, at))?;
     Ok(tx
         .prepare_cached(
             "UPDATE refresh_tokens SET revoked_at = ?2 WHERE family_id = ?1 AND revoked_at IS NULL",
         )?
         .execute((family_id, at))?)
+}
+
+/// Records an access token issued by a login, so that revoking the login revokes it.
+pub fn record_access(tx: &Tx, jti: &str, family_id: &str, expires_at: &str) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO grant_access_tokens (jti, family_id, expires_at) VALUES (?1, ?2, ?3)",
+    )?
+    .execute((jti, family_id, expires_at))?;
+    Ok(())
+}
+
+/// Whether a login is still alive at `now`: none of its tokens revoked, and it has not
+/// reached its absolute end.
+pub fn family_live(conn: &Connection, family_id: &str, now: &str) -> AppResult<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS(SELECT 1 FROM refresh_tokens WHERE family_id = ?1 AND family_expires_at >= ?2)
+                AND NOT EXISTS(SELECT 1 FROM refresh_tokens WHERE family_id = ?1 AND revoked_at IS NOT NULL)",
+        )?
+        .query_row((family_id, now), |r| r.get(0))?)
 }
 
 /// Revokes an access token until it would have expired.
@@ -301,6 +327,7 @@ pub fn prune(tx: &Tx, cutoff: &str) -> AppResult<usize> {
         "DELETE FROM device_codes WHERE expires_at < ?1",
         "DELETE FROM refresh_tokens WHERE family_expires_at < ?1",
         "DELETE FROM revoked_access_tokens WHERE expires_at < ?1",
+        "DELETE FROM grant_access_tokens WHERE expires_at < ?1",
     ] {
         n += tx.prepare_cached(sql)?.execute([cutoff])?;
     }

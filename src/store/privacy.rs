@@ -42,6 +42,14 @@ pub fn submission_ids(conn: &Connection, reservation_id: &str) -> AppResult<Vec<
     )
 }
 
+/// Forgets the old sort keys (names) the guest list's cursors kept for `guest_id`: a listing
+/// already in progress may show the erased guest once more under the new name, or skip it.
+pub fn forget_sort_keys(tx: &Tx, guest_id: &str) -> AppResult<usize> {
+    Ok(tx
+        .prepare_cached("DELETE FROM list_moves WHERE entity = 'guest' AND entity_id = ?1")?
+        .execute([guest_id])?)
+}
+
 /// Replaces every value in `subject_id`'s audit trail with `"[erased]"`, keeping which
 /// fields changed, when and by whom; and its base snapshot with `snapshot`.
 pub fn redact_history(tx: &Tx, subject_id: &str, snapshot: &serde_json::Value) -> AppResult<usize> {

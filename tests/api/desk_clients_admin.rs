@@ -214,10 +214,30 @@ async fn a_kiosk_code_is_approved_in_the_admin_pages() {
     );
     assert!(unknown.text.contains("value=\"ZZZZ-ZZZZ\""));
     let typed = code.to_lowercase().replace('-', " ");
-    let ok = a
+    // First the page says which client asks and for what; nothing is approved yet.
+    let shown = a
         .post(
             "/admin/clients/device",
             &[("csrf", &csrf), ("code", &typed), ("decision", "approve")],
+        )
+        .await;
+    assert_eq!(shown.status, 200, "{}", shown.text);
+    assert!(
+        shown.text.contains("Approve this device?")
+            && shown.text.contains("reservations:read")
+            && shown.text.contains(&code),
+        "{}",
+        shown.text
+    );
+    let ok = a
+        .post(
+            "/admin/clients/device",
+            &[
+                ("csrf", &csrf),
+                ("code", &typed),
+                ("confirm", "yes"),
+                ("decision", "approve"),
+            ],
         )
         .await;
     assert_eq!(ok.status, 303, "{}", ok.text);

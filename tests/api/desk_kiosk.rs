@@ -6,26 +6,10 @@
 use reqwest::Method;
 use serde_json::json;
 
+use crate::support::Reply;
 use crate::support::alloggiati_sim::Sim;
-use crate::support::desk::{Browser, hidden, staff};
+use crate::support::desk::{Browser, approve, hidden, kiosk, staff};
 use crate::support::registration::{day, hotel, italian};
-use crate::support::{Reply, TestApp};
-
-/// A kiosk's browser: the desk's test browser holding the kiosk's cookie.
-async fn kiosk(app: &TestApp) -> (Browser, String) {
-    let mut k = Browser::new(app);
-    let first = k.get("/kiosk").await;
-    assert_eq!(first.status, 200, "{}", first.text);
-    let set = first.header("set-cookie").expect("a kiosk cookie");
-    assert!(
-        set.contains("HttpOnly") && set.contains("Path=/kiosk"),
-        "{set}"
-    );
-    k.session = Some(set.split(';').next().unwrap().to_string());
-    let start = first.text.find("<code>").unwrap() + "<code>".len();
-    let code = first.text[start..start + 9].to_string();
-    (k, code)
-}
 
 async fn post(k: &Browser, path: &str, form: &[(&str, &str)]) -> Reply {
     k.post(path, form).await
@@ -62,18 +46,7 @@ async fn a_guest_checks_in_at_a_kiosk_approved_in_the_admin_pages() {
     assert!(waiting.text.contains(&user_code) && waiting.text.contains("hx-get=\"/kiosk/poll\""));
     let root = staff(&app, "root", "admin").await;
     let a = Browser::sign_in(&app, "root", &root).await;
-    let page = a.get("/admin/clients").await;
-    let csrf = Browser::csrf(&page);
-    let ok = a
-        .post(
-            "/admin/clients/device",
-            &[
-                ("csrf", &csrf),
-                ("code", &user_code),
-                ("decision", "approve"),
-            ],
-        )
-        .await;
+    let ok = approve(&a, &user_code).await;
     assert_eq!(ok.status, 303, "{}", ok.text);
     let welcome = k.get("/kiosk").await;
     assert!(
@@ -235,16 +208,7 @@ async fn wrong_tries_are_limited_and_an_unapproved_kiosk_does_nothing() {
     assert!(early.text.contains(&user_code));
     let root = staff(&app, "root", "admin").await;
     let a = Browser::sign_in(&app, "root", &root).await;
-    let csrf = Browser::csrf(&a.get("/admin/clients").await);
-    a.post(
-        "/admin/clients/device",
-        &[
-            ("csrf", &csrf),
-            ("code", &user_code),
-            ("decision", "approve"),
-        ],
-    )
-    .await;
+    approve(&a, &user_code).await;
     let welcome = k.get("/kiosk").await;
     let kcsrf = hidden(&welcome.text, "csrf").unwrap();
     let forged = k
@@ -299,23 +263,19 @@ async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
     let c = &b.client;
     let base = format!("http://{}", app.addr);
     c.goto(&format!("{base}/kiosk")).await.unwrap();
+    b.wait_for(Locator::Css("form[action='/kiosk/pair'] button"))
+        .await;
+    b.axe("Kiosk, not paired").await;
+    b.screenshot("kiosk-unpaired").await;
+    b.click(Locator::Css("form[action='/kiosk/pair'] button"))
+        .await;
     let shown = b.wait_for(Locator::Css(".password-once code")).await;
     let user_code = shown.text().await.unwrap();
     b.axe("Kiosk, waiting for approval").await;
     b.screenshot("kiosk-waiting").await;
     let root = staff(&app, "root", "admin").await;
     let a = Browser::sign_in(&app, "root", &root).await;
-    let csrf = Browser::csrf(&a.get("/admin/clients").await);
-    let ok = a
-        .post(
-            "/admin/clients/device",
-            &[
-                ("csrf", &csrf),
-                ("code", &user_code),
-                ("decision", "approve"),
-            ],
-        )
-        .await;
+    let ok = approve(&a, &user_code).await;
     assert_eq!(ok.status, 303);
     // The kiosk's page checks again by itself (every 5 seconds).
     c.wait()

@@ -36,7 +36,10 @@ async fn an_admin_exports_and_erases_a_guest_from_their_page() {
         )
         .await;
     assert_eq!(refused.status, 403);
-    assert_eq!(desk.get(&format!("{page}/export")).await.status, 403);
+    let exported = desk
+        .post(&format!("{page}/export"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(exported.status, 403);
 
     let root = staff(&app, "root", "admin").await;
     let admin = Browser::sign_in(&app, "root", &root).await;
@@ -53,7 +56,9 @@ async fn an_admin_exports_and_erases_a_guest_from_their_page() {
     );
     let csrf = Browser::csrf(&shown);
 
-    let export = admin.get(&format!("{page}/export")).await;
+    let export = admin
+        .post(&format!("{page}/export"), &[("csrf", &csrf)])
+        .await;
     assert_eq!(export.status, 200);
     assert!(
         export.headers["content-disposition"]

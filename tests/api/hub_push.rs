@@ -204,3 +204,93 @@ async fn after_a_restore_the_next_numbers_come_from_the_hub() {
     serving.0.wait().unwrap();
     drop(home);
 }
+
+/// Sends the head of a POST that announces `length` bytes and its first kilobyte, then waits
+/// for an answer without sending the rest; the status line, if one came within `wait`.
+fn answer_before_the_body(
+    port: u16,
+    auth: Option<&str>,
+    length: usize,
+    wait: Duration,
+) -> Option<String> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(wait)).unwrap();
+    let auth = auth
+        .map(|a| format!("authorization: Basic {a}\r\n"))
+        .unwrap_or_default();
+    let head = format!(
+        "POST /v1/events HTTP/1.1\r\nhost: hub\r\ncontent-type: application/json\r\n{auth}content-length: {length}\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(&[b' '; 1024]).unwrap();
+    let mut buf = [0u8; 256];
+    match s.read(&mut buf) {
+        Ok(n) if n > 0 => Some(
+            String::from_utf8_lossy(&buf[..n])
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        ),
+        _ => None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_push_endpoint_authenticates_before_it_reads_and_throttles_guesses() {
+    use base64::Engine;
+    let Some(pg) = Postgres::start().await else {
+        return;
+    };
+    let port = free_port();
+    let hub = Hub::push(&pg, "guarded", port, "harbour", "s3cret-harbour").await;
+    let _serving = hub.serve();
+    let http = reqwest::Client::new();
+    eventually(Duration::from_secs(20), "the hub listens", || async {
+        match http
+            .get(format!("http://127.0.0.1:{port}/health"))
+            .send()
+            .await
+        {
+            Ok(r) if r.status() == 200 => Ok(()),
+            other => Err(format!("{other:?}")),
+        }
+    })
+    .await;
+    // A caller without credentials announcing 60 MB is answered at once: nothing is read.
+    let wait = Duration::from_secs(5);
+    let status = tokio::task::spawn_blocking(move || {
+        answer_before_the_body(port, None, 60 * 1024 * 1024, wait)
+    })
+    .await
+    .unwrap();
+    assert_eq!(status.as_deref(), Some("HTTP/1.1 401 Unauthorized"));
+    // Guesses from one address are throttled; the right credentials then wait too.
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    let mut statuses = Vec::new();
+    for n in 0..6 {
+        let r = http
+            .get(format!("http://127.0.0.1:{port}/v1/position"))
+            .header(
+                "authorization",
+                format!("Basic {}", b64(&format!("harbour:guess{n}"))),
+            )
+            .send()
+            .await
+            .unwrap();
+        statuses.push(r.status().as_u16());
+    }
+    assert_eq!(statuses, [401, 401, 401, 401, 401, 429], "{statuses:?}");
+    let right = http
+        .get(format!("http://127.0.0.1:{port}/v1/position"))
+        .basic_auth("harbour", Some("s3cret-harbour"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        right.status(),
+        429,
+        "a locked property waits from the guessing address"
+    );
+}

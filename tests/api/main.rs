@@ -8,6 +8,7 @@ mod support;
 
 mod actors;
 mod backup;
+mod backup_hostile;
 mod basics;
 mod binary;
 mod catalogues;
@@ -38,6 +39,9 @@ mod fiscal;
 mod fiscal_faults;
 mod guest_search;
 mod guests;
+mod hardening_data;
+mod hardening_desk;
+mod hardening_oauth;
 mod history;
 mod hub;
 mod hub_push;

@@ -223,6 +223,7 @@ async fn pkce_and_code_misuse_are_refused() {
         let after_reuse = err(c
             .exchange_refresh_token(first.refresh_token().unwrap())
             .request(&http(agent.clone())));
+        let first_access = first.access_token().secret().clone();
         // A mismatched redirect_uri at the token endpoint.
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let code = code_for(challenge);
@@ -237,9 +238,29 @@ async fn pkce_and_code_misuse_are_refused() {
         let missing = err(c
             .exchange_code(AuthorizationCode::new(code))
             .request(&http(agent.clone())));
-        (wrong_verifier, reused, after_reuse, mismatched, missing)
+        (
+            wrong_verifier,
+            reused,
+            after_reuse,
+            mismatched,
+            missing,
+            first_access,
+        )
     })
     .await;
+    let revoked = app
+        .send_as(
+            Some(&outcome.5),
+            reqwest::Method::GET,
+            "/v1/guests",
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(
+        revoked.status, 401,
+        "the access token the replayed code first gave is revoked too"
+    );
     assert_eq!(outcome.0, "invalid_grant", "wrong verifier");
     assert_eq!(outcome.1, "invalid_grant", "reused code");
     assert_eq!(

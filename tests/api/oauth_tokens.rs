@@ -192,6 +192,20 @@ async fn a_reused_refresh_token_revokes_the_whole_login() {
         new_after, "invalid_grant",
         "the rotation's child dies with the family"
     );
+    let first_access = first.access_token().secret().clone();
+    let refused = app
+        .send_as(
+            Some(&first_access),
+            reqwest::Method::GET,
+            "/v1/guests",
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(
+        refused.status, 401,
+        "the access tokens of the login are revoked with it"
+    );
 
     // Two concurrent refreshes with one token: at most one succeeds.
     let (_, fresh) = code_login(&app).await;

@@ -156,14 +156,11 @@ fn client_auth(
     }
 }
 
-/// The remote address, for throttling.
-pub fn remote(req: &Request) -> String {
-    req.remote_addr()
-        .as_socket_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_else(|| "unknown".into())
-}
+pub use crate::web::remote;
 
+/// The form and the authenticated client of a request. innkeep's own clients (the desk's and
+/// the kiosk's) are refused here: only its own pages use them, in-process, so nobody on the
+/// network can start a flow as the kiosk and have a busy receptionist approve it.
 async fn authenticated(
     state: &OAuthState,
     req: &Request,
@@ -171,6 +168,19 @@ async fn authenticated(
 ) -> Result<(HashMap<String, String>, crate::store::clients::Client, bool), (OAuthError, bool)> {
     let params = form(req, body).await.map_err(|e| (e, false))?;
     let (creds, basic) = client_auth(req, &params).map_err(|e| (e, false))?;
+    if oauth::first_party(&creds.id) {
+        return Err((
+            OAuthError::new(
+                "unauthorized_client",
+                format!(
+                    "{} is innkeep's own client, used only by its own pages; register a client \
+                     of your own (innkeep clients create, or Administration > API clients).",
+                    creds.id
+                ),
+            ),
+            basic,
+        ));
+    }
     let client = oauth::authenticate_client(&state.auth, &state.svc, &creds, &remote(req))
         .await
         .map_err(|e| (e, basic))?;
@@ -210,7 +220,9 @@ pub async fn token_endpoint(req: &Request, body: Body, state: Data<&Arc<OAuthSta
             )),
         },
         Some(DEVICE_GRANT) => match p("device_code") {
-            Some(d) => oauth::poll_device(auth, db, &client, d).await,
+            Some(d) => oauth::poll_device(auth, db, &client, d)
+                .await
+                .map(|d| d.tokens),
             None => Err(OAuthError::new(
                 "invalid_request",
                 "device_code is required.",
@@ -255,7 +267,9 @@ pub async fn revoke(req: &Request, body: Body, state: Data<&Arc<OAuthState>>) ->
 }
 
 /// `POST /oauth/introspect` (RFC 7662): for confidential clients (resource servers and
-/// integrations with a secret); a public client's id proves nothing.
+/// integrations with a secret); a public client's id proves nothing. A client learns about
+/// its own tokens only, unless it holds the `admin` scope (a resource server acting for the
+/// whole property); any other token is `{"active": false}`.
 #[handler]
 pub async fn introspect(req: &Request, body: Body, state: Data<&Arc<OAuthState>>) -> Response {
     let (params, client, basic) = match authenticated(&state, req, body).await {
@@ -276,24 +290,29 @@ pub async fn introspect(req: &Request, body: Body, state: Data<&Arc<OAuthState>>
             basic,
         );
     };
-    match oauth::introspect(&state.auth, &state.svc, token).await {
+    match oauth::introspect(&state.auth, &state.svc, token, &client).await {
         Ok(v) => json_response(StatusCode::OK, &v),
         Err(e) => error_response(&e, basic),
     }
 }
 
-/// `POST /oauth/device_authorization` (RFC 8628 section 3.1).
+/// `POST /oauth/device_authorization` (RFC 8628 section 3.1). Anyone may call it, and each
+/// call stores a device code: it is limited per address, and the verification address comes
+/// from the configuration, never from the request's `Host`.
 #[handler]
 pub async fn device_authorization(
     req: &Request,
     body: Body,
     state: Data<&Arc<OAuthState>>,
 ) -> Response {
+    if let Err(wait) = state.auth.flood.admit(&remote(req)) {
+        return error_response(&OAuthError::throttled(wait), false);
+    }
     let (params, client, basic) = match authenticated(&state, req, body).await {
         Ok(ok) => ok,
         Err((e, basic)) => return error_response(&e, basic),
     };
-    let base = state.auth.base_url(req);
+    let base = state.auth.public.clone();
     match oauth::start_device(
         &state.svc,
         &client,

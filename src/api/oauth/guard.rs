@@ -5,7 +5,9 @@
 //! what integrators read and what is enforced cannot disagree. A missing, malformed,
 //! expired, revoked, wrong-audience or wrongly signed token is 401 with
 //! `WWW-Authenticate: Bearer error="invalid_token"`; a token without the scope is 403
-//! `insufficient_scope` naming it. Unknown routes pass through to their 404.
+//! `insufficient_scope` naming it. Tokens of innkeep's own clients (the desk's and the
+//! kiosk's) are refused too: their grants exist only for those pages. Unknown routes pass
+//! through to their 404.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -143,6 +145,12 @@ impl<E> Guard<E> {
             Ok(c) => c,
             Err(why) => return Ok(refused(self.unauthorized(req, why.describe()))),
         };
+        if crate::service::oauth::first_party(&claims.client_id) {
+            return Ok(refused(self.unauthorized(
+                req,
+                "This token belongs to innkeep's own pages (the front desk or a kiosk) and is not accepted by the API; use a client of your own.",
+            )));
+        }
         let standing = match crate::service::oauth::standing(
             &self.svc,
             &claims.jti,

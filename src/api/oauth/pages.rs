@@ -18,7 +18,7 @@ use crate::desk::rules;
 use crate::domain::scopes::Scope;
 use crate::i18n::{Arg, Lang, T};
 use crate::service::oauth::{
-    self, Approver, AuthorizeError, AuthorizeParams, AuthorizeRequest, LoginError,
+    self, Approver, AuthorizeError, AuthorizeParams, AuthorizeRequest, LoginError, WaitingDevice,
 };
 use crate::{templates, web};
 
@@ -247,56 +247,112 @@ pub async fn authorize_submit(
 fn device_page(
     t: T,
     code: &str,
+    asking: Option<&WaitingDevice>,
     username: &str,
     error: Option<&str>,
     status: StatusCode,
 ) -> Response {
     let csrf = secrets::token("csrf");
+    let asking = asking.map(|w| {
+        let scopes = w
+            .scope
+            .iter()
+            .map(|s: Scope| (s.as_str(), rules::scope_words(&t, s)))
+            .collect();
+        (
+            w.client_name.clone(),
+            w.client_id == crate::service::kiosk::CLIENT_ID,
+            scopes,
+        )
+    });
     let device = templates::Device {
         t,
         csrf: &csrf,
         user_code: code,
         username,
         error,
+        asking,
     };
     page(status, &device, Some(&csrf))
 }
 
-/// `GET /device`: where staff enter a kiosk's code.
+/// `GET /device`: where staff enter a device's code; with a code that a device is waiting
+/// with, the page says which client asks and what for, and only then asks for a sign-in.
 #[handler]
-pub fn device_form(req: &Request, Query(q): Query<HashMap<String, String>>) -> Response {
-    device_page(
-        words(req),
-        q.get("user_code").map(String::as_str).unwrap_or(""),
-        "",
-        None,
-        StatusCode::OK,
-    )
+pub async fn device_form(
+    req: &Request,
+    Query(q): Query<HashMap<String, String>>,
+    state: Data<&Arc<OAuthState>>,
+) -> Response {
+    let t = words(req);
+    let typed = q.get("user_code").map(String::as_str).unwrap_or("");
+    if typed.trim().is_empty() {
+        return device_page(t, "", None, "", None, StatusCode::OK);
+    }
+    match oauth::waiting_device(&state.svc, typed).await {
+        Ok(Some(w)) => device_page(t, &w.code.clone(), Some(&w), "", None, StatusCode::OK),
+        Ok(None) => {
+            let unknown = t.t("client-device-unknown");
+            device_page(t, typed, None, "", Some(&unknown), StatusCode::NOT_FOUND)
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "device look-up failed");
+            let broken = t.t("oauth-password-unchecked");
+            device_page(
+                t,
+                typed,
+                None,
+                "",
+                Some(&broken),
+                StatusCode::INTERNAL_SERVER_ERROR,
+            )
+        }
+    }
 }
 
-/// `POST /device`: signs the staff member in and approves or denies the device.
+/// `POST /device`: signs the staff member in and approves or denies the device they were
+/// shown.
 #[handler]
 pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthState>>) -> Response {
     let t = words(req);
     let Some(f) = form(body).await else {
-        return device_page(
-            t,
-            "",
-            "",
-            Some(&t.t("oauth-device-unreadable")),
-            StatusCode::BAD_REQUEST,
-        );
+        let unreadable = t.t("oauth-device-unreadable");
+        return device_page(t, "", None, "", Some(&unreadable), StatusCode::BAD_REQUEST);
     };
     let get = |k: &str| f.get(k).cloned().unwrap_or_default();
     let (code, username) = (get("user_code"), get("username"));
-    if !csrf_ok(req, &f) {
-        return device_page(
+    let waiting = match oauth::waiting_device(&state.svc, &code).await {
+        Ok(Some(w)) => w,
+        Ok(None) => {
+            let unknown = t.t("client-device-unknown");
+            return device_page(t, &code, None, "", Some(&unknown), StatusCode::NOT_FOUND);
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "device look-up failed");
+            let broken = t.t("oauth-password-unchecked");
+            return device_page(
+                t,
+                &code,
+                None,
+                "",
+                Some(&broken),
+                StatusCode::INTERNAL_SERVER_ERROR,
+            );
+        }
+    };
+    let again = |t: T, error: String, status: StatusCode| {
+        device_page(
             t,
-            &code,
+            &waiting.code,
+            Some(&waiting),
             &username,
-            Some(&t.t("oauth-device-expired")),
-            StatusCode::FORBIDDEN,
-        );
+            Some(&error),
+            status,
+        )
+    };
+    if !csrf_ok(req, &f) {
+        let expired = t.t("oauth-device-expired");
+        return again(t, expired, StatusCode::FORBIDDEN);
     }
     let user = match oauth::login(
         &state.auth,
@@ -309,28 +365,18 @@ pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthStat
     {
         Ok(u) => u,
         Err(LoginError::Invalid) => {
-            return device_page(
-                t,
-                &code,
-                &username,
-                Some(&t.t("oauth-wrong-password")),
-                StatusCode::UNAUTHORIZED,
-            );
+            let wrong = t.t("oauth-wrong-password");
+            return again(t, wrong, StatusCode::UNAUTHORIZED);
         }
         Err(LoginError::Throttled(wait)) => return throttled(t, wait, "oauth-approval-paused"),
         Err(LoginError::Server(e)) => {
             tracing::error!(error = %e, "device approval failed");
-            return device_page(
-                t,
-                &code,
-                &username,
-                Some(&t.t("oauth-password-unchecked")),
-                StatusCode::INTERNAL_SERVER_ERROR,
-            );
+            let broken = t.t("oauth-password-unchecked");
+            return again(t, broken, StatusCode::INTERNAL_SERVER_ERROR);
         }
     };
     let approve = get("decision") != "deny";
-    match oauth::decide_device(&state.svc, &code, Approver::User(user), approve).await {
+    match oauth::decide_device(&state.svc, &waiting.code, Approver::User(user), approve).await {
         Ok(_) if approve => message(
             t,
             StatusCode::OK,
@@ -345,13 +391,10 @@ pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthStat
             &t.t("oauth-device-denied"),
             true,
         ),
-        Err(e) => device_page(
-            t,
-            &code,
-            &username,
-            Some(&rules::detail(&t, &e)),
-            StatusCode::BAD_REQUEST,
-        ),
+        Err(e) => {
+            let why = rules::detail(&t, &e);
+            again(t, why, StatusCode::BAD_REQUEST)
+        }
     }
 }
 

@@ -269,14 +269,21 @@ fn main() -> ExitCode {
                 command: ConfigCommand::Check { json: true }
             }
     );
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("INNKEEP_HUB_LOG")
-                .unwrap_or_else(|_| "warn,innkeep_hub=info".into()),
-        )
-        .init();
+    {
+        use tracing_subscriber::layer::SubscriberExt;
+        use tracing_subscriber::util::SubscriberInitExt;
+        // Whatever INNKEEP_HUB_LOG says, credentials and guests' data never reach the log.
+        let _ = tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .with_env_filter(
+                tracing_subscriber::EnvFilter::try_from_env("INNKEEP_HUB_LOG")
+                    .unwrap_or_else(|_| "warn,innkeep_hub=info".into()),
+            )
+            .finish()
+            .with(innkeep::outbound::never_secrets())
+            .try_init();
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

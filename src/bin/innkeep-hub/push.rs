@@ -11,6 +11,10 @@
 //!   (push mode): the property's records replace the hub's and the position becomes
 //!   `head` of `feed_id`, in one transaction (first contact, or a new feed after a restore).
 //! - `GET /v1/numbering`: the highest invoice number the hub has seen per series.
+//!
+//! Every request is authenticated before its body is read: an unknown caller gets its 401 at
+//! once, and the body of a known one is read up to the endpoint's limit, never beyond.
+//! Failed guesses are throttled per address and per client id, as innkeep's own sign-in is.
 
 use std::sync::Arc;
 
@@ -19,8 +23,9 @@ use poem::http::StatusCode;
 use poem::listener::TcpListener;
 use poem::middleware::SizeLimit;
 use poem::web::{Data, Json};
-use poem::{EndpointExt, IntoResponse, Request, Response, Route, Server, get, handler, post};
+use poem::{Body, EndpointExt, IntoResponse, Request, Response, Route, Server, get, handler, post};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::Mutex;
@@ -28,11 +33,14 @@ use tokio_postgres::Client;
 
 use crate::config::{Config, Mode, Property};
 use crate::store::{self, Ingested, Position};
+use innkeep::auth::throttle::{Throttle, Who};
 
-/// What the handlers share: the configuration and one PostgreSQL connection.
+/// What the handlers share: the configuration, one PostgreSQL connection, and the failed
+/// guesses of credentials.
 struct Hub {
     config: Config,
     client: Mutex<Client>,
+    throttle: Throttle,
 }
 
 type Shared = Arc<Hub>;
@@ -74,8 +82,9 @@ fn digest(s: &str) -> [u8; 32] {
     Sha256::digest(s.as_bytes()).into()
 }
 
-/// The property whose Basic credentials `req` carries.
-fn property<'a>(hub: &'a Hub, req: &Request) -> Result<&'a Property, Problem> {
+/// The property whose Basic credentials `req` carries. Failures are counted per address and
+/// client id; after too many, the caller waits (429 with `Retry-After`).
+async fn property<'a>(hub: &'a Hub, req: &Request) -> Result<&'a Property, Problem> {
     let refused = || {
         problem(
             StatusCode::UNAUTHORIZED,
@@ -84,23 +93,48 @@ fn property<'a>(hub: &'a Hub, req: &Request) -> Result<&'a Property, Problem> {
             json!({}),
         )
     };
-    let header = req
+    let decoded = req
         .headers()
         .get("authorization")
         .and_then(|h| h.to_str().ok())
         .and_then(|h| h.strip_prefix("Basic "))
-        .ok_or_else(refused)?;
-    let decoded = base64::engine::general_purpose::STANDARD
-        .decode(header.trim())
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-        .ok_or_else(refused)?;
-    let (id, secret) = decoded.split_once(':').ok_or_else(refused)?;
-    hub.config
+        .and_then(|h| {
+            base64::engine::general_purpose::STANDARD
+                .decode(h.trim())
+                .ok()
+        })
+        .and_then(|b| String::from_utf8(b).ok());
+    let (id, secret) = decoded
+        .as_deref()
+        .and_then(|d| d.split_once(':'))
+        .unwrap_or(("", ""));
+    let addr = innkeep::web::remote(req);
+    let who = [Who::Client(id), Who::Address(&addr)];
+    if let Err(wait) = hub.throttle.check(&who) {
+        let secs = wait.as_secs().max(1);
+        return Err(problem(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_failures",
+            &format!("Too many failed sign-ins from here; try again in {secs} seconds."),
+            json!({"retry_after": secs}),
+        ));
+    }
+    let found = hub
+        .config
         .properties
         .iter()
-        .find(|p| p.client_id == id && digest(&p.client_secret) == digest(secret))
-        .ok_or_else(refused)
+        .find(|p| p.client_id == id && digest(&p.client_secret) == digest(secret));
+    match found {
+        Some(p) if !id.is_empty() => {
+            hub.throttle.success(&who);
+            Ok(p)
+        }
+        _ => {
+            tracing::warn!(address = %addr, client = %id, "a push request with wrong credentials was refused");
+            tokio::time::sleep(hub.throttle.failure(&who)).await;
+            Err(refused())
+        }
+    }
 }
 
 fn push_only(p: &Property) -> Result<(), Problem> {
@@ -118,15 +152,25 @@ fn push_only(p: &Property) -> Result<(), Problem> {
     ))
 }
 
-/// A push-mode property and its well-formed body, or the answer that says which is wrong.
-fn allowed<'a, T>(
+/// A push-mode property and its well-formed body (read only once the credentials are
+/// checked, up to `limit` bytes), or the answer that says which is wrong.
+async fn allowed<'a, T: DeserializeOwned>(
     hub: &'a Hub,
     req: &Request,
-    body: poem::Result<Json<T>>,
+    body: Body,
+    limit: usize,
 ) -> Result<(&'a Property, T), Problem> {
-    let p = property(hub, req)?;
+    let p = property(hub, req).await?;
     push_only(p)?;
-    let Json(body) = body.map_err(|e| {
+    let bytes = body.into_bytes_limit(limit).await.map_err(|e| {
+        problem(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            &format!("The body could not be read within {} MB: {e}", limit / MB),
+            json!({}),
+        )
+    })?;
+    let body = serde_json::from_slice(&bytes).map_err(|e| {
         problem(
             StatusCode::BAD_REQUEST,
             "bad_request",
@@ -136,6 +180,11 @@ fn allowed<'a, T>(
     })?;
     Ok((p, body))
 }
+
+/// The largest batch of events read.
+const EVENTS_LIMIT: usize = 64 * MB;
+/// The largest snapshot read.
+const SNAPSHOT_LIMIT: usize = 1024 * MB;
 
 fn standing(name: &str, at: Option<Position>) -> Value {
     json!({
@@ -147,7 +196,7 @@ fn standing(name: &str, at: Option<Position>) -> Value {
 
 #[handler]
 async fn position(req: &Request, hub: Data<&Shared>) -> Response {
-    let p = match property(&hub, req) {
+    let p = match property(&hub, req).await {
         Ok(p) => p,
         Err(r) => return r.into_response(),
     };
@@ -172,8 +221,8 @@ struct Batch {
 }
 
 #[handler]
-async fn events(req: &Request, hub: Data<&Shared>, batch: poem::Result<Json<Batch>>) -> Response {
-    let (p, batch) = match allowed(&hub, req, batch) {
+async fn events(req: &Request, hub: Data<&Shared>, body: Body) -> Response {
+    let (p, batch): (_, Batch) = match allowed(&hub, req, body, EVENTS_LIMIT).await {
         Ok(both) => both,
         Err(r) => return r.into_response(),
     };
@@ -248,8 +297,8 @@ async fn replace(client: &mut Client, p: &Property, s: &Snapshot) -> Result<(), 
 }
 
 #[handler]
-async fn snapshot(req: &Request, hub: Data<&Shared>, s: poem::Result<Json<Snapshot>>) -> Response {
-    let (p, s) = match allowed(&hub, req, s) {
+async fn snapshot(req: &Request, hub: Data<&Shared>, body: Body) -> Response {
+    let (p, s): (_, Snapshot) = match allowed(&hub, req, body, SNAPSHOT_LIMIT).await {
         Ok(both) => both,
         Err(r) => return r.into_response(),
     };
@@ -266,7 +315,7 @@ async fn snapshot(req: &Request, hub: Data<&Shared>, s: poem::Result<Json<Snapsh
 
 #[handler]
 async fn numbering(req: &Request, hub: Data<&Shared>) -> Response {
-    let p = match property(&hub, req) {
+    let p = match property(&hub, req).await {
         Ok(p) => p,
         Err(r) => return r.into_response(),
     };
@@ -314,14 +363,18 @@ pub async fn serve(config: Config, listen: String) -> Result<(), String> {
     let hub: Shared = Arc::new(Hub {
         config,
         client: Mutex::new(client),
+        throttle: Throttle::new(5, std::time::Duration::from_secs(60)),
     });
     let app = Route::new()
         .at("/health", get(health))
         .at("/v1/position", get(position))
-        .at("/v1/events", post(events).with(SizeLimit::new(64 * MB)))
+        .at(
+            "/v1/events",
+            post(events).with(SizeLimit::new(EVENTS_LIMIT)),
+        )
         .at(
             "/v1/snapshot",
-            post(snapshot).with(SizeLimit::new(1024 * MB)),
+            post(snapshot).with(SizeLimit::new(SNAPSHOT_LIMIT)),
         )
         .at("/v1/numbering", get(numbering))
         .data(hub);

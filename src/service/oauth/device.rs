@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::grants::{Family, TokenResponse, grant_scope, new_refresh};
+use super::grants::{Family, Next, TokenResponse, grant_scope, new_refresh, respond};
 use super::{OAuthError, at};
 use crate::auth::AuthServer;
 use crate::auth::secrets;
@@ -95,7 +95,7 @@ pub async fn poll_device(
     svc: &Services,
     client: &Client,
     device_code: &str,
-) -> Result<TokenResponse, OAuthError> {
+) -> Result<DeviceTokens, OAuthError> {
     let db = svc.db();
     let (hash, now, client_id) = (
         secrets::token_hash(device_code),
@@ -103,6 +103,8 @@ pub async fn poll_device(
         client.id.clone(),
     );
     let (family_expires, idle) = auth.refresh_deadlines();
+    let next = auth.next_token();
+    let recorded = Next::of(&next);
     let outcome = db
         .write(move |tx| {
             let err = |e: &'static str, d: &str| Ok(Err(OAuthError::new(e, d)));
@@ -154,10 +156,11 @@ pub async fn poll_device(
                     store::grants::use_device(tx, &hash)?;
                     let subject = d.subject.clone().unwrap_or_else(|| d.client_id.clone());
                     let scope = d.granted_scope.clone().unwrap_or_default();
+                    let family = crate::ids::new("fam");
                     let refresh = new_refresh(
                         tx,
                         &Family {
-                            id: crate::ids::new("fam"),
+                            id: family.clone(),
                             expires_at: family_expires,
                             idle_expires_at: idle,
                             client_id: d.client_id.clone(),
@@ -165,21 +168,67 @@ pub async fn poll_device(
                             user_id: d.user_id.clone(),
                             scope: scope.clone(),
                         },
+                        &recorded,
                     )?;
-                    Ok(Ok((d.client_id, subject, scope, refresh)))
+                    Ok(Ok((d.client_id, subject, scope, refresh, family)))
                 }
             }
         })
         .await?;
-    let (client_id, subject, scope, refresh) = outcome?;
+    let (client_id, subject, scope, refresh, family) = outcome?;
     let scope = ScopeSet::parse(&scope).unwrap_or_default();
-    let (access_token, _) = auth.mint(&client_id, &subject, &scope)?;
-    Ok(TokenResponse {
-        access_token,
-        expires_in: auth.access_ttl.as_secs(),
-        refresh_token: Some(refresh),
-        scope: scope.to_string(),
-    })
+    let tokens = respond(auth, &next, &client_id, &subject, &scope, Some(refresh))?;
+    Ok(DeviceTokens { tokens, family })
+}
+
+/// What a device's approved code is exchanged for: the tokens, and the login they open.
+#[derive(Debug)]
+pub struct DeviceTokens {
+    /// The token answer.
+    pub tokens: TokenResponse,
+    /// The login family (unpairing a kiosk revokes it).
+    pub family: String,
+}
+
+/// A device waiting for approval, as whoever approves it must see it first: which client asks,
+/// and for what.
+#[derive(Debug, Clone)]
+pub struct WaitingDevice {
+    /// The code it shows, normalised.
+    pub code: String,
+    /// The client it signs in as.
+    pub client_id: String,
+    /// The client's name.
+    pub client_name: String,
+    /// What it asked for (an approval grants this within the approver's role).
+    pub scope: ScopeSet,
+}
+
+/// The device waiting with the code `typed`, if one is (pending and not expired).
+pub async fn waiting_device(svc: &Services, typed: &str) -> AppResult<Option<WaitingDevice>> {
+    let code = normalize_user_code(typed);
+    if code.is_empty() {
+        return Ok(None);
+    }
+    svc.db()
+        .read(move |c| {
+            let now = crate::clock::now_text();
+            let Some(d) = store::grants::device_by_user_code(c, &code)?
+                .filter(|d| d.status == DeviceCodeStatus::Pending && d.expires_at >= now)
+            else {
+                return Ok(None);
+            };
+            let client = store::clients::get_client(c, &d.client_id)?;
+            Ok(Some(WaitingDevice {
+                code: d.user_code,
+                client_name: client
+                    .map(|c| c.name)
+                    .unwrap_or_else(|| d.client_id.clone()),
+                client_id: d.client_id,
+                scope: ScopeSet::parse(&d.scope).unwrap_or_default(),
+            }))
+        })
+        .await
 }
 
 /// Who approves a device.

@@ -6,6 +6,7 @@ use super::{OAuthError, at};
 use crate::auth::AuthServer;
 use crate::auth::secrets;
 use crate::auth::throttle::Who;
+use crate::auth::tokens::NextToken;
 use crate::db::Tx;
 use crate::domain::scopes::Grant;
 use crate::domain::scopes::ScopeSet;
@@ -149,8 +150,10 @@ pub(super) struct Family {
     pub scope: String,
 }
 
-/// Stores a new refresh token of a family (inside the caller's transaction).
-pub(super) fn new_refresh(tx: &Tx, f: &Family) -> Result<String, AppError> {
+/// Stores a new refresh token of a family, and records the access token `next` issued with
+/// it under the family (inside the caller's transaction).
+pub(super) fn new_refresh(tx: &Tx, f: &Family, next: &Next) -> Result<String, AppError> {
+    store::grants::record_access(tx, &next.0, &f.id, &next.1)?;
     let token = secrets::token("rt");
     store::grants::insert_refresh(
         tx,
@@ -171,6 +174,16 @@ pub(super) fn new_refresh(tx: &Tx, f: &Family) -> Result<String, AppError> {
     Ok(token)
 }
 
+/// An access token's id and expiry, as its login records them.
+pub(super) struct Next(pub String, pub String);
+
+impl Next {
+    /// What the transaction records of `next`.
+    pub(super) fn of(next: &NextToken) -> Next {
+        Next(next.jti.clone(), next.expires_text())
+    }
+}
+
 impl AuthServer {
     /// A new family's expiry instants: (family, idle).
     pub(super) fn refresh_deadlines(&self) -> (String, String) {
@@ -178,14 +191,15 @@ impl AuthServer {
     }
 }
 
-fn respond(
+pub(super) fn respond(
     auth: &AuthServer,
+    next: &NextToken,
     client: &str,
     subject: &str,
     scope: &ScopeSet,
     refresh: Option<String>,
 ) -> Result<TokenResponse, OAuthError> {
-    let (access_token, _) = auth.mint(client, subject, scope)?;
+    let (access_token, _) = auth.mint_as(next, client, subject, scope)?;
     Ok(TokenResponse {
         access_token,
         expires_in: auth.access_ttl.as_secs(),
@@ -202,7 +216,14 @@ pub async fn client_credentials(
 ) -> Result<TokenResponse, OAuthError> {
     allowed(client, Grant::ClientCredentials)?;
     let scope = grant_scope(scope, &client_scopes(client))?;
-    respond(auth, &client.id, &client.id, &scope, None)
+    respond(
+        auth,
+        &auth.next_token(),
+        &client.id,
+        &client.id,
+        &scope,
+        None,
+    )
 }
 
 /// `grant_type=authorization_code` with PKCE.
@@ -225,6 +246,8 @@ pub async fn exchange_code(
         verifier.to_string(),
     );
     let (family_expires, idle) = auth.refresh_deadlines();
+    let next = auth.next_token();
+    let recorded = Next::of(&next);
     let outcome = db
         .write(move |tx| {
             let bad = |d: &str| Ok(Err(OAuthError::new("invalid_grant", d)));
@@ -263,13 +286,14 @@ pub async fn exchange_code(
                     user_id: Some(c.user_id.clone()),
                     scope: c.scope.clone(),
                 },
+                &recorded,
             )?;
             Ok(Ok((c, refresh)))
         })
         .await?;
     let (c, refresh) = outcome?;
     let scope = ScopeSet::parse(&c.scope).unwrap_or_default();
-    respond(auth, &c.client_id, &c.user_id, &scope, Some(refresh))
+    respond(auth, &next, &c.client_id, &c.user_id, &scope, Some(refresh))
 }
 
 /// `grant_type=refresh_token`: single use; presenting a used token revokes its family.
@@ -288,6 +312,8 @@ pub async fn refresh(
     );
     let scope = scope.map(str::to_string);
     let idle = at(auth.refresh_idle);
+    let next = auth.next_token();
+    let recorded = Next::of(&next);
     let outcome = db
         .write(move |tx| {
             let bad = |d: &str| Ok(Err(OAuthError::new("invalid_grant", d)));
@@ -332,10 +358,18 @@ pub async fn refresh(
                     user_id: t.user_id.clone(),
                     scope: t.scope.clone(),
                 },
+                &recorded,
             )?;
             Ok(Ok((t, granted, token)))
         })
         .await?;
     let (t, granted, new_token) = outcome?;
-    respond(auth, &t.client_id, &t.subject, &granted, Some(new_token))
+    respond(
+        auth,
+        &next,
+        &t.client_id,
+        &t.subject,
+        &granted,
+        Some(new_token),
+    )
 }

@@ -174,9 +174,16 @@ pub async fn login(
     let db = svc.db();
     let who = [Who::User(username), Who::Address(addr)];
     auth.throttle.check(&who).map_err(LoginError::Throttled)?;
-    let name = username.trim().to_string();
+    let name = crate::auth::throttle::canonical_username(username);
+    let typed = username.trim().to_string();
     let user = db
-        .read(move |c| store::clients::user_by_name(c, &name))
+        .read(move |c| {
+            // A name stored before names were made canonical is found as it was typed.
+            match store::clients::user_by_name(c, &name)? {
+                None if typed != name => store::clients::user_by_name(c, &typed),
+                found => Ok(found),
+            }
+        })
         .await
         .map_err(LoginError::Server)?;
     let (pw, hash) = (

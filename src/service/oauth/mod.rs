@@ -23,6 +23,12 @@ use crate::store::{self, clients::Client, clients::User};
 /// The flows a client may use.
 pub const GRANTS: &[&str] = Grant::NAMES;
 
+/// Whether `client_id` is one of innkeep's own clients (the desk's, the kiosk's): used only by
+/// its own pages in-process, refused at the OAuth endpoints, and their tokens refused on `/v1`.
+pub fn first_party(client_id: &str) -> bool {
+    client_id == crate::service::desk::CLIENT_ID || client_id == crate::service::kiosk::CLIENT_ID
+}
+
 /// An RFC 6749 section 5.2 error.
 #[derive(Debug)]
 pub struct OAuthError {
@@ -130,6 +136,17 @@ pub async fn create_client(
             "must be 1 to 100 characters",
         ));
     }
+    if name
+        .chars()
+        .any(|c| c.is_control() || crate::domain::rules::is_invisible_format(c))
+    {
+        // The name is shown to staff when the client asks for their approval.
+        return Err(invalid(
+            "name",
+            "invalid_characters",
+            "must not contain control characters (nor invisible ones: bidirectional marks, zero-width spaces)",
+        ));
+    }
     let scope = ScopeSet::parse(scopes).map_err(|unknown| {
         invalid(
             "scopes",
@@ -233,9 +250,9 @@ pub async fn set_client_rate(db: &Db, id: &str, rate: Option<Rate>) -> AppResult
 pub fn username_rule(username: &str) -> Option<FieldError> {
     let bad = username.is_empty()
         || username.len() > 64
-        || username
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control());
+        || username.chars().any(|c| {
+            c.is_whitespace() || c.is_control() || crate::domain::rules::is_invisible_format(c)
+        });
     bad.then(|| {
         FieldError::new(
             "username",
@@ -247,7 +264,7 @@ pub fn username_rule(username: &str) -> Option<FieldError> {
 
 /// Adds a staff member.
 pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) -> AppResult<User> {
-    let username = username.trim().to_string();
+    let username = crate::auth::throttle::canonical_username(username);
     let mut errs: Vec<FieldError> = username_rule(&username).into_iter().collect();
     let role = Role::parse(role);
     if role.is_none() {
@@ -290,7 +307,10 @@ pub async fn list_users(db: &Db) -> AppResult<Vec<User>> {
 
 /// Disables a staff member: they cannot sign in, and their tokens stop working.
 pub async fn disable_user(db: &Db, username: &str) -> AppResult<()> {
-    let (name, at) = (username.to_string(), crate::clock::now_text());
+    let (name, at) = (
+        crate::auth::throttle::canonical_username(username),
+        crate::clock::now_text(),
+    );
     db.write(move |tx| {
         if let Some(user) = store::clients::user_by_name(tx, &name)?
             && store::clients::disable_user(tx, &name, &at)?

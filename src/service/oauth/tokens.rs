@@ -90,8 +90,27 @@ pub async fn standing(
     .await
 }
 
-/// RFC 7662 introspection of an access or refresh token.
+/// RFC 7662 introspection of an access or refresh token, for the client `asking`: it learns
+/// about its own tokens, or about any with the `admin` scope; anything else is inactive to it.
 pub async fn introspect(
+    auth: &AuthServer,
+    svc: &Services,
+    token: &str,
+    asking: &Client,
+) -> Result<Value, OAuthError> {
+    let answer = introspect_any(auth, svc, token).await?;
+    let admin = crate::domain::scopes::ScopeSet::parse(&asking.scopes)
+        .unwrap_or_default()
+        .contains(crate::domain::scopes::Scope::Admin);
+    let own = answer["client_id"].as_str() == Some(asking.id.as_str());
+    Ok(if own || admin || answer["active"] == json!(false) {
+        answer
+    } else {
+        json!({"active": false})
+    })
+}
+
+async fn introspect_any(
     auth: &AuthServer,
     svc: &Services,
     token: &str,

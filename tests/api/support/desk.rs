@@ -184,3 +184,49 @@ impl Browser {
 }
 
 pub use super::oauth::new_user as staff;
+
+/// A kiosk's browser: the desk's test browser holding the kiosk's cookie, paired by pressing
+/// "Pair this kiosk" (a visit alone writes nothing and sets no cookie).
+pub async fn kiosk(app: &super::TestApp) -> (Browser, String) {
+    let mut k = Browser::new(app);
+    let first = k.get("/kiosk").await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    assert!(
+        first.header("set-cookie").is_none(),
+        "a visit keeps nothing"
+    );
+    assert!(first.text.contains("Pair this kiosk"), "{}", first.text);
+    let paired = k.post("/kiosk/pair", &[]).await;
+    assert_eq!(paired.status, 303, "{}", paired.text);
+    let set = paired.header("set-cookie").expect("a kiosk cookie");
+    assert!(
+        set.contains("HttpOnly") && set.contains("Path=/kiosk"),
+        "{set}"
+    );
+    k.session = Some(set.split(';').next().unwrap().to_string());
+    let waiting = k.get("/kiosk").await;
+    let start = waiting.text.find("<code>").unwrap() + "<code>".len();
+    let code = waiting.text[start..start + 9].to_string();
+    (k, code)
+}
+
+/// An admin approves the device showing `code` in the admin pages: the code, then the page
+/// that says which client asks and for what, then the approval.
+pub async fn approve(a: &Browser, code: &str) -> Reply {
+    let csrf = Browser::csrf(&a.get("/admin/clients").await);
+    let shown = a
+        .post("/admin/clients/device", &[("csrf", &csrf), ("code", code)])
+        .await;
+    assert_eq!(shown.status, 200, "{}", shown.text);
+    assert!(shown.text.contains("innkeep kiosk"), "{}", shown.text);
+    a.post(
+        "/admin/clients/device",
+        &[
+            ("csrf", &csrf),
+            ("code", code),
+            ("confirm", "yes"),
+            ("decision", "approve"),
+        ],
+    )
+    .await
+}
