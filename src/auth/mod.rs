@@ -29,9 +29,8 @@ use throttle::Throttle;
 /// computer's name (which the hotel's other devices reach), else the address listened on.
 pub fn lan_address(listen: std::net::SocketAddr, https: bool) -> String {
     let host = if listen.ip().is_unspecified() {
-        std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .ok()
-            .map(|h| h.trim().to_string())
+        Some(rustix::system::uname())
+            .and_then(|u| u.nodename().to_str().ok().map(str::to_string))
             .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_graphic()))
             .unwrap_or_else(|| "localhost".into())
     } else {

@@ -352,19 +352,16 @@ pub fn users(l: &Loaded, cmd: &UsersCommand) -> Result<(), String> {
 /// Runs `innkeep devices …`.
 pub fn devices(l: &Loaded, cmd: &DevicesCommand) -> Result<(), String> {
     let DevicesCommand::Approve { user_code, deny } = cmd;
-    let granted = with_db(l, async |db| {
-        oauth::decide_device(
-            &crate::service::Services::new(db.clone(), Default::default()),
-            user_code,
-            Approver::Cli,
-            !*deny,
-        )
-        .await
+    let (granted, client) = with_db(l, async |db| {
+        let svc = crate::service::Services::new(db.clone(), Default::default());
+        let waiting = oauth::waiting_device(&svc, user_code).await?;
+        let granted = oauth::decide_device(&svc, user_code, Approver::Cli, !*deny).await?;
+        Ok((granted, waiting.map(|w| w.client_name).unwrap_or_default()))
     })?;
     if *deny {
-        println!("Denied the device {user_code}.");
+        println!("Denied the device {user_code} ({client}).");
     } else {
-        println!("Approved the device {user_code} with: {granted}.");
+        println!("Approved the device {user_code} ({client}) with: {granted}.");
     }
     Ok(())
 }

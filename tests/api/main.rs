@@ -39,6 +39,7 @@ mod fiscal;
 mod fiscal_faults;
 mod guest_search;
 mod guests;
+mod hardening_browser;
 mod hardening_data;
 mod hardening_desk;
 mod hardening_oauth;
