@@ -14,9 +14,11 @@ ALTER TABLE desk_sessions ADD COLUMN refresh_family TEXT;
 DROP TABLE desk_logins;
 
 -- A kiosk is tied to its grant: the login family its approval opened (unpairing revokes
--- it) and when it was approved (its absolute lifetime counts from then).
+-- it), when it was approved (its absolute lifetime counts from then), and why it was ended
+-- (said to the kiosk at its next request, then the row goes).
 ALTER TABLE kiosk_sessions ADD COLUMN family_id TEXT;
 ALTER TABLE kiosk_sessions ADD COLUMN approved_at TEXT;
+ALTER TABLE kiosk_sessions ADD COLUMN ended TEXT;
 CREATE INDEX kiosk_sessions_by_age ON kiosk_sessions (created_at);
 
 -- The access tokens a login (an authorization code, a device approval, and each refresh)

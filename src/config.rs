@@ -346,6 +346,12 @@ pub fn load(
         .check()
         .map_err(ConfigError)?;
     config.compliance.fiscal.check().map_err(ConfigError)?;
+    if !(1..=3650).contains(&config.desk.kiosk_days) {
+        return Err(ConfigError(format!(
+            "desk.kiosk_days must be between 1 and 3650 (days a kiosk stays paired), not {}",
+            config.desk.kiosk_days
+        )));
+    }
     if let Some(url) = &config.webhooks.proxy {
         crate::jobs::webhook::proxy(url).map_err(ConfigError)?;
     }

@@ -8,7 +8,9 @@
 //! client's or user's counter, never the address's. A locked-out client or user is still
 //! let through from an address that has not failed: whoever knows a user name or client id
 //! can lock it out, but only from their own addresses, and the real one, with the right
-//! password or secret, still gets in from theirs. User names are counted as they are
+//! password or secret, still gets in from theirs, until the name has taken four lockouts'
+//! worth of failures in the window (one guess from each of many addresses is still a
+//! guessing attack). An IPv6 address counts for its /64. User names are counted as they are
 //! looked up (see [`canonical_username`]), so `" maria"` and `Maria` share one counter. The
 //! state is in memory: a restart forgives everyone, which is acceptable for a single
 //! front-desk process.
@@ -28,6 +30,27 @@ struct Entry {
     since: Instant,
     lockouts: u32,
     locked_until: Option<Instant>,
+    /// Every failure since `first` (not reset by a lockout): past [`CEILING`] times the
+    /// limit, even a clean address waits out the lockout.
+    total: u32,
+    first: Instant,
+}
+
+/// How many lockouts' worth of failures within the window a name or client may take before
+/// its lockout holds for every address, clean or not (the bypass exists for the real user,
+/// not for someone with many addresses).
+const CEILING: u32 = 4;
+
+/// The network an address counts for: itself, or for IPv6 its /64 (one host picks its
+/// addresses from a whole /64).
+fn network(address: &str) -> String {
+    match address.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V6(v6)) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        _ => address.to_string(),
+    }
 }
 
 /// Failure counters per identity.
@@ -53,7 +76,7 @@ impl Who<'_> {
         match self {
             Who::Client(c) => format!("client:{c}"),
             Who::User(u) => format!("user:{}", canonical_username(u).to_lowercase()),
-            Who::Address(a) => format!("addr:{a}"),
+            Who::Address(a) => format!("addr:{}", network(a)),
         }
     }
 
@@ -88,10 +111,13 @@ impl Throttle {
             && addresses
                 .iter()
                 .all(|a| entries.get(&a.key()).is_none_or(|e| !failed(e)));
+        let swamped =
+            |e: &Entry| e.total >= self.max * CEILING && now.duration_since(e.first) <= WINDOW;
         let wait = who
             .iter()
-            .filter(|w| w.is_address() || !clean_address)
-            .filter_map(|w| entries.get(&w.key()))
+            .filter_map(|w| entries.get(&w.key()).map(|e| (w, e)))
+            .filter(|(w, e)| w.is_address() || !clean_address || swamped(e))
+            .map(|(_, e)| e)
             .filter_map(|e| e.locked_until)
             .filter(|until| *until > now)
             .map(|until| until - now)
@@ -120,12 +146,19 @@ impl Throttle {
                 since: now,
                 lockouts: 0,
                 locked_until: None,
+                total: 0,
+                first: now,
             });
             if now.duration_since(e.since) > WINDOW {
                 e.failures = 0;
                 e.since = now;
             }
+            if now.duration_since(e.first) > WINDOW {
+                e.total = 0;
+                e.first = now;
+            }
             e.failures += 1;
+            e.total += 1;
             if e.failures >= max {
                 let lockout = self
                     .lockout
@@ -192,6 +225,26 @@ mod tests {
             t.check(&[Who::User("maria")]).is_err(),
             "no address: locked"
         );
+        // Someone with many addresses gets one guess from each, up to a ceiling.
+        for n in 0..20 {
+            t.failure(&[Who::User("maria"), Who::Address(&format!("10.1.0.{n}"))]);
+        }
+        let fresh = [Who::User("maria"), Who::Address("10.0.0.3")];
+        assert!(
+            t.check(&fresh).is_err(),
+            "past the ceiling even a clean address waits"
+        );
+    }
+
+    #[test]
+    fn an_ipv6_host_counts_for_its_whole_64() {
+        let t = Throttle::new(1, Duration::from_secs(60));
+        let one = [Who::Address("2001:db8:1:2::10")];
+        for _ in 0..4 {
+            t.failure(&one);
+        }
+        assert!(t.check(&[Who::Address("2001:db8:1:2:ffff::1")]).is_err());
+        assert!(t.check(&[Who::Address("2001:db8:1:3::10")]).is_ok());
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub const MANIFEST: &str = "manifest.json";
 /// snapshot is whole without them), the feed's mark (a restore starts a new feed), the
 /// server's lock; nor are unfinished files, backups kept there, or a backup's own working
 /// directory.
-const SKIPPED: &[&str] = &[
+pub(crate) const SKIPPED: &[&str] = &[
     "innkeep.sqlite3-wal",
     "innkeep.sqlite3-shm",
     "feed.mark",

@@ -14,7 +14,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{Mode, OFlags, RenameFlags};
+use rustix::fs::{AtFlags, Mode, OFlags};
 use sha2::{Digest, Sha256};
 
 /// The name a file is written under until it has been checked.
@@ -105,12 +105,18 @@ impl Staging {
                     )
                 })
             });
+        // Never over an existing name (members are listed once; this is the belt to that).
+        // A plain rename: network file systems refuse renameat2's flags.
         let placed = checked.and_then(|()| {
-            rustix::fs::renameat_with(&dir, INCOMING, &dir, *file, RenameFlags::NOREPLACE)
-                .map_err(|e| io(e.into()))
+            match rustix::fs::statat(&dir, *file, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(_) => Err(format!("{} is in the backup twice", name.join("/"))),
+                Err(_) => {
+                    rustix::fs::renameat(&dir, INCOMING, &dir, *file).map_err(|e| io(e.into()))
+                }
+            }
         });
         if placed.is_err() {
-            let _ = rustix::fs::unlinkat(&dir, INCOMING, rustix::fs::AtFlags::empty());
+            let _ = rustix::fs::unlinkat(&dir, INCOMING, AtFlags::empty());
         }
         placed
     }
@@ -143,7 +149,10 @@ fn fill(mut to: File, from: &mut dyn Read, expected: &Expected) -> io::Result<bo
 
 /// The components of an archive member's name when it is one the backup writer produces: the
 /// database, `data/…`, `config/FILE` or `certs/FILE`, each component a plain name (no `..`,
-/// `.`, empty part, absolute path or control character). `None` for anything else.
+/// `.`, empty part, absolute path or control character). Under `data/`, never what the
+/// writer leaves out (a database, its journals, the feed's mark, the lock, unfinished files,
+/// backups, working directories), so nothing from `data/` can stand in for the checked
+/// database. `None` for anything else.
 pub fn plain_name(name: &[u8]) -> Option<Vec<&str>> {
     let text = std::str::from_utf8(name).ok()?;
     let parts: Vec<&str> = text.split('/').collect();
@@ -153,9 +162,16 @@ pub fn plain_name(name: &[u8]) -> Option<Vec<&str>> {
     if !parts.iter().all(plain) {
         return None;
     }
+    let left_out = |p: &&str| {
+        p.starts_with(".innkeep-")
+            || p.ends_with(".partial")
+            || p.ends_with(".backup")
+            || *p == crate::db::DB_FILE
+            || super::SKIPPED.contains(p)
+    };
     let ok = match parts.as_slice() {
         [db] => *db == crate::db::DB_FILE,
-        ["data", _, ..] => true,
+        ["data", rest @ ..] => !rest.is_empty() && !rest.iter().any(left_out),
         ["config" | "certs", _] => true,
         _ => false,
     };
@@ -183,6 +199,11 @@ mod tests {
             b"data",
             b"other/x",
             b"config/a/b",
+            b"data/innkeep.sqlite3",
+            b"data/innkeep.sqlite3-wal",
+            b"data/feed.mark",
+            b"data/keys/x.partial",
+            b"data/.innkeep-from-backup/x",
             b"data/x\n",
             b"data/\xff",
             b"",

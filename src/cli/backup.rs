@@ -10,8 +10,6 @@ use serde_json::json;
 use crate::backup::crypt::{Key, Seal};
 use crate::backup::{self, Manifest, Sources};
 use crate::config::Loaded;
-use crate::db::{DB_FILE, Db, SCHEMA_VERSION};
-use crate::service::numbering;
 
 /// The passphrase of an encrypted backup: from a file (its first line) or from the
 /// environment (`INNKEEP_BACKUP_PASSPHRASE`), never on the command line, where other users
@@ -151,42 +149,7 @@ pub fn restore(
     let lock = super::serve::lock(dir)?;
     // Made by the unpacking itself, private, and nothing in it can lead outside it.
     let staging = backup::name_beside(dir);
-    let m = match open_archive(file, key, &staging) {
-        Ok(m) => m,
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&staging);
-            return Err(format!("{e}. Nothing was changed."));
-        }
-    };
-    if m.schema_version > SCHEMA_VERSION {
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(format!(
-            "{} was made by a newer innkeep (schema {}, this one knows up to {}); restore it \
-             with that version. Nothing was changed.",
-            file.display(),
-            m.schema_version,
-            SCHEMA_VERSION
-        ));
-    }
-    if let Err(e) = lay_out(&staging) {
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(format!(
-            "cannot prepare the restored files: {e}. Nothing was changed."
-        ));
-    }
-    if let Some(db) = database {
-        super::restore_db::put(&staging, db).inspect_err(|_| {
-            let _ = std::fs::remove_dir_all(&staging);
-        })?;
-    }
-    drop(lock);
-    let aside = set_aside(dir)?;
-    std::fs::rename(&staging, dir)
-        .map_err(|e| format!("cannot move the restored files to {}: {e}", dir.display()))?;
-    if let Some(parent) = dir.parent() {
-        let _ = crate::durable::sync_dir(parent);
-    }
-    let reason = match (database, &replica) {
+    let reason = |m: &Manifest| match (database, &replica) {
         (Some(db), Some(r)) => format!(
             "restored from the replicated database {} (its last write {}) with the keys and configuration of {}",
             db.display(),
@@ -200,18 +163,11 @@ pub fn restore(
             m.last_invoice.as_deref().unwrap_or("none")
         ),
     };
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
-    let series = runtime.block_on(async {
-        let db = Db::open(&dir.join(DB_FILE)).map_err(|e| e.operator_message())?;
-        numbering::hold_after_restore(&db, reason)
-            .await
-            .map_err(|e| e.operator_message())?;
-        db.read(crate::store::numbering::series)
-            .await
-            .map_err(|e| e.operator_message())
-    })?;
-    super::owner::settle(dir, owner)
-        .map_err(|e| format!("cannot make {} private to its owner: {e}", dir.display()))?;
+    let staged = super::restore_stage::prepare(file, key, database, &staging, owner, reason)
+        .map_err(|e| format!("{e}. Nothing was changed."))?;
+    drop(lock);
+    let aside = super::restore_stage::swap(&staging, dir).map_err(|e| format!("{e}."))?;
+    let (m, series) = (staged.manifest, staged.series);
     match (database, &replica) {
         (Some(db), Some(r)) => println!(
             "Restored the replicated database {} ({} invoices, events up to {}, the last at {}) \
@@ -259,84 +215,9 @@ pub fn restore(
     Ok(())
 }
 
-/// Unpacks the backup (opening it first when it is encrypted) into `staging`, verified.
-fn open_archive(file: &Path, key: Option<&Key>, staging: &Path) -> Result<Manifest, String> {
-    if !backup::crypt::is_sealed(file)? {
-        return backup::read::unpack(file, staging);
-    }
-    let key = key.ok_or_else(|| {
-        format!(
-            "{} is encrypted: give its passphrase (--passphrase-file FILE, or \
-             INNKEEP_BACKUP_PASSPHRASE) or, if it was made for a recipient, --identity FILE",
-            file.display()
-        )
-    })?;
-    let work = backup::tempdir_beside(staging)?;
-    let plain = work.join("archive.tar");
-    let result =
-        backup::crypt::open(file, &plain, key).and_then(|()| backup::read::unpack(&plain, staging));
-    let _ = std::fs::remove_dir_all(&work);
-    result
-}
-
 fn example(series: &[(String, i64)]) -> String {
     match series.first() {
         Some((s, last)) => format!("{s}={}", last + 1),
         None => format!("{}=1", chrono::Utc::now().format("%Y")),
     }
-}
-
-/// Turns the unpacked archive into a data directory: `data/*` moves up, the configuration
-/// and certificates go under `from-backup/`.
-fn lay_out(staging: &Path) -> std::io::Result<()> {
-    let data = staging.join("data");
-    if data.exists() {
-        for e in std::fs::read_dir(&data)? {
-            let e = e?;
-            std::fs::rename(e.path(), staging.join(e.file_name()))?;
-        }
-        std::fs::remove_dir(&data)?;
-    }
-    for part in ["config", "certs"] {
-        let from = staging.join(part);
-        if from.exists() {
-            let mut private = std::fs::DirBuilder::new();
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut private, 0o700);
-            private
-                .recursive(true)
-                .create(staging.join("from-backup"))?;
-            std::fs::rename(&from, staging.join("from-backup").join(part))?;
-        }
-    }
-    Ok(())
-}
-
-/// Renames the current data directory out of the way (never deleted); its new name.
-fn set_aside(dir: &Path) -> Result<Option<PathBuf>, String> {
-    // A directory holding nothing but the lock this restore took (a new PC) is not kept.
-    let only_lock = std::fs::read_dir(dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .all(|e| e.file_name() == super::serve::LOCK_FILE)
-        })
-        .unwrap_or(true);
-    if only_lock {
-        let _ = std::fs::remove_file(dir.join(super::serve::LOCK_FILE));
-        let _ = std::fs::remove_dir(dir);
-        return Ok(None);
-    }
-    let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
-    let name = format!(
-        "{}.before-restore-{stamp}",
-        dir.file_name().unwrap_or_default().to_string_lossy()
-    );
-    let aside = dir.with_file_name(name);
-    std::fs::rename(dir, &aside).map_err(|e| {
-        format!(
-            "cannot set {} aside: {e}. Nothing was changed.",
-            dir.display()
-        )
-    })?;
-    Ok(Some(aside))
 }

@@ -18,6 +18,7 @@ mod owner;
 mod privacy;
 mod queue;
 mod restore_db;
+mod restore_stage;
 mod serve;
 mod setup;
 mod setup_ask;

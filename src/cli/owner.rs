@@ -68,7 +68,9 @@ pub fn rerun_as(owner: (u32, u32)) -> Result<ExitCode, String> {
 /// `owner` is given (a restore run as root), gives it to the service's user. Only directories
 /// and regular files with a single name are touched, each through a descriptor opened without
 /// following links and checked again: anything else (a link, a device, a FIFO, a file with a
-/// second hard link) is refused, so no file elsewhere can be handed over.
+/// second hard link) is refused, so no file elsewhere can be handed over. Children go first
+/// and `path` itself last: until then it is root's (and 0700), so nobody else can reach in
+/// while the walk goes on. Run it on the staging directory, before it takes its place.
 pub fn settle(path: &Path, owner: Option<(u32, u32)>) -> std::io::Result<()> {
     #[cfg(unix)]
     {
@@ -96,19 +98,18 @@ pub fn settle(path: &Path, owner: Option<(u32, u32)>) -> std::io::Result<()> {
             FileType::RegularFile => return Err(refused("a file with another hard link")),
             _ => return Err(refused("neither a file nor a directory")),
         };
+        if kind == FileType::Directory {
+            for entry in std::fs::read_dir(path)? {
+                settle(&entry?.path(), owner)?;
+            }
+        }
         rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode))?;
         if let Some((uid, gid)) = owner {
-            // SAFETY-free: the ids come from the data directory's own metadata.
             rustix::fs::fchown(
                 &fd,
                 Some(rustix::fs::Uid::from_raw(uid)),
                 Some(rustix::fs::Gid::from_raw(gid)),
             )?;
-        }
-        if kind == FileType::Directory {
-            for entry in std::fs::read_dir(path)? {
-                settle(&entry?.path(), owner)?;
-            }
         }
     }
     #[cfg(not(unix))]

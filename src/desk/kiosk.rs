@@ -44,12 +44,13 @@ struct GuestPart {
 
 /// What the kiosk shows.
 enum Screen {
-    /// Not paired: the button that starts pairing, and why an earlier pairing ended.
-    Pair(Option<String>),
+    /// Not paired: the button that starts pairing, why an earlier pairing ended, and where
+    /// the front desk approves it.
+    Pair(Option<String>, String),
     /// Kiosks are switched off (the kiosk client is revoked).
     Off,
-    /// The code staff approve.
-    Waiting(String),
+    /// The code staff approve, and where they approve it.
+    Waiting(String, String),
     /// The look-up form: code and last name as typed.
     Lookup(String, String),
     /// The registration form for each guest.
@@ -82,8 +83,8 @@ fn show(
     problem: Option<String>,
 ) -> Response {
     let refresh = match &screen {
-        Screen::Pair(_) | Screen::Off => None,
-        Screen::Waiting(_) => Some((5, "/kiosk/poll")),
+        Screen::Pair(..) | Screen::Off => None,
+        Screen::Waiting(..) => Some((5, "/kiosk/poll")),
         Screen::Register(_) => Some((180, "/kiosk/reset")),
         Screen::Done(_) | Screen::Reception(_) => Some((30, "/kiosk/reset")),
         // A guest who chose a language and walked away leaves it to the next one.
@@ -110,6 +111,13 @@ fn cookie(req: &Request) -> Option<String> {
     web::cookie(req, COOKIE)
 }
 
+/// How the front desk approves this kiosk (`key`), with the address staff open: the
+/// configured one, never the one this request came with.
+fn how(t: &T, state: &DeskState, key: &str) -> String {
+    let url = format!("{}/device", state.auth.public);
+    t.with(key, &[("url", Arg::Text(url))])
+}
+
 /// The kiosk's standing behind the request's cookie, if it has one.
 async fn standing(req: &Request, state: &DeskState) -> Result<(String, Standing), AppError> {
     let c = cookie(req);
@@ -126,9 +134,11 @@ async fn session(req: &Request, state: &DeskState) -> Result<(String, KioskSessi
         .map_err(|e| server_error(&t, &e))?;
     let screen = match standing {
         Standing::Ready(k) => return Ok((c, k)),
-        Standing::Waiting(code) => Screen::Waiting(code),
-        Standing::Unpaired => Screen::Pair(None),
-        Standing::Ended(why) => Screen::Pair(Some(t.t(why.key()))),
+        Standing::Waiting(code) => Screen::Waiting(code, how(&t, state, "kiosk-waiting-how")),
+        Standing::Unpaired => Screen::Pair(None, how(&t, state, "kiosk-pair-how")),
+        Standing::Ended(why) => {
+            Screen::Pair(Some(t.t(why.key())), how(&t, state, "kiosk-pair-how"))
+        }
         Standing::Off => Screen::Off,
     };
     let status = match screen {
@@ -148,7 +158,7 @@ pub async fn pair(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         return show(
             t,
             String::new(),
-            Screen::Pair(None),
+            Screen::Pair(None, how(&t, &state, "kiosk-pair-how")),
             StatusCode::FORBIDDEN,
             problem,
         );
@@ -159,7 +169,7 @@ pub async fn pair(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         let mut r = show(
             t,
             String::new(),
-            Screen::Pair(None),
+            Screen::Pair(None, how(&t, &state, "kiosk-pair-how")),
             StatusCode::TOO_MANY_REQUESTS,
             problem,
         );

@@ -3,12 +3,16 @@
 //!
 //! A guest may be named `=HYPERLINK(...)`, `+cmd|...`, `@SUM(...)` or `-2+3`: opened in a
 //! spreadsheet, such a cell runs. As OWASP advises, a cell that starts with `=`, `+`, `-`,
-//! `@`, a tab or a carriage return gets a leading `'` (spreadsheets show the text as typed).
-//! A plain number (`-1500`, `-12.50`) is left alone: it cannot be a formula, and an
-//! accountant's negative amounts stay numbers. So that export and import between two
-//! innkeeps stay lossless, a cell that already starts with `'` followed by one of those
-//! characters or another `'` gets one more `'`; reading removes exactly one `'` from such a
-//! cell and nothing else (`'t Hart` stays `'t Hart` both ways).
+//! `@`, a tab or a carriage return gets a leading `'`; a spreadsheet shows it, and then the
+//! text as typed. A plain number (`-1500`, `-12.50`) is left alone: it cannot be a formula,
+//! and an accountant's negative amounts stay numbers. A telephone number such as
+//! `+385-1-234567` is neutralised too: a spreadsheet would subtract it (`-2+3`, the same
+//! arithmetic, is how such cells mislead), so it shows as `'+385-1-234567`.
+//!
+//! So that export and import between two innkeeps stay lossless, a cell that already starts
+//! with `'` followed by one of those characters or another `'` gets one more `'`; reading
+//! removes exactly one `'` from such a cell and nothing else (`'t Hart` stays `'t Hart`
+//! both ways).
 
 /// The characters a spreadsheet may read as the start of a formula.
 const TRIGGERS: &[char] = &['=', '+', '-', '@', '\t', '\r'];

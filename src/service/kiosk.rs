@@ -155,12 +155,15 @@ async fn ended(
     row: &KioskRow,
     lifetime: std::time::Duration,
 ) -> AppResult<Option<Ended>> {
+    if row.ended.is_some() {
+        return Ok(Some(Ended::Unpaired));
+    }
     let clock = svc.db().clock();
-    let (now, oldest) = (
-        crate::clock::format_instant(clock.now()),
-        crate::clock::format_instant(
-            clock.now() - Duration::from_std(lifetime).unwrap_or_default(),
-        ),
+    let oldest = crate::clock::format_instant(
+        Duration::from_std(lifetime)
+            .ok()
+            .and_then(|d| clock.now().checked_sub_signed(d))
+            .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC),
     );
     let (approver, family) = (row.approved_by.clone(), row.family_id.clone());
     let (disabled, live) = svc
@@ -172,8 +175,10 @@ async fn ended(
                 }
                 _ => false,
             };
+            // Only a revocation ends it here: its lifetime is `kiosk_days`, whatever the
+            // login's own expiry.
             let live = match family.as_deref() {
-                Some(f) => store::grants::family_live(c, f, &now)?,
+                Some(f) => !store::grants::family_revoked(c, f)?,
                 None => true,
             };
             Ok((disabled, live))
@@ -241,7 +246,16 @@ pub async fn standing(
             Err(e) if matches!(e.error, "authorization_pending" | "slow_down") => {
                 return Ok(Standing::Waiting(row.user_code));
             }
-            Err(_) => return end(svc, hash, Standing::Unpaired).await,
+            Err(_) => {
+                // Another request of this kiosk may have just exchanged the code: then it is
+                // paired, not gone.
+                let probe = hash.clone();
+                let again = svc.db().read(move |c| store::kiosk::get(c, &probe)).await?;
+                match again.and_then(|r| r.scope) {
+                    Some(scope) => scope,
+                    None => return end(svc, hash, Standing::Unpaired).await,
+                }
+            }
         },
     };
     // A booking left half-done is forgotten before anyone else sees it; one the guest is
@@ -299,9 +313,8 @@ pub async fn paired(svc: &Services, p: &Principal) -> AppResult<Vec<PairedKiosk>
         .collect())
 }
 
-/// Unpairs a kiosk (admin): its login is revoked, so at its next request the kiosk says it
-/// was unpaired and asks to be paired again (a kiosk paired before logins were recorded is
-/// simply forgotten).
+/// Unpairs a kiosk (admin): it is marked so and its login revoked; at its next request the
+/// kiosk says it was unpaired and asks to be paired again.
 pub async fn unpair(svc: &Services, p: &Principal, id: &str) -> AppResult<()> {
     p.require(crate::domain::scopes::Scope::Admin)?;
     let (id, now) = (
@@ -309,15 +322,13 @@ pub async fn unpair(svc: &Services, p: &Principal, id: &str) -> AppResult<()> {
         crate::clock::format_instant(svc.db().clock().now()),
     );
     svc.db()
-        .write(move |tx| match store::kiosk::get(tx, &id)? {
-            Some(KioskRow {
-                family_id: Some(f),
-                scope: Some(_),
-                ..
-            }) => store::grants::revoke_family(tx, &f, &now).map(drop),
-            Some(_) => store::kiosk::end(tx, &id).map(drop),
-            None => Err(AppError::not_found("kiosk", &id)),
-        })
+        .write(
+            move |tx| match store::kiosk::mark_ended(tx, &id, "unpaired")? {
+                Some(Some(family)) => store::grants::revoke_family(tx, &family, &now).map(drop),
+                Some(None) => Ok(()),
+                None => Err(AppError::not_found("kiosk", &id)),
+            },
+        )
         .await?;
     tracing::info!(by = %p.actor.name, "a kiosk was unpaired");
     Ok(())

@@ -55,7 +55,14 @@ pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
 /// `lifetime` (`[desk] kiosk_days`); how many went.
 pub async fn prune_kiosks(db: &Db, lifetime: Duration) -> AppResult<usize> {
     let now = db.clock().now();
-    let ago = |d: Duration| format_instant(now - chrono::Duration::from_std(d).unwrap_or_default());
+    let ago = |d: Duration| {
+        format_instant(
+            chrono::Duration::from_std(d)
+                .ok()
+                .and_then(|d| now.checked_sub_signed(d))
+                .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC),
+        )
+    };
     let (waiting, paired) = (ago(crate::service::oauth::DEVICE_TTL), ago(lifetime));
     db.write(move |tx| store::kiosk::prune(tx, &waiting, &paired))
         .await

@@ -292,15 +292,13 @@ pub fn record_access(tx: &Tx, jti: &str, family_id: &str, expires_at: &str) -> A
     Ok(())
 }
 
-/// Whether a login is still alive at `now`: none of its tokens revoked, and it has not
-/// reached its absolute end.
-pub fn family_live(conn: &Connection, family_id: &str, now: &str) -> AppResult<bool> {
+/// Whether a login was ended (any of its tokens revoked: sign-out, reuse, revocation).
+pub fn family_revoked(conn: &Connection, family_id: &str) -> AppResult<bool> {
     Ok(conn
         .prepare_cached(
-            "SELECT EXISTS(SELECT 1 FROM refresh_tokens WHERE family_id = ?1 AND family_expires_at >= ?2)
-                AND NOT EXISTS(SELECT 1 FROM refresh_tokens WHERE family_id = ?1 AND revoked_at IS NOT NULL)",
+            "SELECT EXISTS(SELECT 1 FROM refresh_tokens WHERE family_id = ?1 AND revoked_at IS NOT NULL)",
         )?
-        .query_row((family_id, now), |r| r.get(0))?)
+        .query_row([family_id], |r| r.get(0))?)
 }
 
 /// Revokes an access token until it would have expired.

@@ -23,6 +23,8 @@ pub struct KioskRow {
     pub family_id: Option<String>,
     /// When its pairing began.
     pub created_at: String,
+    /// Why it was ended (`unpaired`), to say at its next request.
+    pub ended: Option<String>,
     /// The token its forms carry.
     pub csrf: String,
     /// The booking a guest is completing.
@@ -57,7 +59,7 @@ pub fn get(conn: &Connection, id_hash: &str) -> AppResult<Option<KioskRow>> {
     Ok(conn
         .prepare_cached(
             "SELECT device_code, user_code, scope, approved_by, csrf, reservation_id, failures,
-                    failures_since, last_seen_at, approved_at, family_id, created_at
+                    failures_since, last_seen_at, approved_at, family_id, created_at, ended
                FROM kiosk_sessions WHERE id_hash = ?1",
         )?
         .query_row([id_hash], |r| {
@@ -74,6 +76,7 @@ pub fn get(conn: &Connection, id_hash: &str) -> AppResult<Option<KioskRow>> {
                 approved_at: r.get(9)?,
                 family_id: r.get(10)?,
                 created_at: r.get(11)?,
+                ended: r.get(12)?,
             })
         })
         .optional()?)
@@ -113,9 +116,7 @@ pub fn paired(conn: &Connection) -> AppResult<Vec<Paired>> {
         "SELECT k.id_hash, k.user_code, u.username, coalesce(k.approved_at, k.created_at),
                 k.last_seen_at, k.family_id
            FROM kiosk_sessions k LEFT JOIN users u ON u.id = k.approved_by
-          WHERE k.scope IS NOT NULL
-            AND NOT EXISTS(SELECT 1 FROM refresh_tokens t
-                            WHERE t.family_id = k.family_id AND t.revoked_at IS NOT NULL)
+          WHERE k.scope IS NOT NULL AND k.ended IS NULL
           ORDER BY 4 DESC",
     )?;
     let rows = stmt.query_map([], |r| {
@@ -165,6 +166,17 @@ pub fn fail(tx: &Tx, id_hash: &str, restart: Option<&str>) -> AppResult<()> {
             .execute([id_hash])?,
     };
     Ok(())
+}
+
+/// Marks a kiosk ended for `why` (it is told, then forgotten, at its next request); its
+/// login's family, if it had one; `None` when there is no such kiosk.
+pub fn mark_ended(tx: &Tx, id_hash: &str, why: &str) -> AppResult<Option<Option<String>>> {
+    Ok(tx
+        .prepare_cached(
+            "UPDATE kiosk_sessions SET ended = ?2 WHERE id_hash = ?1 RETURNING family_id",
+        )?
+        .query_row((id_hash, why), |r| r.get(0))
+        .optional()?)
 }
 
 /// Ends a kiosk session; its login's family, if it had one.

@@ -234,6 +234,18 @@ fn every_hostile_archive_is_refused_and_nothing_escapes() {
             "not the size its manifest says",
         ),
         (
+            "swapped-database",
+            vec![("data/innkeep.sqlite3", b"SQLite format 3\0", None)],
+            vec![file("data/innkeep.sqlite3", b"SQLite format 3\0")],
+            "not a name an innkeep backup uses",
+        ),
+        (
+            "planted-journal",
+            vec![("data/innkeep.sqlite3-wal", b"WAL", None)],
+            vec![file("data/innkeep.sqlite3-wal", b"WAL")],
+            "not a name an innkeep backup uses",
+        ),
+        (
             "wrong-digest",
             vec![("data/x", b"what the manifest says", None)],
             vec![file("data/x", b"something else entirely")],
@@ -258,8 +270,26 @@ fn a_restored_data_directory_is_private_at_once() {
         &data,
         &["users", "create", "--username", "anna", "--role", "admin"],
     );
+    let config = home.join("innkeep.toml");
+    std::fs::write(&config, "[events]\nretention_days = 30\n").unwrap();
+    let with_config = |dir: &Path, file: &Path| {
+        let out = innkeep(dir)
+            .args([
+                "--config",
+                config.to_str().unwrap(),
+                "backup",
+                file.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
     let file = home.join("b.backup");
-    run_ok(&data, &["backup", file.to_str().unwrap()]);
+    with_config(&data, &file);
     let target = home.join("target");
     run_ok(&target, &["restore", file.to_str().unwrap()]);
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
@@ -280,4 +310,18 @@ fn a_restored_data_directory_is_private_at_once() {
     }
     assert_eq!(mode(&target.join("innkeep.sqlite3")), 0o600);
     assert!(checked >= 1);
+    // A backup of a restored installation (with the earlier backup's configuration kept in
+    // from-backup/) restores too.
+    assert!(target.join("from-backup/config/innkeep.toml").exists());
+    let again = home.join("again.backup");
+    with_config(&target, &again);
+    let third = home.join("third");
+    run_ok(&third, &["restore", again.to_str().unwrap()]);
+    assert!(third.join("from-backup/config/innkeep.toml").exists());
+    assert!(
+        third
+            .join("from-backup/earlier/config/innkeep.toml")
+            .exists()
+    );
+    run_ok(&third, &["users", "list"]);
 }

@@ -273,3 +273,21 @@ async fn the_own_password_form_is_throttled_like_sign_in() {
     assert_eq!(r.status, 422, "the right one waits too");
     assert!(r.text.contains("Too many wrong passwords"), "{}", r.text);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kiosk_lives_its_own_days_not_its_logins() {
+    // Logins end after a day here; a kiosk stays paired for its 30 days all the same.
+    let app = crate::support::Spawn::new()
+        .config(|c| c.oauth.refresh_max_days = 1)
+        .start()
+        .await;
+    let (k, _) = paired(&app, "root").await;
+    app.clock()
+        .set_now(chrono::Utc::now() + chrono::Duration::days(3));
+    let still = k.get("/kiosk").await;
+    assert!(
+        still.text.contains("Type your booking code"),
+        "{}",
+        still.text
+    );
+}

@@ -294,3 +294,60 @@ async fn the_push_endpoint_authenticates_before_it_reads_and_throttles_guesses()
         "a locked property waits from the guessing address"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_guesses_count_for_their_caller_only() {
+    let Some(pg) = Postgres::start().await else {
+        return;
+    };
+    let port = free_port();
+    let hub = Hub::push_with(
+        &pg,
+        "proxied",
+        port,
+        "harbour",
+        "s3cret-harbour",
+        "trusted_proxies = [\"127.0.0.1\"]\n",
+    )
+    .await;
+    let _serving = hub.serve();
+    let http = reqwest::Client::new();
+    let position = format!("http://127.0.0.1:{port}/v1/position");
+    eventually(Duration::from_secs(20), "the hub listens", || async {
+        match http
+            .get(format!("http://127.0.0.1:{port}/health"))
+            .send()
+            .await
+        {
+            Ok(r) if r.status() == 200 => Ok(()),
+            other => Err(format!("{other:?}")),
+        }
+    })
+    .await;
+    let ask = |secret: &'static str, caller: &'static str| {
+        let (http, position) = (&http, &position);
+        async move {
+            http.get(position)
+                .basic_auth("harbour", Some(secret))
+                .header("x-forwarded-for", format!("203.0.113.9, {caller}"))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    for _ in 0..5 {
+        assert_eq!(ask("guess", "198.51.100.66").await, 401);
+    }
+    assert_eq!(
+        ask("guess", "198.51.100.66").await,
+        429,
+        "the guesser waits"
+    );
+    assert_eq!(
+        ask("s3cret-harbour", "198.51.100.2").await,
+        200,
+        "the property itself, from its own address behind the proxy, does not"
+    );
+}

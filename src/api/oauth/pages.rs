@@ -289,6 +289,10 @@ pub async fn device_form(
     if typed.trim().is_empty() {
         return device_page(t, "", None, "", None, StatusCode::OK);
     }
+    // A look-up tells whether a code is waiting: limited per address (RFC 8628 section 5.1).
+    if let Err(wait) = state.auth.flood.admit(&remote(req)) {
+        return throttled(t, wait, "oauth-approval-paused");
+    }
     match oauth::waiting_device(&state.svc, typed).await {
         Ok(Some(w)) => device_page(t, &w.code.clone(), Some(&w), "", None, StatusCode::OK),
         Ok(None) => {

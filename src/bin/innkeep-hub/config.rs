@@ -10,6 +10,7 @@
 //!
 //! [push]
 //! listen = "0.0.0.0:8650"
+//! trusted_proxies = ["127.0.0.1"]   # an HTTPS reverse proxy on this machine
 //!
 //! [[property]]
 //! name = "seaside"
@@ -86,6 +87,12 @@ impl Pull {
 pub struct Push {
     /// Address to listen on, such as `0.0.0.0:8650`.
     pub listen: String,
+    /// The addresses of reverse proxies in front of the endpoint (the HTTPS terminator):
+    /// for requests from them, the caller's address is the last one their
+    /// `X-Forwarded-For` names, so that failed guesses are counted per caller, not for
+    /// everyone behind the proxy. Empty: the connection's own address.
+    #[serde(default)]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// How the hub learns a property's events.

@@ -35,12 +35,32 @@ use crate::config::{Config, Mode, Property};
 use crate::store::{self, Ingested, Position};
 use innkeep::auth::throttle::{Throttle, Who};
 
-/// What the handlers share: the configuration, one PostgreSQL connection, and the failed
-/// guesses of credentials.
+/// What the handlers share: the configuration, one PostgreSQL connection, the failed
+/// guesses of credentials, and the reverse proxies whose `X-Forwarded-For` is believed.
 struct Hub {
     config: Config,
     client: Mutex<Client>,
     throttle: Throttle,
+    proxies: Vec<std::net::IpAddr>,
+}
+
+/// The caller's address: the connection's, or behind a trusted reverse proxy, the last
+/// address its `X-Forwarded-For` names (the one the proxy itself saw).
+fn caller(hub: &Hub, req: &Request) -> String {
+    let peer = req.remote_addr().as_socket_addr().map(|a| a.ip());
+    let forwarded = || {
+        req.headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|a| a.trim().parse::<std::net::IpAddr>().ok())
+            .next_back()
+    };
+    match peer {
+        Some(p) if hub.proxies.contains(&p) => forwarded().unwrap_or(p).to_string(),
+        _ => innkeep::web::remote(req),
+    }
 }
 
 type Shared = Arc<Hub>;
@@ -108,7 +128,7 @@ async fn property<'a>(hub: &'a Hub, req: &Request) -> Result<&'a Property, Probl
         .as_deref()
         .and_then(|d| d.split_once(':'))
         .unwrap_or(("", ""));
-    let addr = innkeep::web::remote(req);
+    let addr = caller(hub, req);
     let who = [Who::Client(id), Who::Address(&addr)];
     if let Err(wait) = hub.throttle.check(&who) {
         let secs = wait.as_secs().max(1);
@@ -130,7 +150,7 @@ async fn property<'a>(hub: &'a Hub, req: &Request) -> Result<&'a Property, Probl
             Ok(p)
         }
         _ => {
-            tracing::warn!(address = %addr, client = %id, "a push request with wrong credentials was refused");
+            tracing::warn!(address = %addr, client = ?id, "a push request with wrong credentials was refused");
             tokio::time::sleep(hub.throttle.failure(&who)).await;
             Err(refused())
         }
@@ -360,10 +380,16 @@ const MB: usize = 1024 * 1024;
 /// Serves the push endpoint on `listen` until the process stops.
 pub async fn serve(config: Config, listen: String) -> Result<(), String> {
     let client = store::connect(&config.database.url).await?;
+    let proxies = config
+        .push
+        .as_ref()
+        .map(|p| p.trusted_proxies.clone())
+        .unwrap_or_default();
     let hub: Shared = Arc::new(Hub {
         config,
         client: Mutex::new(client),
         throttle: Throttle::new(5, std::time::Duration::from_secs(60)),
+        proxies,
     });
     let app = Route::new()
         .at("/health", get(health))

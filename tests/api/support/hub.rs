@@ -55,10 +55,22 @@ impl Hub {
     /// A hub on database `db` of `pg` listening for pushes on `port`, with one push-mode
     /// property `name` whose credentials are `name` and `secret`.
     pub async fn push(pg: &Postgres, db: &str, port: u16, name: &str, secret: &str) -> Hub {
+        Hub::push_with(pg, db, port, name, secret, "").await
+    }
+
+    /// [`Hub::push`] with more lines for its `[push]` section.
+    pub async fn push_with(
+        pg: &Postgres,
+        db: &str,
+        port: u16,
+        name: &str,
+        secret: &str,
+        more: &str,
+    ) -> Hub {
         let url = pg.database(db).await;
         let dir = tempfile::tempdir().expect("tempdir");
         let text = format!(
-            "[database]\nurl = \"{url}\"\n\n[push]\nlisten = \"127.0.0.1:{port}\"\n\n[[property]]\nname = \"{name}\"\nmode = \"push\"\nclient_id = \"{name}\"\nclient_secret = \"{secret}\"\n"
+            "[database]\nurl = \"{url}\"\n\n[push]\nlisten = \"127.0.0.1:{port}\"\n{more}\n[[property]]\nname = \"{name}\"\nmode = \"push\"\nclient_id = \"{name}\"\nclient_secret = \"{secret}\"\n"
         );
         let config = dir.path().join("hub.toml");
         std::fs::write(&config, text).expect("write hub.toml");
