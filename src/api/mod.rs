@@ -40,7 +40,7 @@ use crate::auth::AuthServer;
 use crate::service::Services;
 use oauth::endpoints::{self, OAuthState};
 use oauth::guard::Guard;
-use oauth::pages;
+use oauth::{device_pages, pages};
 
 /// Operation groups in the spec.
 #[derive(Tags)]
@@ -276,7 +276,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         )
         .at(
             "/device",
-            poem::get(pages::device_form).post(pages::device_submit),
+            poem::get(device_pages::device_form).post(device_pages::device_submit),
         )
         .at(
             "/.well-known/oauth-authorization-server",
@@ -314,11 +314,11 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/invoices", poem::get(crate::desk::invoices::invoices))
         .at("/admin", poem::get(crate::desk::admin::admin))
         .at("/kiosk", poem::get(crate::desk::kiosk::start))
-        .at("/kiosk/pair", poem::post(crate::desk::kiosk::pair))
+        .at("/kiosk/pair", poem::post(crate::desk::kiosk_pairing::pair))
         .at("/kiosk/find", poem::post(crate::desk::kiosk::find))
         .at("/kiosk/check-in", poem::post(crate::desk::kiosk::check_in))
-        .at("/kiosk/reset", poem::get(crate::desk::kiosk::reset))
-        .at("/kiosk/poll", poem::get(crate::desk::kiosk::poll))
+        .at("/kiosk/reset", poem::get(crate::desk::kiosk_pairing::reset))
+        .at("/kiosk/poll", poem::get(crate::desk::kiosk_pairing::poll))
         .at(
             "/kiosk/language/:tag",
             poem::get(crate::desk::kiosk_language::choose),

@@ -205,6 +205,21 @@ async fn after_a_restore_the_next_numbers_come_from_the_hub() {
     drop(home);
 }
 
+/// Waits until the hub's push endpoint answers on `port`.
+async fn listening(http: &reqwest::Client, port: u16) {
+    eventually(Duration::from_secs(20), "the hub listens", || async {
+        match http
+            .get(format!("http://127.0.0.1:{port}/health"))
+            .send()
+            .await
+        {
+            Ok(r) if r.status() == 200 => Ok(()),
+            other => Err(format!("{other:?}")),
+        }
+    })
+    .await;
+}
+
 /// Sends the head of a POST that announces `length` bytes and its first kilobyte, then waits
 /// for an answer without sending the rest; the status line, if one came within `wait`.
 fn answer_before_the_body(
@@ -247,17 +262,7 @@ async fn the_push_endpoint_authenticates_before_it_reads_and_throttles_guesses()
     let hub = Hub::push(&pg, "guarded", port, "harbour", "s3cret-harbour").await;
     let _serving = hub.serve();
     let http = reqwest::Client::new();
-    eventually(Duration::from_secs(20), "the hub listens", || async {
-        match http
-            .get(format!("http://127.0.0.1:{port}/health"))
-            .send()
-            .await
-        {
-            Ok(r) if r.status() == 200 => Ok(()),
-            other => Err(format!("{other:?}")),
-        }
-    })
-    .await;
+    listening(&http, port).await;
     // A caller without credentials announcing 60 MB is answered at once: nothing is read.
     let wait = Duration::from_secs(5);
     let status = tokio::task::spawn_blocking(move || {
@@ -313,17 +318,7 @@ async fn behind_a_trusted_proxy_guesses_count_for_their_caller_only() {
     let _serving = hub.serve();
     let http = reqwest::Client::new();
     let position = format!("http://127.0.0.1:{port}/v1/position");
-    eventually(Duration::from_secs(20), "the hub listens", || async {
-        match http
-            .get(format!("http://127.0.0.1:{port}/health"))
-            .send()
-            .await
-        {
-            Ok(r) if r.status() == 200 => Ok(()),
-            other => Err(format!("{other:?}")),
-        }
-    })
-    .await;
+    listening(&http, port).await;
     let ask = |secret: &'static str, caller: &'static str| {
         let (http, position) = (&http, &position);
         async move {

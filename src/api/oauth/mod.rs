@@ -4,8 +4,10 @@
 //!
 //! - [`guard`]: the middleware that demands a token with the operation's scope.
 //! - [`endpoints`]: `/oauth/*` and `/.well-known/*` (RFC 6749 JSON errors).
-//! - [`pages`]: the staff login and consent page, and the device approval page.
+//! - [`pages`]: the staff login and consent page.
+//! - [`device_pages`]: the device approval page.
 
+pub mod device_pages;
 pub mod endpoints;
 pub mod guard;
 pub mod pages;

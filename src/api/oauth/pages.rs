@@ -17,16 +17,14 @@ use crate::auth::secrets;
 use crate::desk::rules;
 use crate::domain::scopes::Scope;
 use crate::i18n::{Arg, Lang, T};
-use crate::service::oauth::{
-    self, Approver, AuthorizeError, AuthorizeParams, AuthorizeRequest, LoginError, WaitingDevice,
-};
+use crate::service::oauth::{self, AuthorizeError, AuthorizeParams, AuthorizeRequest, LoginError};
 use crate::{templates, web};
 
 const STYLE: &str = include_str!("../../../assets/style.css");
 const CSRF_COOKIE: &str = "innkeep_csrf";
 
 /// Sends a rendered page with the headers every staff page carries.
-fn page(status: StatusCode, template: &impl Template, csrf: Option<&str>) -> Response {
+pub(super) fn page(status: StatusCode, template: &impl Template, csrf: Option<&str>) -> Response {
     let mut r = templates::render(status, template);
     let h = r.headers_mut();
     h.insert("cache-control", HeaderValue::from_static("no-store"));
@@ -50,7 +48,7 @@ fn page(status: StatusCode, template: &impl Template, csrf: Option<&str>) -> Res
 }
 
 /// The words for the browser's language (nobody is signed in yet on these pages).
-fn words(req: &Request) -> T {
+pub(super) fn words(req: &Request) -> T {
     T::new(Lang::negotiate(
         req.headers()
             .get("accept-language")
@@ -58,7 +56,7 @@ fn words(req: &Request) -> T {
     ))
 }
 
-fn message(t: T, status: StatusCode, title: &str, text: &str, ok: bool) -> Response {
+pub(super) fn message(t: T, status: StatusCode, title: &str, text: &str, ok: bool) -> Response {
     let m = templates::Message {
         t,
         title,
@@ -77,11 +75,11 @@ fn cookie_csrf(req: &Request) -> Option<String> {
     web::cookie(req, CSRF_COOKIE)
 }
 
-async fn form(body: Body) -> Option<HashMap<String, String>> {
+pub(super) async fn form(body: Body) -> Option<HashMap<String, String>> {
     web::form(body).await
 }
 
-fn csrf_ok(req: &Request, form: &HashMap<String, String>) -> bool {
+pub(super) fn csrf_ok(req: &Request, form: &HashMap<String, String>) -> bool {
     matches!((cookie_csrf(req), form.get("csrf")), (Some(c), Some(f)) if !c.is_empty() && secrets::constant_time_eq(&c, f))
 }
 
@@ -136,7 +134,7 @@ fn authorize_error(t: T, e: AuthorizeError) -> Response {
     }
 }
 
-fn throttled(t: T, wait: std::time::Duration, title: &str) -> Response {
+pub(super) fn throttled(t: T, wait: std::time::Duration, title: &str) -> Response {
     let secs = wait.as_secs().max(1);
     let mut r = message(
         t,
@@ -240,164 +238,6 @@ pub async fn authorize_submit(
                 &t.t("oauth-password-unchecked"),
                 false,
             )
-        }
-    }
-}
-
-fn device_page(
-    t: T,
-    code: &str,
-    asking: Option<&WaitingDevice>,
-    username: &str,
-    error: Option<&str>,
-    status: StatusCode,
-) -> Response {
-    let csrf = secrets::token("csrf");
-    let asking = asking.map(|w| {
-        let scopes = w
-            .scope
-            .iter()
-            .map(|s: Scope| (s.as_str(), rules::scope_words(&t, s)))
-            .collect();
-        (
-            w.client_name.clone(),
-            w.client_id == crate::service::kiosk::CLIENT_ID,
-            scopes,
-        )
-    });
-    let device = templates::Device {
-        t,
-        csrf: &csrf,
-        user_code: code,
-        username,
-        error,
-        asking,
-    };
-    page(status, &device, Some(&csrf))
-}
-
-/// `GET /device`: where staff enter a device's code; with a code that a device is waiting
-/// with, the page says which client asks and what for, and only then asks for a sign-in.
-#[handler]
-pub async fn device_form(
-    req: &Request,
-    Query(q): Query<HashMap<String, String>>,
-    state: Data<&Arc<OAuthState>>,
-) -> Response {
-    let t = words(req);
-    let typed = q.get("user_code").map(String::as_str).unwrap_or("");
-    if typed.trim().is_empty() {
-        return device_page(t, "", None, "", None, StatusCode::OK);
-    }
-    // A look-up tells whether a code is waiting: limited per address (RFC 8628 section 5.1).
-    if let Err(wait) = state.auth.flood.admit(&remote(req)) {
-        return throttled(t, wait, "oauth-approval-paused");
-    }
-    match oauth::waiting_device(&state.svc, typed).await {
-        Ok(Some(w)) => device_page(t, &w.code.clone(), Some(&w), "", None, StatusCode::OK),
-        Ok(None) => {
-            let unknown = t.t("client-device-unknown");
-            device_page(t, typed, None, "", Some(&unknown), StatusCode::NOT_FOUND)
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "device look-up failed");
-            let broken = t.t("oauth-password-unchecked");
-            device_page(
-                t,
-                typed,
-                None,
-                "",
-                Some(&broken),
-                StatusCode::INTERNAL_SERVER_ERROR,
-            )
-        }
-    }
-}
-
-/// `POST /device`: signs the staff member in and approves or denies the device they were
-/// shown.
-#[handler]
-pub async fn device_submit(req: &Request, body: Body, state: Data<&Arc<OAuthState>>) -> Response {
-    let t = words(req);
-    let Some(f) = form(body).await else {
-        let unreadable = t.t("oauth-device-unreadable");
-        return device_page(t, "", None, "", Some(&unreadable), StatusCode::BAD_REQUEST);
-    };
-    let get = |k: &str| f.get(k).cloned().unwrap_or_default();
-    let (code, username) = (get("user_code"), get("username"));
-    let waiting = match oauth::waiting_device(&state.svc, &code).await {
-        Ok(Some(w)) => w,
-        Ok(None) => {
-            let unknown = t.t("client-device-unknown");
-            return device_page(t, &code, None, "", Some(&unknown), StatusCode::NOT_FOUND);
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "device look-up failed");
-            let broken = t.t("oauth-password-unchecked");
-            return device_page(
-                t,
-                &code,
-                None,
-                "",
-                Some(&broken),
-                StatusCode::INTERNAL_SERVER_ERROR,
-            );
-        }
-    };
-    let again = |t: T, error: String, status: StatusCode| {
-        device_page(
-            t,
-            &waiting.code,
-            Some(&waiting),
-            &username,
-            Some(&error),
-            status,
-        )
-    };
-    if !csrf_ok(req, &f) {
-        let expired = t.t("oauth-device-expired");
-        return again(t, expired, StatusCode::FORBIDDEN);
-    }
-    let user = match oauth::login(
-        &state.auth,
-        &state.svc,
-        &username,
-        &get("password"),
-        &remote(req),
-    )
-    .await
-    {
-        Ok(u) => u,
-        Err(LoginError::Invalid) => {
-            let wrong = t.t("oauth-wrong-password");
-            return again(t, wrong, StatusCode::UNAUTHORIZED);
-        }
-        Err(LoginError::Throttled(wait)) => return throttled(t, wait, "oauth-approval-paused"),
-        Err(LoginError::Server(e)) => {
-            tracing::error!(error = %e, "device approval failed");
-            let broken = t.t("oauth-password-unchecked");
-            return again(t, broken, StatusCode::INTERNAL_SERVER_ERROR);
-        }
-    };
-    let approve = get("decision") != "deny";
-    match oauth::decide_device(&state.svc, &waiting.code, Approver::User(user), approve).await {
-        Ok(_) if approve => message(
-            t,
-            StatusCode::OK,
-            &t.t("oauth-device-approved-title"),
-            &t.t("oauth-device-approved"),
-            true,
-        ),
-        Ok(_) => message(
-            t,
-            StatusCode::OK,
-            &t.t("oauth-device-denied-title"),
-            &t.t("oauth-device-denied"),
-            true,
-        ),
-        Err(e) => {
-            let why = rules::detail(&t, &e);
-            again(t, why, StatusCode::BAD_REQUEST)
         }
     }
 }
