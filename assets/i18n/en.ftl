@@ -349,6 +349,7 @@ hk-heading-out_of_order = Out of order ({ $count })
 hk-none = No rooms.
 hk-occupied = guest in
 hk-empty = empty
+hk-arriving = Arrival today
 hk-mark-clean = Cleaned
 hk-mark-inspected = Inspected
 hk-mark-dirty = Needs cleaning

@@ -362,6 +362,7 @@ hk-heading-out_of_order = Izvan funkcije ({ $count })
 hk-none = Nema soba.
 hk-occupied = gost u sobi
 hk-empty = prazna
+hk-arriving = Dolazak danas
 hk-mark-clean = Očišćena
 hk-mark-inspected = Pregledana
 hk-mark-dirty = Treba čišćenje

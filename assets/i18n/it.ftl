@@ -348,6 +348,7 @@ hk-heading-out_of_order = Fuori servizio ({ $count })
 hk-none = Nessuna camera.
 hk-occupied = ospite in camera
 hk-empty = vuota
+hk-arriving = Arrivo oggi
 hk-mark-clean = Pulita
 hk-mark-inspected = Controllata
 hk-mark-dirty = Da pulire

@@ -74,9 +74,7 @@ async fn render(
         Err(e) => return failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
     };
     let r = &v.reservation;
-    let keep = r.room_id.clone();
-    let rooms = match desk_views::check_in_rooms(&state.svc, p, r.room_type_id.clone(), keep).await
-    {
+    let rooms = match desk_views::check_in_rooms(&state.svc, p, r).await {
         Ok(rooms) => rooms,
         Err(e) => return server_error(&t, &e),
     };

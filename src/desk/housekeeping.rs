@@ -43,6 +43,8 @@ struct Card {
     number: String,
     kind: String,
     occupied: String,
+    /// "Arrival today", when a booking arriving today has the room.
+    arriving: Option<String>,
     version: i64,
     /// (state value, button label).
     taps: Vec<(&'static str, String)>,
@@ -71,7 +73,7 @@ async fn render(
     problem: Option<String>,
 ) -> Response {
     let t: T = shell.t;
-    let all = match desk_views::rooms(&state.svc, &s.principal).await {
+    let all = match desk_views::housekeeping_rooms(&state.svc, &s.principal).await {
         Ok(r) => r,
         Err(e) => return server_error(&t, &e),
     };
@@ -80,8 +82,9 @@ async fn render(
         .map(|st| {
             let cards: Vec<Card> = all
                 .iter()
-                .filter(|(r, _)| r.housekeeping_status == *st)
-                .map(|(r, kind)| Card {
+                .filter(|(r, ..)| r.housekeeping_status == *st)
+                .map(|(r, kind, arrives)| Card {
+                    arriving: arrives.then(|| t.t("hk-arriving")),
                     id: r.id.clone(),
                     number: r.number.clone(),
                     kind: kind.clone(),

@@ -268,7 +268,7 @@ pub async fn check_in(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -
     let (svc, p) = (&state.svc, &k.principal);
     let room = match reservations::get(svc, p, id.clone()).await {
         Ok(r) if r.room_id.is_some() => r.room_id,
-        Ok(r) => desk_views::check_in_rooms(svc, p, r.room_type_id.clone(), None)
+        Ok(r) => desk_views::check_in_rooms(svc, p, &r)
             .await
             .ok()
             .and_then(|rooms| {

@@ -151,29 +151,30 @@ pub async fn guest(
     Ok((g, stays.items.into_iter().map(|(r, _)| r).collect()))
 }
 
-/// The rooms a stay of `room_type_id` could be checked into, best first: free and clean (or
+/// The rooms the stay could be checked into, best first: free for its whole stay and clean (or
 /// inspected) rooms, then free rooms still to be cleaned; occupied and out-of-order rooms
 /// are left out, except `keep` (the room already assigned), which always stays on the list.
 pub async fn check_in_rooms(
     svc: &Services,
     p: &Principal,
-    room_type_id: String,
-    keep: Option<String>,
+    stay: &crate::model::Reservation,
 ) -> AppResult<Vec<crate::model::Room>> {
     use crate::domain::enums::HousekeepingStatus as H;
     let filter = store::rooms::RoomFilter {
-        room_type_id: Some(room_type_id),
+        room_type_id: Some(stay.room_type_id.clone()),
         ..Default::default()
     };
     let page = crate::service::rooms::list(svc, p, filter, crate::service::PageRequest::first(200))
         .await?;
+    let held = rooms_held(svc, stay_dates(stay), Some(stay.id.clone())).await?;
+    let keep = stay.room_id.clone();
     let mut rooms: Vec<crate::model::Room> = page
         .items
         .into_iter()
         .map(|(r, _)| r)
         .filter(|r| {
             keep.as_deref() == Some(r.id.as_str())
-                || (!r.occupied && r.housekeeping_status != H::OutOfOrder)
+                || (!r.occupied && r.housekeeping_status != H::OutOfOrder && !held.contains(&r.id))
         })
         .collect();
     rooms.sort_by_key(|r| {
@@ -184,6 +185,27 @@ pub async fn check_in_rooms(
         )
     });
     Ok(rooms)
+}
+
+/// The nights of a reservation, when they make a stay.
+fn stay_dates(r: &crate::model::Reservation) -> Option<crate::domain::stay::StayDates> {
+    crate::domain::stay::StayDates::new(r.arrival.0, r.departure.0).ok()
+}
+
+/// The rooms another stay holds on some night of `stay` (none without one).
+async fn rooms_held(
+    svc: &Services,
+    stay: Option<crate::domain::stay::StayDates>,
+    exclude: Option<String>,
+) -> AppResult<std::collections::HashSet<String>> {
+    match stay {
+        Some(stay) => {
+            svc.db()
+                .read(move |c| store::reservations::rooms_held(c, &stay, exclude.as_deref()))
+                .await
+        }
+        None => Ok(Default::default()),
+    }
 }
 
 /// Which invoices the invoices screen lists.
@@ -263,6 +285,8 @@ pub async fn booking_choices(
         Some(w) => crate::service::availability::nights(svc, p, w, None).await?,
         None => Vec::new(),
     };
+    // A room another stay holds on some of these nights is not offered.
+    let held = rooms_held(svc, window, None).await?;
     Ok(BookingChoices {
         types: types
             .items
@@ -276,7 +300,12 @@ pub async fn booking_choices(
                 (t, free)
             })
             .collect(),
-        rooms: rooms.items.into_iter().map(|(r, _)| r).collect(),
+        rooms: rooms
+            .items
+            .into_iter()
+            .map(|(r, _)| r)
+            .filter(|r| !held.contains(&r.id))
+            .collect(),
     })
 }
 
@@ -309,7 +338,7 @@ pub async fn board(svc: &Services, p: &Principal, from: NaiveDate, days: u64) ->
         .await
 }
 
-/// Every room, by number, with its type's name (up to 1,000), for the housekeeping screen.
+/// Every room, by number, with its type's name (up to 1,000).
 pub async fn rooms(svc: &Services, p: &Principal) -> AppResult<Vec<(crate::model::Room, String)>> {
     let all = crate::service::PageRequest::first(1000);
     let types = crate::service::room_types::list(svc, p, all.clone()).await?;
@@ -327,6 +356,32 @@ pub async fn rooms(svc: &Services, p: &Principal) -> AppResult<Vec<(crate::model
             (r, name)
         })
         .collect())
+}
+
+/// The housekeeping screen's rooms: [`rooms`], the rooms of today's arrivals not yet in
+/// first (marked `true`: those are the ones to have ready), then by number.
+pub async fn housekeeping_rooms(
+    svc: &Services,
+    p: &Principal,
+) -> AppResult<Vec<(crate::model::Room, String, bool)>> {
+    let clock = svc.db().clock().clone();
+    let arriving = svc
+        .db()
+        .read(move |c| {
+            let today = clock.today_in(&store::settings::get(c)?.time_zone);
+            store::reservations::arrival_rooms(c, today)
+        })
+        .await?;
+    let mut out: Vec<_> = rooms(svc, p)
+        .await?
+        .into_iter()
+        .map(|(r, name)| {
+            let arrives = arriving.contains(&r.id);
+            (r, name, arrives)
+        })
+        .collect();
+    out.sort_by_key(|(.., arrives)| !arrives);
+    Ok(out)
 }
 
 /// The administration's rooms screen: every room type, and every room with its type's name.

@@ -133,6 +133,20 @@ pub async fn check_in(svc: &Services, p: &Principal, input: CheckIn) -> AppResul
     .await
 }
 
+/// Marks a room guests have left dirty (at check-out, or when a stay moves rooms).
+pub(crate) fn mark_dirty(tx: &Tx, room_id: &str, now: &Instant) -> AppResult<()> {
+    if let Some(room) = store::rooms::get(tx, room_id)?
+        && room.housekeeping_status != HousekeepingStatus::Dirty
+    {
+        let mut dirty = room.clone();
+        dirty.housekeeping_status = HousekeepingStatus::Dirty;
+        dirty.version += 1;
+        dirty.updated_at = now.clone();
+        store::rooms::update(tx, &room, &dirty)?;
+    }
+    Ok(())
+}
+
 /// The invoice lines of a stay: the nights, the uninvoiced folio, the city tax.
 fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<DraftLine>> {
     let settings = store::settings::get(tx)?;
@@ -275,15 +289,8 @@ pub async fn check_out(
             reason: None,
         };
         let invoice = issue(tx, &actor, c.fiscal.as_ref(), draft)?;
-        if let Some(room_id) = &r.room_id
-            && let Some(room) = store::rooms::get(tx, room_id)?
-            && room.housekeeping_status != HousekeepingStatus::Dirty
-        {
-            let mut dirty = room.clone();
-            dirty.housekeeping_status = HousekeepingStatus::Dirty;
-            dirty.version += 1;
-            dirty.updated_at = now.clone();
-            store::rooms::update(tx, &room, &dirty)?;
+        if let Some(room_id) = &r.room_id {
+            mark_dirty(tx, room_id, &now)?;
         }
         r.status = next;
         r.checked_out_at = Some(now.clone());

@@ -151,6 +151,43 @@ pub fn room_clash(
         .optional()?)
 }
 
+/// The rooms that a stay holding inventory occupies on some night of `stay` (other than the
+/// reservation `exclude`): rooms a page must not offer for it.
+pub fn rooms_held(
+    conn: &Connection,
+    stay: &StayDates,
+    exclude: Option<&str>,
+) -> AppResult<std::collections::HashSet<String>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT DISTINCT room_id FROM reservations
+          WHERE departure > ?2 AND arrival < ?1 AND room_id IS NOT NULL AND {HOLDS_INVENTORY}
+            AND id <> ?3"
+    ))?;
+    let rows = stmt.query_map(
+        (
+            Date(stay.departure()),
+            Date(stay.arrival()),
+            exclude.unwrap_or(""),
+        ),
+        |r| r.get::<_, String>(0),
+    )?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The rooms of bookings arriving on `day` that are not in yet: the rooms to make ready
+/// first.
+pub fn arrival_rooms(
+    conn: &Connection,
+    day: chrono::NaiveDate,
+) -> AppResult<std::collections::HashSet<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT room_id FROM reservations
+          WHERE arrival = ?1 AND status = 'confirmed' AND room_id IS NOT NULL",
+    )?;
+    let rows = stmt.query_map([Date(day)], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 fn write(tx: &Tx, sql: &str, r: &Reservation) -> AppResult<()> {
     tx.prepare_cached(sql)?.execute(rusqlite::named_params! {
         ":id": &r.id,

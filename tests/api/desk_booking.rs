@@ -109,3 +109,68 @@ async fn a_booking_is_made_once_from_availability_with_a_new_guest() {
         shown.text
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn only_rooms_free_for_the_whole_stay_are_offered() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    let held = app.room("101", &rt).await;
+    let free = app.room("102", &rt).await;
+    let (ada, bo) = (
+        app.guest("Ada", "Held").await,
+        app.guest("Bo", "Free").await,
+    );
+    let book = |guest: String, room: Option<&str>| {
+        let mut body = serde_json::json!({"primary_guest_id": guest, "room_type_id": rt,
+            "arrival": day(0), "departure": day(2), "adults": 1});
+        if let Some(r) = room {
+            body["room_id"] = serde_json::json!(r);
+        }
+        let app = &app;
+        async move { app.post("/v1/reservations", body).await.expect(201).id() }
+    };
+    book(ada, Some(&held)).await;
+    let waiting = book(bo, None).await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+
+    // The second arrival's check-in offers only the room nobody holds tonight.
+    let check_in = b.get(&format!("/reservations/{waiting}/check-in")).await;
+    assert_eq!(check_in.status, 200, "{}", check_in.text);
+    assert!(
+        check_in.text.contains(&format!("value=\"{free}\"")),
+        "{}",
+        check_in.text
+    );
+    assert!(
+        !check_in.text.contains(&format!("value=\"{held}\"")),
+        "room 101 is held by another arrival: {}",
+        check_in.text
+    );
+    // The new-booking form, for these nights and for later ones.
+    let now = b
+        .get(&format!(
+            "/reservations/new?arrival={}&departure={}",
+            day(1),
+            day(3)
+        ))
+        .await;
+    assert!(
+        !now.text.contains(&format!("value=\"{held}\"")),
+        "{}",
+        now.text
+    );
+    let later = b
+        .get(&format!(
+            "/reservations/new?arrival={}&departure={}",
+            day(2),
+            day(3)
+        ))
+        .await;
+    assert!(
+        later.text.contains(&format!("value=\"{held}\"")),
+        "{}",
+        later.text
+    );
+    assert!(later.text.contains(&format!("value=\"{free}\"")));
+}

@@ -168,3 +168,61 @@ async fn the_invoices_list_filters_by_dates_and_status() {
         "housekeeping may not read invoices"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_room_move_leaves_the_old_room_dirty_and_arrival_rooms_come_first() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    let (r101, r102) = (app.room("101", &rt).await, app.room("102", &rt).await);
+    let r103 = app.room("103", &rt).await;
+    let today = crate::support::day(0);
+    let stay = |guest: String, room: &str| {
+        json!({"primary_guest_id": guest, "room_type_id": rt, "room_id": room,
+               "arrival": today, "departure": crate::support::day(2), "adults": 1})
+    };
+    let g = app.guest("Mara", "Moved").await;
+    let moving = app
+        .post("/v1/reservations", stay(g, &r101))
+        .await
+        .expect(201)
+        .id();
+    app.post(
+        "/v1/check-in",
+        json!({"reservation_id": moving, "room_id": r101}),
+    )
+    .await
+    .expect(200);
+    let version = app.get(&format!("/v1/reservations/{moving}")).await.body["version"]
+        .as_i64()
+        .unwrap();
+    app.put_if(
+        &format!("/v1/reservations/{moving}"),
+        &format!("\"{version}\""),
+        json!({"room_id": r102}),
+    )
+    .await
+    .expect(200);
+    let left = app.get(&format!("/v1/rooms/{r101}")).await.expect(200);
+    assert_eq!(left.body["housekeeping_status"], "dirty", "{}", left.text);
+
+    // A booking arriving today in 103: its room leads the clean ones, marked.
+    let g = app.guest("Ana", "Arriving").await;
+    app.post("/v1/reservations", stay(g, &r103))
+        .await
+        .expect(201);
+    let password = staff(&app, "hana", "housekeeping").await;
+    let b = Browser::sign_in(&app, "hana", &password).await;
+    let page = b.get("/housekeeping").await;
+    let (at103, at102) = (
+        page.text.find("<strong>103</strong>").unwrap(),
+        page.text.find("<strong>102</strong>"),
+    );
+    assert!(page.text.contains("Arrival today"), "{}", page.text);
+    if let Some(at102) = at102 {
+        let clean = page.text.find("id=\"hk-clean\"").unwrap();
+        assert!(
+            at103 < at102 || at102 < clean,
+            "103 comes first among the clean rooms"
+        );
+    }
+}

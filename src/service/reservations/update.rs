@@ -148,6 +148,14 @@ pub async fn update(
         r.version += 1;
         r.updated_at = now;
         store::reservations::update(tx, &old, &r)?;
+        // Guests in the house moved rooms: the room they left needs cleaning.
+        if old.status == Status::CheckedIn
+            && r.status == Status::CheckedIn
+            && old.room_id != r.room_id
+            && let Some(left) = &old.room_id
+        {
+            crate::service::stays::mark_dirty(tx, left, &r.updated_at)?;
+        }
         let event = match (old.status, r.status) {
             (a, Status::Cancelled) if a != Status::Cancelled => EventType::ReservationCancelled,
             (a, Status::NoShow) if a != Status::NoShow => EventType::ReservationNoShow,
