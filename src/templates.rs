@@ -18,6 +18,8 @@ pub struct Login<'a> {
     pub t: T,
     /// The client asking for access.
     pub client_name: &'a str,
+    /// The property's name, so staff know which hotel they sign in to.
+    pub hotel: String,
     /// innkeep's own front desk: a plain sign-in, no consent to give.
     pub first_party: bool,
     /// `(scope, what it allows)` pairs.

@@ -79,8 +79,10 @@ pub struct Shell {
     pub t: T,
     /// Which navigation entry is this page.
     pub active: &'static str,
-    /// "Signed in as …".
+    /// "Signed in as … (role)": the bar's link says it to screen readers and on hover.
     pub who: String,
+    /// The name the bar shows (the role and the rest are in `who`).
+    pub who_name: String,
     /// The date bar: the property's today, in words.
     pub today: String,
     /// The session's CSRF token.
@@ -116,6 +118,7 @@ impl Shell {
             t,
             active,
             who,
+            who_name: s.principal.actor.name.clone(),
             csrf: s.csrf.clone(),
             guests: s
                 .principal

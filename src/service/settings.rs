@@ -18,6 +18,12 @@ pub async fn get(svc: &Services, p: &Principal) -> AppResult<Settings> {
     Ok(s)
 }
 
+/// The property's name, shown to anyone who reaches the sign-in page (it is on every
+/// invoice too): no scope needed.
+pub async fn property_name(svc: &Services) -> AppResult<String> {
+    svc.db().read(|c| Ok(store::settings::get(c)?.name)).await
+}
+
 /// Applies changes to the settings.
 pub async fn update(
     svc: &Services,

@@ -59,7 +59,12 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
         body.contains("Anna Rossi") && body.contains("1 arrival"),
         "{body}"
     );
-    assert!(body.contains("Signed in as marta (front desk)"), "{body}");
+    let who = b.wait_for(Locator::Css(".bar .who")).await;
+    assert_eq!(who.text().await.unwrap(), "marta");
+    assert_eq!(
+        who.attr("aria-label").await.unwrap().as_deref(),
+        Some("Signed in as marta (front desk)")
+    );
     b.screenshot("desk-today").await;
 
     // The guest's name opens the reservation.

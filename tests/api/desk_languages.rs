@@ -120,9 +120,17 @@ async fn in_a_browser_the_desk_reads_in_croatian() {
         .text()
         .await
         .unwrap();
+    let who = c
+        .find(fantoccini::Locator::Css(".bar .who"))
+        .await
+        .unwrap()
+        .attr("aria-label")
+        .await
+        .unwrap()
+        .unwrap_or_default();
     assert!(
-        body.contains("Danas") && body.contains("Prijavljeni ste kao ana (voditelj)"),
-        "{body}"
+        body.contains("Danas") && who == "Prijavljeni ste kao ana (voditelj)",
+        "{body} {who}"
     );
     b.axe("Danas").await;
     b.screenshot("desk-today-hr").await;

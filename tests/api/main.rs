@@ -16,6 +16,7 @@ mod concurrency;
 mod crash_loop;
 mod desk;
 mod desk_admin;
+mod desk_bar;
 mod desk_board;
 mod desk_booking;
 mod desk_browser;

@@ -85,6 +85,7 @@ pub(super) fn csrf_ok(req: &Request, form: &HashMap<String, String>) -> bool {
 
 fn login_page(
     t: T,
+    hotel: String,
     req: &AuthorizeRequest,
     p: &AuthorizeParams,
     username: &str,
@@ -107,6 +108,7 @@ fn login_page(
     let login = templates::Login {
         t,
         client_name: &req.client.name,
+        hotel,
         first_party: req.client.id == crate::service::desk::CLIENT_ID,
         scopes: req
             .scope
@@ -119,6 +121,14 @@ fn login_page(
         error,
     };
     page(status, &login, Some(&csrf))
+}
+
+/// The property's name for the sign-in page (empty if it cannot be read: the page still
+/// works).
+async fn hotel(state: &OAuthState) -> String {
+    crate::service::settings::property_name(&state.svc)
+        .await
+        .unwrap_or_default()
 }
 
 fn authorize_error(t: T, e: AuthorizeError) -> Response {
@@ -158,7 +168,10 @@ pub async fn authorize_page(
 ) -> Response {
     let t = words(req);
     match oauth::check_authorize(&state.svc, &p).await {
-        Ok(areq) => login_page(t, &areq, &p, "", None, StatusCode::OK),
+        Ok(areq) => {
+            let hotel = hotel(&state).await;
+            login_page(t, hotel, &areq, &p, "", None, StatusCode::OK)
+        }
         Err(e) => authorize_error(t, e),
     }
 }
@@ -222,6 +235,7 @@ pub async fn authorize_submit(
         },
         Err(LoginError::Invalid) => login_page(
             t,
+            hotel(&state).await,
             &areq,
             &p,
             &username,
