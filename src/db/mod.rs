@@ -41,6 +41,17 @@ pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
     )?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
+    // Migrations re-key stored names with the code's own rule (`domain::search::name_keys`).
+    conn.create_scalar_function(
+        "innkeep_name_key",
+        2,
+        rusqlite::functions::FunctionFlags::SQLITE_UTF8
+            | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            let (first, last) = (ctx.get::<String>(0)?, ctx.get::<String>(1)?);
+            Ok(crate::domain::search::name_keys(&first, &last).0)
+        },
+    )?;
     Ok(())
 }
 

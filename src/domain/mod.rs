@@ -17,6 +17,7 @@ pub mod retention;
 pub mod room_numbers;
 pub mod rules;
 pub mod scopes;
+pub mod search;
 pub mod signature;
 pub mod spreadsheet;
 pub mod stay;

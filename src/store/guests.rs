@@ -11,12 +11,7 @@ use crate::model::{Date, Guest};
 
 const ENTITY: &str = "guest";
 
-/// The stored keys of a name: what the name filter searches ("first last" and "last first")
-/// and the list order (last name, then first name), both case-folded.
-pub fn name_keys(first: &str, last: &str) -> (String, String) {
-    let (f, l) = (first.to_lowercase(), last.to_lowercase());
-    (format!("{f} {l}\n{l} {f}"), format!("{l}\u{1f}{f}"))
-}
+pub use crate::domain::search::{fold, name_keys};
 
 /// The list order key of a guest.
 pub fn sort_key(g: &Guest) -> String {
@@ -151,9 +146,10 @@ pub fn list(
     limit: usize,
 ) -> AppResult<Vec<(Guest, Position)>> {
     let mut q = ListQuery::new(ENTITY, "guests", "sort_key");
-    if let Some(name) = &f.name {
-        let name = name.to_lowercase();
-        if name.chars().any(char::is_control) {
+    if let Some(typed) = &f.name {
+        // Stored names are searchable without accents too, so the query is folded the same.
+        let name = fold(typed);
+        if typed.chars().any(char::is_control) || name.chars().any(char::is_control) {
             // No stored name holds a control character (and FTS5 cannot parse a NUL).
             q.filter("0", []);
         } else if name.chars().count() >= 3 {
