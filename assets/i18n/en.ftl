@@ -30,6 +30,8 @@ forbidden = Your role cannot open this page. Ask whoever runs innkeep if you nee
 
 today-title = Today
 today-heading = { $date }
+today-vat-missing = The usual VAT rate on rooms is 0 %: invoices would go out without VAT. Ask an administrator to set it.
+today-vat-missing-admin = The usual VAT rate on rooms is 0 %: invoices would go out without VAT. Set it under
 count-arrivals = { $count ->
     [one] 1 arrival
    *[other] { $count } arrivals

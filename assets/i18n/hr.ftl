@@ -29,6 +29,8 @@ forbidden = Vaša uloga ne može otvoriti ovu stranicu. Ako vam treba, pitajte o
 
 today-title = Danas
 today-heading = { $date }
+today-vat-missing = Uobičajena stopa PDV-a na smještaj je 0 %: računi bi išli bez PDV-a. Zamolite administratora da je postavi.
+today-vat-missing-admin = Uobičajena stopa PDV-a na smještaj je 0 %: računi bi išli bez PDV-a. Postavite je pod
 count-arrivals = { $count ->
     [one] { $count } dolazak
     [few] { $count } dolaska

@@ -29,6 +29,8 @@ forbidden = Il tuo ruolo non può aprire questa pagina. Chiedi a chi gestisce in
 
 today-title = Oggi
 today-heading = { $date }
+today-vat-missing = L'aliquota IVA abituale sulle camere è 0 %: le fatture uscirebbero senza IVA. Chiedete a un amministratore di impostarla.
+today-vat-missing-admin = L'aliquota IVA abituale sulle camere è 0 %: le fatture uscirebbero senza IVA. Impostatela in
 count-arrivals = { $count ->
     [one] 1 arrivo
    *[other] { $count } arrivi

@@ -30,6 +30,10 @@ pub struct SetupArgs {
     /// The currency of rates and invoices (ISO 4217), such as EUR.
     #[arg(long)]
     pub currency: Option<String>,
+    /// The VAT rate on rooms in percent, such as 10 (Italy) or 13 (Croatia); offered from
+    /// the country.
+    #[arg(long, value_name = "PERCENT")]
+    pub tax_rate: Option<String>,
     /// A room type and its rooms, CODE:NAME:GUESTS:RATE:ROOMS, such as
     /// "DBL:Double room:2:95.00:101-112". Repeat it for each room type.
     #[arg(long = "room-type", value_name = "SPEC")]
@@ -172,7 +176,16 @@ fn ask_settings(
         |s| settings_rule("currency", &s.to_ascii_uppercase()),
     )?;
     let currency = currency.to_ascii_uppercase();
-    let input = json!({"name": name, "country": country, "time_zone": zone, "currency": currency});
+    let vat = ask.text(
+        "The VAT rate on rooms, in percent",
+        args.tax_rate.clone(),
+        Some(default_vat(&country)),
+        "--tax-rate",
+        |s| basis_points(s).map(drop),
+    )?;
+    let tax = basis_points(&vat)?;
+    let input = json!({"name": name, "country": country, "time_zone": zone, "currency": currency,
+                       "default_tax_rate": tax});
     let mut errs = Vec::new();
     let update = SettingsUpdate::from_json(&input, "", &mut errs).ok_or_else(|| said(&errs))?;
     let shown = vec![
@@ -180,8 +193,36 @@ fn ask_settings(
         ("Country".into(), country),
         ("Time zone".into(), zone),
         ("Currency".into(), currency),
+        (
+            "VAT on rooms".into(),
+            format!("{} %", crate::domain::money::format_amount(tax)),
+        ),
     ];
     Ok((update, shown))
+}
+
+/// The VAT rate on accommodation a country charges, offered as the default: Italy's 10 %
+/// (the aliquota ridotta for lodging, DPR 633/1972, Tabella A, parte III), Croatia's 13 %
+/// (the reduced rate for accommodation, Zakon o PDV-u, čl. 38.), as they stood in 2026;
+/// change them here if the law moves. Elsewhere 0 is offered and the desk warns about it.
+fn default_vat(country: &str) -> &'static str {
+    match country {
+        "IT" => "10",
+        "HR" => "13",
+        _ => "0",
+    }
+}
+
+/// A percentage as typed ("13", "9.5", "9,5") in basis points, by the API's rule.
+fn basis_points(s: &str) -> Result<i64, String> {
+    let bp = crate::domain::money::parse_amount(s)
+        .ok_or_else(|| format!("{s:?} is not a percentage; write it as 13 or 9.5"))?;
+    let mut errs = Vec::new();
+    SettingsUpdate::from_json(&json!({ "default_tax_rate": bp }), "", &mut errs);
+    match errs.first() {
+        Some(e) => Err(format!("{s} % {}", e.message.replace("10000", "100 %"))),
+        None => Ok(bp),
+    }
 }
 
 /// A likely time zone for a country, offered as the default.

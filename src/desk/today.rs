@@ -54,6 +54,8 @@ struct TodayPage {
     lists: Vec<List>,
     /// Why invoices cannot be issued now (after a restore), in words.
     held: Option<String>,
+    /// That the usual VAT rate is 0 % where rooms are taxed, and who can change it.
+    vat: Option<String>,
 }
 
 fn day(s: &str) -> Option<NaiveDate> {
@@ -177,8 +179,21 @@ pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         let e = crate::service::numbering::unconfirmed(since);
         super::rules::detail(&t, &e)
     });
+    let vat = v.vat_missing.then(|| {
+        t.t(
+            if s.principal
+                .scopes
+                .contains(crate::domain::scopes::Scope::Admin)
+            {
+                "today-vat-missing-admin"
+            } else {
+                "today-vat-missing"
+            },
+        )
+    });
     let body = TodayPage {
         held,
+        vat,
         date: t.date(v.day),
         counts,
         lists: vec![

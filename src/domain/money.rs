@@ -25,6 +25,18 @@ pub struct Amounts {
     pub gross: i64,
 }
 
+/// Whether `country` (ISO 3166-1) charges VAT on hotel rooms: the EU's member states, the
+/// EEA's, Switzerland and the United Kingdom. Where it does, a usual rate of 0 % is a
+/// set-up mistake to point out.
+pub fn taxes_rooms(country: &str) -> bool {
+    const VAT_ON_ROOMS: &[&str] = &[
+        "AT", "BE", "BG", "CH", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GB", "GR", "HR",
+        "HU", "IE", "IS", "IT", "LI", "LT", "LU", "LV", "MT", "NL", "NO", "PL", "PT", "RO", "SE",
+        "SI", "SK",
+    ];
+    VAT_ON_ROOMS.contains(&country)
+}
+
 /// An amount in minor units as a decimal with two places and a point: `-1234.50` (what
 /// [`parse_amount`] reads back).
 pub fn format_amount(minor: i64) -> String {

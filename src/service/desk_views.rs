@@ -26,6 +26,9 @@ pub struct Today {
     pub counts: DayCounts,
     /// Since when invoices are on hold after a restore, if they are.
     pub numbering_held: Option<String>,
+    /// The usual VAT rate is 0 % in a country that taxes rooms: invoices would go out
+    /// without VAT.
+    pub vat_missing: bool,
 }
 
 impl Today {
@@ -42,10 +45,15 @@ pub async fn today(svc: &Services, p: &Principal) -> AppResult<Today> {
     let clock = svc.db().clock().clone();
     svc.db()
         .read(move |c| {
-            let tz = store::settings::get(c)?.time_zone;
-            let day = clock.today_in(&tz);
+            let settings = store::settings::get(c)?;
+            let day = clock.today_in(&settings.time_zone);
             let d = day.to_string();
             Ok(Today {
+                vat_missing: settings.default_tax_rate == 0
+                    && settings
+                        .country
+                        .as_deref()
+                        .is_some_and(crate::domain::money::taxes_rooms),
                 day,
                 arrivals: store::desk_views::arrivals(c, &d)?,
                 in_house: store::desk_views::in_house(c, &d)?,

@@ -85,3 +85,30 @@ async fn an_admin_changes_the_settings_with_errors_in_place() {
     let m = Browser::sign_in(&app, "marta", &fd).await;
     assert_eq!(m.get("/admin/settings").await.status, 403);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn today_warns_while_rooms_carry_no_vat() {
+    let app = spawn_app().await;
+    app.put(
+        "/v1/settings",
+        serde_json::json!({"country": "IT", "default_tax_rate": 0}),
+    )
+    .await
+    .expect(200);
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let today = b.get("/").await;
+    assert!(
+        today.text.contains("The usual VAT rate on rooms is 0 %")
+            && today.text.contains("Ask an administrator"),
+        "{}",
+        today.text
+    );
+    app.put(
+        "/v1/settings",
+        serde_json::json!({"default_tax_rate": 1000}),
+    )
+    .await
+    .expect(200);
+    assert!(!b.get("/").await.text.contains("VAT rate on rooms is 0"));
+}

@@ -93,6 +93,17 @@ async fn setup_by_flags_then_the_admin_signs_in() {
         settings.text.contains("Europe/Zagreb"),
         "the country's zone is the default"
     );
+    let vat = app.get("/v1/settings").await.expect(200);
+    assert_eq!(
+        vat.body["default_tax_rate"], 1300,
+        "Croatia's VAT on rooms is the default"
+    );
+    let today = b.get("/").await;
+    assert!(
+        !today.text.contains("VAT rate on rooms is 0"),
+        "{}",
+        today.text
+    );
 }
 
 #[test]
@@ -135,6 +146,10 @@ fn bad_flags_name_the_flag_and_the_rule_and_write_nothing() {
             "room 103 is in two room types",
         ),
         (&[][..], "at least one room type"),
+        (
+            &["--room-type", "A:One:2:95:1", "--tax-rate", "250"][..],
+            "250 %",
+        ),
         (
             &["--room-type", "A:One:2:95:1", "--time-zone", "Mars/Base"][..],
             "--time-zone \"Mars/Base\"",
@@ -228,6 +243,12 @@ fn setup_through_a_terminal() {
     step(&mut p, "Country", Some("it"));
     step(&mut p, "Time zone [Europe/Rome]", Some(""));
     step(&mut p, "Currency [EUR]", Some(""));
+    step(
+        &mut p,
+        "The VAT rate on rooms, in percent [10]",
+        Some("ten"),
+    );
+    step(&mut p, "is not a percentage", Some(""));
     step(&mut p, "Short code", Some("dbl"));
     step(&mut p, "Name (such as Double room)", Some("Doppia"));
     step(&mut p, "Most guests in one room [2]", Some(""));
