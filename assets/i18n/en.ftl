@@ -122,9 +122,10 @@ history-reservation-checked_in = Checked in
 history-reservation-checked_out = Checked out
 history-reservation-charge_added = Charge added
 guests-title = Guests
-guests-search-label = Name
+guests-search-label = Name, e-mail or booking code
 guests-search-button = Search
-guests-none = No guest has this name. Check the spelling, or search for part of it.
+guests-none = No guest has this name or e-mail. Check the spelling, or search for part of the name.
+guests-booking-found = Booking
 guests-found = { $count ->
     [one] 1 guest
    *[other] { $count } guests

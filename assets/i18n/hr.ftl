@@ -129,9 +129,10 @@ history-reservation-checked_in = Gost prijavljen
 history-reservation-checked_out = Gost odjavljen
 history-reservation-charge_added = Dodano terećenje
 guests-title = Gosti
-guests-search-label = Ime
+guests-search-label = Ime, e-pošta ili kôd rezervacije
 guests-search-button = Traži
-guests-none = Nijedan gost nema to ime. Provjerite kako je napisano ili tražite dio imena.
+guests-none = Nijedan gost nema to ime ili e-poštu. Provjerite kako je napisano ili tražite dio imena.
+guests-booking-found = Rezervacija
 guests-found = { $count ->
     [one] { $count } gost
     [few] { $count } gosta

@@ -121,9 +121,10 @@ history-reservation-checked_in = Check-in fatto
 history-reservation-checked_out = Check-out fatto
 history-reservation-charge_added = Addebito aggiunto
 guests-title = Ospiti
-guests-search-label = Nome
+guests-search-label = Nome, e-mail o codice prenotazione
 guests-search-button = Cerca
-guests-none = Nessun ospite ha questo nome. Controlla come è scritto, o cerca una parte del nome.
+guests-none = Nessun ospite ha questo nome o questa e-mail. Controlla come è scritto, o cerca una parte del nome.
+guests-booking-found = Prenotazione
 guests-found = { $count ->
     [one] 1 ospite
    *[other] { $count } ospiti

@@ -21,6 +21,8 @@ struct GuestsPage {
     found: String,
     /// (id, name, e-mail, phone, nationality)
     guests: Vec<(String, String, String, String, String)>,
+    /// The booking whose code was typed: (id, code, guest, dates).
+    booking: Option<(String, String, String, String)>,
 }
 
 #[derive(Template)]
@@ -73,7 +75,24 @@ pub async fn guests(
         Ok(g) => g,
         Err(e) => return server_error(&t, &e),
     };
+    let booking = match desk_views::find_booking(&state.svc, &s.principal, &query).await {
+        Ok(b) => b.map(|(r, g)| {
+            let dates = format!(
+                "{} – {}",
+                t.short_date(r.arrival.0),
+                t.short_date(r.departure.0)
+            );
+            (
+                r.id,
+                r.code,
+                format!("{} {}", g.first_name, g.last_name),
+                dates,
+            )
+        }),
+        Err(e) => return server_error(&t, &e),
+    };
     let body = GuestsPage {
+        booking,
         found: t.n("guests-found", found.len() as i64),
         guests: found
             .into_iter()

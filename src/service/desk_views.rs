@@ -133,13 +133,47 @@ pub async fn find_guests(
     query: &str,
 ) -> AppResult<Vec<crate::model::Guest>> {
     let q = query.trim();
-    let filter = store::guests::GuestFilter {
-        name: (!q.is_empty()).then(|| q.to_string()),
-        ..Default::default()
+    // An e-mail address is looked up as one (exactly, any case); anything else by name.
+    let filter = if q.contains('@') {
+        store::guests::GuestFilter {
+            email: Some(q.to_string()),
+            ..Default::default()
+        }
+    } else {
+        store::guests::GuestFilter {
+            name: (!q.is_empty()).then(|| q.to_string()),
+            ..Default::default()
+        }
     };
     let page = crate::service::guests::list(svc, p, filter, crate::service::PageRequest::first(50))
         .await?;
     Ok(page.items.into_iter().map(|(g, _)| g).collect())
+}
+
+/// The booking whose confirmation code is `query` (as typed: case and spaces aside), for a
+/// search box that finds bookings too; `None` without one, or for a role that may not read
+/// bookings.
+pub async fn find_booking(
+    svc: &Services,
+    p: &Principal,
+    query: &str,
+) -> AppResult<Option<(crate::model::Reservation, crate::model::Guest)>> {
+    let code: String = query
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase();
+    if code.len() < 4 || code.len() > 16 || !p.scopes.contains(Scope::ReservationsRead) {
+        return Ok(None);
+    }
+    svc.db()
+        .read(move |c| {
+            let Some(r) = store::reservations::by_code(c, &code)? else {
+                return Ok(None);
+            };
+            Ok(store::guests::get(c, &r.primary_guest_id)?.map(|g| (r, g)))
+        })
+        .await
 }
 
 /// A guest and their stays, newest arrival last (the first 200).

@@ -79,6 +79,16 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Reservation>> {
         .optional()?)
 }
 
+/// The reservation with confirmation code `code`, if any.
+pub fn by_code(conn: &Connection, code: &str) -> AppResult<Option<Reservation>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}{GUEST_IDS} FROM reservations t WHERE t.code = ?1"
+        ))?
+        .query_row([code], map)
+        .optional()?)
+}
+
 /// Whether a confirmation code is already used.
 pub fn code_exists(conn: &Connection, code: &str) -> AppResult<bool> {
     Ok(conn

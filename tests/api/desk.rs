@@ -227,6 +227,36 @@ async fn guests_are_found_by_name_and_their_page_lists_their_stays() {
     );
     let none = b.get("/guests?q=zzz").await;
     assert!(none.text.contains("No guest has this name"));
+    // One box finds a booking by its code (case and spaces aside) and a guest by e-mail.
+    let typed = format!(" {} ", code.to_lowercase());
+    let booking = b
+        .get(&format!(
+            "/guests?{}",
+            serde_urlencoded::to_string([("q", &typed)]).unwrap()
+        ))
+        .await;
+    assert!(
+        booking
+            .text
+            .contains(&format!("<strong>{code}</strong>: Anna Rossi"))
+            && booking.text.contains("/reservations/"),
+        "{}",
+        booking.text
+    );
+    let with_email = app
+        .post(
+            "/v1/guests",
+            serde_json::json!({"first_name": "Eva", "last_name": "Mail", "email": "Eva.Mail@example.com"}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let by_email = b.get("/guests?q=eva.mail%40EXAMPLE.com").await;
+    assert!(
+        by_email.text.contains(&format!("/guests/{with_email}")),
+        "{}",
+        by_email.text
+    );
 
     let page = b.get(&format!("/guests/{anna}")).await;
     assert_eq!(page.status, 200);
