@@ -47,6 +47,8 @@ pub fn status(conn: &Connection) -> AppResult<MigrationStatus> {
 
 /// Applies pending migrations; refuses a database from a newer innkeep.
 pub fn migrate(conn: &mut Connection) -> AppResult<MigrationStatus> {
+    // Migrations may call innkeep's own SQL functions, whoever opened the connection.
+    super::functions(conn)?;
     let before = status(conn)?;
     if before.applied > SCHEMA_VERSION {
         return Err(AppError::new(

@@ -41,7 +41,12 @@ pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
     )?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
-    // Migrations re-key stored names with the code's own rule (`domain::search::name_keys`).
+    functions(conn)
+}
+
+/// Registers innkeep's own SQL functions on `conn`: `innkeep_name_key(first, last)`, the
+/// code's own rule (`domain::search::name_keys`), with which migrations re-key stored names.
+pub fn functions(conn: &Connection) -> rusqlite::Result<()> {
     conn.create_scalar_function(
         "innkeep_name_key",
         2,
