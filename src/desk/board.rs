@@ -98,10 +98,17 @@ fn cells<'a>(
         }
         out.extend((at..start).map(|i| Cell::Free(free(i).to_string(), bookable)));
         let status = words.status(&s.status);
+        let label = match &s.notes {
+            Some(n) => format!("{}, {status}: {n}", s.guest),
+            None => format!("{}, {status}", s.guest),
+        };
         out.push(Cell::Bar {
             id: s.id.clone(),
-            guest: s.guest.clone(),
-            label: format!("{}, {status}", s.guest),
+            guest: match &s.notes {
+                Some(_) => format!("{} ✎", s.guest),
+                None => s.guest.clone(),
+            },
+            label,
             status: s.status.clone(),
             span: end - start,
         });
@@ -240,6 +247,7 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         // A role that may not read guests sees the stays without their names.
         for stay in &mut b.stays {
             stay.guest = t.t(&format!("status-{}", stay.status));
+            stay.notes = None;
         }
     }
     let at = |days: i64| format!("/board?from={}", from + chrono::Duration::days(days));

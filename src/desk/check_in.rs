@@ -46,6 +46,8 @@ struct CheckInPage {
     room: String,
     room_error: Option<String>,
     guests: Vec<GuestPart>,
+    /// The booking's notes and its guests' ("late arrival", "gluten-free").
+    notes: Vec<String>,
 }
 
 fn prefix(i: usize) -> String {
@@ -111,7 +113,15 @@ async fn render(
         .and_then(|f| f.get("room_id").cloned())
         .or(r.room_id.clone())
         .unwrap_or_default();
+    let notes = r
+        .notes
+        .iter()
+        .chain(v.guests.iter().filter_map(|g| g.notes.as_ref()))
+        .filter(|n| !n.trim().is_empty())
+        .cloned()
+        .collect();
     let body = CheckInPage {
+        notes,
         title: t.with(
             "check-in-title",
             &[

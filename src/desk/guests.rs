@@ -164,6 +164,10 @@ pub async fn show(
         (t.t("field-document"), or_not_given(&t, document)),
         (t.t("field-address"), or_not_given(&t, address)),
     ];
+    let mut facts = facts;
+    if let Some(n) = g.notes.clone().filter(|n| !n.trim().is_empty()) {
+        facts.push((t.t("field-notes"), n));
+    }
     let full_name = format!("{} {}", g.first_name, g.last_name);
     let body = GuestPage {
         id: g.id.clone(),

@@ -45,6 +45,8 @@ struct Card {
     occupied: String,
     /// "Arrival today", when a booking arriving today has the room.
     arriving: Option<String>,
+    /// That booking's notes.
+    note: Option<String>,
     version: i64,
     /// (state value, button label).
     taps: Vec<(&'static str, String)>,
@@ -84,7 +86,8 @@ async fn render(
                 .iter()
                 .filter(|(r, ..)| r.housekeeping_status == *st)
                 .map(|(r, kind, arrives)| Card {
-                    arriving: arrives.then(|| t.t("hk-arriving")),
+                    arriving: arrives.as_ref().map(|_| t.t("hk-arriving")),
+                    note: arrives.clone().flatten().filter(|n| !n.trim().is_empty()),
                     id: r.id.clone(),
                     number: r.number.clone(),
                     kind: kind.clone(),

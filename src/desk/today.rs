@@ -24,6 +24,8 @@ struct Row {
     quick: Option<String>,
     room: Option<String>,
     guest: String,
+    /// The booking's and the guest's notes ("late arrival ~22:00", "gluten-free").
+    notes: Vec<String>,
     party: String,
     nights: String,
     room_type: String,
@@ -74,6 +76,7 @@ fn row(t: &T, r: StayRow, quick: bool) -> Row {
         id: r.id,
         room: r.room,
         guest: r.guest,
+        notes: r.notes,
         party: t.with(
             "party",
             &[

@@ -400,12 +400,13 @@ pub async fn rooms(svc: &Services, p: &Principal) -> AppResult<Vec<(crate::model
         .collect())
 }
 
+/// A room on the housekeeping screen: the room, its type's name, and, when a booking
+/// arriving today has it, that booking's notes (`Some(None)`: arriving, no notes).
+pub type HousekeepingRoom = (crate::model::Room, String, Option<Option<String>>);
+
 /// The housekeeping screen's rooms: [`rooms`], the rooms of today's arrivals not yet in
-/// first (marked `true`: those are the ones to have ready), then by number.
-pub async fn housekeeping_rooms(
-    svc: &Services,
-    p: &Principal,
-) -> AppResult<Vec<(crate::model::Room, String, bool)>> {
+/// first (those are the ones to have ready), then by number.
+pub async fn housekeeping_rooms(svc: &Services, p: &Principal) -> AppResult<Vec<HousekeepingRoom>> {
     let clock = svc.db().clock().clone();
     let arriving = svc
         .db()
@@ -418,11 +419,11 @@ pub async fn housekeeping_rooms(
         .await?
         .into_iter()
         .map(|(r, name)| {
-            let arrives = arriving.contains(&r.id);
+            let arrives = arriving.get(&r.id).cloned();
             (r, name, arrives)
         })
         .collect();
-    out.sort_by_key(|(.., arrives)| !arrives);
+    out.sort_by_key(|(.., arrives)| arrives.is_none());
     Ok(out)
 }
 

@@ -33,6 +33,8 @@ pub struct StayRow {
     pub bill: i64,
     /// Its currency.
     pub currency: String,
+    /// The booking's notes and the primary guest's, where there are any.
+    pub notes: Vec<String>,
 }
 
 /// Counts for the day's header.
@@ -49,7 +51,7 @@ const STAY: &str = "SELECT r.id, r.code, g.first_name || ' ' || g.last_name, r.a
         r.nightly_rate * CAST(julianday(r.departure) - julianday(r.arrival) AS INTEGER)
           + COALESCE((SELECT SUM(c.quantity * c.unit_price) FROM folio_charges c
                        WHERE c.reservation_id = r.id AND c.invoice_id IS NULL), 0),
-        r.currency
+        r.currency, r.notes, g.notes
    FROM reservations r
    JOIN guests g ON g.id = r.primary_guest_id
    JOIN room_types t ON t.id = r.room_type_id
@@ -73,6 +75,11 @@ fn stays(conn: &Connection, condition: &str, day: &str) -> AppResult<Vec<StayRow
             room_id: r.get(9)?,
             bill: r.get(10)?,
             currency: r.get(11)?,
+            notes: [r.get::<_, Option<String>>(12)?, r.get(13)?]
+                .into_iter()
+                .flatten()
+                .filter(|n| !n.trim().is_empty())
+                .collect(),
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

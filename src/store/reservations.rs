@@ -184,17 +184,19 @@ pub fn rooms_held(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The rooms of bookings arriving on `day` that are not in yet: the rooms to make ready
-/// first.
+/// The rooms of bookings arriving on `day` that are not in yet (the rooms to make ready
+/// first), each with its booking's notes ("cot", "late arrival").
 pub fn arrival_rooms(
     conn: &Connection,
     day: chrono::NaiveDate,
-) -> AppResult<std::collections::HashSet<String>> {
+) -> AppResult<std::collections::HashMap<String, Option<String>>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT room_id FROM reservations
+        "SELECT room_id, notes FROM reservations
           WHERE arrival = ?1 AND status = 'confirmed' AND room_id IS NOT NULL",
     )?;
-    let rows = stmt.query_map([Date(day)], |r| r.get::<_, String>(0))?;
+    let rows = stmt.query_map([Date(day)], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+    })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 

@@ -22,7 +22,8 @@ async fn a_receptionist_signs_in_with_the_keyboard_and_sees_today() {
     app.post(
         "/v1/reservations",
         json!({"primary_guest_id": g, "room_type_id": rt, "room_id": room,
-               "arrival": day(0), "departure": day(2), "adults": 2}),
+               "arrival": day(0), "departure": day(2), "adults": 2,
+               "notes": "late arrival ~22:00"}),
     )
     .await
     .expect(201);
