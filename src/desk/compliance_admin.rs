@@ -50,11 +50,29 @@ struct Row {
     status: String,
     due: String,
     urgency: &'static str,
-    error: String,
+    /// The authority's answer in plain words, and its own text behind "details".
+    error: (String, String),
     retryable: bool,
 }
 
-fn rows_of(t: &T, c: &Centre) -> Vec<Row> {
+/// What an authority's refusal means, in plain words: the common cases recognised by their
+/// codes and words, else a general sentence; the raw text goes behind "details".
+fn plain(t: &T, raw: &str) -> String {
+    let lower = raw.to_lowercase();
+    let key =
+        if lower.contains("timed out") || lower.contains("timeout") || lower.contains("connect") {
+            "compliance-error-unreachable"
+        } else if lower.contains("certificate") || lower.contains("certifikat") {
+            "compliance-error-certificate"
+        } else if lower.contains("password") || lower.contains("token") || lower.contains("auth") {
+            "compliance-error-credentials"
+        } else {
+            "compliance-error-refused"
+        };
+    t.t(key)
+}
+
+fn rows_of(t: &T, c: &Centre, time_zone: &str) -> Vec<Row> {
     c.open
         .iter()
         .map(|s| {
@@ -67,23 +85,28 @@ fn rows_of(t: &T, c: &Centre) -> Vec<Row> {
                 (_, true) => "due-soon",
                 _ => "",
             };
-            let due = s
-                .due_at
-                .0
-                .get(..16)
-                .unwrap_or(&s.due_at.0)
-                .replace('T', " ");
+            let due = crate::clock::local_time(&s.due_at.0, time_zone)
+                .map_or_else(|| s.due_at.0.clone(), |(d, at)| t.moment(d, at));
             Row {
                 id: s.id.clone(),
                 what: t.t(&format!("submission-kind-{}", s.kind.as_str())),
-                link: (link, s.subject_id.clone()),
+                link: (
+                    link,
+                    c.subjects
+                        .get(&s.subject_id)
+                        .cloned()
+                        .unwrap_or_else(|| s.subject_id.clone()),
+                ),
                 status: t.t(&format!("submission-{}", s.status.as_str())),
                 due: match urgency {
                     "overdue" => t.with("submission-overdue", &[("due", Arg::Text(due))]),
                     _ => due,
                 },
                 urgency,
-                error: s.last_error.clone().unwrap_or_default(),
+                error: match &s.last_error {
+                    Some(raw) if !raw.trim().is_empty() => (plain(t, raw), raw.clone()),
+                    _ => (String::new(), String::new()),
+                },
                 retryable: matches!(
                     s.status,
                     SubmissionStatus::Rejected
@@ -138,7 +161,7 @@ async fn render(
         problem,
         facts,
         certificate_warning,
-        open: rows_of(t, &c),
+        open: rows_of(t, &c, &s.time_zone),
         registration: c.registration != "none",
         day: s.today.to_string(),
         tables: c

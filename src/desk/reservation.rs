@@ -79,14 +79,6 @@ pub(super) struct Refusal {
     pub problem: Option<String>,
 }
 
-fn value(v: &serde_json::Value, t: &T) -> String {
-    match v {
-        serde_json::Value::Null => t.t("history-empty-value"),
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// The history types of a reservation, in the catalogue as `history-reservation-…`.
 pub const KINDS: &[&str] = &[
     "created",
@@ -98,8 +90,75 @@ pub const KINDS: &[&str] = &[
     "charge_added",
 ];
 
+/// What a history entry's values are read against: the rooms, room types and guests the
+/// page knows by id (so a change says "Room: 101 → 102", not two ids), and the currency.
+struct Names {
+    ids: std::collections::HashMap<String, String>,
+    currency: String,
+}
+
+impl Names {
+    fn of(v: &desk_views::Stay) -> Names {
+        let mut ids = std::collections::HashMap::new();
+        for m in v.type_rooms.iter().chain(v.room.iter()) {
+            ids.insert(m.id.clone(), m.number.clone());
+        }
+        ids.insert(v.room_type.id.clone(), v.room_type.name.clone());
+        for g in &v.guests {
+            ids.insert(g.id.clone(), format!("{} {}", g.first_name, g.last_name));
+        }
+        Names {
+            ids,
+            currency: v.reservation.currency.clone(),
+        }
+    }
+}
+
+/// A changed field's label in the page's language (its API name when it has none).
+fn label(field: &str, t: &T) -> String {
+    let key = match field {
+        "arrival" => "field-arrival",
+        "departure" => "field-departure",
+        "adults" => "field-adults",
+        "children" => "field-children",
+        "room_id" => "field-room",
+        "room_type_id" => "field-room-type",
+        "nightly_rate" => "field-rate",
+        "source" => "field-source",
+        "notes" => "field-notes",
+        "status" => "field-status",
+        "primary_guest_id" | "guest_ids" => "history-field-guests",
+        _ => return field.to_string(),
+    };
+    t.t(key)
+}
+
+/// A changed value in words: a room by number, a guest by name, a date and an amount as
+/// the language writes them, a status and a source in words.
+fn said(field: &str, v: &serde_json::Value, t: &T, names: &Names) -> String {
+    use serde_json::Value;
+    match (field, v) {
+        (_, Value::Null) => t.t("history-empty-value"),
+        ("arrival" | "departure", Value::String(d)) => d
+            .parse::<chrono::NaiveDate>()
+            .map_or_else(|_| d.clone(), |d| t.date(d)),
+        ("nightly_rate", Value::Number(n)) => n
+            .as_i64()
+            .map_or_else(|| n.to_string(), |m| t.money(m, &names.currency)),
+        ("status", Value::String(s)) => t.t(&format!("status-{s}")),
+        ("source", Value::String(s)) => t.t(&format!("source-{s}")),
+        (_, Value::String(s)) => names.ids.get(s).cloned().unwrap_or_else(|| s.clone()),
+        (_, Value::Array(items)) => items
+            .iter()
+            .map(|i| said(field, i, t, names))
+            .collect::<Vec<_>>()
+            .join(", "),
+        (_, other) => other.to_string(),
+    }
+}
+
 /// One history entry in words, its time in the property's `time_zone`.
-fn entry(e: HistoryEntry, t: &T, time_zone: &str) -> Entry {
+fn entry(e: HistoryEntry, t: &T, time_zone: &str, names: &Names) -> Entry {
     let when = crate::clock::local_time(&e.occurred_at.0, time_zone)
         .map_or_else(|| e.occurred_at.0.clone(), |(d, at)| t.moment(d, at));
     let what = match e.kind.strip_prefix("reservation.") {
@@ -124,9 +183,9 @@ fn entry(e: HistoryEntry, t: &T, time_zone: &str) -> Entry {
                 t.with(
                     "history-change",
                     &[
-                        ("field", Arg::Text(c.field.clone())),
-                        ("from", Arg::Text(value(&c.from, t))),
-                        ("to", Arg::Text(value(&c.to, t))),
+                        ("field", Arg::Text(label(&c.field, t))),
+                        ("from", Arg::Text(said(&c.field, &c.from, t, names))),
+                        ("to", Arg::Text(said(&c.field, &c.to, t, names))),
                     ],
                 )
             })
@@ -161,6 +220,7 @@ pub(super) async fn show(
         Err(e) => return failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
     };
     let today = s.today;
+    let names = Names::of(&v);
     let p = &s.principal;
     let r = &v.reservation;
     let desk = p.scopes.contains(Scope::FrontDesk);
@@ -298,7 +358,7 @@ pub(super) async fn show(
         history: v
             .history
             .into_iter()
-            .map(|e| entry(e, &t, &s.time_zone))
+            .map(|e| entry(e, &t, &s.time_zone, &names))
             .collect(),
         id,
         version: r.version,

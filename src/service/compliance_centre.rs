@@ -32,6 +32,9 @@ pub struct LoadedTable {
 pub struct Centre {
     /// Submissions not yet accepted: overdue first, then due within a day, then by deadline.
     pub open: Vec<Submission>,
+    /// What each open submission is about, in words, by subject id: a booking's code and
+    /// guest ("QX6K86, Anna Rossi") or an invoice's number.
+    pub subjects: std::collections::HashMap<String, String>,
     /// The guest-registration scheme in force (`none` when off).
     pub registration: String,
     /// The fiscal scheme in force.
@@ -56,6 +59,30 @@ pub async fn centre(svc: &Services, p: &Principal) -> AppResult<Centre> {
     open.sort_by(|a, b| {
         (!a.overdue, !a.due_soon, &a.due_at.0).cmp(&(!b.overdue, !b.due_soon, &b.due_at.0))
     });
+    let ids: Vec<String> = open.iter().map(|s| s.subject_id.clone()).collect();
+    let subjects = svc
+        .db()
+        .read(move |c| {
+            let mut named = std::collections::HashMap::new();
+            for id in ids {
+                let name = if id.starts_with("inv_") {
+                    store::invoices::get(c, &id)?.map(|i| i.number)
+                } else {
+                    match store::reservations::get(c, &id)? {
+                        Some(r) => Some(match store::guests::get(c, &r.primary_guest_id)? {
+                            Some(g) => format!("{}, {} {}", r.code, g.first_name, g.last_name),
+                            None => r.code,
+                        }),
+                        None => None,
+                    }
+                };
+                if let Some(n) = name {
+                    named.insert(id, n);
+                }
+            }
+            Ok(named)
+        })
+        .await?;
     let tables = svc
         .db()
         .read(store::codes::versions)
@@ -71,6 +98,7 @@ pub async fn centre(svc: &Services, p: &Principal) -> AppResult<Centre> {
     let c = svc.compliance();
     Ok(Centre {
         open,
+        subjects,
         registration: c.registration.name().to_string(),
         fiscal: c.fiscal.name().to_string(),
         certificate: c.fiscal.certificate(),

@@ -54,6 +54,21 @@ async fn a_refused_registration_is_seen_corrected_and_sent_again_from_the_centre
     .await;
     assert!(page.text.contains("Italy, Alloggiati Web"), "{}", page.text);
     assert!(page.text.contains(&format!("href=\"/reservations/{r}\"")));
+    // The booking by its code and guest, the refusal in words with the authority's own text
+    // behind "Details", and no UTC stamp.
+    let code = app.get(&format!("/v1/reservations/{r}")).await.body["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let table = &page.text[page.text.find("<tbody").unwrap()..];
+    let table = &table[..table.find("</tbody>").unwrap()];
+    assert!(
+        table.contains(&format!("{code}, Pia Rosso"))
+            && table.contains("The authority refused this record")
+            && table.contains("<details><summary>Details</summary>"),
+        "{table}"
+    );
+    assert!(!table.contains(&format!(">{r}<")), "no raw id: {table}");
     assert!(
         page.text
             .contains(&format!("action=\"/admin/compliance/submissions/{sub}\""))

@@ -64,3 +64,45 @@ async fn notes_show_on_today_the_board_check_in_housekeeping_and_the_guest() {
         board.text
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_history_says_rooms_dates_and_money_in_words() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    let (a, b) = (app.room("101", &rt).await, app.room("102", &rt).await);
+    let g = app.guest("Hugo", "History").await;
+    let r = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "room_id": a,
+                   "arrival": day(3), "departure": day(5), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .id();
+    app.put_if(
+        &format!("/v1/reservations/{r}"),
+        "\"1\"",
+        json!({"room_id": b, "nightly_rate": 12345, "source": "phone"}),
+    )
+    .await
+    .expect(200);
+    let password = staff(&app, "marta", "front_desk").await;
+    let desk = Browser::sign_in(&app, "marta", &password).await;
+    let page = desk.get(&format!("/reservations/{r}")).await;
+    let at = page.text.find("<ol class=\"history\">").unwrap();
+    let history = &page.text[at..at + page.text[at..].find("</ol>").unwrap()];
+    for words in [
+        "Room: 101 → 102",
+        "Rate per night:",
+        "123.45",
+        "Booked through:",
+        "Phone",
+    ] {
+        assert!(history.contains(words), "{words}: {history}");
+    }
+    assert!(
+        !history.contains("rom_") && !history.contains("room_id"),
+        "{history}"
+    );
+}
