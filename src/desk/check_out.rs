@@ -1,7 +1,9 @@
 //! Screen 6, check-out (`/reservations/{id}/check-out`): the bill as it will be issued (the
-//! nights, the folio, the city tax, the total), the payment method, and one button that
-//! checks out and issues the invoice, then shows it ready to print. The same use case as
-//! `POST /v1/check-out`; the preview reads the same rules without changing anything.
+//! nights, the folio, the city tax, the total), the payment taken now (the total, prefilled,
+//! by one method, or split between two), or "pays later" (a company, a bank transfer), and
+//! one button that checks out, issues the invoice and records the payment in the same
+//! action, then shows it ready to print. The same use case as `POST /v1/check-out`; the
+//! preview reads the same rules without changing anything.
 
 use std::sync::Arc;
 
@@ -36,9 +38,36 @@ struct CheckOutPage {
     total: String,
     /// (value, label) of the payment methods.
     methods: Vec<(String, String)>,
-    method: String,
-    method_error: Option<String>,
+    /// The payment rows as typed (the first prefilled with the total), and whether the
+    /// guest pays later.
+    rows: Vec<PayRow>,
+    pay_later: bool,
+    /// The errors, by form field.
+    errors: std::collections::HashMap<&'static str, String>,
 }
+
+/// One payment row of the form: its fields' names, what they hold, its label's key.
+struct PayRow {
+    amount_name: &'static str,
+    method_name: &'static str,
+    amount: String,
+    method: String,
+    label: &'static str,
+}
+
+impl CheckOutPage {
+    fn err(&self, field: &str) -> Option<&String> {
+        self.errors.get(field)
+    }
+}
+
+/// The form's fields and the API paths whose errors they show.
+const FIELDS: &[(&str, &str)] = &[
+    ("amount", "payments[0].amount"),
+    ("payment_method", "payments[0].method"),
+    ("split_amount", "payments[1].amount"),
+    ("split_method", "payments[1].method"),
+];
 
 /// The payment methods as the form offers them: (value, label).
 pub(super) fn methods(t: &T) -> Vec<(String, String)> {
@@ -58,7 +87,7 @@ async fn render(
     s: &DeskSession,
     t: T,
     id: String,
-    method: String,
+    typed: Option<&std::collections::HashMap<String, String>>,
     outcome: Outcome,
 ) -> Response {
     let Outcome {
@@ -111,6 +140,23 @@ async fn render(
         })
         .collect();
     let total = money::total(&amounts).unwrap_or_default();
+    let get = |k: &str| typed.and_then(|f| f.get(k)).cloned().unwrap_or_default();
+    let mut shown = std::collections::HashMap::new();
+    for e in &errors {
+        let field = FIELDS
+            .iter()
+            .find(|(_, path)| *path == e.field)
+            .map(|(name, _)| *name)
+            .or((e.field == "payment_method" || e.field == "payments").then_some("payment_method"));
+        if let Some(field) = field {
+            let words = if field.ends_with("method") {
+                t.t("error-payment-method")
+            } else {
+                super::rules::say(&t, e)
+            };
+            shown.entry(field).or_insert(words);
+        }
+    }
     let body = CheckOutPage {
         title: t.with("check-out-title", &[("code", Arg::Text(r.code.clone()))]),
         id,
@@ -119,14 +165,76 @@ async fn render(
         lines,
         total: t.money(total.gross, &r.currency),
         methods: methods(&t),
-        method,
-        method_error: errors
-            .iter()
-            .find(|e| e.field == "payment_method")
-            .map(|_| t.t("error-payment-method")),
+        rows: vec![
+            PayRow {
+                amount_name: "amount",
+                method_name: "payment_method",
+                amount: match typed {
+                    Some(f) => f.get("amount").cloned().unwrap_or_default(),
+                    None => money::format_amount(total.gross),
+                },
+                method: get("payment_method"),
+                label: "field-payment-amount",
+            },
+            PayRow {
+                amount_name: "split_amount",
+                method_name: "split_method",
+                amount: get("split_amount"),
+                method: get("split_method"),
+                label: "check-out-split",
+            },
+        ],
+        pay_later: get("pay_later") == "yes",
+        errors: shown,
         shell: Shell::new(s, t, "today"),
     };
     page(status, &body)
+}
+
+/// The check-out request a form asks for: "pays later", or the payments taken now (the
+/// amounts as people type them; the split row only when filled in), or, from a form without
+/// amounts, the method alone. The amounts that are not amounts are refused by field.
+fn input_of(
+    id: &str,
+    form: &std::collections::HashMap<String, String>,
+) -> (serde_json::Value, Vec<crate::error::FieldError>) {
+    let get = |k: &str| {
+        form.get(k)
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let method = get("payment_method");
+    let mut input = json!({"reservation_id": id});
+    let mut errors = Vec::new();
+    if get("pay_later") == "yes" {
+        input["pay_later"] = json!(true);
+        if !method.is_empty() {
+            input["payment_method"] = json!(method);
+        }
+    } else if form.contains_key("amount") {
+        let mut payments = Vec::new();
+        let rows = [
+            (get("amount"), method),
+            (get("split_amount"), get("split_method")),
+        ];
+        for (i, (amount, how)) in rows.into_iter().enumerate() {
+            if i > 0 && amount.is_empty() && how.is_empty() {
+                continue;
+            }
+            match money::parse_amount(&amount) {
+                Some(minor) if minor > 0 => payments.push(json!({"amount": minor, "method": how})),
+                _ => errors.push(crate::error::FieldError::new(
+                    format!("payments[{i}].amount"),
+                    "invalid_amount",
+                    "must be an amount above zero, such as 95 or 95.50",
+                )),
+            }
+        }
+        input["payments"] = json!(payments);
+    } else {
+        input["payment_method"] = json!(method);
+    }
+    (input, errors)
 }
 
 /// `GET /reservations/{id}/check-out`.
@@ -137,7 +245,7 @@ pub async fn page_of(
     state: Data<&Arc<DeskState>>,
 ) -> Response {
     let (s, t) = or_answer!(open(req, &state, super::FRONT_DESK).await);
-    render(&state, &s, t, id, String::new(), Outcome::fresh()).await
+    render(&state, &s, t, id, None, Outcome::fresh()).await
 }
 
 /// `POST /reservations/{id}/check-out`: checks out and issues the invoice.
@@ -149,18 +257,16 @@ pub async fn submit(
     state: Data<&Arc<DeskState>>,
 ) -> Response {
     let (s, t, form) = or_answer!(open_post(req, body, &state, super::FRONT_DESK).await);
-    let method = form.get("payment_method").cloned().unwrap_or_default();
-    let mut errors = Vec::new();
-    let input = json!({"reservation_id": id, "payment_method": method});
-    let parsed = CheckOut::from_json(&input, "", &mut errors);
+    let (input, mut errors) = input_of(&id, &form);
+    let parsed = CheckOut::from_json(&input, "", &mut errors).filter(|_| errors.is_empty());
     let Some(input) = parsed else {
-        let problem = Some(t.n("form-errors", errors.len() as i64));
+        let problem = Some(t.n("form-errors", errors.len().max(1) as i64));
         return render(
             &state,
             &s,
             t,
             id,
-            method,
+            Some(&form),
             Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, errors, problem),
         )
         .await;
@@ -186,7 +292,7 @@ pub async fn submit(
                 &s,
                 t,
                 id,
-                method,
+                Some(&form),
                 Outcome::refused(status, e.errors.clone(), Some(super::rules::detail(&t, &e))),
             )
             .await

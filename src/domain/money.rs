@@ -74,6 +74,36 @@ pub fn parse_amount(text: &str) -> Option<i64> {
     Some(if negative { -minor } else { minor })
 }
 
+/// Why payments taken together do not fit what is owed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitError {
+    /// A second payment (at this index) leaves its amount out: only one may take the balance.
+    SecondBalance(usize),
+    /// The payment at this index takes the balance, and the others leave nothing.
+    NothingLeft(usize),
+}
+
+/// The amounts of payments against `owed`, where at most one (`None`) takes whatever the
+/// others leave. Payments that add up to more than is owed are left for the caller to refuse.
+pub fn split_payments(owed: i64, given: &[Option<i64>]) -> Result<Vec<i64>, SplitError> {
+    let mut balance_at = None;
+    let mut named: i64 = 0;
+    for (i, amount) in given.iter().enumerate() {
+        match (amount, balance_at) {
+            (Some(a), _) => named = named.saturating_add(*a),
+            (None, None) => balance_at = Some(i),
+            (None, Some(_)) => return Err(SplitError::SecondBalance(i)),
+        }
+    }
+    let balance = owed.saturating_sub(named);
+    if let Some(i) = balance_at
+        && balance <= 0
+    {
+        return Err(SplitError::NothingLeft(i));
+    }
+    Ok(given.iter().map(|a| a.unwrap_or(balance)).collect())
+}
+
 /// `n / d` rounded half away from zero (`d > 0`).
 pub fn div_round(n: i128, d: i128) -> i128 {
     let (q, r) = (n / d, n % d);
@@ -286,6 +316,33 @@ mod tests {
             prop_assert_eq!(b.iter().map(|(_, a)| a.net).sum::<i64>(), t.net);
             prop_assert_eq!(b.iter().map(|(_, a)| a.tax).sum::<i64>(), t.tax);
             prop_assert!(b.windows(2).all(|w| w[0].0 < w[1].0));
+        }
+
+        #[test]
+        fn one_payment_takes_the_balance_and_the_rest_stay_as_given(
+            owed in 1i64..10_000_000,
+            given in proptest::collection::vec(proptest::option::weighted(0.8, 1i64..5_000_000), 1..5),
+        ) {
+            let blanks: Vec<usize> = (0..given.len()).filter(|i| given[*i].is_none()).collect();
+            let named: i64 = given.iter().flatten().sum();
+            match split_payments(owed, &given) {
+                Ok(amounts) => {
+                    prop_assert!(blanks.len() <= 1);
+                    for (a, g) in amounts.iter().zip(&given) {
+                        prop_assert!(g.is_none_or(|g| g == *a));
+                    }
+                    if !blanks.is_empty() {
+                        prop_assert_eq!(amounts.iter().sum::<i64>(), owed);
+                        prop_assert!(amounts.iter().all(|a| *a > 0));
+                    }
+                }
+                Err(SplitError::SecondBalance(i)) => prop_assert_eq!(Some(&i), blanks.get(1)),
+                Err(SplitError::NothingLeft(i)) => {
+                    prop_assert_eq!(blanks.len(), 1);
+                    prop_assert_eq!(i, blanks[0]);
+                    prop_assert!(named >= owed);
+                }
+            }
         }
 
         #[test]

@@ -256,6 +256,19 @@ input_object! {
 }
 
 input_object! {
+    /// A payment taken at check-out.
+    pub struct CheckOutPayment {
+        /// Amount in minor units. Left out, it is the balance: the invoice's total less the
+        /// other payments (one payment at most may leave it out).
+        pub amount: Option<Int<1, 1_000_000_000>>,
+        /// How it was paid.
+        pub method: PaymentMethod,
+        /// Card slip or transfer reference.
+        pub reference: Option<Line<100>>,
+    }
+}
+
+input_object! {
     /// A payment received.
     pub struct PaymentInput {
         /// Amount in minor units, at most what is still owed.
@@ -309,8 +322,16 @@ input_object! {
     pub struct CheckOut {
         /// The reservation.
         pub reservation_id: ReservationId,
-        /// How the invoice is paid.
-        pub payment_method: PaymentMethod,
+        /// How the invoice is paid. Alone, the invoice is issued and its payments are
+        /// recorded later (`POST /invoices/{id}/payments`), as before `payments` existed.
+        /// With `payments` it may be left out (it is then the method of the largest one).
+        pub payment_method: Option<PaymentMethod>,
+        /// The payments taken at the desk in the same action, split between methods if need
+        /// be; together at most the invoice's total. The invoice is `paid` when they reach it.
+        pub payments: Option<Vec<CheckOutPayment>>,
+        /// The guest (or their company) pays later, by bank transfer or otherwise: nothing is
+        /// taken now. Not together with `payments`.
+        pub pay_later: Option<bool>,
         /// Last charges to add to the folio first.
         pub charges: Option<Vec<ChargeInput>>,
         /// Who the invoice is addressed to (defaults to the primary guest).

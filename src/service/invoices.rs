@@ -257,6 +257,50 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
     .await
 }
 
+/// Records a payment of `inv` (inside the caller's transaction): at most what is still owed
+/// (else 422 on `field`); the invoice becomes `paid` when payments reach its total, with its
+/// event, or the payment goes into its history.
+pub(crate) fn record_payment(
+    tx: &crate::db::Tx,
+    actor: &crate::model::Actor,
+    inv: &mut crate::model::Invoice,
+    input: PaymentInput,
+    field: &str,
+) -> AppResult<Payment> {
+    let outstanding = inv.totals.gross - inv.paid_amount;
+    if input.amount.0 > outstanding {
+        return Err(AppError::invalid_field(
+            field,
+            "exceeds_outstanding",
+            format!("must be at most {outstanding}, what is still owed"),
+        ));
+    }
+    let now = Instant(tx.now_text());
+    let payment = Payment {
+        id: crate::ids::new("pay"),
+        invoice_id: inv.id.clone(),
+        amount: input.amount.0,
+        method: input.method,
+        reference: input.reference.map(|r| r.0),
+        paid_at: now.clone(),
+    };
+    store::invoices::insert_payment(tx, &payment)?;
+    inv.paid_amount += payment.amount;
+    inv.version += 1;
+    inv.updated_at = now;
+    if inv.paid_amount == inv.totals.gross {
+        inv.status = InvoiceStatus::Paid;
+    }
+    store::invoices::update_state(tx, inv)?;
+    if inv.status == InvoiceStatus::Paid {
+        store::events::record(tx, actor, EventType::InvoicePaid, &inv.id, &snapshot(&*inv))?;
+    } else {
+        let kind = Note::PaymentRecorded.as_str();
+        store::history::record(tx, actor, kind, &inv.id, &snapshot(&*inv), None)?;
+    }
+    Ok(payment)
+}
+
 /// One invoice.
 pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Invoice> {
     p.require(Scope::InvoicesRead)?;
@@ -310,37 +354,7 @@ pub async fn pay(
                 ),
             ));
         }
-        let outstanding = inv.totals.gross - inv.paid_amount;
-        if input.amount.0 > outstanding {
-            return Err(AppError::invalid_field(
-                "amount",
-                "exceeds_outstanding",
-                format!("must be at most {outstanding}, what is still owed"),
-            ));
-        }
-        let now = Instant(tx.now_text());
-        let payment = Payment {
-            id: crate::ids::new("pay"),
-            invoice_id: inv.id.clone(),
-            amount: input.amount.0,
-            method: input.method,
-            reference: input.reference.map(|r| r.0),
-            paid_at: now.clone(),
-        };
-        store::invoices::insert_payment(tx, &payment)?;
-        inv.paid_amount += payment.amount;
-        inv.version += 1;
-        inv.updated_at = now;
-        if inv.paid_amount == inv.totals.gross {
-            inv.status = InvoiceStatus::Paid;
-        }
-        store::invoices::update_state(tx, &inv)?;
-        if inv.status == InvoiceStatus::Paid {
-            store::events::record(tx, &actor, EventType::InvoicePaid, &inv.id, &snapshot(&inv))?;
-        } else {
-            let kind = Note::PaymentRecorded.as_str();
-            store::history::record(tx, &actor, kind, &inv.id, &snapshot(&inv), None)?;
-        }
+        let payment = record_payment(tx, &actor, &mut inv, input, "amount")?;
         Ok(PaymentReceipt {
             payment,
             invoice: inv,

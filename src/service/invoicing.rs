@@ -83,6 +83,15 @@ fn too_large() -> AppError {
     )
 }
 
+/// What `lines` come to, gross, as [`issue`] will total them.
+pub fn gross_of(lines: &[DraftLine]) -> AppResult<i64> {
+    let mut amounts = Vec::with_capacity(lines.len());
+    for l in lines {
+        amounts.push(money::line(l.quantity, l.unit_price, l.tax_rate).map_err(|_| too_large())?);
+    }
+    Ok(money::total(&amounts).map_err(|_| too_large())?.gross)
+}
+
 /// The series for an issue date: the property's pattern with `{year}` filled in.
 pub fn series_for(pattern: &str, issue_date: chrono::NaiveDate) -> String {
     pattern.replace("{year}", &issue_date.year().to_string())

@@ -32,6 +32,7 @@ pub mod reservations;
 pub mod room_types;
 pub mod rooms;
 pub mod settings;
+pub mod settlement;
 pub mod setup;
 pub mod staff;
 pub mod stays;

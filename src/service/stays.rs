@@ -261,6 +261,7 @@ pub async fn check_out(
     let actor = &p.actor;
     let c = svc.compliance().clone();
     let actor = actor.clone();
+    let how = crate::service::settlement::HowPaid::of(&input)?;
     db.write(move |tx| {
         let mut r = load(tx, &input.reservation_id.0)?;
         let next = next_status(&r, Via::CheckOut, "checked out")?;
@@ -277,18 +278,24 @@ pub async fn check_out(
             crate::service::charges::insert(tx, &actor, &r, line, &now)?;
         }
         let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
+        let lines = stay_lines(tx, &r)?;
+        let (method, payments) = how.settle(&lines)?;
         let draft = Draft {
             kind: InvoiceKind::Invoice,
             reservation_id: Some(r.id.clone()),
             guest_id: Some(r.primary_guest_id.clone()),
             bill_to,
             currency: r.currency.clone(),
-            payment_method: Some(input.payment_method),
-            lines: stay_lines(tx, &r)?,
+            payment_method: Some(method),
+            lines,
             corrects_invoice_id: None,
             reason: None,
         };
-        let invoice = issue(tx, &actor, c.fiscal.as_ref(), draft)?;
+        let mut invoice = issue(tx, &actor, c.fiscal.as_ref(), draft)?;
+        for (i, p) in payments.into_iter().enumerate() {
+            let field = format!("payments[{i}].amount");
+            crate::service::invoices::record_payment(tx, &actor, &mut invoice, p, &field)?;
+        }
         if let Some(room_id) = &r.room_id {
             mark_dirty(tx, room_id, &now)?;
         }

@@ -12,6 +12,7 @@ mod backup_hostile;
 mod basics;
 mod binary;
 mod catalogues;
+mod check_out_payments;
 mod concurrency;
 mod crash_loop;
 mod desk;

@@ -1,0 +1,83 @@
+//! How a check-out is paid (API.md, `POST /check-out`): the invoice's payment method and
+//! the payments recorded with it, split between methods and with one taking the balance.
+
+use crate::domain::enums::PaymentMethod;
+use crate::domain::money::{SplitError, split_payments};
+use crate::error::{AppError, AppResult};
+use crate::model::fields::Int;
+use crate::model::{CheckOut, CheckOutPayment, PaymentInput};
+use crate::service::invoicing::{DraftLine, gross_of};
+
+/// What a check-out request says about payment, checked before anything is written.
+pub enum HowPaid {
+    /// Payments taken now; the invoice's method if the request names one.
+    Now(Vec<CheckOutPayment>, Option<PaymentMethod>),
+    /// Nothing taken now (`pay_later`), or the method alone (recorded later, as before
+    /// `payments` existed).
+    Later(PaymentMethod),
+}
+
+impl HowPaid {
+    /// Reads `payments`, `pay_later` and `payment_method`: payments with nothing else or with
+    /// the invoice's method; `pay_later` (by bank transfer unless a method is named); or a
+    /// method alone. Anything else is a 422 naming the field.
+    pub fn of(input: &CheckOut) -> AppResult<Self> {
+        let later = input.pay_later == Some(true);
+        match (&input.payments, later, input.payment_method) {
+            (Some(_), true, _) => Err(AppError::invalid_field(
+                "pay_later",
+                "conflict",
+                "must not be true together with payments",
+            )),
+            (Some(list), false, _) if list.is_empty() => Err(AppError::invalid_field(
+                "payments",
+                "required",
+                "needs at least one payment, or leave it out",
+            )),
+            (Some(list), false, chosen) => Ok(Self::Now(list.clone(), chosen)),
+            (None, true, chosen) => Ok(Self::Later(chosen.unwrap_or(PaymentMethod::BankTransfer))),
+            (None, false, Some(m)) => Ok(Self::Later(m)),
+            (None, false, None) => Err(AppError::invalid_field(
+                "payment_method",
+                "required",
+                "is required (or send payments, or pay_later: true)",
+            )),
+        }
+    }
+
+    /// The invoice's method and the payments to record against an invoice of `lines`: a
+    /// payment without an amount takes the balance; the invoice's method is the one the
+    /// request names, else that of the largest payment (the first of equals).
+    pub fn settle(self, lines: &[DraftLine]) -> AppResult<(PaymentMethod, Vec<PaymentInput>)> {
+        let (list, chosen) = match self {
+            Self::Later(m) => return Ok((m, Vec::new())),
+            Self::Now(list, chosen) => (list, chosen),
+        };
+        let given: Vec<Option<i64>> = list.iter().map(|p| p.amount.map(|a| a.0)).collect();
+        let amounts = split_payments(gross_of(lines)?, &given).map_err(|e| match e {
+            SplitError::SecondBalance(i) => AppError::invalid_field(
+                &format!("payments[{i}].amount"),
+                "required",
+                "is required: only one payment may leave its amount out to take the balance",
+            ),
+            SplitError::NothingLeft(i) => AppError::invalid_field(
+                &format!("payments[{i}].amount"),
+                "nothing_owed",
+                "would take the balance, but the other payments already cover the whole invoice",
+            ),
+        })?;
+        let payments: Vec<PaymentInput> = list
+            .into_iter()
+            .zip(amounts)
+            .map(|(p, amount)| PaymentInput {
+                amount: Int(amount),
+                method: p.method,
+                reference: p.reference,
+            })
+            .collect();
+        // `rev` so that of equal payments the first is the largest.
+        let largest = payments.iter().rev().max_by_key(|p| p.amount.0);
+        let method = chosen.or(largest.map(|p| p.method));
+        Ok((method.unwrap_or(PaymentMethod::Cash), payments))
+    }
+}
