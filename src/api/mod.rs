@@ -445,6 +445,10 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             poem::post(crate::desk::stay_actions::change),
         )
         .at(
+            "/reservations/:id/companions",
+            poem::post(crate::desk::stay_actions::add_companion),
+        )
+        .at(
             "/reservations/:id/cancel",
             poem::post(crate::desk::stay_actions::cancel),
         )

@@ -135,6 +135,41 @@ pub trait RegistrationScheme: Send + Sync {
 
     /// The rows as the authority's manual upload file.
     fn export(&self, lines: &[String]) -> String;
+
+    /// How the authority will see each guest of a party, in its order (head of a family,
+    /// member, ...), so the desk can say it before check-in; empty when the scheme has no
+    /// such notion.
+    fn roles(&self, _guests: &[crate::model::Guest]) -> Vec<GuestRole> {
+        Vec::new()
+    }
+}
+
+/// A guest's place in a registered party.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GuestRole {
+    /// Alone.
+    Single,
+    /// Heads a family (every guest shares the head's surname).
+    FamilyHead,
+    /// Leads a group.
+    GroupLeader,
+    /// A member of the head's family.
+    FamilyMember,
+    /// A member of the leader's group.
+    GroupMember,
+}
+
+impl GuestRole {
+    /// The role's key in the desk's catalogues (`guest-role-…`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Single => "guest-role-single",
+            Self::FamilyHead => "guest-role-family-head",
+            Self::GroupLeader => "guest-role-group-leader",
+            Self::FamilyMember => "guest-role-family-member",
+            Self::GroupMember => "guest-role-group-member",
+        }
+    }
 }
 
 /// No registration: nothing is required, nothing is queued.

@@ -153,6 +153,7 @@ pub fn fields(
                 .find(|e| e.field == s.name)
                 .map(|e| super::rules::say(t, e)),
             autocomplete: Some("off"),
+            placeholder: None,
             choices: if s.kind == Kind::Choice {
                 choices(s.name)
             } else {

@@ -1,9 +1,9 @@
 //! Screen 5, check-in (`/reservations/{id}/check-in`): choose the room (free, clean rooms of
 //! the booked type first) and, when a registration scheme is on, complete every guest's
-//! registration fields on the same page. The server's `registration_incomplete` errors
-//! appear next to the fields they name, so the receptionist completes them and tries again
-//! without leaving the page; nothing typed is lost. It calls the same use cases as
-//! `PUT /v1/guests/{id}` and `POST /v1/check-in`.
+//! registration fields on the same page, each guest named with the role the authority will
+//! give them; add a companion while the booking has room for one. The server's errors appear
+//! next to the fields they name, and nothing typed is lost. One use case saves the party and
+//! checks in, in one transaction ([`party::check_in`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,25 +14,18 @@ use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
 use serde_json::json;
 
-use super::guest_form::{self, FormField, REGISTRATION};
+use super::guest_form::FormField;
+use super::party_form::{self, GuestPart};
 use super::{
     DeskState, Outcome, Shell, failed_read, open, open_post, or_answer, page, server_error,
 };
 use crate::error::{AppError, FieldError, Kind};
 use crate::i18n::{Arg, T};
 use crate::model::input::FromJson;
-use crate::model::{CheckIn, GuestUpdate};
+use crate::model::{CheckIn, Principal};
 use crate::service::desk::DeskSession;
-use crate::service::{IfMatch, desk_views, guests, reservations, stays};
+use crate::service::{desk_views, party, reservations};
 use crate::web;
-
-/// One guest's part of the form.
-struct GuestPart {
-    name: String,
-    prefix: String,
-    version: i64,
-    fields: Vec<FormField>,
-}
 
 #[derive(Template)]
 #[template(path = "desk/check_in.html")]
@@ -46,12 +39,12 @@ struct CheckInPage {
     room: String,
     room_error: Option<String>,
     guests: Vec<GuestPart>,
+    /// A companion's fields, while the booking has room for one more guest.
+    companion: Option<Vec<FormField>>,
+    /// Where a check-in started from Today returns.
+    back: String,
     /// The booking's notes and its guests' ("late arrival", "gluten-free").
     notes: Vec<String>,
-}
-
-fn prefix(i: usize) -> String {
-    format!("g{i}_")
 }
 
 /// The check-in page: the form's `values` (the stored ones on first view), the `errors` by
@@ -80,31 +73,11 @@ async fn render(
         Ok(rooms) => rooms,
         Err(e) => return server_error(&t, &e),
     };
-    let registration = state.svc.compliance().registration.enabled();
-    let guests = v
-        .guests
-        .iter()
-        .enumerate()
-        .filter(|_| registration)
-        .map(|(i, g)| {
-            let pre = prefix(i);
-            let stored = guest_form::values_of(g, &pre);
-            let shown = values.unwrap_or(&stored);
-            GuestPart {
-                name: format!("{} {}", g.first_name, g.last_name),
-                version: g.version,
-                fields: guest_form::fields(
-                    &t,
-                    &pre,
-                    Some(REGISTRATION),
-                    shown,
-                    errors,
-                    &format!("guest_ids[{i}]."),
-                ),
-                prefix: pre,
-            }
-        })
-        .collect();
+    let guests = if state.svc.compliance().registration.enabled() {
+        party_form::parts(&state.svc, &t, &v.guests, values, errors)
+    } else {
+        Vec::new()
+    };
     let guest = v
         .guests
         .first()
@@ -144,6 +117,10 @@ async fn render(
             .find(|e| e.field == "room_id")
             .map(|e| super::rules::say(&t, e)),
         guests,
+        companion: party_form::companion(&t, r, None, values, errors),
+        back: values
+            .and_then(|f| f.get("back").cloned())
+            .unwrap_or_default(),
         shell: Shell::new(s, t, "today"),
     };
     page(status, &body)
@@ -160,67 +137,40 @@ pub async fn page_of(
     render(&state, &s, t, id, None, Outcome::fresh()).await
 }
 
-/// Saves the guests whose registration fields the form changed; the errors, placed under
-/// `guest_ids[i].`, and the problem in words, if any.
-pub(super) async fn save_guests(
+/// What the posted form asks to change in the party of reservation `id`, read without
+/// writing; the size of the party as shown, to place a companion's errors.
+pub(super) async fn party_edit(
     state: &DeskState,
-    p: &crate::model::Principal,
-    t: &T,
+    p: &Principal,
     id: &str,
     form: &HashMap<String, String>,
-) -> Result<(), (Vec<FieldError>, Option<String>)> {
-    // Only the guests are needed here (not the folio, history or rooms of the page).
-    let failed = |e: AppError| (Vec::new(), Some(super::rules::detail(t, &e)));
-    let reservation = reservations::get(&state.svc, p, id.to_string())
+) -> Result<(party::PartyEdit, usize), Result<Vec<FieldError>, AppError>> {
+    let r = reservations::get(&state.svc, p, id.to_string())
         .await
-        .map_err(failed)?;
-    let party = desk_views::party(&state.svc, p, &reservation)
-        .await
-        .map_err(failed)?;
-    let mut errors = Vec::new();
-    let mut problem = None;
-    for (i, g) in party.iter().enumerate() {
-        let pre = prefix(i);
-        let stored = guest_form::values_of(g, &pre);
-        let changed = REGISTRATION.iter().any(|k| {
-            let k = format!("{pre}{k}");
-            form.get(&k).map(|v| v.trim()) != stored.get(&k).map(String::as_str)
-        });
-        if !changed {
-            continue;
-        }
-        let under = |e: FieldError| FieldError {
-            field: format!("guest_ids[{i}].{}", e.field),
-            ..e
-        };
-        let mut found = Vec::new();
-        let body = guest_form::body_of(form, &pre, Some(REGISTRATION));
-        let Some(input) = GuestUpdate::from_json(&body, "", &mut found) else {
-            errors.extend(found.into_iter().map(under));
-            continue;
-        };
-        let version = form
-            .get(&format!("{pre}version"))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(g.version);
-        let if_match = Some(IfMatch::Versions(vec![version]));
-        match guests::update(&state.svc, p, g.id.clone(), if_match, input).await {
-            Ok(_) => {}
-            Err(e) if e.kind == Kind::PreconditionFailed => {
-                problem = Some(t.t("check-in-guest-changed"));
-            }
-            Err(e) if !e.errors.is_empty() => errors.extend(e.errors.into_iter().map(under)),
-            Err(e) => return Err((Vec::new(), Some(super::rules::detail(t, &e)))),
-        }
-    }
-    if errors.is_empty() && problem.is_none() {
-        Ok(())
-    } else {
-        Err((errors, problem))
-    }
+        .map_err(Err)?;
+    let guests = desk_views::party(&state.svc, p, &r).await.map_err(Err)?;
+    let edit = party_form::edit_of(&guests, form).map_err(Ok)?;
+    Ok((edit, guests.len()))
 }
 
-/// `POST /reservations/{id}/check-in`: saves the registration fields, then checks in.
+/// The errors of a refused use case as the page places them: those about the companion,
+/// who would have been the party's `size`-th guest, under `companion.`.
+pub(super) fn placed(errors: Vec<FieldError>, size: usize) -> Vec<FieldError> {
+    let theirs = format!("guest_ids[{size}].");
+    errors
+        .into_iter()
+        .map(|e| match e.field.strip_prefix(&theirs) {
+            Some(rest) => FieldError {
+                field: format!("companion.{rest}"),
+                ..e
+            },
+            None => e,
+        })
+        .collect()
+}
+
+/// `POST /reservations/{id}/check-in`: saves the party and checks in, in one transaction;
+/// with `action=add`, only saves the party (adding the companion) and shows the page again.
 #[handler]
 pub async fn submit(
     req: &Request,
@@ -244,10 +194,26 @@ pub async fn submit(
             .await
         }
     };
-    if state.svc.compliance().registration.enabled()
-        && let Err((errors, problem)) = save_guests(&state, &s.principal, &t, &id, &form).await
-    {
-        return again(StatusCode::UNPROCESSABLE_ENTITY, errors, problem).await;
+    let (edit, size) = match party_edit(&state, &s.principal, &id, &form).await {
+        Ok(found) => found,
+        Err(Ok(errors)) => return again(StatusCode::UNPROCESSABLE_ENTITY, errors, None).await,
+        Err(Err(e)) => {
+            return failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today"));
+        }
+    };
+    let (svc, p) = (&state.svc, &s.principal);
+    if form.get("action").map(String::as_str) == Some("add") {
+        if edit.companion.is_none() {
+            let missing = FieldError::new("companion.first_name", "required", "is required");
+            return again(StatusCode::UNPROCESSABLE_ENTITY, vec![missing], None).await;
+        }
+        return match party::save(svc, p, id.clone(), edit).await {
+            Ok(()) => web::redirect(
+                StatusCode::SEE_OTHER,
+                &format!("/reservations/{id}/check-in"),
+            ),
+            Err(e) => refused(e, size, &t, again).await,
+        };
     }
     let room = form.get("room_id").cloned().unwrap_or_default();
     let mut errors = Vec::new();
@@ -256,7 +222,7 @@ pub async fn submit(
     let Some(input) = CheckIn::from_json(&input, "", &mut errors) else {
         return again(StatusCode::UNPROCESSABLE_ENTITY, errors, None).await;
     };
-    match stays::check_in(&state.svc, &s.principal, input).await {
+    match party::check_in(svc, p, edit, input).await {
         // Checked in from Today's list: back to Today; otherwise to the reservation.
         Ok(_) if form.get("back").map(String::as_str) == Some("today") => {
             web::redirect(StatusCode::SEE_OTHER, "/?done=checked-in")
@@ -265,12 +231,12 @@ pub async fn submit(
             StatusCode::SEE_OTHER,
             &format!("/reservations/{id}?done=checked-in"),
         ),
-        Err(e) => refused(e, &t, again).await,
+        Err(e) => refused(e, size, &t, again).await,
     }
 }
 
 /// The answer to a refused check-in: the page again with the errors in place.
-async fn refused<F, Fut>(e: AppError, t: &T, again: F) -> Response
+async fn refused<F, Fut>(e: AppError, size: usize, t: &T, again: F) -> Response
 where
     F: FnOnce(StatusCode, Vec<FieldError>, Option<String>) -> Fut,
     Fut: std::future::Future<Output = Response>,
@@ -284,17 +250,26 @@ where
             )
             .await
         }
+        Kind::PreconditionFailed => {
+            let problem = Some(t.t("check-in-guest-changed"));
+            again(StatusCode::PRECONDITION_FAILED, Vec::new(), problem).await
+        }
         Kind::Unprocessable | Kind::BadRequest if e.code == "registration_incomplete" => {
             let n = e.errors.len() as i64;
             again(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                e.errors,
+                placed(e.errors, size),
                 Some(t.n("check-in-registration-missing", n)),
             )
             .await
         }
         Kind::Unprocessable | Kind::BadRequest if !e.errors.is_empty() => {
-            again(StatusCode::UNPROCESSABLE_ENTITY, e.errors, None).await
+            again(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                placed(e.errors, size),
+                None,
+            )
+            .await
         }
         _ => failed_read(t, &e, "not-found-reservation", ("/", "back-to-today")),
     }

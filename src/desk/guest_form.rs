@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::domain::enums::{DocumentType, Gender};
 use crate::error::FieldError;
-use crate::i18n::T;
+use crate::i18n::{T, locale};
 use crate::model::Guest;
 
 /// The fields: (form name, API field path, label key, autocomplete).
@@ -133,6 +133,10 @@ pub const REGISTRATION: &[&str] = &[
     "country",
 ];
 
+/// The fields that hold a day: typed the way the page's language writes one
+/// (`15/03/1980`, `15.03.1980.`) or as the API does, and shown the page's way.
+const DATES: &[&str] = &["birth_date", "document_expiry"];
+
 /// One field as a form shows it.
 pub struct FormField {
     /// The input's name and id (with the form's prefix).
@@ -147,6 +151,8 @@ pub struct FormField {
     pub error: Option<String>,
     /// The browser's autocomplete hint.
     pub autocomplete: Option<&'static str>,
+    /// How to write the value (`dd/mm/yyyy` for a day), if it needs saying.
+    pub placeholder: Option<String>,
     /// (value, label) of a select's choices.
     pub choices: Vec<(String, String)>,
 }
@@ -222,9 +228,14 @@ pub fn values_of(g: &Guest, prefix: &str) -> HashMap<String, String> {
 pub fn body_of(f: &HashMap<String, String>, prefix: &str, only: Option<&[&str]>) -> Value {
     let has = |k: &str| only.is_none_or(|o| o.contains(&k));
     let get = |k: &str| {
-        f.get(&format!("{prefix}{k}"))
+        let v = f
+            .get(&format!("{prefix}{k}"))
             .map(|v| v.trim().to_string())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        match locale::read_date(&v) {
+            Some(d) if DATES.contains(&k) => d.to_string(),
+            _ => v,
+        }
     };
     let opt = |k: &str| {
         let v = get(k);
@@ -319,6 +330,9 @@ fn message(e: &FieldError, t: &T, registration: bool) -> String {
         e.field.contains("document.type"),
     ) {
         _ if registration && e.code == "required" => t.t("error-registration-required"),
+        (Some(f), _) if DATES.contains(&f) && matches!(e.code, "invalid_type" | "invalid_date") => {
+            t.t("error-date-typed")
+        }
         (_, true) => t.t("error-document-type"),
         (Some("gender"), _) if e.code != "not_supported" => t.t("error-gender"),
         _ => super::rules::say(t, e),
@@ -362,8 +376,14 @@ pub fn fields(
                 "notes" => ("textarea", Vec::new()),
                 _ => ("text", Vec::new()),
             };
+            let value = values.get(&name).cloned().unwrap_or_default();
+            let day = DATES.contains(form);
             FormField {
-                value: values.get(&name).cloned().unwrap_or_default(),
+                value: match locale::read_date(&value) {
+                    Some(d) if day => t.numeric_date(d),
+                    _ => value,
+                },
+                placeholder: day.then(|| t.t("hint-date-typed")),
                 name,
                 kind,
                 label: t.t(label),

@@ -18,10 +18,10 @@ use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 use serde_json::json;
 
-use super::check_in::save_guests;
-use super::guest_form::{self, FormField, REGISTRATION};
+use super::check_in::party_edit;
 use super::kiosk_language::{self, kiosk_words};
 use super::kiosk_pairing::session;
+use super::party_form::{self, GuestPart};
 use super::{DeskState, page, server_error, web};
 use crate::auth::secrets;
 use crate::domain::enums::HousekeepingStatus;
@@ -30,18 +30,10 @@ use crate::i18n::{Arg, T};
 use crate::model::CheckIn;
 use crate::model::input::FromJson;
 use crate::service::kiosk::{self, Found, KioskSession};
-use crate::service::{desk_views, reservations, rooms, stays};
+use crate::service::{desk_views, party, reservations, rooms};
 
 /// The kiosk's cookie.
 pub(super) const COOKIE: &str = "innkeep_kiosk";
-
-/// One guest's part of the registration form.
-pub(super) struct GuestPart {
-    name: String,
-    prefix: String,
-    version: i64,
-    fields: Vec<FormField>,
-}
 
 /// What the kiosk shows.
 pub(super) enum Screen {
@@ -123,29 +115,9 @@ async fn register_screen(
 ) -> Result<Screen, AppError> {
     let r = reservations::get(&state.svc, &k.principal, id.to_string()).await?;
     let party = desk_views::party(&state.svc, &k.principal, &r).await?;
-    Ok(Screen::Register(
-        party
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                let pre = format!("g{i}_");
-                let stored = guest_form::values_of(g, &pre);
-                GuestPart {
-                    name: format!("{} {}", g.first_name, g.last_name),
-                    version: g.version,
-                    fields: guest_form::fields(
-                        t,
-                        &pre,
-                        Some(REGISTRATION),
-                        typed.unwrap_or(&stored),
-                        errors,
-                        &format!("guest_ids[{i}]."),
-                    ),
-                    prefix: pre,
-                }
-            })
-            .collect(),
-    ))
+    Ok(Screen::Register(party_form::parts(
+        &state.svc, t, &party, typed, errors,
+    )))
 }
 
 /// `GET /kiosk`.
@@ -258,13 +230,14 @@ pub async fn check_in(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -
         let problem = Some(t.t("kiosk-consent-needed"));
         return again(t, Vec::new(), problem).await;
     }
-    if state.svc.compliance().registration.enabled()
-        && let Err((errors, problem)) = save_guests(&state, &k.principal, &t, &id, &form).await
-    {
-        let problem =
-            problem.or_else(|| Some(t.n("check-in-registration-missing", errors.len() as i64)));
-        return again(t, errors, problem).await;
-    }
+    let edit = match party_edit(&state, &k.principal, &id, &form).await {
+        Ok((edit, _)) => edit,
+        Err(Ok(errors)) => {
+            let problem = Some(t.n("check-in-registration-missing", errors.len() as i64));
+            return again(t, errors, problem).await;
+        }
+        Err(Err(e)) => return server_error(&t, &e),
+    };
     let (svc, p) = (&state.svc, &k.principal);
     let room = match reservations::get(svc, p, id.clone()).await {
         Ok(r) if r.room_id.is_some() => r.room_id,
@@ -300,7 +273,7 @@ pub async fn check_in(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -
     ) else {
         return server_error(&t, &AppError::validation(errors));
     };
-    match stays::check_in(svc, p, input).await {
+    match party::check_in(svc, p, edit, input).await {
         Ok(_) => {
             let _ = kiosk::forget(svc, &c).await;
             let number = rooms::get(svc, p, room.to_string())
@@ -313,6 +286,10 @@ pub async fn check_in(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -
         Err(e) if e.code == "registration_incomplete" => {
             let problem = Some(t.n("check-in-registration-missing", e.errors.len() as i64));
             again(t, e.errors, problem).await
+        }
+        Err(e) if e.kind == crate::error::Kind::PreconditionFailed => {
+            let problem = Some(t.t("check-in-guest-changed"));
+            again(t, Vec::new(), problem).await
         }
         Err(e) if e.kind == crate::error::Kind::Conflict => {
             let words = t.t("kiosk-see-reception");

@@ -28,6 +28,7 @@ pub mod kiosk_language;
 pub mod kiosk_pairing;
 pub mod new_reservation;
 pub mod once;
+pub mod party_form;
 pub mod problems;
 pub mod reservation;
 pub mod rooms_admin;
@@ -166,6 +167,7 @@ pub const FLASHES: &[&str] = &[
     "checked-in",
     "checked-out",
     "charge-added",
+    "companion-added",
     "cancelled",
     "no-show",
     "paid",

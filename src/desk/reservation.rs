@@ -31,7 +31,12 @@ struct ReservationPage {
     title: String,
     heading: String,
     facts: Vec<(String, String)>,
-    guests: Vec<String>,
+    /// (id, name) of each guest, the primary first.
+    guests: Vec<(String, String)>,
+    /// The add-a-companion form, while the booking has room for one more guest.
+    companion: Option<Vec<super::guest_form::FormField>>,
+    /// Whether the companion form comes back refused (so shown open).
+    companion_open: bool,
     charges: Vec<(String, String, i64, String)>,
     history: Vec<Entry>,
     id: String,
@@ -341,8 +346,20 @@ pub(super) async fn show(
         guests: v
             .guests
             .iter()
-            .map(|g| format!("{} {}", g.first_name, g.last_name))
+            .map(|g| (g.id.clone(), format!("{} {}", g.first_name, g.last_name)))
             .collect(),
+        companion: super::party_form::companion(
+            &t,
+            r,
+            Some(super::party_form::COMPANION_SHORT),
+            Some(&refusal.typed),
+            &refusal.errors,
+        )
+        .filter(|_| can.change && p.scopes.contains(Scope::GuestsWrite)),
+        companion_open: refusal
+            .errors
+            .iter()
+            .any(|e| e.field.starts_with("companion")),
         charges: v
             .charges
             .iter()

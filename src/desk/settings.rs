@@ -132,6 +132,7 @@ fn render(
             .find(|e| e.field == *path || e.field == *form)
             .map(|e| super::rules::say(t, e)),
         autocomplete: Some("off"),
+        placeholder: None,
         choices: match *form {
             "city_tax" => vec![
                 ("none".into(), t.t("settings-city-tax-none")),

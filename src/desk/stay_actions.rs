@@ -19,7 +19,7 @@ use crate::error::{AppError, FieldError, Kind};
 use crate::i18n::T;
 use crate::model::input::FromJson;
 use crate::model::{ChargeInput, ReservationUpdate};
-use crate::service::{IfMatch, charges, reservations};
+use crate::service::{IfMatch, charges, party, reservations};
 use crate::web;
 
 /// The add-charge form's fields: (form name, label key).
@@ -126,6 +126,45 @@ pub async fn add_charge(
     };
     match charges::add(&state.svc, &s.principal, id.clone(), input).await {
         Ok(_) => done(&id, "charge-added"),
+        Err(e) => match refusal_of(&e, form.clone(), &t) {
+            Some(r) => refuse(&state, &s, t, id, status_of(&e), r).await,
+            None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
+        },
+    }
+}
+
+/// `POST /reservations/{id}/companions`: adds a guest to the party (their name and birth
+/// date; the rest is asked at check-in).
+#[handler]
+pub async fn add_companion(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::CHANGES).await);
+    let edit = match super::party_form::edit_of(&[], &form) {
+        Ok(edit) if edit.companion.is_some() => Ok(edit),
+        Ok(_) => Err(vec![FieldError::new(
+            "companion.first_name",
+            "required",
+            "is required",
+        )]),
+        Err(errors) => Err(errors),
+    };
+    let edit = match edit {
+        Ok(edit) => edit,
+        Err(errors) => {
+            let refusal = Refusal {
+                typed: form.clone(),
+                problem: Some(t.n("form-errors", errors.len() as i64)),
+                errors,
+            };
+            return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
+        }
+    };
+    match party::save(&state.svc, &s.principal, id.clone(), edit).await {
+        Ok(()) => done(&id, "companion-added"),
         Err(e) => match refusal_of(&e, form.clone(), &t) {
             Some(r) => refuse(&state, &s, t, id, status_of(&e), r).await,
             None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),

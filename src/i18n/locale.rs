@@ -141,6 +141,42 @@ pub fn money(lang: Lang, minor: i64, currency: &str) -> String {
     }
 }
 
+/// A day as a form field writes it: `15/03/1980` in Italian (and English, as the hotels'
+/// countries write days first), `15.03.1980.` in Croatian.
+pub fn numeric_date(lang: Lang, d: NaiveDate) -> String {
+    match lang {
+        Lang::Hr => d.format("%d.%m.%Y.").to_string(),
+        Lang::En | Lang::It => d.format("%d/%m/%Y").to_string(),
+    }
+}
+
+/// A day typed into a form, in any of the ways the pages' languages write one: `1980-03-15`,
+/// `15/03/1980`, `15.03.1980.`, `15. 3. 1980.`, `15-03-1980` (the day always before the
+/// month; the year in full); `None` for anything else.
+pub fn read_date(typed: &str) -> Option<NaiveDate> {
+    let typed = typed.trim();
+    if let Ok(d) = NaiveDate::parse_from_str(typed, "%Y-%m-%d") {
+        return Some(d);
+    }
+    let parts: Vec<&str> = typed
+        .trim_end_matches('.')
+        .split(['/', '.', '-'])
+        .map(str::trim)
+        .collect();
+    let [day, month, year] = parts[..] else {
+        return None;
+    };
+    let digits = |s: &str, max: usize| {
+        (!s.is_empty() && s.len() <= max && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u32>().ok())
+            .flatten()
+    };
+    if year.len() != 4 {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(digits(year, 4)? as i32, digits(month, 2)?, digits(day, 2)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +193,35 @@ mod tests {
         assert_eq!(money(Lang::Hr, -5000, "EUR"), "-50,00 €");
         assert_eq!(money(Lang::Hr, 123_456_789, "USD"), "1.234.567,89 USD");
         assert_eq!(money(Lang::En, 123_456, "EUR"), "EUR 1,234.56");
+    }
+
+    #[test]
+    fn a_typed_day_is_read_the_way_each_language_writes_it() {
+        let d = NaiveDate::from_ymd_opt(1980, 3, 15);
+        for typed in [
+            "1980-03-15",
+            "15/03/1980",
+            "15.03.1980.",
+            "15.3.1980",
+            " 15. 3. 1980. ",
+            "15-03-1980",
+        ] {
+            assert_eq!(read_date(typed), d, "{typed}");
+        }
+        for typed in [
+            "15/03/80",
+            "03/15/1980",
+            "15/03",
+            "1980",
+            "15/03/1980/1",
+            "",
+            "a/b/cdef",
+        ] {
+            assert_eq!(read_date(typed), None, "{typed}");
+        }
+        let d = d.unwrap();
+        assert_eq!(numeric_date(Lang::It, d), "15/03/1980");
+        assert_eq!(numeric_date(Lang::Hr, d), "15.03.1980.");
+        assert_eq!(read_date(&numeric_date(Lang::Hr, d)), Some(d));
     }
 }

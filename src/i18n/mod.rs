@@ -180,6 +180,11 @@ impl T {
         locale::short_date(self.lang, d)
     }
 
+    /// A day as a form field writes it: `15/03/1980`, `15.03.1980.`.
+    pub fn numeric_date(&self, d: NaiveDate) -> String {
+        locale::numeric_date(self.lang, d)
+    }
+
     /// An amount in minor units with its currency: `EUR 1,234.56`, `-EUR 5.00`.
     pub fn money(&self, minor: i64, currency: &str) -> String {
         locale::money(self.lang, minor, currency)

@@ -77,36 +77,45 @@ pub async fn update(
     input: GuestUpdate,
 ) -> AppResult<Guest> {
     p.require(Scope::GuestsWrite)?;
-    let db = svc.db();
     let actor = p.actor.clone();
-    db.write(move |tx| {
-        let old = store::guests::get(tx, &id)?.ok_or_else(|| AppError::not_found("guest", &id))?;
-        IfMatch::check(if_match.as_ref(), old.version)?;
-        let mut g = old.clone();
-        let mut errs = Vec::new();
-        input.first_name.apply(&mut g.first_name);
-        input.last_name.apply(&mut g.last_name);
-        set_optional(&mut g.email, input.email);
-        set_optional(&mut g.phone, input.phone);
-        set_optional(&mut g.birth_date, input.birth_date);
-        set_optional(&mut g.gender, input.gender);
-        set_optional(&mut g.nationality, input.nationality);
-        set_optional(&mut g.birth_place, input.birth_place);
-        set_optional(&mut g.document, input.document);
-        set_optional(&mut g.address, input.address);
-        set_optional(&mut g.notes, input.notes);
-        check_dates(tx, &g, &mut errs)?;
-        fail_on(errs)?;
-        if unchanged(&old, &g) {
-            return Ok(old);
-        }
-        g.version += 1;
-        g.updated_at = Instant(tx.now_text());
-        store::guests::update(tx, &old, &g)?;
-        store::events::record(tx, &actor, EventType::GuestUpdated, &g.id, &snapshot(&g))?;
-        Ok(g)
-    })
-    .await
+    svc.db()
+        .write(move |tx| update_in(tx, &actor, &id, if_match.as_ref(), input))
+        .await
+}
+
+/// [`update`] inside the caller's transaction (also for a party saved at check-in).
+pub(crate) fn update_in(
+    tx: &Tx,
+    actor: &Actor,
+    id: &str,
+    if_match: Option<&IfMatch>,
+    input: GuestUpdate,
+) -> AppResult<Guest> {
+    let old = store::guests::get(tx, id)?.ok_or_else(|| AppError::not_found("guest", id))?;
+    IfMatch::check(if_match, old.version)?;
+    let mut g = old.clone();
+    let mut errs = Vec::new();
+    input.first_name.apply(&mut g.first_name);
+    input.last_name.apply(&mut g.last_name);
+    set_optional(&mut g.email, input.email);
+    set_optional(&mut g.phone, input.phone);
+    set_optional(&mut g.birth_date, input.birth_date);
+    set_optional(&mut g.gender, input.gender);
+    set_optional(&mut g.nationality, input.nationality);
+    set_optional(&mut g.birth_place, input.birth_place);
+    set_optional(&mut g.document, input.document);
+    set_optional(&mut g.address, input.address);
+    set_optional(&mut g.notes, input.notes);
+    check_dates(tx, &g, &mut errs)?;
+    fail_on(errs)?;
+    if unchanged(&old, &g) {
+        return Ok(old);
+    }
+    g.version += 1;
+    g.updated_at = Instant(tx.now_text());
+    store::guests::update(tx, &old, &g)?;
+    store::events::record(tx, actor, EventType::GuestUpdated, &g.id, &snapshot(&g))?;
+    Ok(g)
 }
 
 /// A page of guests.

@@ -26,6 +26,7 @@ pub mod kiosk;
 pub mod maintenance;
 pub mod numbering;
 pub mod oauth;
+pub mod party;
 pub mod privacy;
 pub mod registration;
 pub mod reservations;

@@ -42,95 +42,100 @@ pub async fn check_in(svc: &Services, p: &Principal, input: CheckIn) -> AppResul
     let actor = &p.actor;
     let c = svc.compliance().clone();
     let actor = actor.clone();
-    db.write(move |tx| {
-        let mut r = load(tx, &input.reservation_id.0)?;
-        let next = next_status(&r, Via::CheckIn, "checked in")?;
-        let today = today(tx)?;
-        if today < r.arrival.0 {
-            return Err(AppError::conflict(
-                "too_early",
-                format!(
-                    "This reservation arrives on {}; check-in opens that day.",
-                    r.arrival
-                ),
-            ));
-        }
-        if today >= r.departure.0 {
-            return Err(AppError::conflict(
-                "invalid_state_transition",
-                format!(
-                    "This stay ended on {}; it can no longer be checked in.",
-                    r.departure
-                ),
-            ));
-        }
-        let room_id = input
-            .room_id
-            .map(|id| id.0)
-            .or(r.room_id.clone())
-            .ok_or_else(|| {
-                AppError::invalid_field("room_id", "required", "no room is assigned; send room_id")
-            })?;
-        let room = store::rooms::get(tx, &room_id)?.ok_or_else(|| {
-            AppError::invalid_field("room_id", "not_found", "no room has this id")
+    db.write(move |tx| check_in_in(tx, &c, &actor, input)).await
+}
+
+/// [`check_in`] inside the caller's transaction (also after the party is saved, in one).
+pub(crate) fn check_in_in(
+    tx: &Tx,
+    c: &crate::compliance::Compliance,
+    actor: &crate::model::Actor,
+    input: CheckIn,
+) -> AppResult<Reservation> {
+    let mut r = load(tx, &input.reservation_id.0)?;
+    let next = next_status(&r, Via::CheckIn, "checked in")?;
+    let today = today(tx)?;
+    if today < r.arrival.0 {
+        return Err(AppError::conflict(
+            "too_early",
+            format!(
+                "This reservation arrives on {}; check-in opens that day.",
+                r.arrival
+            ),
+        ));
+    }
+    if today >= r.departure.0 {
+        return Err(AppError::conflict(
+            "invalid_state_transition",
+            format!(
+                "This stay ended on {}; it can no longer be checked in.",
+                r.departure
+            ),
+        ));
+    }
+    let room_id = input
+        .room_id
+        .map(|id| id.0)
+        .or(r.room_id.clone())
+        .ok_or_else(|| {
+            AppError::invalid_field("room_id", "required", "no room is assigned; send room_id")
         })?;
-        if room.room_type_id != r.room_type_id {
-            return Err(AppError::invalid_field(
-                "room_id",
-                "room_type_mismatch",
-                "must be a room of the reservation's room type",
-            ));
-        }
-        if room.housekeeping_status == HousekeepingStatus::OutOfOrder {
-            return Err(AppError::conflict(
-                "room_unavailable",
-                format!("Room {} is out of order.", room.number),
-            ));
-        }
-        if room.occupied {
-            return Err(AppError::conflict(
-                "room_unavailable",
-                format!("Room {} is occupied.", room.number),
-            ));
-        }
-        // A stored reservation always forms a stay; if it ever did not, refuse rather than
-        // skip the clash check.
-        let stay =
-            crate::domain::stay::StayDates::new(r.arrival.0, r.departure.0).map_err(|e| {
-                AppError::internal(format!(
-                    "reservation {} has dates that do not form a stay: {e:?}",
-                    r.id
-                ))
-            })?;
-        if let Some(code) = store::reservations::room_clash(tx, &room_id, &stay, Some(&r.id))? {
-            return Err(AppError::conflict(
-                "room_unavailable",
-                format!(
-                    "Room {} is given to reservation {code} for some of these nights.",
-                    room.number
-                ),
-            ));
-        }
-        let old = r.clone();
-        let now = tx.clock().now();
-        let registration = crate::service::registration::at_check_in(tx, &c, &r, today, now)?;
-        r.status = next;
-        r.room_id = Some(room_id);
-        r.checked_in_at = Some(Instant(crate::clock::format_instant(now)));
-        r.version += 1;
-        r.updated_at = Instant(crate::clock::format_instant(now));
-        r.registration = registration;
-        store::reservations::update(tx, &old, &r)?;
-        store::events::record(
-            tx,
-            &actor,
-            EventType::ReservationCheckedIn,
-            &r.id,
-            &snapshot(&r),
-        )?;
-        Ok(r)
-    })
-    .await
+    let room = store::rooms::get(tx, &room_id)?
+        .ok_or_else(|| AppError::invalid_field("room_id", "not_found", "no room has this id"))?;
+    if room.room_type_id != r.room_type_id {
+        return Err(AppError::invalid_field(
+            "room_id",
+            "room_type_mismatch",
+            "must be a room of the reservation's room type",
+        ));
+    }
+    if room.housekeeping_status == HousekeepingStatus::OutOfOrder {
+        return Err(AppError::conflict(
+            "room_unavailable",
+            format!("Room {} is out of order.", room.number),
+        ));
+    }
+    if room.occupied {
+        return Err(AppError::conflict(
+            "room_unavailable",
+            format!("Room {} is occupied.", room.number),
+        ));
+    }
+    // A stored reservation always forms a stay; if it ever did not, refuse rather than
+    // skip the clash check.
+    let stay = crate::domain::stay::StayDates::new(r.arrival.0, r.departure.0).map_err(|e| {
+        AppError::internal(format!(
+            "reservation {} has dates that do not form a stay: {e:?}",
+            r.id
+        ))
+    })?;
+    if let Some(code) = store::reservations::room_clash(tx, &room_id, &stay, Some(&r.id))? {
+        return Err(AppError::conflict(
+            "room_unavailable",
+            format!(
+                "Room {} is given to reservation {code} for some of these nights.",
+                room.number
+            ),
+        ));
+    }
+    let old = r.clone();
+    let now = tx.clock().now();
+    let registration = crate::service::registration::at_check_in(tx, c, &r, today, now)?;
+    r.status = next;
+    r.room_id = Some(room_id);
+    r.checked_in_at = Some(Instant(crate::clock::format_instant(now)));
+    r.version += 1;
+    r.updated_at = Instant(crate::clock::format_instant(now));
+    r.registration = registration;
+    store::reservations::update(tx, &old, &r)?;
+    store::events::record(
+        tx,
+        actor,
+        EventType::ReservationCheckedIn,
+        &r.id,
+        &snapshot(&r),
+    )?;
+    Ok(r)
 }
 
 /// Marks a room guests have left dirty (at check-out, or when a stay moves rooms).

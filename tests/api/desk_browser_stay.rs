@@ -247,7 +247,8 @@ async fn whole_stay(w: &Words) {
 
     // Check-in: refused with the registration's missing fields marked, completed in place.
     follow(&b, w.check_in).await;
-    fill(&b, "g0_birth_date", "1990-04-01").await;
+    // Typed the way the page writes a day.
+    fill(&b, "g0_birth_date", "01/04/1990").await;
     fill(&b, "g0_nationality", "IT").await;
     click(&b, "form button.primary").await;
     let error = b
@@ -260,7 +261,7 @@ async fn whole_stay(w: &Words) {
     let kept = b.client.find(Locator::Id("g0_birth_date")).await.unwrap();
     assert_eq!(
         kept.prop("value").await.unwrap().as_deref(),
-        Some("1990-04-01")
+        Some("01/04/1990")
     );
     b.screenshot(&format!("desk-check-in-refused{}", w.shot))
         .await;

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::desk::{Browser, staff};
+use crate::support::desk::{Browser, staff, value_of};
 use crate::support::reply::Reply;
 use crate::support::{TestApp, day, spawn_app};
 
@@ -21,24 +21,6 @@ async fn book(app: &TestApp, rt: &str, guests: &[String], arrival: &str, nights:
     .await
     .expect(201)
     .id()
-}
-
-/// The value of the input (or selected option) named `name` on a page.
-fn value_of(page: &str, name: &str) -> Option<String> {
-    let at = page.find(&format!("name=\"{name}\""))?;
-    let tag_end = at + page[at..].find('>')?;
-    let tag = &page[at..tag_end];
-    if let Some(v) = tag.find("value=\"") {
-        let rest = &tag[v + 7..];
-        return Some(rest[..rest.find('"')?].to_string());
-    }
-    // A select: its selected option.
-    let close = at + page[at..].find("</select>")?;
-    let sel = page[at..close].find(" selected>")?;
-    let before = &page[at..at + sel];
-    let v = before.rfind("value=\"")?;
-    let rest = &before[v + 7..];
-    Some(rest[..rest.find('"')?].to_string())
 }
 
 /// Whether the field `name` is marked invalid with its message on the page.
@@ -379,7 +361,8 @@ async fn registration_fields_missing_at_check_in_are_completed_on_the_same_page(
     assert!(!marked(&first.text, "g0_birth_date"));
     assert_eq!(
         value_of(&first.text, "g0_birth_date").as_deref(),
-        Some("1990-04-01")
+        Some("01/04/1990"),
+        "shown the page's way"
     );
     assert_eq!(
         value_of(&first.text, "room_id").as_deref(),

@@ -30,6 +30,7 @@ mod desk_invoices;
 mod desk_kiosk;
 mod desk_languages;
 mod desk_notes;
+mod desk_party;
 mod desk_privacy;
 mod desk_rooms_admin;
 mod desk_settings;

@@ -194,6 +194,13 @@ impl RegistrationScheme for Alloggiati {
         }))
     }
 
+    fn roles(&self, guests: &[crate::model::Guest]) -> Vec<crate::compliance::GuestRole> {
+        party::guest_types(guests)
+            .into_iter()
+            .map(record::role_of)
+            .collect()
+    }
+
     fn due_at(&self, party: &Party, checked_in_at: DateTime<Utc>) -> DateTime<Utc> {
         let hours = if party.nights() <= 1 { 6 } else { 24 };
         checked_in_at + chrono::Duration::hours(hours)

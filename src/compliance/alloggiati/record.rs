@@ -46,6 +46,18 @@ pub mod guest_type {
     pub const GROUP_MEMBER: u8 = 20;
 }
 
+/// What a guest type means, for the desk.
+pub fn role_of(kind: u8) -> crate::compliance::GuestRole {
+    use crate::compliance::GuestRole;
+    match kind {
+        guest_type::FAMILY_HEAD => GuestRole::FamilyHead,
+        guest_type::GROUP_LEADER => GuestRole::GroupLeader,
+        guest_type::FAMILY_MEMBER => GuestRole::FamilyMember,
+        guest_type::GROUP_MEMBER => GuestRole::GroupMember,
+        _ => GuestRole::Single,
+    }
+}
+
 /// One guest's registration record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {

@@ -230,3 +230,36 @@ pub async fn approve(a: &Browser, code: &str) -> Reply {
     )
     .await
 }
+
+/// The value of the input (or selected option) named `name` on a page.
+pub fn value_of(page: &str, name: &str) -> Option<String> {
+    let at = page.find(&format!("name=\"{name}\""))?;
+    let tag_end = at + page[at..].find('>')?;
+    let tag = &page[at..tag_end];
+    if let Some(v) = tag.find("value=\"") {
+        let rest = &tag[v + 7..];
+        return Some(rest[..rest.find('"')?].to_string());
+    }
+    // A select: its selected option.
+    let close = at + page[at..].find("</select>")?;
+    let sel = page[at..close].find(" selected>")?;
+    let before = &page[at..at + sel];
+    let v = before.rfind("value=\"")?;
+    let rest = &before[v + 7..];
+    Some(rest[..rest.find('"')?].to_string())
+}
+
+/// Every field of a page whose name starts with `prefix`, as a browser would post them.
+pub fn fields_of(page: &str, prefix: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (at, _) in page.match_indices(&format!("name=\"{prefix}")) {
+        let start = at + 6;
+        let name = &page[start..start + page[start..].find('"').unwrap()];
+        if out.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        let value = value_of(page, name).unwrap_or_default();
+        out.push((name.to_string(), value));
+    }
+    out
+}
