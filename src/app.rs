@@ -77,6 +77,8 @@ pub struct App {
     backup: Option<(chrono::NaiveTime, crate::jobs::backup::Plan)>,
     /// The group's hub this server pushes its events to (`[hub]` with `push = true`).
     hub: Option<crate::config::hub::HubConfig>,
+    /// The first-run page's gate (open with a code while the installation is new).
+    welcome: Arc<crate::service::welcome::Welcome>,
 }
 
 /// Creates the data directory, readable by its owner only.
@@ -150,6 +152,7 @@ impl App {
         let first_party = crate::service::Services::new(db.clone(), Compliance::default());
         crate::service::desk::ensure_client(&first_party).await?;
         crate::service::kiosk::ensure_client(&first_party).await?;
+        let welcome = Arc::new(crate::service::welcome::Welcome::start(&first_party).await?);
         tracing::debug!(%feed_id, "event feed");
         Ok(App {
             listener,
@@ -178,12 +181,19 @@ impl App {
             desk: loaded.config.desk.timeouts(),
             backup: backup_plan(loaded).map_err(AppError::internal)?,
             hub: loaded.config.hub.clone().filter(|h| h.push),
+            welcome,
         })
     }
 
     /// The address actually listened on.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The one-time code of the first-run page, while the installation is new (printed on
+    /// the console when innkeep starts).
+    pub fn first_run_code(&self) -> Option<String> {
+        self.welcome.code()
     }
 
     /// The database (for start-up checks and tests).
@@ -270,6 +280,7 @@ impl App {
             cursor_key: self.cursor_key,
             rate: self.rate,
             desk: self.desk,
+            welcome: self.welcome.clone(),
         });
         let pusher = self.hub.take().map(|cfg| {
             let svc = crate::service::Services::new(self.db.clone(), (*self.compliance).clone());

@@ -219,6 +219,8 @@ pub struct AppParts {
     pub rate: crate::domain::limits::Rate,
     /// How long front-desk sessions last.
     pub desk: crate::config::desk::Timeouts,
+    /// The first-run page's gate.
+    pub welcome: Arc<crate::service::welcome::Welcome>,
 }
 
 /// The whole HTTP application.
@@ -231,6 +233,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         cursor_key,
         rate,
         desk,
+        welcome,
     } = parts;
     let api = service();
     let raw = api.spec();
@@ -471,6 +474,10 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             poem::post(crate::desk::guest_privacy::erase),
         )
         .at("/login", poem::get(crate::desk::sign_in::login))
+        .at(
+            "/welcome",
+            poem::get(crate::desk::welcome::page_of).post(crate::desk::welcome::submit),
+        )
         .at("/login/callback", poem::get(crate::desk::sign_in::callback))
         .at("/logout", poem::post(crate::desk::sign_in::logout))
         .at("/assets/desk.css", poem::get(crate::desk::files::style))
@@ -479,6 +486,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             auth: auth.clone(),
             timeouts: desk,
             instance: instance.clone(),
+            welcome,
         }))
         .data(spec)
         .data(docs)

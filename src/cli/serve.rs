@@ -50,18 +50,19 @@ fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     })
 }
 
-/// On a new installation, says that `innkeep setup` exists; later, while there is no staff
-/// member or API client, how to make the first one.
+/// On a new installation, where to open the first-run page and its one-time code; later,
+/// while there is no staff member or API client, how to make the first one.
 async fn first_run_hint(app: &App, scheme: &str) {
     let db = app.db();
-    let svc = crate::service::Services::new(db.clone(), Default::default());
-    if crate::service::setup::is_new(&svc).await.unwrap_or(false) {
+    if let Some(code) = app.first_run_code() {
+        let https = scheme == "https";
         println!(
-            "\nThis innkeep is new: no rooms and no staff yet. Stop it (Ctrl-C) and run\n\n  \
-             innkeep setup\n\nwhich asks for the property, its rooms and the first admin, \
-             then start it again and open {scheme}://{}/.\n",
-            app.local_addr()
+            "\nThis innkeep is new: no rooms and no staff yet. Open\n\n  {}/\n\nin the browser \
+             and type this one-time code when it asks:\n\n  {code}\n\n(Scripts and the Debian \
+             package can run `innkeep setup` instead.)\n",
+            crate::auth::lan_address(app.local_addr(), https)
         );
+        tracing::info!("first run: open the front desk and type the code printed on the console");
         return;
     }
     let no_users = crate::service::oauth::list_users(db)

@@ -14,6 +14,7 @@ use crate::error::FieldError;
 use crate::model::input::FromJson;
 use crate::model::{RoomTypeCreate, SettingsUpdate};
 use crate::service::setup::{self, Plan, RoomsPlan};
+use crate::service::setup_plan::{default_vat, default_zone, whole};
 
 /// `innkeep setup`'s flags; what is not given is asked on a terminal.
 #[derive(Debug, Default, clap::Args)]
@@ -201,18 +202,6 @@ fn ask_settings(
     Ok((update, shown))
 }
 
-/// The VAT rate on accommodation a country charges, offered as the default: Italy's 10 %
-/// (the aliquota ridotta for lodging, DPR 633/1972, Tabella A, parte III), Croatia's 13 %
-/// (the reduced rate for accommodation, Zakon o PDV-u, čl. 38.), as they stood in 2026;
-/// change them here if the law moves. Elsewhere 0 is offered and the desk warns about it.
-fn default_vat(country: &str) -> &'static str {
-    match country {
-        "IT" => "10",
-        "HR" => "13",
-        _ => "0",
-    }
-}
-
 /// A percentage as typed ("13", "9.5", "9,5") in basis points, by the API's rule.
 fn basis_points(s: &str) -> Result<i64, String> {
     let bp = crate::domain::money::parse_amount(s)
@@ -222,21 +211,6 @@ fn basis_points(s: &str) -> Result<i64, String> {
     match errs.first() {
         Some(e) => Err(format!("{s} % {}", e.message.replace("10000", "100 %"))),
         None => Ok(bp),
-    }
-}
-
-/// A likely time zone for a country, offered as the default.
-fn default_zone(country: &str) -> &'static str {
-    match country {
-        "IT" => "Europe/Rome",
-        "HR" => "Europe/Zagreb",
-        "SI" => "Europe/Ljubljana",
-        "AT" => "Europe/Vienna",
-        "DE" => "Europe/Berlin",
-        "FR" => "Europe/Paris",
-        "ES" => "Europe/Madrid",
-        "GB" => "Europe/London",
-        _ => "UTC",
     }
 }
 
@@ -386,14 +360,6 @@ fn summary(settings: &[(String, String)], rooms: &[RoomsPlan], admin: &str) -> S
     }
     out.push_str(&format!("  Admin: {admin}\n"));
     out
-}
-
-/// A number as typed, as JSON: a whole number when it is one, else the text (so that the
-/// rule's message says what was wrong).
-fn whole(s: &str) -> Value {
-    s.trim()
-        .parse::<i64>()
-        .map_or_else(|_| json!(s), |n| json!(n))
 }
 
 /// A nightly rate in minor units.

@@ -40,6 +40,7 @@ pub mod staff;
 pub mod stay_actions;
 pub mod today;
 pub mod webhooks_admin;
+pub mod welcome;
 
 use std::sync::Arc;
 
@@ -71,6 +72,8 @@ pub struct DeskState {
     pub timeouts: Timeouts,
     /// This server process, for the booking form's idempotency keys.
     pub instance: Arc<str>,
+    /// The first-run page's gate.
+    pub welcome: Arc<crate::service::welcome::Welcome>,
 }
 
 /// What every desk page shows around its content: the words, the navigation, who is

@@ -56,6 +56,14 @@ pub const TEMPLATES: &[Template] = &[
     ("exceeds_outstanding", "must be at most {amount}, what is still owed", "problem-exceeds-outstanding"),
     ("amount_too_large", "the amounts are too large to invoice", "problem-amounts-too-large"),
     ("numbering_unconfirmed", "Invoices are on hold since {since}: this database was restored from a backup, and invoices issued after that backup may already carry the next numbers. An admin must confirm the next number of each series (innkeep numbering confirm) first.", "problem-numbering-unconfirmed"),
+    // The first run.
+    ("wrong_code", "is not the code innkeep printed when it started", "problem-wrong-first-run-code"),
+    ("invalid", "is not a percentage; write it as 13 or 9.5", "problem-not-a-percentage"),
+    ("invalid", "is not an amount; write it as 95 or 95.50", "problem-not-an-amount"),
+    ("duplicate", "is the code of an earlier room type", "problem-code-earlier"),
+    ("duplicate", "room {room} is already in an earlier room type", "problem-room-earlier"),
+    ("required", "name at least one room type", "problem-one-room-type"),
+    ("invalid", "name at least one room number, such as 101-112", "problem-one-room-number"),
     // Guests.
     ("guest_has_open_reservation", "The guest is on reservation {code} ({arrival} to {departure}), which is not over: cancel it, or check them out, before erasing them.", "problem-guest-open-reservation"),
     // Rooms and room types.

@@ -23,20 +23,27 @@ fn cookie_header(name: &str, value: &str, path: &str, max_age: Option<u64>) -> S
     format!("{name}={value}; Path={path}; HttpOnly; SameSite=Lax{age}")
 }
 
-/// `GET /login`: starts a sign-in (or goes home when already signed in).
+/// The `Set-Cookie` value that keeps a sign-in's state until its callback.
+pub(super) fn login_cookie(login_state: &str) -> String {
+    let max_age = desk::LOGIN_TTL.as_secs();
+    cookie_header(LOGIN_COOKIE, login_state, "/login", Some(max_age))
+}
+
+/// `GET /login`: starts a sign-in (or goes home when already signed in); on a new
+/// installation, nobody can sign in yet: the first-run page instead.
 #[handler]
 pub async fn login(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
     if signed_in(req, &state).await.is_ok() {
         return web::redirect(StatusCode::SEE_OTHER, "/");
     }
+    if state.welcome.is_open(&state.svc).await {
+        return web::redirect(StatusCode::SEE_OTHER, "/welcome");
+    }
     let t = words(req);
     match desk::begin_login(&state.svc) {
         Ok((query, login_state)) => {
             let mut r = web::redirect(StatusCode::SEE_OTHER, &format!("/oauth/authorize?{query}"));
-            let max_age = desk::LOGIN_TTL.as_secs();
-            if let Ok(v) =
-                cookie_header(LOGIN_COOKIE, &login_state, "/login", Some(max_age)).parse()
-            {
+            if let Ok(v) = login_cookie(&login_state).parse() {
                 r.headers_mut().insert("set-cookie", v);
             }
             r

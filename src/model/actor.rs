@@ -31,6 +31,15 @@ impl Actor {
         }
     }
 
+    /// The first-run page, setting a new installation up (guarded by its one-time code).
+    pub fn first_run() -> Actor {
+        Actor {
+            kind: ActorKind::System,
+            id: "first-run".into(),
+            name: "innkeep first run".into(),
+        }
+    }
+
     /// innkeep's queue, recording what a national authority answered.
     pub fn queue() -> Actor {
         Actor {

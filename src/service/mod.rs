@@ -35,10 +35,12 @@ pub mod rooms;
 pub mod settings;
 pub mod settlement;
 pub mod setup;
+pub mod setup_plan;
 pub mod staff;
 pub mod stays;
 pub mod submissions;
 pub mod webhooks;
+pub mod welcome;
 
 pub use context::Services;
 

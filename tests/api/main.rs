@@ -36,6 +36,7 @@ mod desk_rooms_admin;
 mod desk_settings;
 mod desk_stay;
 mod desk_webhooks_admin;
+mod desk_welcome;
 mod doctor;
 mod events;
 mod feed;

@@ -66,6 +66,12 @@ fn innkeep_serves_https_with_secure_cookies() {
         format!("[server]\nlisten = \"127.0.0.1:{port}\"\ntls_cert = \"tls.crt\"\ntls_key = \"tls.key\"\n"),
     )
     .unwrap();
+    // A member of staff, so that /login signs in (a new installation shows the first run).
+    let made = innkeep(dir.path())
+        .args(["users", "create", "--username", "admin", "--role", "admin"])
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
     let mut server = Killed(
         innkeep(dir.path())
             .arg("serve")

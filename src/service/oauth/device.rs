@@ -22,7 +22,7 @@ pub const DEVICE_TTL: Duration = Duration::from_secs(600);
 pub const DEVICE_INTERVAL: i64 = 5;
 
 /// A user code: 8 letters that cannot be confused, shown as `BDKT-QWMX`.
-fn user_code() -> String {
+pub(crate) fn user_code() -> String {
     const LETTERS: &[u8] = b"BCDFGHJKLMNPQRSTVWXZ";
     let bytes = secrets::random_bytes::<8>();
     let s: String = bytes

@@ -1,7 +1,7 @@
 //! OAuth use cases: registering clients and staff (the CLI), and the grants that issue
 //! tokens (the token endpoint and the login pages).
 
-mod device;
+pub(crate) mod device;
 mod grants;
 pub mod keys;
 mod login;

@@ -48,6 +48,8 @@ pub struct TestApp {
     pub client_secret: String,
     pub db: Option<Db>,
     pub auth: Arc<AuthServer>,
+    /// The first-run page's one-time code, when the installation was new at start.
+    pub first_run_code: Option<String>,
     stop: Option<oneshot::Sender<()>>,
     handle: Option<JoinHandle<()>>,
 }
@@ -143,6 +145,7 @@ async fn start_server(
         .expect("app builds");
     let addr = app.local_addr();
     let (db, auth) = (app.db().clone(), app.auth());
+    let first_run_code = app.first_run_code();
     let (stop, stopped) = oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
         app.run(async {
@@ -175,6 +178,7 @@ async fn start_server(
         client_secret: secret,
         db: Some(db),
         auth,
+        first_run_code,
         stop: Some(stop),
         handle: Some(handle),
     }
