@@ -445,7 +445,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         )
         .at(
             "/reservations/:id/change",
-            poem::post(crate::desk::stay_actions::change),
+            poem::post(crate::desk::reservation_change::change),
         )
         .at(
             "/reservations/:id/companions",

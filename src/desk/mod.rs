@@ -31,6 +31,7 @@ pub mod once;
 pub mod party_form;
 pub mod problems;
 pub mod reservation;
+pub mod reservation_change;
 pub mod rooms_admin;
 pub mod rules;
 pub mod sale;

@@ -45,8 +45,8 @@ struct ReservationPage {
     can: Actions,
     /// The add-charge form: (name, label, value, error) per field.
     charge: Vec<(&'static str, String, String, Option<String>)>,
-    /// The change-dates-or-room form.
-    change: Change,
+    /// The change-the-booking form.
+    change: super::reservation_change::Change,
     /// Why the last action was refused, in words.
     problem: Option<String>,
 }
@@ -61,16 +61,6 @@ struct Actions {
     no_show: bool,
     charge: bool,
     change: bool,
-}
-
-/// The form that changes a stay's dates or room.
-struct Change {
-    /// (name, label, value, error) of the arrival and departure.
-    dates: Vec<(&'static str, String, String, Option<String>)>,
-    /// (room id, number) of the rooms of the booked type, "decide at check-in" first.
-    rooms: Vec<(String, String)>,
-    room: String,
-    room_error: Option<String>,
 }
 
 /// What a refused action leaves on the page: the typed charge, the errors, the problem.
@@ -108,7 +98,9 @@ impl Names {
         for m in v.type_rooms.iter().chain(v.room.iter()) {
             ids.insert(m.id.clone(), m.number.clone());
         }
-        ids.insert(v.room_type.id.clone(), v.room_type.name.clone());
+        for x in v.room_types.iter().chain([&v.room_type]) {
+            ids.insert(x.id.clone(), x.name.clone());
+        }
         for g in &v.guests {
             ids.insert(g.id.clone(), format!("{} {}", g.first_name, g.last_name));
         }
@@ -310,32 +302,7 @@ pub(super) async fn show(
             (*name, t.t(label), value, error)
         })
         .collect();
-    let typed = |k: &str, stored: String| refusal.typed.get(k).cloned().unwrap_or(stored);
-    let error = |k: &str| {
-        refusal
-            .errors
-            .iter()
-            .find(|e| e.field == k)
-            .map(|e| super::rules::say(&t, e))
-    };
-    let change = Change {
-        dates: [
-            ("arrival", "field-arrival", r.arrival.to_string()),
-            ("departure", "field-departure", r.departure.to_string()),
-        ]
-        .into_iter()
-        .map(|(k, label, stored)| (k, t.t(label), typed(k, stored), error(k)))
-        .collect(),
-        rooms: std::iter::once((String::new(), t.t("room-decide-later")))
-            .chain(
-                v.type_rooms
-                    .iter()
-                    .map(|m| (m.id.clone(), m.number.clone())),
-            )
-            .collect(),
-        room: typed("room_id", r.room_id.clone().unwrap_or_default()),
-        room_error: error("room_id"),
-    };
+    let change = super::reservation_change::form(&t, &v, &refusal);
     let body = ReservationPage {
         title: t.with("reservation-title", &[("code", code.clone())]),
         heading: t.with(

@@ -63,7 +63,7 @@ pub fn charge_json(
 }
 
 /// The reservation page again, refused: `status`, what was typed and why.
-async fn refuse(
+pub(super) async fn refuse(
     state: &DeskState,
     s: &crate::service::desk::DeskSession,
     t: T,
@@ -219,7 +219,7 @@ async fn set_status(
 
 /// Applies `input` to the reservation `id` at `version` (`PUT /v1/reservations/{id}`'s use
 /// case) and goes back to its page saying `flash`, or shows the refusal with `typed` kept.
-async fn apply(
+pub(super) async fn apply(
     state: &DeskState,
     s: &crate::service::desk::DeskSession,
     t: T,
@@ -258,36 +258,4 @@ pub async fn no_show(
     state: Data<&Arc<DeskState>>,
 ) -> Response {
     set_status(req, id, body, &state, "no_show", "no-show").await
-}
-
-/// `POST /reservations/{id}/change`: new dates or another room (or none, to decide at
-/// check-in), through the same use case as `PUT /v1/reservations/{id}`.
-#[handler]
-pub async fn change(
-    req: &Request,
-    Path(id): Path<String>,
-    body: Body,
-    state: Data<&Arc<DeskState>>,
-) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::CHANGES).await);
-    let get = |k: &str| {
-        form.get(k)
-            .map(|v| v.trim().to_string())
-            .unwrap_or_default()
-    };
-    let room = get("room_id");
-    let input = json!({"arrival": get("arrival"), "departure": get("departure"),
-        "room_id": if room.is_empty() { Value::Null } else { Value::String(room) }});
-    let version = get("version").parse().unwrap_or(0);
-    let mut errors = Vec::new();
-    let Some(input) = ReservationUpdate::from_json(&input, "", &mut errors) else {
-        let problem = Some(t.n("form-errors", errors.len() as i64));
-        let refusal = Refusal {
-            typed: form.clone(),
-            errors,
-            problem,
-        };
-        return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
-    };
-    apply(&state, &s, t, (id, version), input, form.clone(), "changed").await
 }

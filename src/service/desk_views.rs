@@ -78,6 +78,8 @@ pub struct Stay {
     pub room: Option<crate::model::Room>,
     /// The rooms of its type (the first 200), to move it to.
     pub type_rooms: Vec<crate::model::Room>,
+    /// Every room type (the first 200), to change it to.
+    pub room_types: Vec<crate::model::RoomType>,
     /// Its folio charges (the first 200).
     pub charges: Vec<crate::model::Charge>,
     /// Its history, oldest first (the first 200 entries).
@@ -100,6 +102,7 @@ pub async fn stay(svc: &Services, p: &Principal, id: String) -> AppResult<Stay> 
         ..Default::default()
     };
     let type_rooms = rooms::list(svc, p, of_type, first()).await?;
+    let room_types = room_types::list(svc, p, first()).await?;
     let charges = charges::list(svc, p, id.clone(), first()).await?;
     let history = history::list(svc, p, history::Subject::Reservation, id, first()).await?;
     Ok(Stay {
@@ -108,6 +111,7 @@ pub async fn stay(svc: &Services, p: &Principal, id: String) -> AppResult<Stay> 
         room_type,
         room,
         type_rooms: type_rooms.items.into_iter().map(|(r, _)| r).collect(),
+        room_types: room_types.items.into_iter().map(|(t, _)| t).collect(),
         charges: charges.items.into_iter().map(|(c, _)| c).collect(),
         history: history.items.into_iter().map(|(h, _)| h).collect(),
     })

@@ -29,7 +29,7 @@ async fn dates_and_room_change_from_the_reservation_page() {
     let password = staff(&app, "marta", "front_desk").await;
     let b = Browser::sign_in(&app, "marta", &password).await;
     let page = b.get(&format!("/reservations/{id}")).await;
-    assert!(page.text.contains("Change dates or room"), "{}", page.text);
+    assert!(page.text.contains("Change the booking"), "{}", page.text);
     let csrf = Browser::csrf(&page);
     let version = hidden(&page.text, "version").unwrap();
     let path = format!("/reservations/{id}/change");
@@ -215,4 +215,123 @@ async fn a_housekeeper_sees_the_board_but_cannot_book_check_in_or_charge() {
     }
     let r = app.get(&format!("/v1/reservations/{id}")).await.body;
     assert_eq!(r["status"], "confirmed");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_party_rate_source_and_notes_change_from_the_same_form() {
+    let app = spawn_app().await;
+    let dbl = app.room_type("DBL", 3).await;
+    let room = app.room("101", &dbl).await;
+    let g = app.guest("Anna", "Rossi").await;
+    let id = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": dbl, "arrival": day(0),
+                   "departure": day(2), "adults": 1, "nightly_rate": 9000}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let page = b.get(&format!("/reservations/{id}")).await;
+    for name in [
+        "room_type_id",
+        "adults",
+        "children",
+        "nightly_rate",
+        "source",
+        "notes",
+    ] {
+        assert!(page.text.contains(&format!("name=\"{name}\"")), "{name}");
+    }
+    assert!(
+        page.text.contains("value=\"90.00\""),
+        "the rate as an amount"
+    );
+    let csrf = Browser::csrf(&page);
+    let path = format!("/reservations/{id}/change");
+    let post = |fields: Vec<(&'static str, String)>| {
+        let b = &b;
+        let csrf = csrf.clone();
+        let path = path.clone();
+        async move {
+            let version = app_version(b, &path).await;
+            let mut form: Vec<(&str, &str)> = vec![("csrf", &csrf), ("version", &version)];
+            form.extend(fields.iter().map(|(k, v)| (*k, v.as_str())));
+            b.post(&path, &form).await
+        }
+    };
+    let bad = post(vec![
+        ("nightly_rate", "lots".into()),
+        ("adults", "9".into()),
+    ])
+    .await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    assert!(
+        bad.text.contains("id=\"change-nightly_rate-error\""),
+        "{}",
+        bad.text
+    );
+    assert!(bad.text.contains("value=\"lots\""), "typed rate kept");
+
+    let too_many = post(vec![("adults", "3".into()), ("children", "1".into())]).await;
+    assert_eq!(too_many.status, 422, "{}", too_many.text);
+    assert!(too_many.text.contains("at most 3"), "{}", too_many.text);
+
+    let ok = post(vec![
+        ("adults", "2".into()),
+        ("children", "1".into()),
+        ("nightly_rate", "120,50".into()),
+        ("source", "email".into()),
+        ("notes", "Late arrival ~22:00".into()),
+        ("room_type_id", dbl.clone()),
+        ("room_id", room.clone()),
+    ])
+    .await;
+    assert_eq!(ok.status, 303, "{}", ok.text);
+    let r = app.get(&format!("/v1/reservations/{id}")).await.body;
+    assert_eq!(
+        (
+            &r["adults"],
+            &r["children"],
+            &r["nightly_rate"],
+            &r["source"],
+            &r["notes"]
+        ),
+        (
+            &json!(2),
+            &json!(1),
+            &json!(12050),
+            &json!("email"),
+            &json!("Late arrival ~22:00")
+        ),
+        "{r}"
+    );
+    let page = b.get(&format!("/reservations/{id}")).await;
+    assert!(
+        page.text.contains("Rate per night"),
+        "the history names it: {}",
+        page.text
+    );
+
+    // In the house: only departure, room and notes are offered.
+    app.post("/v1/check-in", json!({"reservation_id": id}))
+        .await
+        .expect(200);
+    let page = b.get(&format!("/reservations/{id}")).await;
+    assert!(page.text.contains("name=\"notes\"") && page.text.contains("name=\"departure\""));
+    for gone in [
+        "name=\"adults\"",
+        "name=\"nightly_rate\"",
+        "name=\"arrival\"",
+    ] {
+        assert!(!page.text.contains(gone), "{gone} offered in the house");
+    }
+}
+
+/// The version the reservation page at `path`'s reservation shows now.
+async fn app_version(b: &Browser, change_path: &str) -> String {
+    let page = b.get(change_path.trim_end_matches("/change")).await;
+    hidden(&page.text, "version").unwrap()
 }

@@ -298,4 +298,14 @@ async fn in_a_browser_the_companion_joins_from_the_check_in_page() {
     );
     c.screenshot("desk-check-in-party-hr").await;
     assert_eq!(guests_of(&app, &r).await.len(), 2);
+
+    // The booking's own page: the whole party, and the change form opened.
+    c.client
+        .goto(&format!("{base}/reservations/{r}"))
+        .await
+        .unwrap();
+    c.click(Locator::Css("details.change summary")).await;
+    c.wait_for(Locator::Id("change-nightly_rate")).await;
+    c.screenshot("desk-reservation-change-hr").await;
+    c.axe("the reservation with its change form open").await;
 }

@@ -1,0 +1,200 @@
+//! The reservation page's "Change the booking" form (`POST /reservations/{id}/change`):
+//! dates, room type and room, the party (adults, children), the nightly rate, where it was
+//! booked and the notes, through the same use case and rules as `PUT /v1/reservations/{id}`.
+//! While the guests are in the house only what the API lets change is offered (departure,
+//! room, notes). A refusal shows the form again, open, with what was typed and each error
+//! at its field.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use poem::http::StatusCode;
+use poem::web::{Data, Path};
+use poem::{Body, Request, Response, handler};
+use serde_json::{Map, Value};
+
+use super::reservation::Refusal;
+use super::stay_actions::{apply, refuse};
+use super::{DeskState, open_post, or_answer};
+use crate::domain::enums::Source;
+use crate::domain::money::{format_amount, parse_amount};
+use crate::domain::reservation::Status;
+use crate::error::FieldError;
+use crate::i18n::T;
+use crate::model::ReservationUpdate;
+use crate::model::input::FromJson;
+use crate::service::desk_views::Stay;
+use crate::service::setup_plan::whole;
+
+/// One field of the form: name, label, value, error.
+pub struct Field {
+    /// The form name (also the API field).
+    pub name: &'static str,
+    /// The label.
+    pub label: String,
+    /// What the form holds.
+    pub value: String,
+    /// The rule it breaks, in words.
+    pub error: Option<String>,
+}
+
+/// The form.
+pub struct Change {
+    /// Whether the guests are in the house (only departure, room and notes change).
+    pub in_house: bool,
+    /// Arrival and departure.
+    pub dates: Vec<Field>,
+    /// The room type and its choices (id, name).
+    pub room_type: Field,
+    /// Every room type.
+    pub types: Vec<(String, String)>,
+    /// The room and its choices (id, number), "decide at check-in" first.
+    pub room: Field,
+    /// The rooms of the booked type.
+    pub rooms: Vec<(String, String)>,
+    /// Adults and children.
+    pub party: Vec<Field>,
+    /// The nightly rate, as an amount (`95.00`).
+    pub rate: Field,
+    /// Where it was booked, and the choices.
+    pub source: Field,
+    /// The sources (value, label).
+    pub sources: Vec<(String, String)>,
+    /// The notes.
+    pub notes: Field,
+    /// Whether it comes back refused (shown open).
+    pub open: bool,
+}
+
+/// The form of stay `v`, with what a refusal left.
+pub(super) fn form(t: &T, v: &Stay, refusal: &Refusal) -> Change {
+    let r = &v.reservation;
+    let field = |name: &'static str, label: &str, stored: String| Field {
+        name,
+        label: t.t(label),
+        value: refusal.typed.get(name).cloned().unwrap_or(stored),
+        error: refusal
+            .errors
+            .iter()
+            .find(|e| e.field == name)
+            .map(|e| super::rules::say(t, e)),
+    };
+    let fields = [
+        "arrival",
+        "departure",
+        "room_type_id",
+        "room_id",
+        "adults",
+        "children",
+        "nightly_rate",
+        "source",
+        "notes",
+    ];
+    Change {
+        in_house: r.status == Status::CheckedIn,
+        dates: vec![
+            field("arrival", "field-arrival", r.arrival.to_string()),
+            field("departure", "field-departure", r.departure.to_string()),
+        ],
+        room_type: field("room_type_id", "field-room-type", r.room_type_id.clone()),
+        types: v
+            .room_types
+            .iter()
+            .map(|x| (x.id.clone(), x.name.clone()))
+            .collect(),
+        room: field(
+            "room_id",
+            "field-room",
+            r.room_id.clone().unwrap_or_default(),
+        ),
+        rooms: std::iter::once((String::new(), t.t("room-decide-later")))
+            .chain(
+                v.type_rooms
+                    .iter()
+                    .map(|m| (m.id.clone(), m.number.clone())),
+            )
+            .collect(),
+        party: vec![
+            field("adults", "field-adults", r.adults.to_string()),
+            field("children", "field-children", r.children.to_string()),
+        ],
+        rate: field("nightly_rate", "field-rate", amount(t, r.nightly_rate)),
+        source: field("source", "field-source", r.source.as_str().to_string()),
+        sources: Source::ALL
+            .iter()
+            .map(|x| {
+                (
+                    x.as_str().to_string(),
+                    t.t(&format!("source-{}", x.as_str())),
+                )
+            })
+            .collect(),
+        notes: field("notes", "field-notes", r.notes.clone().unwrap_or_default()),
+        open: refusal
+            .errors
+            .iter()
+            .any(|e| fields.contains(&e.field.as_str())),
+    }
+}
+
+/// An amount as the page's language writes it in a field: `95.00`, `95,00`.
+fn amount(t: &T, minor: i64) -> String {
+    let plain = format_amount(minor);
+    match t.lang() {
+        crate::i18n::Lang::En => plain,
+        _ => plain.replace('.', ","),
+    }
+}
+
+/// The PUT body a posted form asks for: the fields it carries (an in-house stay's form
+/// carries fewer), an empty room or notes cleared; an amount that cannot be read is an error
+/// at `nightly_rate` in words.
+fn body_of(form: &HashMap<String, String>, t: &T, errors: &mut Vec<FieldError>) -> Value {
+    let mut body = Map::new();
+    for (k, v) in form {
+        let v = v.trim();
+        let value = match k.as_str() {
+            "arrival" | "departure" | "room_type_id" | "source" => Value::String(v.into()),
+            "room_id" | "notes" if v.is_empty() => Value::Null,
+            "room_id" | "notes" => Value::String(v.into()),
+            "adults" | "children" => whole(v),
+            "nightly_rate" => match parse_amount(v) {
+                Some(minor) => Value::from(minor),
+                None => {
+                    errors.push(FieldError::new(k, "invalid", t.t("error-amount")));
+                    continue;
+                }
+            },
+            _ => continue,
+        };
+        body.insert(k.clone(), value);
+    }
+    Value::Object(body)
+}
+
+/// `POST /reservations/{id}/change`.
+#[handler]
+pub async fn change(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::CHANGES).await);
+    let version = form
+        .get("version")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut errors = Vec::new();
+    let input = body_of(&form, &t, &mut errors);
+    let parsed = ReservationUpdate::from_json(&input, "", &mut errors);
+    let (Some(input), true) = (parsed, errors.is_empty()) else {
+        let refusal = Refusal {
+            typed: form.clone(),
+            problem: Some(t.n("form-errors", errors.len() as i64)),
+            errors,
+        };
+        return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
+    };
+    apply(&state, &s, t, (id, version), input, form.clone(), "changed").await
+}
