@@ -56,6 +56,16 @@ arrivals-heading = Arriving, not yet checked in
 in-house-heading = Staying tonight
 departures-heading = Leaving today
 col-guest = Guest
+col-booking = Booking
+reservations-title = Bookings
+reservations-any = Any
+reservations-from = Nights from
+reservations-to = to
+reservations-summary = { $count ->
+    [one] One booking
+   *[other] { $count } bookings
+} with a night from { $from } to { $to }.
+reservations-all = All bookings
 col-party = Party
 col-nights = Nights
 col-room-type = Room type

@@ -60,6 +60,17 @@ arrivals-heading = Dolaze, još nisu prijavljeni
 in-house-heading = Noćas u kući
 departures-heading = Odlaze danas
 col-guest = Gost
+col-booking = Rezervacija
+reservations-title = Rezervacije
+reservations-any = Sve
+reservations-from = Noćenja od
+reservations-to = do
+reservations-summary = { $count ->
+    [one] { $count } rezervacija
+    [few] { $count } rezervacije
+   *[other] { $count } rezervacija
+} s noćenjem od { $from } do { $to }
+reservations-all = Sve rezervacije
 col-party = Osobe
 col-nights = Noći
 col-room-type = Vrsta sobe

@@ -55,6 +55,16 @@ arrivals-heading = In arrivo, non ancora registrati
 in-house-heading = In casa stanotte
 departures-heading = In partenza oggi
 col-guest = Ospite
+col-booking = Prenotazione
+reservations-title = Prenotazioni
+reservations-any = Tutte
+reservations-from = Notti dal
+reservations-to = al
+reservations-summary = { $count ->
+    [one] Una prenotazione
+   *[other] { $count } prenotazioni
+} con notti dal { $from } al { $to }.
+reservations-all = Tutte le prenotazioni
 col-party = Persone
 col-nights = Notti
 col-room-type = Tipologia

@@ -36,6 +36,10 @@ impl GuestsApi {
         name: Query<Option<String>>,
         /// Exact e-mail address, case-insensitive.
         email: Query<Option<String>>,
+        /// A phone number however it is written: `+385 91 234 5678` finds a guest stored
+        /// with `091 234 5678`. Numbers are compared by their last nine digits; a value with
+        /// fewer than six digits finds nobody.
+        phone: Query<Option<String>>,
         /// Guests on a reservation (not cancelled) arriving on or after this date.
         arrival_from: Query<Option<Date>>,
         /// Guests on a reservation (not cancelled) arriving on or before this date.
@@ -50,6 +54,7 @@ impl GuestsApi {
         let filter = GuestFilter {
             name: given(&name),
             email: given(&email),
+            phone: given(&phone),
             arrival_from: arrival_from.0,
             arrival_to: arrival_to.0,
         };

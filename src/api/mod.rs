@@ -289,6 +289,10 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .at("/assets/style.css", poem::get(pages::style))
         .at("/", poem::get(crate::desk::today::today))
         .at(
+            "/reservations",
+            poem::get(crate::desk::reservations::reservations),
+        )
+        .at(
             "/reservations/:id",
             poem::get(crate::desk::reservation::reservation),
         )

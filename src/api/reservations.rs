@@ -11,6 +11,7 @@ use super::pagination::{CursorKey, Filters, ListRequest, csv, given};
 use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, UpdateErrors};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
+use crate::domain::enums::Source;
 use crate::domain::reservation::Status;
 use crate::model::{Date, Reservation, ReservationCreate, ReservationPage, ReservationUpdate};
 use crate::service::Services;
@@ -53,6 +54,8 @@ impl ReservationsApi {
         room_type_id: Query<Option<String>>,
         /// Only reservations this guest stays on.
         guest_id: Query<Option<String>>,
+        /// Booked through any of these, comma-separated (`phone,email`).
+        source: Query<Option<String>>,
         /// Page size, 1 to 200 (default 50).
         #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
         limit: Query<Option<i64>>,
@@ -61,6 +64,7 @@ impl ReservationsApi {
         cursors: Data<&CursorKey>,
     ) -> Result<Json<ReservationPage>, ApiError<ListErrors>> {
         let statuses = csv("status", given(&status), Status::parse, Status::choices())?;
+        let sources = csv("source", given(&source), Source::parse, Source::choices())?;
         let filter = ReservationFilter {
             from: from.0,
             to: to.0,
@@ -71,6 +75,7 @@ impl ReservationsApi {
             status: statuses,
             room_type_id: given(&room_type_id),
             guest_id: given(&guest_id),
+            source: sources,
         };
         let filters = Filters::of("reservations", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;

@@ -44,8 +44,9 @@ pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
     functions(conn)
 }
 
-/// Registers innkeep's own SQL functions on `conn`: `innkeep_name_key(first, last)`, the
-/// code's own rule (`domain::search::name_keys`), with which migrations re-key stored names.
+/// Registers innkeep's own SQL functions on `conn`: `innkeep_name_key(first, last)` and
+/// `innkeep_phone_key(phone)`, the code's own rules (`domain::search`), with which
+/// migrations key stored names and phone numbers.
 pub fn functions(conn: &Connection) -> rusqlite::Result<()> {
     conn.create_scalar_function(
         "innkeep_name_key",
@@ -55,6 +56,16 @@ pub fn functions(conn: &Connection) -> rusqlite::Result<()> {
         |ctx| {
             let (first, last) = (ctx.get::<String>(0)?, ctx.get::<String>(1)?);
             Ok(crate::domain::search::name_keys(&first, &last).0)
+        },
+    )?;
+    conn.create_scalar_function(
+        "innkeep_phone_key",
+        1,
+        rusqlite::functions::FunctionFlags::SQLITE_UTF8
+            | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            let phone = ctx.get::<Option<String>>(0)?;
+            Ok(phone.and_then(|p| crate::domain::search::phone_key(&p)))
         },
     )?;
     Ok(())

@@ -32,6 +32,7 @@ pub mod party_form;
 pub mod problems;
 pub mod reservation;
 pub mod reservation_change;
+pub mod reservations;
 pub mod rooms_admin;
 pub mod rules;
 pub mod sale;

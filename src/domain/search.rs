@@ -21,9 +21,36 @@ pub fn fold(text: &str) -> String {
     deunicode::deunicode(text).to_lowercase()
 }
 
+/// The digits of a phone number that identify it however it is written: its last nine
+/// (`+385 91 234 5678`, `00385912345678` and `091/234-5678` all give `912345678`; an
+/// Italian `+39 333 123 4567` and `333 1234567` give `331234567`). Nine digits are a whole
+/// national number in Italy and Croatia without its trunk `0` or country code. `None` for
+/// fewer than six digits (not a phone number worth matching).
+pub fn phone_key(phone: &str) -> Option<String> {
+    let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
+    (digits.len() >= 6).then(|| digits[digits.len().saturating_sub(9)..].to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_phone_number_is_the_same_however_it_is_written() {
+        let key = phone_key("+385 91 234 5678");
+        for typed in [
+            "00385912345678",
+            "091/234-5678",
+            "(091) 234 5678",
+            "912345678",
+        ] {
+            assert_eq!(phone_key(typed), key, "{typed}");
+        }
+        assert_eq!(phone_key("+39 333 123 4567"), phone_key("333 1234567"));
+        assert_ne!(phone_key("+39 333 123 4567"), key);
+        assert_eq!(phone_key("12345"), None);
+        assert_eq!(phone_key("ext. 123456").as_deref(), Some("123456"));
+    }
 
     #[test]
     fn a_name_is_found_with_or_without_its_accents() {

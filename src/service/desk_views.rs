@@ -137,10 +137,19 @@ pub async fn find_guests(
     query: &str,
 ) -> AppResult<Vec<crate::model::Guest>> {
     let q = query.trim();
-    // An e-mail address is looked up as one (exactly, any case); anything else by name.
+    // An e-mail address is looked up as one (exactly, any case), a phone number as one
+    // (however written); anything else by name.
+    let phone_like = q.chars().filter(char::is_ascii_digit).count() >= 6
+        && q.chars()
+            .all(|c| c.is_ascii_digit() || " +-/().".contains(c));
     let filter = if q.contains('@') {
         store::guests::GuestFilter {
             email: Some(q.to_string()),
+            ..Default::default()
+        }
+    } else if phone_like {
+        store::guests::GuestFilter {
+            phone: Some(q.to_string()),
             ..Default::default()
         }
     } else {

@@ -11,6 +11,7 @@ pub mod compliance_centre;
 mod context;
 pub mod deliveries;
 pub mod desk;
+pub mod desk_lists;
 pub mod desk_views;
 pub mod doctor;
 pub mod events;

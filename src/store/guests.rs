@@ -11,7 +11,7 @@ use crate::model::{Date, Guest};
 
 const ENTITY: &str = "guest";
 
-pub use crate::domain::search::{fold, name_keys};
+pub use crate::domain::search::{fold, name_keys, phone_key};
 
 /// The list order key of a guest.
 pub fn sort_key(g: &Guest) -> String {
@@ -70,6 +70,7 @@ fn write(tx: &Tx, sql: &str, g: &Guest) -> AppResult<()> {
         ":email": &g.email,
         ":email_key": g.email.as_ref().map(|e| e.to_lowercase()),
         ":phone": &g.phone,
+        ":phone_key": g.phone.as_deref().and_then(phone_key),
         ":birth_date": &g.birth_date,
         ":gender": &g.gender,
         ":nationality": &g.nationality,
@@ -90,10 +91,10 @@ fn write(tx: &Tx, sql: &str, g: &Guest) -> AppResult<()> {
 pub fn insert(tx: &Tx, g: &Guest) -> AppResult<()> {
     write(
         tx,
-        "INSERT INTO guests (id, first_name, last_name, email, email_key, phone, birth_date,
+        "INSERT INTO guests (id, first_name, last_name, email, email_key, phone, phone_key, birth_date,
              gender, nationality, birth_place, document, address, notes, name_key, sort_key,
              version, created_at, updated_at)
-         VALUES (:id, :first_name, :last_name, :email, :email_key, :phone, :birth_date,
+         VALUES (:id, :first_name, :last_name, :email, :email_key, :phone, :phone_key, :birth_date,
              :gender, :nationality, :birth_place, :document, :address, :notes, :name_key,
              :sort_key, :version, :created_at, :updated_at)",
         g,
@@ -108,7 +109,8 @@ pub fn update(tx: &Tx, old: &Guest, g: &Guest) -> AppResult<()> {
     write(
         tx,
         "UPDATE guests SET first_name = :first_name, last_name = :last_name, email = :email,
-             email_key = :email_key, phone = :phone, birth_date = :birth_date, gender = :gender,
+             email_key = :email_key, phone = :phone, phone_key = :phone_key,
+             birth_date = :birth_date, gender = :gender,
              nationality = :nationality, birth_place = :birth_place, document = :document,
              address = :address, notes = :notes, name_key = :name_key, sort_key = :sort_key,
              version = :version, updated_at = :updated_at, created_at = :created_at
@@ -126,6 +128,8 @@ pub struct GuestFilter {
     /// Exact e-mail, case-insensitive.
     #[serde(serialize_with = "lowercased")]
     pub email: Option<String>,
+    /// A phone number, however written (compared by [`phone_key`]).
+    pub phone: Option<String>,
     /// On a (not cancelled) reservation arriving on or after this date.
     pub arrival_from: Option<Date>,
     /// On a (not cancelled) reservation arriving on or before this date.
@@ -166,6 +170,12 @@ pub fn list(
     }
     if let Some(email) = &f.email {
         q.filter("t.email_key = ?", [Value::Text(email.to_lowercase())]);
+    }
+    if let Some(phone) = &f.phone {
+        match phone_key(phone) {
+            Some(key) => q.filter("t.phone_key = ?", [Value::Text(key)]),
+            None => q.filter("0", []),
+        }
     }
     if f.arrival_from.is_some() || f.arrival_to.is_some() {
         let from = f.arrival_from.map(|d| d.to_string()).unwrap_or_default();

@@ -301,6 +301,8 @@ pub struct ReservationFilter {
     pub room_type_id: Option<String>,
     /// With this guest staying.
     pub guest_id: Option<String>,
+    /// Booked through any of these (none: any).
+    pub source: Vec<crate::domain::enums::Source>,
 }
 
 fn date_param(d: Date) -> Value {
@@ -351,6 +353,13 @@ pub fn list(
     }
     if let Some(rt) = &f.room_type_id {
         q.filter("t.room_type_id = ?", [Value::Text(rt.clone())]);
+    }
+    if !f.source.is_empty() {
+        let marks = vec!["?"; f.source.len()].join(", ");
+        q.filter(
+            format!("t.source IN ({marks})"),
+            f.source.iter().map(|s| Value::Text(s.as_str().into())),
+        );
     }
     if let Some(g) = &f.guest_id {
         q.filter(

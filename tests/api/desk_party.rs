@@ -308,4 +308,13 @@ async fn in_a_browser_the_companion_joins_from_the_check_in_page() {
     c.wait_for(Locator::Id("change-nightly_rate")).await;
     c.screenshot("desk-reservation-change-hr").await;
     c.axe("the reservation with its change form open").await;
+
+    // The list of bookings, in Croatian.
+    c.client
+        .goto(&format!("{base}/reservations"))
+        .await
+        .unwrap();
+    c.wait_for(Locator::Css("table")).await;
+    c.screenshot("desk-reservations-hr").await;
+    c.axe("the bookings list").await;
 }

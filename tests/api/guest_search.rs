@@ -138,3 +138,63 @@ async fn name_search_finds_exactly_the_substrings() {
         assert_eq!(search(&app, t).await, expected(&guests, t), "term {t:?}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_phone_number_finds_its_guest_however_it_is_written() {
+    let app = spawn_app().await;
+    let ana = app
+        .post(
+            "/v1/guests",
+            json!({"first_name": "Ana", "last_name": "Horvat", "phone": "091 234 5678"}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let luca = app
+        .post(
+            "/v1/guests",
+            json!({"first_name": "Luca", "last_name": "Bianchi", "phone": "+39 333 123 4567"}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let by_phone = |typed: &str| {
+        let query = serde_urlencoded::to_string([("phone", typed)]).unwrap();
+        let app = &app;
+        async move {
+            app.get(&format!("/v1/guests?{query}")).await.body["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["id"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    for typed in ["+385 91 234 5678", "00385912345678", "(091) 234-5678"] {
+        assert_eq!(by_phone(typed).await, std::slice::from_ref(&ana), "{typed}");
+    }
+    assert_eq!(by_phone("333 1234567").await, std::slice::from_ref(&luca));
+    assert!(
+        by_phone("12345").await.is_empty(),
+        "too short to be a number"
+    );
+    // A changed number is found by the new one only.
+    app.put(
+        &format!("/v1/guests/{ana}"),
+        json!({"phone": "098 765 4321"}),
+    )
+    .await
+    .expect(200);
+    assert!(by_phone("091 234 5678").await.is_empty());
+    assert_eq!(
+        by_phone("+385 98 765 4321").await,
+        std::slice::from_ref(&ana)
+    );
+
+    // The desk's one search box takes a phone number too.
+    let password = crate::support::desk::staff(&app, "marta", "front_desk").await;
+    let b = crate::support::desk::Browser::sign_in(&app, "marta", &password).await;
+    let page = b.get("/guests?q=%2B39%20333%20123%204567").await;
+    assert!(page.text.contains("Luca Bianchi"), "{}", page.text);
+    assert!(!page.text.contains("Ana Horvat"), "{}", page.text);
+}

@@ -32,6 +32,7 @@ mod desk_languages;
 mod desk_notes;
 mod desk_party;
 mod desk_privacy;
+mod desk_reservations;
 mod desk_rooms_admin;
 mod desk_settings;
 mod desk_stay;
