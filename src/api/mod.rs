@@ -3,6 +3,7 @@
 //! map the result. Cross-cutting rules live in layers: [`edge`] (request id, body limit,
 //! problem+json) and [`idempotency`] (Idempotency-Key).
 
+pub mod book;
 mod compliance;
 pub mod docs;
 pub mod edge;
@@ -259,6 +260,9 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         .nest("/v1", api)
         .at("/docs", poem::get(docs_page))
         .at("/docs/changelog", poem::get(docs::changelog))
+        .at("/docs/book", poem::get(book::contents))
+        .at("/docs/book/", poem::get(book::contents))
+        .at("/docs/book/:page", poem::get(book::chapter_page))
         .at("/docs/versioning", poem::get(docs::versioning))
         .at("/docs/migrations", poem::get(docs::migrations))
         .at("/docs/migrations/:slug", poem::get(docs::migration))

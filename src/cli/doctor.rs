@@ -141,8 +141,8 @@ fn backups(l: &Loaded, age: Option<i64>) -> Check {
     let Some(dir) = &l.config.backup.dir else {
         return attention(
             "backups",
-            "No daily backup is set up: set [backup] dir to a USB disk or a NAS (README, \
-             \"Backup\"), or take one now with `innkeep backup FILE`.",
+            "No daily backup is set up: set [backup] dir to a USB disk or a NAS (the book's \
+             \"Backup\", at /docs/book/data.html), or take one now with `innkeep backup FILE`.",
         );
     };
     match age {

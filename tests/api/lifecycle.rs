@@ -97,14 +97,24 @@ async fn the_changelog_policy_and_guides_are_served_and_linked_from_the_spec() {
         ),
         ("/docs/migrations/event-feed-id", "<table>"),
         ("/docs/oauth-receiver.html", "oauth2"),
+        ("/docs/book/", "href=\"install.html\""),
+        ("/docs/book/data.html", "href=\"security.html\""),
+        ("/docs/book/security.html", "<h1>Security</h1>"),
+        ("/docs/book/front-desk.html", "one-time code"),
     ] {
         let (status, ct, body) = page(path).await;
         assert_eq!(status, 200, "{path}");
         assert!(ct.starts_with("text/html"), "{path}: {ct}");
         assert!(body.contains(text), "{path} lacks {text:?}");
     }
-    let (status, _, _) = page("/docs/migrations/nope").await;
-    assert_eq!(status, 404);
+    for missing in [
+        "/docs/migrations/nope",
+        "/docs/book/nope.html",
+        "/docs/book/SUMMARY.md",
+    ] {
+        let (status, _, _) = page(missing).await;
+        assert_eq!(status, 404, "{missing}");
+    }
     let spec = app.get("/v1/openapi.json").await.expect(200);
     let description = spec.body["info"]["description"].as_str().unwrap();
     for link in ["/docs/versioning", "/docs/changelog", "/docs/migrations"] {

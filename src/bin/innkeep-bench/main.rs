@@ -89,6 +89,9 @@ struct Args {
     /// Keep the data directory (it is printed) instead of deleting it.
     #[arg(long)]
     keep: bool,
+    /// Also write the figures as the book's chapter (docs/book/src/figures.md).
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<std::path::PathBuf>,
 }
 
 /// One row of the report.
@@ -300,6 +303,10 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
     } else {
         report::print_table(&report);
     }
+    if let Some(file) = &args.markdown {
+        std::fs::write(file, report::markdown(&report, &provenance()))
+            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    }
     let errors: usize = rows.iter().map(|r| r.stats.errors).sum::<usize>()
         + page_times
             .iter()
@@ -310,6 +317,31 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
         return Err(format!("{errors} requests got an unexpected answer"));
     }
     Ok(())
+}
+
+/// Where figures come from: the checkout's commit (marked when it has changes) and the day.
+fn provenance() -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit =
+        git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "an unknown commit".into());
+    let dirty =
+        git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    let day = chrono::Utc::now().format("%Y-%m-%d");
+    format!(
+        "`{commit}`{} ({day})",
+        if dirty {
+            " with uncommitted changes"
+        } else {
+            ""
+        }
+    )
 }
 
 fn row(
