@@ -227,6 +227,7 @@ confirm-no-show = Tick “Yes, the guest did not come” first, so nobody is mar
 field-charge-description = Charge for
 field-charge-quantity = How many
 field-charge-price = Price each, tax included
+field-charge-vat = VAT
 error-amount = Write an amount such as 12.50.
 reservation-changed-meanwhile = Someone else changed this booking meanwhile. Here it is as it is now; try again.
 form-errors = { $count ->

@@ -237,6 +237,7 @@ confirm-no-show = Najprije označite „Da, gost nije došao”, da nitko ne bud
 field-charge-description = Terećenje za
 field-charge-quantity = Količina
 field-charge-price = Jedinična cijena s PDV-om
+field-charge-vat = PDV
 error-amount = Upišite iznos, npr. 12,50.
 reservation-changed-meanwhile = Netko drugi je u međuvremenu promijenio ovu rezervaciju. Evo kako sada izgleda; pokušajte ponovno.
 form-errors = { $count ->

@@ -226,6 +226,7 @@ confirm-no-show = Spunta prima «Sì, l'ospite non è arrivato», così nessuno 
 field-charge-description = Addebito per
 field-charge-quantity = Quantità
 field-charge-price = Prezzo unitario, IVA inclusa
+field-charge-vat = IVA
 error-amount = Scrivi un importo come 12,50.
 reservation-changed-meanwhile = Qualcun altro ha modificato questa prenotazione nel frattempo. Eccola com'è adesso; riprova.
 form-errors = { $count ->

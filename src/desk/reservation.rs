@@ -45,6 +45,10 @@ struct ReservationPage {
     can: Actions,
     /// The add-charge form: (name, label, value, error) per field.
     charge: Vec<(&'static str, String, String, Option<String>)>,
+    /// The charge's VAT choices (basis points, "13 %"), the usual rate first, and the one
+    /// chosen.
+    charge_rates: Vec<(String, String)>,
+    charge_rate: String,
     /// The change-the-booking form.
     change: super::reservation_change::Change,
     /// Why the last action was refused, in words.
@@ -72,6 +76,18 @@ pub(super) struct Refusal {
     pub errors: Vec<FieldError>,
     /// What went wrong, in words.
     pub problem: Option<String>,
+}
+
+/// A rate in basis points as a person reads it: `13 %`, `5,5 %` in Italian and Croatian.
+fn percent(t: &T, bp: i64) -> String {
+    let n = crate::domain::money::format_amount(bp);
+    let n = n.trim_end_matches('0').trim_end_matches('.');
+    let n = if t.lang() == crate::i18n::Lang::En {
+        n.to_string()
+    } else {
+        n.replace('.', ",")
+    };
+    format!("{n} %")
 }
 
 /// The history types of a reservation, in the catalogue as `history-reservation-…`.
@@ -348,6 +364,16 @@ pub(super) async fn show(
         version: r.version,
         can,
         charge,
+        charge_rates: v
+            .charge_rates
+            .iter()
+            .map(|bp| (bp.to_string(), percent(&t, *bp)))
+            .collect(),
+        charge_rate: refusal
+            .typed
+            .get("tax_rate")
+            .cloned()
+            .unwrap_or_else(|| v.charge_rates[0].to_string()),
         change,
         problem: refusal.problem,
         shell,

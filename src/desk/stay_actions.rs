@@ -59,7 +59,16 @@ pub fn charge_json(
     let quantity = quantity
         .parse::<i64>()
         .map_or(Value::String(quantity), |n| json!(n));
-    json!({"description": get("description"), "quantity": quantity, "unit_price": unit_price})
+    let mut line =
+        json!({"description": get("description"), "quantity": quantity, "unit_price": unit_price});
+    // The folio's form chooses the VAT rate (basis points) from the property's list.
+    let rate = get("tax_rate");
+    if !rate.is_empty() {
+        line["tax_rate"] = rate
+            .parse::<i64>()
+            .map_or(Value::String(rate), |n| json!(n));
+    }
+    line
 }
 
 /// The reservation page again, refused: `status`, what was typed and why.

@@ -37,6 +37,26 @@ pub fn taxes_rooms(country: &str) -> bool {
     VAT_ON_ROOMS.contains(&country)
 }
 
+/// The VAT rates a folio charge may carry, in basis points: the property's usual rate first,
+/// then its country's (Italy: 22 % standard, 10 % lodging, food and drink served, 5 % and
+/// 4 % for a few goods, DPR 633/1972; Croatia: 25 % standard, 13 % lodging and food
+/// served, 5 %, Zakon o PDV-u čl. 38., as they stood in 2026), then 0 for what is outside
+/// VAT. Without a known country: the usual rate and 0.
+pub fn charge_rates(country: Option<&str>, usual: i64) -> Vec<i64> {
+    let national: &[i64] = match country {
+        Some("IT") => &[2200, 1000, 500, 400],
+        Some("HR") => &[2500, 1300, 500],
+        _ => &[],
+    };
+    let mut rates = vec![usual];
+    for r in national.iter().copied().chain([0]) {
+        if !rates.contains(&r) {
+            rates.push(r);
+        }
+    }
+    rates
+}
+
 /// An amount in minor units as a decimal with two places and a point: `-1234.50` (what
 /// [`parse_amount`] reads back).
 pub fn format_amount(minor: i64) -> String {
@@ -205,6 +225,14 @@ pub fn city_tax_person_nights(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_charge_offers_the_usual_rate_first_then_the_countrys() {
+        assert_eq!(charge_rates(Some("HR"), 1300), [1300, 2500, 500, 0]);
+        assert_eq!(charge_rates(Some("IT"), 1000), [1000, 2200, 500, 400, 0]);
+        assert_eq!(charge_rates(None, 0), [0]);
+        assert_eq!(charge_rates(Some("DE"), 700), [700, 0]);
+    }
 
     #[test]
     fn worked_examples() {

@@ -80,6 +80,8 @@ pub struct Stay {
     pub type_rooms: Vec<crate::model::Room>,
     /// Every room type (the first 200), to change it to.
     pub room_types: Vec<crate::model::RoomType>,
+    /// The VAT rates a charge may carry, the property's usual one first (basis points).
+    pub charge_rates: Vec<i64>,
     /// Its folio charges (the first 200).
     pub charges: Vec<crate::model::Charge>,
     /// Its history, oldest first (the first 200 entries).
@@ -103,6 +105,9 @@ pub async fn stay(svc: &Services, p: &Principal, id: String) -> AppResult<Stay> 
     };
     let type_rooms = rooms::list(svc, p, of_type, first()).await?;
     let room_types = room_types::list(svc, p, first()).await?;
+    let settings = svc.db().read(store::settings::get).await?;
+    let charge_rates =
+        crate::domain::money::charge_rates(settings.country.as_deref(), settings.default_tax_rate);
     let charges = charges::list(svc, p, id.clone(), first()).await?;
     let history = history::list(svc, p, history::Subject::Reservation, id, first()).await?;
     Ok(Stay {
@@ -112,6 +117,7 @@ pub async fn stay(svc: &Services, p: &Principal, id: String) -> AppResult<Stay> 
         room,
         type_rooms: type_rooms.items.into_iter().map(|(r, _)| r).collect(),
         room_types: room_types.items.into_iter().map(|(t, _)| t).collect(),
+        charge_rates,
         charges: charges.items.into_iter().map(|(c, _)| c).collect(),
         history: history.items.into_iter().map(|(h, _)| h).collect(),
     })

@@ -335,3 +335,70 @@ async fn app_version(b: &Browser, change_path: &str) -> String {
     let page = b.get(change_path.trim_end_matches("/change")).await;
     hidden(&page.text, "version").unwrap()
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_folio_charge_takes_a_vat_rate_from_the_propertys_list() {
+    let app = spawn_app().await;
+    app.put(
+        "/v1/settings",
+        json!({"country": "HR", "default_tax_rate": 1300, "currency": "EUR"}),
+    )
+    .await
+    .expect(200);
+    let rt = app.room_type("DBL", 2).await;
+    app.room("101", &rt).await;
+    let g = app.guest("Ana", "Horvat").await;
+    let id = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "arrival": day(0),
+                   "departure": day(2), "adults": 1, "currency": "EUR", "nightly_rate": 9000}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let page = b.get(&format!("/reservations/{id}")).await;
+    let offered: Vec<&str> = ["13 %", "25 %", "5 %", "0 %"]
+        .into_iter()
+        .filter(|p| page.text.contains(&format!(">{p}</option>")))
+        .collect();
+    assert_eq!(offered.len(), 4, "{}", page.text);
+    assert!(
+        page.text.contains("<option value=\"1300\" selected>"),
+        "the usual rate first"
+    );
+    let csrf = Browser::csrf(&page);
+    let path = format!("/reservations/{id}/charges");
+    let wine = [
+        ("csrf", csrf.as_str()),
+        ("description", "Wine"),
+        ("quantity", "1"),
+        ("unit_price", "25,00"),
+        ("tax_rate", "2500"),
+    ];
+    assert_eq!(b.post(&path, &wine).await.status, 303);
+    let charges = app
+        .get(&format!("/v1/reservations/{id}/charges"))
+        .await
+        .body;
+    assert_eq!(charges["data"][0]["tax_rate"], 2500, "{charges}");
+    let odd = b
+        .post(
+            &path,
+            &[
+                ("csrf", &csrf),
+                ("description", "Odd"),
+                ("quantity", "1"),
+                ("unit_price", "1"),
+                ("tax_rate", "20000"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        odd.status, 422,
+        "a rate past 100 % is the API's rule: {}",
+        odd.text
+    );
+}
