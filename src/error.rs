@@ -77,6 +77,9 @@ pub struct AppError {
     pub extensions: serde_json::Map<String, serde_json::Value>,
     /// The underlying cause, logged but never sent.
     pub source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    /// The refusal as the catalogues say it, when it is a [`crate::refusal::Refusal`]: a
+    /// page says it in its own language.
+    pub said: Option<Box<crate::refusal::Said>>,
 }
 
 impl AppError {
@@ -89,7 +92,14 @@ impl AppError {
             errors: Vec::new(),
             extensions: serde_json::Map::new(),
             source: None,
+            said: None,
         }
+    }
+
+    /// Attaches what the catalogues say for this refusal.
+    pub fn with_said(mut self, said: crate::refusal::Said) -> Self {
+        self.said = Some(Box::new(said));
+        self
     }
 
     /// Attaches the failing fields.

@@ -31,6 +31,7 @@ pub mod jobs;
 pub mod memory;
 pub mod model;
 pub mod outbound;
+pub mod refusal;
 pub mod service;
 pub mod store;
 pub mod templates;

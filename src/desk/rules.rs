@@ -65,6 +65,9 @@ pub fn say(t: &T, e: &FieldError) -> String {
 /// What a refusal's detail says, in the words of `t`'s language (the English detail when
 /// no template knows its shape).
 pub fn detail(t: &T, e: &AppError) -> String {
+    if let Some(said) = &e.said {
+        return said.say(t);
+    }
     super::problems::say(t, e.code, &e.detail).unwrap_or_else(|| e.detail.clone())
 }
 

@@ -10,6 +10,7 @@ use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::model::{Actor, CheckIn, GuestCreate, GuestUpdate, Instant, Principal};
 use crate::model::{Reservation, snapshot};
+use crate::refusal::Refusal;
 use crate::service::{IfMatch, Services, guests, stays};
 use crate::store;
 
@@ -100,19 +101,8 @@ fn add_in(
     match old.status {
         Status::Confirmed => {}
         Status::CheckedIn if !registration => {}
-        Status::CheckedIn => {
-            return Err(AppError::conflict(
-                "party_registered",
-                "This party was registered with the authority at check-in; a guest who joins \
-                 later needs a booking of their own, so that they are registered on arrival.",
-            ));
-        }
-        s => {
-            return Err(AppError::conflict(
-                "invalid_state_transition",
-                format!("A {s} reservation's guests can no longer change."),
-            ));
-        }
+        Status::CheckedIn => return Err(Refusal::PartyRegistered.into()),
+        status => return Err(Refusal::PartyClosed { status }.into()),
     }
     let room_for = (old.adults + old.children) as usize;
     if old.guest_ids.len() >= room_for {

@@ -1,6 +1,7 @@
 //! Reservations: create, read, list and change, with availability checked inside the
 //! write transaction (the single writer makes the check and the insert atomic).
 
+use crate::refusal::Refusal;
 use chrono::NaiveDate;
 
 use crate::db::Tx;
@@ -149,15 +150,11 @@ fn check_inventory(tx: &Tx, r: &Reservation, rt: &RoomType, stay: &StayDates) ->
             .iter()
             .map(|d| d.format("%Y-%m-%d").to_string())
             .collect();
-        return Err(AppError::conflict(
-            "no_availability",
-            format!(
-                "No room of type {} is free on the night(s) of {}.",
-                rt.code,
-                nights.join(", ")
-            ),
-        )
-        .with_extension("nights", nights.into()));
+        let refusal = Refusal::NoAvailability {
+            room_type: rt.code.clone(),
+            nights: full.clone(),
+        };
+        return Err(AppError::from(refusal).with_extension("nights", nights.into()));
     }
     if let Some(room_id) = &r.room_id {
         if let Some(code) = store::reservations::room_clash(tx, room_id, stay, Some(&r.id))? {

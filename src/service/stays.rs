@@ -9,6 +9,7 @@ use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult};
 use crate::model::Principal;
 use crate::model::{CheckIn, CheckOut, CheckOutResult, Date, Instant, Reservation, snapshot};
+use crate::refusal::Refusal;
 use crate::service::Services;
 use crate::service::invoices::{bill_to_or_guest, lines_from};
 use crate::service::invoicing::{Draft, DraftLine, issue};
@@ -21,17 +22,15 @@ fn load(tx: &Tx, id: &str) -> AppResult<Reservation> {
 
 /// The status `via` moves `r` to, through the domain's graph, or 409
 /// `invalid_state_transition` naming the statuses it may start from.
-fn next_status(r: &Reservation, via: Via, done: &str) -> AppResult<Status> {
+fn next_status(r: &Reservation, via: Via, done: &'static str) -> AppResult<Status> {
     rules::transition(r.status, via).ok_or_else(|| {
         let from: Vec<&str> = rules::sources(via).iter().map(|s| s.as_str()).collect();
-        AppError::conflict(
-            "invalid_state_transition",
-            format!(
-                "A {} reservation cannot be {done}; only {} ones can.",
-                r.status,
-                from.join(" or ")
-            ),
-        )
+        Refusal::StayState {
+            status: r.status,
+            done,
+            from: from.join(" or "),
+        }
+        .into()
     })
 }
 
@@ -56,22 +55,16 @@ pub(crate) fn check_in_in(
     let next = next_status(&r, Via::CheckIn, "checked in")?;
     let today = today(tx)?;
     if today < r.arrival.0 {
-        return Err(AppError::conflict(
-            "too_early",
-            format!(
-                "This reservation arrives on {}; check-in opens that day.",
-                r.arrival
-            ),
-        ));
+        return Err(Refusal::CheckInTooEarly {
+            arrival: r.arrival.0,
+        }
+        .into());
     }
     if today >= r.departure.0 {
-        return Err(AppError::conflict(
-            "invalid_state_transition",
-            format!(
-                "This stay ended on {}; it can no longer be checked in.",
-                r.departure
-            ),
-        ));
+        return Err(Refusal::StayEnded {
+            departure: r.departure.0,
+        }
+        .into());
     }
     let room_id = input
         .room_id
@@ -90,16 +83,10 @@ pub(crate) fn check_in_in(
         ));
     }
     if room.housekeeping_status == HousekeepingStatus::OutOfOrder {
-        return Err(AppError::conflict(
-            "room_unavailable",
-            format!("Room {} is out of order.", room.number),
-        ));
+        return Err(Refusal::RoomOutOfOrder { room: room.number }.into());
     }
     if room.occupied {
-        return Err(AppError::conflict(
-            "room_unavailable",
-            format!("Room {} is occupied.", room.number),
-        ));
+        return Err(Refusal::RoomOccupied { room: room.number }.into());
     }
     // A stored reservation always forms a stay; if it ever did not, refuse rather than
     // skip the clash check.
@@ -110,13 +97,11 @@ pub(crate) fn check_in_in(
         ))
     })?;
     if let Some(code) = store::reservations::room_clash(tx, &room_id, &stay, Some(&r.id))? {
-        return Err(AppError::conflict(
-            "room_unavailable",
-            format!(
-                "Room {} is given to reservation {code} for some of these nights.",
-                room.number
-            ),
-        ));
+        return Err(Refusal::RoomGiven {
+            room: room.number,
+            code,
+        }
+        .into());
     }
     let old = r.clone();
     let now = tx.clock().now();

@@ -263,3 +263,53 @@ async fn signing_in_and_approving_a_device_follow_the_browsers_language() {
     assert!(device.text.contains("Kod na uređaju"), "{}", device.text);
     assert!(!device.text.contains("Approve"), "{}", device.text);
 }
+
+/// A refusal said from its key and values (crate::refusal), not from the English sentence:
+/// the Italian page has Italian words and an Italian day, the API the English detail.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_check_in_is_said_in_the_pages_language() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    let room = app.room("101", &rt).await;
+    let g = app.guest("Anna", "Rossi").await;
+    let arrival = crate::support::day(2);
+    let id = app
+        .post(
+            "/v1/reservations",
+            serde_json::json!({"primary_guest_id": g, "room_type_id": rt, "room_id": room,
+                "arrival": arrival, "departure": crate::support::day(4), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let api = app
+        .post("/v1/check-in", serde_json::json!({"reservation_id": id}))
+        .await;
+    assert_eq!(api.status, 409);
+    assert_eq!(
+        api.body["detail"],
+        format!("This reservation arrives on {arrival}; check-in opens that day.")
+    );
+    let password = staff(&app, "marta", "front_desk").await;
+    let mut b = Browser::sign_in(&app, "marta", &password).await;
+    b.language = Some("it".into());
+    let page = b.get(&format!("/reservations/{id}/check-in")).await;
+    let csrf = Browser::csrf(&page);
+    let refused = b
+        .post(
+            &format!("/reservations/{id}/check-in"),
+            &[("csrf", &csrf), ("room_id", &room)],
+        )
+        .await;
+    assert_eq!(refused.status, 409, "{}", refused.text);
+    assert!(
+        refused.text.contains("Questa prenotazione arriva il"),
+        "{}",
+        refused.text
+    );
+    assert!(
+        !refused.text.contains(&arrival),
+        "the day the Italian way: {}",
+        refused.text
+    );
+}

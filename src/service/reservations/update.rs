@@ -9,6 +9,7 @@ use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::Principal;
 use crate::model::{Instant, Reservation, ReservationUpdate, snapshot};
+use crate::refusal::Refusal;
 use crate::service::Services;
 use crate::service::{IfMatch, all_into, fail_on, set_optional, unchanged};
 use crate::store;
@@ -43,16 +44,10 @@ fn transition_error(e: TransitionError) -> AppError {
                 Status::CheckedOut => format!(
                     "A {from} reservation cannot be set to checked_out by PUT; use POST /v1/check-out."
                 ),
-                _ => format!("A {from} reservation cannot become {to}."),
+                _ => return Refusal::CannotBecome { from, to }.into(),
             },
         ),
-        TransitionError::TooEarly { arrival } => AppError::conflict(
-            "too_early",
-            format!(
-                "A reservation can only be marked no_show on or after its arrival date ({}).",
-                arrival.format("%Y-%m-%d")
-            ),
-        ),
+        TransitionError::TooEarly { arrival } => Refusal::NoShowTooEarly { arrival }.into(),
     }
 }
 
@@ -68,7 +63,8 @@ pub async fn update(
     let db = svc.db();
     let actor = p.actor.clone();
     db.write(move |tx| {
-        let old = store::reservations::get(tx, &id)?.ok_or_else(|| AppError::not_found("reservation", &id))?;
+        let old = store::reservations::get(tx, &id)?
+            .ok_or_else(|| AppError::not_found("reservation", &id))?;
         IfMatch::check(if_match.as_ref(), old.version)?;
         let today = today(tx)?;
         let mut r = old.clone();
@@ -76,7 +72,9 @@ pub async fn update(
         input.status.apply(&mut status);
         input.primary_guest_id.apply(&mut r.primary_guest_id);
         r.guest_ids = match input.guest_ids {
-            MaybeUndefined::Undefined => guest_list(&r.primary_guest_id, Some(old.guest_ids.clone())),
+            MaybeUndefined::Undefined => {
+                guest_list(&r.primary_guest_id, Some(old.guest_ids.clone()))
+            }
             MaybeUndefined::Null => vec![r.primary_guest_id.clone()],
             MaybeUndefined::Value(ids) => guest_list(&r.primary_guest_id, Some(all_into(ids))),
         };
@@ -92,29 +90,29 @@ pub async fn update(
         set_optional(&mut r.notes, input.notes);
         r.nights = (r.departure.0 - r.arrival.0).num_days();
 
-        if let Some(next) = rules::put_status(old.status, status, old.arrival.0, today).map_err(transition_error)? {
+        if let Some(next) =
+            rules::put_status(old.status, status, old.arrival.0, today).map_err(transition_error)?
+        {
             r.status = next;
         }
         let changed = changed_fields(&old, &r);
         match rules::editable(old.status) {
             Editable::All => {}
             Editable::InHouse => {
-                let locked: Vec<&str> = changed.iter().copied().filter(|f| !rules::IN_HOUSE_FIELDS.contains(f)).collect();
+                let locked: Vec<&str> = changed
+                    .iter()
+                    .copied()
+                    .filter(|f| !rules::IN_HOUSE_FIELDS.contains(f))
+                    .collect();
                 if !locked.is_empty() {
-                    return Err(AppError::conflict(
-                        "invalid_state_transition",
-                        format!(
-                            "While checked in, only departure, room_id, the guests and notes can change; not {}.",
-                            locked.join(", ")
-                        ),
-                    ));
+                    return Err(Refusal::InHouseLocked {
+                        fields: locked.join(", "),
+                    }
+                    .into());
                 }
             }
             Editable::Nothing if !changed.is_empty() => {
-                return Err(AppError::conflict(
-                    "invalid_state_transition",
-                    format!("A {} reservation can no longer change.", old.status),
-                ));
+                return Err(Refusal::NoLongerChanges { status: old.status }.into());
             }
             Editable::Nothing => {}
         }
@@ -125,10 +123,18 @@ pub async fn update(
         let mut errs = Vec::new();
         if r.status == Status::CheckedIn {
             if r.room_id.is_none() {
-                errs.push(FieldError::new("room_id", "required", "a checked-in reservation must keep a room"));
+                errs.push(FieldError::new(
+                    "room_id",
+                    "required",
+                    "a checked-in reservation must keep a room",
+                ));
             }
             if r.departure.0 < today {
-                errs.push(FieldError::new("departure", "in_past", "must not be before today for guests in the house"));
+                errs.push(FieldError::new(
+                    "departure",
+                    "in_past",
+                    "must not be before today for guests in the house",
+                ));
             }
         }
         let moves_inventory = changed
