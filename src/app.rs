@@ -81,30 +81,9 @@ pub struct App {
     welcome: Arc<crate::service::welcome::Welcome>,
 }
 
-/// Creates the data directory, readable by its owner only.
-pub fn prepare_data_dir(dir: &Path) -> AppResult<()> {
-    prepare_private_dir(dir)
-}
-
-/// Creates a directory only its owner can enter.
-pub fn prepare_private_dir(dir: &Path) -> AppResult<()> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        AppError::internal(format!(
-            "cannot create the data directory {}: {e}",
-            dir.display()
-        ))
-    })?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
-    }
-    Ok(())
-}
-
 /// Opens (creating and migrating) the database in `dir`.
 pub fn open_db(dir: &Path) -> AppResult<Db> {
-    prepare_data_dir(dir)?;
+    crate::durable::prepare_data_dir(dir)?;
     Db::open(&dir.join(DB_FILE))
 }
 

@@ -115,3 +115,24 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_on(&RealDisk, path, bytes, true)
 }
+
+/// Creates the data directory, readable by its owner only.
+pub fn prepare_data_dir(dir: &Path) -> crate::error::AppResult<()> {
+    prepare_private_dir(dir)
+}
+
+/// Creates a directory only its owner can enter.
+pub fn prepare_private_dir(dir: &Path) -> crate::error::AppResult<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        crate::error::AppError::internal(format!(
+            "cannot create the data directory {}: {e}",
+            dir.display()
+        ))
+    })?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    }
+    Ok(())
+}

@@ -68,7 +68,7 @@ pub async fn write_new(data_dir: &Path) -> AppResult<(String, String)> {
     let path = key_path(&dir, &kid);
     let contents = pem(der.as_bytes());
     tokio::task::spawn_blocking(move || -> AppResult<()> {
-        crate::app::prepare_private_dir(&dir)?;
+        crate::durable::prepare_private_dir(&dir)?;
         secrets::write_private(&path, contents.as_bytes()).map_err(|e| {
             AppError::internal(format!(
                 "cannot write the signing key {}: {e}",

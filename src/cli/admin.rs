@@ -160,7 +160,7 @@ pub(super) fn with_db<T>(
     l: &Loaded,
     f: impl AsyncFnOnce(&Db) -> Result<T, AppError>,
 ) -> Result<T, String> {
-    crate::app::prepare_data_dir(&l.data_dir).map_err(|e| e.operator_message())?;
+    crate::durable::prepare_data_dir(&l.data_dir).map_err(|e| e.operator_message())?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let dir = l.data_dir.clone();

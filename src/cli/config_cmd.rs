@@ -105,7 +105,7 @@ pub(super) fn config_check(l: &Loaded, json: bool) -> Result<(), String> {
 }
 
 pub(super) fn migrate(l: &Loaded, json: bool) -> Result<(), String> {
-    crate::app::prepare_data_dir(&l.data_dir).map_err(|e| e.operator_message())?;
+    crate::durable::prepare_data_dir(&l.data_dir).map_err(|e| e.operator_message())?;
     let path = l.data_dir.join(db::DB_FILE);
     let mut conn = db::open_writable(&path).map_err(|e| e.operator_message())?;
     let before = db::migration_status(&conn).map_err(|e| e.operator_message())?;

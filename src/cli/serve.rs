@@ -97,7 +97,7 @@ pub const LOCK_FILE: &str = "innkeep.lock";
 /// Takes the data directory's lock, or says who holds it. Released when the file closes
 /// (also when the process dies).
 pub fn lock(data_dir: &std::path::Path) -> Result<std::fs::File, String> {
-    crate::app::prepare_data_dir(data_dir).map_err(|e| e.operator_message())?;
+    crate::durable::prepare_data_dir(data_dir).map_err(|e| e.operator_message())?;
     let path = data_dir.join(LOCK_FILE);
     let file = std::fs::OpenOptions::new()
         .create(true)

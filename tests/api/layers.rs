@@ -4,7 +4,8 @@
 //! `store` ↔ `compliance` is gone); `compliance` adapters do no I/O of their own, so they use
 //! neither `store` nor `db`; `service` uses nothing of `api`, `jobs` or `cli`; the queue
 //! (`jobs`) calls services, never the HTTP layer; `auth` (keys, tokens, secrets) sits below
-//! the services, and its HTTP edge lives in `api::oauth`; the HTTP layer (`api`) never holds
+//! the services and the running server (`app`; its key directory is made through `durable`),
+//! and its HTTP edge lives in `api::oauth`; the HTTP layer (`api`) never holds
 //! the database: it hands `service::Services` and the acting principal to the use cases.
 
 use std::collections::BTreeSet;
@@ -68,7 +69,7 @@ const RULES: &[(&str, &[&str])] = &[
     ),
     ("service", &["api", "jobs", "cli"]),
     ("jobs", &["api", "cli"]),
-    ("auth", &["api", "service", "jobs", "cli"]),
+    ("auth", &["api", "app", "service", "jobs", "cli"]),
     ("api", &["db", "jobs", "cli"]),
     ("desk", &["db", "jobs", "cli", "store", "api"]),
 ];
