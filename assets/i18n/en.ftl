@@ -378,6 +378,7 @@ board-jump = Go to date
 board-go = Show
 board-book = Book room
 board-unassigned = Without a room
+board-free = Free rooms
 board-no-rooms = There are no rooms yet. An administrator sets them up first.
 board-bad-date = That date could not be read; the board shows today. Use the date picker, or write it as 2026-11-23.
 error-registration-required = The guest registration needs this.

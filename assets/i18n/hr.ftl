@@ -391,6 +391,7 @@ board-jump = Idi na datum
 board-go = Prikaži
 board-book = Rezerviraj sobu
 board-unassigned = Bez sobe
+board-free = Slobodne sobe
 board-no-rooms = Još nema soba. Najprije ih postavlja administrator.
 board-bad-date = Taj se datum ne može pročitati; raspored prikazuje danas. Upotrijebite kalendar ili ga upišite kao 2026-11-23.
 error-registration-required = Prijava boravka traži ovaj podatak.

@@ -377,6 +377,7 @@ board-jump = Vai alla data
 board-go = Mostra
 board-book = Prenota camera
 board-unassigned = Senza camera
+board-free = Camere libere
 board-no-rooms = Non ci sono ancora camere. Prima le imposta un amministratore.
 board-bad-date = Non si riesce a leggere questa data; il planning mostra oggi. Usa il calendario, o scrivila come 2026-11-23.
 error-registration-required = La schedina alloggiati richiede questo dato.

@@ -52,6 +52,9 @@ struct Row {
 struct Group {
     name: String,
     rows: Vec<Row>,
+    /// Rooms of the type still free each night (in service, less the bookings holding one;
+    /// below zero when the type is overbooked).
+    free: Vec<i64>,
     /// The bookings without a room left off the rows, in words.
     more: Option<String>,
 }
@@ -142,6 +145,27 @@ impl Words {
     }
 }
 
+/// How many rooms of `type_id` are free each night of the board: those in service, less the
+/// bookings (assigned or not) that hold one that night.
+fn free_per_night(from: NaiveDate, b: &Board, type_id: &str) -> Vec<i64> {
+    let rooms = b
+        .rooms
+        .iter()
+        .filter(|r| r.room_type_id == type_id && r.status != "out_of_order")
+        .count() as i64;
+    let mut free = vec![rooms; DAYS];
+    for s in b.stays.iter().filter(|s| {
+        s.room_type_id == type_id && matches!(s.status.as_str(), "confirmed" | "checked_in")
+    }) {
+        let start = index(from, &s.arrival).clamp(0, DAYS as i64) as usize;
+        let end = index(from, &s.departure).clamp(0, DAYS as i64) as usize;
+        for night in &mut free[start..end.max(start)] {
+            *night -= 1;
+        }
+    }
+    free
+}
+
 /// The board's rows, grouped by room type.
 fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
     let words = Words::new(t);
@@ -215,6 +239,7 @@ fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
         groups.push(Group {
             name: name.to_string(),
             rows,
+            free: free_per_night(from, b, type_id),
             more,
         });
     }

@@ -85,6 +85,16 @@ async fn the_board_shows_rooms_stays_and_free_nights() {
         html.contains("out of order") && html.contains("to be cleaned"),
         "{html}"
     );
+    // Free rooms per night: 101 and 103 in service (102 is out of order), less Anna
+    // (nights 0-2), Bruno (2-4) and Carla (3), assigned or not.
+    let counts: String = [1, 1, 0, 0, 1, 2]
+        .iter()
+        .map(|n| format!("<td class=\"num\">{n}</td>"))
+        .collect();
+    assert!(
+        html.contains(&format!("<th scope=\"row\">Free rooms</th>{counts}")),
+        "{html}"
+    );
     let free = format!("/reservations/new?room_id={r103}&amp;arrival={}", day(0));
     assert!(
         html.contains(&free),

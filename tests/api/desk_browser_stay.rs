@@ -242,6 +242,15 @@ async fn whole_stay(w: &Words) {
     );
     b.screenshot(&format!("desk-board{}", w.shot)).await;
     b.axe("Room board").await;
+    // Printed: one landscape A4 page, every night visible.
+    let printed = b.print_pdf(&format!("desk-board-print{}", w.shot)).await;
+    let pdf = String::from_utf8_lossy(&std::fs::read(printed).unwrap()).into_owned();
+    assert!(!pdf.contains("/MediaBox [0 0 595.9"), "no portrait page");
+    assert_eq!(
+        pdf.matches("/MediaBox [0 0 841.9").count(),
+        1,
+        "one landscape page"
+    );
     follow(&b, "Eva Li").await;
     b.axe("Reservation").await;
 
