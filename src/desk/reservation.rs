@@ -137,6 +137,7 @@ fn label(field: &str, t: &T) -> String {
         "room_id" => "field-room",
         "room_type_id" => "field-room-type",
         "nightly_rate" => "field-rate",
+        "rate_note" => "field-rate-note",
         "source" => "field-source",
         "notes" => "field-notes",
         "status" => "field-status",
@@ -285,7 +286,13 @@ pub(super) async fn show(
                 .as_ref()
                 .map_or_else(|| t.t("room-unassigned"), |m| m.number.clone()),
         ),
-        (t.t("field-rate"), t.money(r.nightly_rate, &r.currency)),
+        (
+            t.t("field-rate"),
+            match &r.rate_note {
+                Some(why) => format!("{} ({why})", t.money(r.nightly_rate, &r.currency)),
+                None => t.money(r.nightly_rate, &r.currency),
+            },
+        ),
         (
             t.t("field-source"),
             t.t(&format!("source-{}", r.source.as_str())),

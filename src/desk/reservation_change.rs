@@ -56,6 +56,8 @@ pub struct Change {
     pub party: Vec<Field>,
     /// The nightly rate, as an amount (`95.00`).
     pub rate: Field,
+    /// Why the rate is what it is.
+    pub rate_note: Field,
     /// Where it was booked, and the choices.
     pub source: Field,
     /// The sources (value, label).
@@ -64,6 +66,8 @@ pub struct Change {
     pub notes: Field,
     /// Whether it comes back refused (shown open).
     pub open: bool,
+    /// The rate as stored (minor units), so a changed rate is told from a kept one.
+    pub stored_rate: i64,
 }
 
 /// The form of stay `v`, with what a refusal left.
@@ -87,6 +91,7 @@ pub(super) fn form(t: &T, v: &Stay, refusal: &Refusal) -> Change {
         "adults",
         "children",
         "nightly_rate",
+        "rate_note",
         "source",
         "notes",
     ];
@@ -119,6 +124,11 @@ pub(super) fn form(t: &T, v: &Stay, refusal: &Refusal) -> Change {
             field("children", "field-children", r.children.to_string()),
         ],
         rate: field("nightly_rate", "field-rate", amount(t, r.nightly_rate)),
+        rate_note: field(
+            "rate_note",
+            "field-rate-note",
+            r.rate_note.clone().unwrap_or_default(),
+        ),
         source: field("source", "field-source", r.source.as_str().to_string()),
         sources: Source::ALL
             .iter()
@@ -130,6 +140,7 @@ pub(super) fn form(t: &T, v: &Stay, refusal: &Refusal) -> Change {
             })
             .collect(),
         notes: field("notes", "field-notes", r.notes.clone().unwrap_or_default()),
+        stored_rate: r.nightly_rate,
         open: refusal
             .errors
             .iter()
@@ -155,8 +166,8 @@ fn body_of(form: &HashMap<String, String>, t: &T, errors: &mut Vec<FieldError>) 
         let v = v.trim();
         let value = match k.as_str() {
             "arrival" | "departure" | "room_type_id" | "source" => Value::String(v.into()),
-            "room_id" | "notes" if v.is_empty() => Value::Null,
-            "room_id" | "notes" => Value::String(v.into()),
+            "room_id" | "notes" | "rate_note" if v.is_empty() => Value::Null,
+            "room_id" | "notes" | "rate_note" => Value::String(v.into()),
             "adults" | "children" => whole(v),
             "nightly_rate" => match parse_amount(v) {
                 Some(minor) => Value::from(minor),
@@ -187,6 +198,16 @@ pub async fn change(
         .unwrap_or(0);
     let mut errors = Vec::new();
     let input = body_of(&form, &t, &mut errors);
+    // A rate set by hand says why: the desk asks for the reason whenever the rate changes.
+    let stored = form.get("stored_rate").and_then(|v| v.parse::<i64>().ok());
+    let typed = input.get("nightly_rate").and_then(Value::as_i64);
+    if typed.is_some() && typed != stored && input.get("rate_note").is_none_or(Value::is_null) {
+        errors.push(FieldError::new(
+            "rate_note",
+            "required",
+            t.t("error-rate-note"),
+        ));
+    }
     let parsed = ReservationUpdate::from_json(&input, "", &mut errors);
     let (Some(input), true) = (parsed, errors.is_empty()) else {
         let refusal = Refusal {

@@ -8,7 +8,7 @@ use crate::domain::enums::SubmissionStatus;
 use crate::domain::reservation::Status;
 use crate::input_object;
 use crate::model::Patch;
-use crate::model::fields::{Currency, GuestId, Int, RoomId, RoomTypeId, Text};
+use crate::model::fields::{Currency, GuestId, Int, Line, RoomId, RoomTypeId, Text};
 use crate::model::{Date, Instant};
 
 /// Guest registration with the national authority, when a scheme applies.
@@ -49,6 +49,9 @@ pub struct Reservation {
     pub children: i64,
     /// Gross rate per night in minor units.
     pub nightly_rate: i64,
+    /// Why the rate is what it is when someone set it by hand ("long-stay discount"); kept
+    /// in the history with each change.
+    pub rate_note: Option<String>,
     /// ISO 4217 currency of the rate.
     pub currency: String,
     /// Booking channel.
@@ -94,6 +97,9 @@ input_object! {
         pub children: Option<Int<0, 19>>,
         /// Gross rate per night in minor units; defaults to the room type's base_rate.
         pub nightly_rate: Option<Int<0, 100_000_000>>,
+        /// Why the rate differs from the usual one, in a few words (one line, at most 200
+        /// characters).
+        pub rate_note: Option<Line<200>>,
         /// ISO 4217 currency; defaults to the room type's.
         pub currency: Option<Currency>,
         /// Booking channel; defaults to `direct`.
@@ -130,6 +136,9 @@ input_object! {
         pub children: Patch<Int<0, 19>>,
         /// Gross rate per night in minor units.
         pub nightly_rate: Patch<Int<0, 100_000_000>>,
+        /// Why the rate is what it is (one line, at most 200 characters); `null` clears it.
+        /// Each change is kept in the history.
+        pub rate_note: MaybeUndefined<Line<200>>,
         /// ISO 4217 currency.
         pub currency: Patch<Currency>,
         /// Booking channel.

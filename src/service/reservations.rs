@@ -253,6 +253,7 @@ pub(crate) fn create_in(
         adults: input.adults.into(),
         children: input.children.map_or(0, Into::into),
         nightly_rate,
+        rate_note: input.rate_note.map(Into::into),
         currency,
         source: input.source.unwrap_or(Source::Direct),
         notes: input.notes.map(Into::into),

@@ -23,13 +23,13 @@ const HOLDS_INVENTORY: &str = "status IN ('confirmed', 'checked_in')";
 const COLUMNS: &str = "t.id, t.code, t.status, t.primary_guest_id, t.room_type_id, t.room_id, \
     t.arrival, t.departure, t.adults, t.children, t.nightly_rate, t.currency, t.source, t.notes, \
     t.checked_in_at, t.checked_out_at, t.cancelled_at, t.invoice_id, t.version, t.created_at, \
-    t.updated_at";
+    t.updated_at, t.rate_note";
 
 /// A row of `SELECT {COLUMNS}{GUEST_IDS}`.
 fn map(r: &Row) -> rusqlite::Result<Reservation> {
-    let guest_ids: String = r.get(21)?;
+    let guest_ids: String = r.get(22)?;
     let guest_ids: Vec<String> = serde_json::from_str(&guest_ids).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(21, rusqlite::types::Type::Text, Box::new(e))
+        rusqlite::Error::FromSqlConversionFailure(22, rusqlite::types::Type::Text, Box::new(e))
     })?;
     let arrival: Date = r.get(6)?;
     let departure: Date = r.get(7)?;
@@ -47,6 +47,7 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         adults: r.get(8)?,
         children: r.get(9)?,
         nightly_rate: r.get(10)?,
+        rate_note: r.get(21)?,
         currency: r.get(11)?,
         source: r.get(12)?,
         notes: r.get(13)?,
@@ -55,7 +56,7 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         cancelled_at: r.get(16)?,
         invoice_id: r.get(17)?,
         registration: r
-            .get::<_, Option<String>>(22)?
+            .get::<_, Option<String>>(23)?
             .and_then(|j| serde_json::from_str::<(String, String)>(&j).ok())
             .and_then(|(submission_id, status)| {
                 Some(Registration {
@@ -216,6 +217,7 @@ fn write(tx: &Tx, sql: &str, r: &Reservation) -> AppResult<()> {
         ":currency": &r.currency,
         ":source": r.source,
         ":notes": &r.notes,
+        ":rate_note": &r.rate_note,
         ":checked_in_at": r.checked_in_at.as_ref().map(|t| &t.0),
         ":checked_out_at": r.checked_out_at.as_ref().map(|t| &t.0),
         ":cancelled_at": r.cancelled_at.as_ref().map(|t| &t.0),
@@ -244,11 +246,11 @@ pub fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
     write(
         tx,
         "INSERT INTO reservations (id, code, status, primary_guest_id, room_type_id, room_id,
-             arrival, departure, adults, children, nightly_rate, currency, source, notes,
+             arrival, departure, adults, children, nightly_rate, rate_note, currency, source, notes,
              checked_in_at, checked_out_at, cancelled_at, invoice_id, version, created_at,
              updated_at)
          VALUES (:id, :code, :status, :primary_guest_id, :room_type_id, :room_id, :arrival,
-             :departure, :adults, :children, :nightly_rate, :currency, :source, :notes,
+             :departure, :adults, :children, :nightly_rate, :rate_note, :currency, :source, :notes,
              :checked_in_at, :checked_out_at, :cancelled_at, :invoice_id, :version,
              :created_at, :updated_at)",
         r,
@@ -267,7 +269,7 @@ pub fn update(tx: &Tx, old: &Reservation, r: &Reservation) -> AppResult<()> {
              primary_guest_id = :primary_guest_id, room_type_id = :room_type_id,
              room_id = :room_id, arrival = :arrival, departure = :departure, adults = :adults,
              children = :children, nightly_rate = :nightly_rate, currency = :currency,
-             source = :source, notes = :notes, checked_in_at = :checked_in_at,
+             source = :source, notes = :notes, rate_note = :rate_note, checked_in_at = :checked_in_at,
              checked_out_at = :checked_out_at, cancelled_at = :cancelled_at,
              invoice_id = :invoice_id, version = :version, created_at = :created_at,
              updated_at = :updated_at

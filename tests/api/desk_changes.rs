@@ -279,10 +279,38 @@ async fn the_party_rate_source_and_notes_change_from_the_same_form() {
     assert_eq!(too_many.status, 422, "{}", too_many.text);
     assert!(too_many.text.contains("at most 3"), "{}", too_many.text);
 
+    let why_not = post(vec![
+        ("nightly_rate", "120,50".into()),
+        ("stored_rate", "9000".into()),
+    ])
+    .await;
+    assert_eq!(
+        why_not.status, 422,
+        "a changed rate says why: {}",
+        why_not.text
+    );
+    assert!(
+        why_not.text.contains("id=\"change-rate_note-error\""),
+        "{}",
+        why_not.text
+    );
+    let kept = post(vec![
+        ("nightly_rate", "90,00".into()),
+        ("stored_rate", "9000".into()),
+    ])
+    .await;
+    assert_eq!(
+        kept.status, 303,
+        "the same rate needs no reason: {}",
+        kept.text
+    );
+
     let ok = post(vec![
         ("adults", "2".into()),
         ("children", "1".into()),
         ("nightly_rate", "120,50".into()),
+        ("stored_rate", "9000".into()),
+        ("rate_note", "Family of three, breakfast included".into()),
         ("source", "email".into()),
         ("notes", "Late arrival ~22:00".into()),
         ("room_type_id", dbl.clone()),

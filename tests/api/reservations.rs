@@ -383,3 +383,60 @@ async fn list_filters_combine() {
         vec![r1.clone()]
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rate_set_by_hand_keeps_its_reason_in_the_history() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    app.room("101", &rt).await;
+    let g = app.guest("Ana", "Horvat").await;
+    let r = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "arrival": day(1),
+                "departure": day(3), "adults": 1, "nightly_rate": 8000,
+                "rate_note": "Returning guest"}),
+        )
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(r["rate_note"], "Returning guest");
+    let id = r["id"].as_str().unwrap();
+    let long = "x".repeat(201);
+    let bad = app
+        .put(
+            &format!("/v1/reservations/{id}"),
+            json!({"rate_note": long}),
+        )
+        .await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    assert_eq!(bad.body["errors"][0]["field"], "rate_note");
+    let changed = app
+        .put(
+            &format!("/v1/reservations/{id}"),
+            json!({"nightly_rate": 7000, "rate_note": "Long-stay discount"}),
+        )
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(changed["rate_note"], "Long-stay discount");
+    let cleared = app
+        .put(
+            &format!("/v1/reservations/{id}"),
+            json!({"rate_note": null}),
+        )
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(cleared["rate_note"], serde_json::Value::Null);
+    let history = app
+        .get(&format!("/v1/reservations/{id}/history"))
+        .await
+        .expect(200)
+        .body;
+    let text = history.to_string();
+    assert!(
+        text.contains("Long-stay discount") && text.contains("rate_note"),
+        "{text}"
+    );
+}

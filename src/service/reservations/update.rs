@@ -26,6 +26,7 @@ fn changed_fields(a: &Reservation, b: &Reservation) -> Vec<&'static str> {
         ("adults", a.adults != b.adults),
         ("children", a.children != b.children),
         ("nightly_rate", a.nightly_rate != b.nightly_rate),
+        ("rate_note", a.rate_note != b.rate_note),
         ("currency", a.currency != b.currency),
         ("source", a.source != b.source),
         ("notes", a.notes != b.notes),
@@ -85,6 +86,7 @@ pub async fn update(
         input.adults.apply(&mut r.adults);
         input.children.apply(&mut r.children);
         input.nightly_rate.apply(&mut r.nightly_rate);
+        set_optional(&mut r.rate_note, input.rate_note);
         input.currency.apply(&mut r.currency);
         input.source.apply(&mut r.source);
         set_optional(&mut r.notes, input.notes);
