@@ -10,6 +10,7 @@
 
 use chrono::NaiveDate;
 
+use crate::domain::enums::InvoiceStatus;
 use crate::domain::reservation::Status;
 use crate::error::{AppError, Kind};
 use crate::i18n::{Arg, Lang, T};
@@ -25,6 +26,8 @@ pub enum Value {
     Days(Vec<NaiveDate>),
     /// A reservation's status: its API name in English, in words elsewhere.
     State(Status),
+    /// An invoice's status, the same way.
+    InvoiceState(InvoiceStatus),
 }
 
 /// A refusal as the catalogues say it: the key and its values.
@@ -57,6 +60,8 @@ impl Said {
                     Value::Days(ds) => ds.iter().map(day).collect::<Vec<_>>().join(", "),
                     Value::State(s) if english => s.as_str().to_string(),
                     Value::State(s) => t.t(&format!("status-{}", s.as_str())),
+                    Value::InvoiceState(s) if english => s.as_str().to_string(),
+                    Value::InvoiceState(s) => t.t(&format!("invoice-status-{}", s.as_str())),
                 };
                 (*name, Arg::Text(text))
             })
@@ -139,6 +144,32 @@ pub enum Refusal {
     PartyClosed {
         /// The status.
         status: Status,
+    },
+    /// A charge on a reservation that is not confirmed or in the house.
+    NoMoreCharges {
+        /// The status.
+        status: Status,
+    },
+    /// An interim bill for a reservation that is not confirmed or in the house.
+    NoInterimBill {
+        /// The status.
+        status: Status,
+    },
+    /// A credit note for a credit note.
+    CreditNoteReversed,
+    /// A second credit note for one invoice.
+    AlreadyReversed {
+        /// The invoice's number.
+        number: String,
+    },
+    /// A payment on a credit note.
+    CreditNoteNotPaid,
+    /// A payment on an invoice that is paid or cancelled.
+    NoMorePayments {
+        /// The invoice's number.
+        number: String,
+        /// Its status.
+        status: InvoiceStatus,
     },
 }
 
@@ -241,6 +272,45 @@ impl Refusal {
                 "invalid_state_transition",
                 said("problem-party-closed", vec![("status", State(*status))]),
             ),
+            Self::NoMoreCharges { status } => (
+                Kind::Conflict,
+                "invalid_state_transition",
+                said("problem-no-more-charges", vec![("status", State(*status))]),
+            ),
+            Self::NoInterimBill { status } => (
+                Kind::Conflict,
+                "invalid_state_transition",
+                said("problem-no-interim-bill", vec![("status", State(*status))]),
+            ),
+            Self::CreditNoteReversed => (
+                Kind::Conflict,
+                "invalid_state_transition",
+                said("problem-credit-note-reversed", vec![]),
+            ),
+            Self::AlreadyReversed { number } => (
+                Kind::Conflict,
+                "invalid_state_transition",
+                said(
+                    "problem-already-reversed",
+                    vec![("number", Text(number.clone()))],
+                ),
+            ),
+            Self::CreditNoteNotPaid => (
+                Kind::Conflict,
+                "invalid_state_transition",
+                said("problem-credit-note-not-paid", vec![]),
+            ),
+            Self::NoMorePayments { number, status } => (
+                Kind::Conflict,
+                "invalid_state_transition",
+                said(
+                    "problem-no-more-payments",
+                    vec![
+                        ("number", Text(number.clone())),
+                        ("status", Value::InvoiceState(*status)),
+                    ],
+                ),
+            ),
         }
     }
 
@@ -279,6 +349,21 @@ impl Refusal {
             Self::PartyRegistered,
             Self::PartyClosed {
                 status: Status::CheckedOut,
+            },
+            Self::NoMoreCharges {
+                status: Status::CheckedOut,
+            },
+            Self::NoInterimBill {
+                status: Status::Cancelled,
+            },
+            Self::CreditNoteReversed,
+            Self::AlreadyReversed {
+                number: "2026-17".into(),
+            },
+            Self::CreditNoteNotPaid,
+            Self::NoMorePayments {
+                number: "2026-17".into(),
+                status: InvoiceStatus::Paid,
             },
         ]
     }

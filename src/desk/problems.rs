@@ -34,12 +34,6 @@ pub const TEMPLATES: &[Template] = &[
     ("currency_mismatch", "the city tax is in {tax} but the stay is in {stay}; one invoice cannot mix them", "problem-city-tax-currency"),
     ("in_future", "must not be in the future", "problem-in-future"),
     // Charges and invoices.
-    ("invalid_state_transition", "A {status} reservation takes no more charges.", "problem-no-more-charges"),
-    ("invalid_state_transition", "A credit note cannot be reversed; issue a new invoice instead.", "problem-credit-note-reversed"),
-    ("invalid_state_transition", "Invoice {number} was already reversed by a credit note.", "problem-already-reversed"),
-    ("invalid_state_transition", "A credit note is not paid; it reverses an invoice.", "problem-credit-note-not-paid"),
-    ("invalid_state_transition", "Invoice {number} is {status}; it takes no more payments.", "problem-no-more-payments"),
-    ("invalid_state_transition", "A {status} reservation gets no interim bill.", "problem-no-interim-bill"),
     ("already_invoiced", "Every charge of this reservation is already invoiced.", "problem-all-invoiced"),
     ("already_invoiced", "The charge {charge} is already on an invoice.", "problem-charge-invoiced"),
     ("required", "needs at least one line", "problem-one-line"),
@@ -237,12 +231,11 @@ mod tests {
             say(&it, "room_unavailable", "The room is out of order.").as_deref(),
             Some("La camera è fuori servizio.")
         );
-        let state = say(
-            &T::new(Lang::Hr),
-            "invalid_state_transition",
-            "A checked_out reservation takes no more charges.",
-        )
-        .unwrap();
+        let charge: crate::error::AppError = crate::refusal::Refusal::NoMoreCharges {
+            status: Status::CheckedOut,
+        }
+        .into();
+        let state = super::super::rules::detail(&T::new(Lang::Hr), &charge);
         assert!(!state.contains("checked_out"), "{state}");
         let owed = say(
             &it,

@@ -60,10 +60,7 @@ pub async fn add(
         let r = store::reservations::get(tx, &reservation_id)?
             .ok_or_else(|| AppError::not_found("reservation", &reservation_id))?;
         if !matches!(r.status, Status::Confirmed | Status::CheckedIn) {
-            return Err(AppError::conflict(
-                "invalid_state_transition",
-                format!("A {} reservation takes no more charges.", r.status),
-            ));
+            return Err(crate::refusal::Refusal::NoMoreCharges { status: r.status }.into());
         }
         let settings = store::settings::get(tx)?;
         let today = tx.clock().today_in(&settings.time_zone);

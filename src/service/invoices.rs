@@ -15,6 +15,7 @@ use crate::model::{
     BillTo, ChargeInput, Date, Instant, Invoice, InvoiceCreate, Payment, PaymentInput,
     PaymentReceipt, snapshot,
 };
+use crate::refusal::Refusal;
 use crate::service::Services;
 use crate::service::invoicing::{Draft, DraftLine, issue};
 use crate::service::{Page, PageRequest, fail_on, page};
@@ -98,19 +99,13 @@ fn credit_note(
         AppError::invalid_field("corrects_invoice_id", "not_found", "no invoice has this id")
     })?;
     if original.kind == InvoiceKind::CreditNote {
-        return Err(AppError::conflict(
-            "invalid_state_transition",
-            "A credit note cannot be reversed; issue a new invoice instead.",
-        ));
+        return Err(Refusal::CreditNoteReversed.into());
     }
     if original.status == InvoiceStatus::Cancelled {
-        return Err(AppError::conflict(
-            "invalid_state_transition",
-            format!(
-                "Invoice {} was already reversed by a credit note.",
-                original.number
-            ),
-        ));
+        return Err(Refusal::AlreadyReversed {
+            number: original.number,
+        }
+        .into());
     }
     let lines = original
         .lines
@@ -179,10 +174,7 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
             fail_on(errs)?;
             let r = r.ok_or_else(|| AppError::not_found("reservation", &res_id.0))?;
             if !matches!(r.status, Status::Confirmed | Status::CheckedIn) {
-                return Err(AppError::conflict(
-                    "invalid_state_transition",
-                    format!("A {} reservation gets no interim bill.", r.status),
-                ));
+                return Err(Refusal::NoInterimBill { status: r.status }.into());
             }
             let charges = store::charges::uninvoiced(tx, &r.id)?;
             if charges.is_empty() {
@@ -340,19 +332,14 @@ pub async fn pay(
         let mut inv =
             store::invoices::get(tx, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))?;
         if inv.kind == InvoiceKind::CreditNote {
-            return Err(AppError::conflict(
-                "invalid_state_transition",
-                "A credit note is not paid; it reverses an invoice.",
-            ));
+            return Err(Refusal::CreditNoteNotPaid.into());
         }
         if inv.status != InvoiceStatus::Issued {
-            return Err(AppError::conflict(
-                "invalid_state_transition",
-                format!(
-                    "Invoice {} is {}; it takes no more payments.",
-                    inv.number, inv.status
-                ),
-            ));
+            return Err(Refusal::NoMorePayments {
+                number: inv.number,
+                status: inv.status,
+            }
+            .into());
         }
         let payment = record_payment(tx, &actor, &mut inv, input, "amount")?;
         Ok(PaymentReceipt {
