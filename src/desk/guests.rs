@@ -11,7 +11,7 @@ use poem::{Request, Response, handler};
 
 use super::{DeskState, Shell, failed_read, open, or_answer, page, server_error};
 use crate::i18n::{Arg, T};
-use crate::service::desk_views;
+use crate::service::{desk_lists, desk_views};
 
 #[derive(Template)]
 #[template(path = "desk/guests.html")]
@@ -71,11 +71,11 @@ pub async fn guests(
 ) -> Response {
     let (s, t) = or_answer!(open(req, &state, super::GUESTS).await);
     let query = q.q.unwrap_or_default();
-    let found = match desk_views::find_guests(&state.svc, &s.principal, &query).await {
+    let found = match desk_lists::find_guests(&state.svc, &s.principal, &query).await {
         Ok(g) => g,
         Err(e) => return server_error(&t, &e),
     };
-    let booking = match desk_views::find_booking(&state.svc, &s.principal, &query).await {
+    let booking = match desk_lists::find_booking(&state.svc, &s.principal, &query).await {
         Ok(b) => b.map(|(r, g)| {
             let dates = format!(
                 "{} – {}",

@@ -17,7 +17,7 @@ use crate::cursor::{CursorKey, Filters, ListRequest};
 use crate::domain::enums::InvoiceStatus;
 use crate::domain::scopes::Scope;
 use crate::i18n::Arg;
-use crate::service::{desk_views, guests};
+use crate::service::{desk_lists, guests};
 
 /// The filter as asked.
 #[derive(Debug, Default, serde::Deserialize)]
@@ -103,7 +103,7 @@ pub async fn invoices(
             Err(e) => return failed_read(&t, &e, "not-found-guest", ("/invoices", "nav-invoices")),
         },
     };
-    let ask = desk_views::InvoiceAsk {
+    let ask = desk_lists::InvoiceAsk {
         from,
         to,
         status,
@@ -122,7 +122,7 @@ pub async fn invoices(
         .or_else(|_| ListRequest::new(&key, Some(PAGE as i64), None, filters()));
     let found = match list {
         Ok(list) => {
-            match desk_views::invoices(&state.svc, &s.principal, ask, list.page.clone()).await {
+            match desk_lists::invoices(&state.svc, &s.principal, ask, list.page.clone()).await {
                 Ok(found) => (list.next_cursor(&found), found.items),
                 Err(e) => return server_error(&t, &e),
             }

@@ -18,6 +18,7 @@ pub mod files;
 pub mod guest_edit;
 pub mod guest_form;
 pub mod guest_privacy;
+pub mod guest_values;
 pub mod guests;
 pub mod housekeeping;
 pub mod invoice;

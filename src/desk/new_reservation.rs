@@ -23,7 +23,7 @@ use crate::i18n::{Arg, T};
 use crate::model::input::FromJson;
 use crate::model::{GuestCreate, ReservationCreate};
 use crate::service::desk::DeskSession;
-use crate::service::{desk_views, guests, reservations};
+use crate::service::{desk_lists, desk_views, guests, reservations};
 use crate::web;
 
 /// The stay fields: (form name, label key, input type).
@@ -110,7 +110,7 @@ async fn render(
     let searched = !query.trim().is_empty();
     let mut found = Vec::new();
     if searched {
-        match desk_views::find_guests(&state.svc, p, &query).await {
+        match desk_lists::find_guests(&state.svc, p, &query).await {
             Ok(gs) => found = gs,
             Err(e) => return server_error(&t, &e),
         }

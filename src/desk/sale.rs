@@ -24,7 +24,7 @@ use crate::error::FieldError;
 use crate::i18n::{Arg, T};
 use crate::model::InvoiceCreate;
 use crate::model::input::FromJson;
-use crate::service::{desk_views, guests, invoices};
+use crate::service::{desk_lists, guests, invoices};
 
 /// Lines a new sale starts with; "Add a line" adds one, up to [`MAX_LINES`].
 const FIRST_LINES: usize = 2;
@@ -123,7 +123,7 @@ async fn render(
     let q = field(f, "q");
     let searched = guest.is_none() && f.contains_key("q");
     let found = match searched {
-        true => match desk_views::find_guests(&state.svc, p, &q).await {
+        true => match desk_lists::find_guests(&state.svc, p, &q).await {
             Ok(found) => found,
             Err(e) => return server_error(&t, &e),
         },

@@ -1,9 +1,12 @@
-//! The desk's reservations list: a page of reservations through the API's own list use case,
+//! The desk's lists and searches: a page of reservations through the API's own list use case,
 //! with the names a person reads them by (the primary guest, the room, the room type), read
-//! in one go.
+//! in one go; the invoices screen's page; and the search box's guests and booking.
 
 use std::collections::HashMap;
 
+use chrono::NaiveDate;
+
+use crate::domain::scopes::Scope;
 use crate::error::AppResult;
 use crate::model::{Principal, Reservation};
 use crate::service::{Page, PageRequest, Services, reservations};
@@ -73,4 +76,94 @@ pub async fn reservations(
         })
         .await?;
     Ok((found, names))
+}
+
+/// Guests whose name matches `query` (all guests, by name, for an empty one): the first 50.
+pub async fn find_guests(
+    svc: &Services,
+    p: &Principal,
+    query: &str,
+) -> AppResult<Vec<crate::model::Guest>> {
+    let q = query.trim();
+    // An e-mail address is looked up as one (exactly, any case), a phone number as one
+    // (however written); anything else by name.
+    let phone_like = q.chars().filter(char::is_ascii_digit).count() >= 6
+        && q.chars()
+            .all(|c| c.is_ascii_digit() || " +-/().".contains(c));
+    let filter = if q.contains('@') {
+        store::guests::GuestFilter {
+            email: Some(q.to_string()),
+            ..Default::default()
+        }
+    } else if phone_like {
+        store::guests::GuestFilter {
+            phone: Some(q.to_string()),
+            ..Default::default()
+        }
+    } else {
+        store::guests::GuestFilter {
+            name: (!q.is_empty()).then(|| q.to_string()),
+            ..Default::default()
+        }
+    };
+    let page = crate::service::guests::list(svc, p, filter, crate::service::PageRequest::first(50))
+        .await?;
+    Ok(page.items.into_iter().map(|(g, _)| g).collect())
+}
+
+/// The booking whose confirmation code is `query` (as typed: case and spaces aside), for a
+/// search box that finds bookings too; `None` without one, or for a role that may not read
+/// bookings.
+pub async fn find_booking(
+    svc: &Services,
+    p: &Principal,
+    query: &str,
+) -> AppResult<Option<(crate::model::Reservation, crate::model::Guest)>> {
+    let code: String = query
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase();
+    if code.len() < 4 || code.len() > 16 || !p.scopes.contains(Scope::ReservationsRead) {
+        return Ok(None);
+    }
+    svc.db()
+        .read(move |c| {
+            let Some(r) = store::reservations::by_code(c, &code)? else {
+                return Ok(None);
+            };
+            Ok(store::guests::get(c, &r.primary_guest_id)?.map(|g| (r, g)))
+        })
+        .await
+}
+
+/// Which invoices the invoices screen lists.
+#[derive(Debug, Clone)]
+pub struct InvoiceAsk {
+    /// Issued on or after.
+    pub from: NaiveDate,
+    /// Issued on or before.
+    pub to: NaiveDate,
+    /// Of this status only.
+    pub status: Option<crate::domain::enums::InvoiceStatus>,
+    /// For this guest only.
+    pub guest_id: Option<String>,
+}
+
+/// One page of the invoices issued from `from` to `to` (inclusive), of `status` when given,
+/// in number order.
+pub async fn invoices(
+    svc: &Services,
+    p: &Principal,
+    ask: InvoiceAsk,
+    req: crate::service::PageRequest,
+) -> AppResult<crate::service::Page<crate::model::Invoice>> {
+    let filter = store::invoices::InvoiceFilter {
+        issued_from: Some(crate::model::Date(ask.from)),
+        issued_to: Some(crate::model::Date(ask.to)),
+        status: ask.status.into_iter().collect(),
+        guest_id: ask.guest_id,
+        ..Default::default()
+    };
+    crate::service::invoices::list(svc, p, filter, req).await
 }
