@@ -16,26 +16,13 @@ use crate::service::party::{GuestEdit, PartyEdit};
 /// The form prefix of a companion being added.
 pub const NEW: &str = "new_";
 
-/// A companion's fields: their name, then what registration asks.
-const COMPANION: &[&str] = &[
-    "first_name",
-    "last_name",
-    "birth_date",
-    "gender",
-    "nationality",
-    "birth_country",
-    "birth_municipality",
-    "birth_region",
-    "document_type",
-    "document_number",
-    "document_country",
-    "document_place",
-    "document_expiry",
-    "line1",
-    "city",
-    "postal_code",
-    "country",
-];
+/// A companion's fields: their name, then what registration asks ([`REGISTRATION`]).
+fn companion_fields() -> Vec<&'static str> {
+    ["first_name", "last_name"]
+        .into_iter()
+        .chain(REGISTRATION.iter().copied())
+        .collect()
+}
 
 /// One guest's part of the form.
 pub struct GuestPart {
@@ -99,7 +86,7 @@ pub const COMPANION_SHORT: &[&str] = &["first_name", "last_name", "birth_date"];
 pub fn companion(
     t: &T,
     r: &Reservation,
-    names: Option<&[&str]>,
+    names: Option<&[&'static str]>,
     typed: Option<&HashMap<String, String>>,
     errors: &[FieldError],
 ) -> Option<Vec<FormField>> {
@@ -107,10 +94,11 @@ pub fn companion(
     let open = r.status == crate::domain::reservation::Status::Confirmed;
     (open && r.guest_ids.len() < room_for).then(|| {
         let empty = HashMap::new();
+        let all = companion_fields();
         guest_form::fields(
             t,
             NEW,
-            Some(names.unwrap_or(COMPANION)),
+            Some(names.unwrap_or(&all)),
             typed.unwrap_or(&empty),
             errors,
             "companion.",
@@ -160,7 +148,7 @@ pub fn edit_of(
             .is_some_and(|v| !v.trim().is_empty())
     };
     if typed("first_name") || typed("last_name") {
-        let body = guest_form::body_of(form, NEW, Some(COMPANION));
+        let body = guest_form::body_of(form, NEW, Some(&companion_fields()));
         let mut found = Vec::new();
         match GuestCreate::from_json(&body, "companion", &mut found) {
             Some(input) => edit.companion = Some(input),

@@ -6,24 +6,13 @@
 
 use reqwest::StatusCode;
 
-use crate::support::desk::Browser;
+use crate::support::desk::{Browser, set_cookie};
 use crate::support::reply::Reply;
 use crate::support::{TestApp, spawn_app};
 
 fn location(r: &Reply) -> String {
     assert_eq!(r.status, 303, "{}", r.text);
     r.header("location").unwrap()
-}
-
-/// The `name=value` of the cookie `name` an answer sets.
-fn cookie(r: &Reply, name: &str) -> Option<String> {
-    r.headers
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .filter_map(|v| v.split(';').next())
-        .find(|c| c.starts_with(&format!("{name}=")))
-        .map(str::to_string)
 }
 
 /// A good form for a Croatian hotel, with `code`.
@@ -119,12 +108,12 @@ async fn a_new_installation_is_set_up_in_the_browser_and_the_admin_is_signed_in(
     let done = post(&b, &form).await;
     let callback = location(&done);
     assert!(callback.starts_with("/login/callback?code="), "{callback}");
-    let login = cookie(&done, "innkeep_login").expect("the sign-in's state");
+    let login = set_cookie(&done, "innkeep_login").expect("the sign-in's state");
     let signed = b
         .send(reqwest::Method::GET, &callback, Some(&login), None, None)
         .await;
     assert_eq!(location(&signed), "/");
-    let session = cookie(&signed, "innkeep_desk").expect("a desk session");
+    let session = set_cookie(&signed, "innkeep_desk").expect("a desk session");
     let today = b
         .send(reqwest::Method::GET, "/", Some(&session), None, None)
         .await;

@@ -20,7 +20,8 @@ pub struct Browser {
     pub language: Option<String>,
 }
 
-fn set_cookie(r: &Reply, name: &str) -> Option<String> {
+/// The `name=value` of the cookie `name` an answer sets.
+pub fn set_cookie(r: &Reply, name: &str) -> Option<String> {
     r.headers
         .get_all("set-cookie")
         .iter()
