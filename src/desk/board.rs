@@ -2,7 +2,11 @@
 //! nights as columns, each stay a bar with the guest's name coloured by its status, the
 //! bookings without a room in rows of their own under their type, dirty and out-of-order
 //! rooms marked. A free cell starts a booking for that room and night; a bar opens its
-//! reservation. Two queries per view, whatever the number of rooms and nights.
+//! reservation. A bar dragged (or, with the keyboard, picked up with M, carried with the
+//! arrow keys and put down with Enter) onto another room or night posts the reservation's
+//! change form (`assets/desk.js`), so the move passes the same rules as
+//! `PUT /v1/reservations/{id}`, and comes back here. Two queries per view, whatever the
+//! number of rooms and nights.
 
 use std::sync::Arc;
 
@@ -28,13 +32,19 @@ const MAX_LANES: usize = 30;
 enum Cell {
     /// A free night: the day, and whether it can be booked from here.
     Free(String, bool),
-    /// A stay: its id, the guest, its status, and the nights it spans here.
+    /// A stay: its id, the guest, its status, the nights it spans here, and what moving it
+    /// from the board needs (its version and dates; `movable` when this staff member may
+    /// and it is booked or in the house).
     Bar {
         id: String,
         guest: String,
         status: String,
         span: usize,
         label: String,
+        version: i64,
+        arrival: String,
+        departure: String,
+        movable: bool,
     },
 }
 
@@ -45,6 +55,8 @@ struct Row {
     /// The room's state worth saying (dirty, out of order), if any.
     tag: Option<(String, String)>,
     room_id: Option<String>,
+    /// The room type of the row's room, where a stay moved onto it goes.
+    type_id: String,
     cells: Vec<Cell>,
 }
 
@@ -65,8 +77,10 @@ struct BoardPage {
     shell: Shell,
     title: String,
     from: String,
-    /// (day head, whether it is today).
-    days: Vec<(String, bool)>,
+    /// (day head, whether it is today, the day as `YYYY-MM-DD`).
+    days: Vec<(String, bool, String)>,
+    /// Whether stays can be moved from here (the staff member may change bookings).
+    movable: bool,
     groups: Vec<Group>,
     /// (path, label) of the moves: a week back, a day back, today, a day on, a week on.
     moves: Vec<(String, String)>,
@@ -114,6 +128,10 @@ fn cells<'a>(
             label,
             status: s.status.clone(),
             span: end - start,
+            version: s.version,
+            arrival: s.arrival.clone(),
+            departure: s.departure.clone(),
+            movable: words.movable && matches!(s.status.as_str(), "confirmed" | "checked_in"),
         });
         at = end;
     }
@@ -125,11 +143,14 @@ fn cells<'a>(
 struct Words {
     /// (status, its name) of the statuses a bar can have.
     statuses: Vec<(&'static str, String)>,
+    /// Whether the staff member may move stays.
+    movable: bool,
 }
 
 impl Words {
-    fn new(t: &T) -> Words {
+    fn new(t: &T, movable: bool) -> Words {
         Words {
+            movable,
             statuses: ["confirmed", "checked_in", "checked_out"]
                 .into_iter()
                 .map(|s| (s, t.t(&format!("status-{s}"))))
@@ -168,7 +189,7 @@ fn free_per_night(from: NaiveDate, b: &Board, type_id: &str) -> Vec<i64> {
 
 /// The board's rows, grouped by room type.
 fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
-    let words = Words::new(t);
+    let words = Words::new(t, bookable);
     let mut by_room: std::collections::HashMap<&str, Vec<&BoardStay>> =
         std::collections::HashMap::new();
     for s in &b.stays {
@@ -205,6 +226,7 @@ fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
                 head: room.number.clone(),
                 tag,
                 room_id: Some(room.id.clone()),
+                type_id: type_id.to_string(),
                 cells,
             });
         }
@@ -232,6 +254,7 @@ fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
                 head: t.t("board-unassigned"),
                 tag: None,
                 room_id: None,
+                type_id: type_id.to_string(),
                 cells,
             });
         }
@@ -291,9 +314,10 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         days: (0..DAYS)
             .map(|i| {
                 let d = from + chrono::Days::new(i as u64);
-                (t.day_head(d), d == b.today)
+                (t.day_head(d), d == b.today, d.to_string())
             })
             .collect(),
+        movable: bookable,
         groups: groups(&t, from, &b, bookable),
         moves: vec![
             (at(-7), t.t("board-week-back")),
@@ -303,7 +327,7 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
             (at(7), t.t("board-week-on")),
         ],
         problem,
-        shell: Shell::new(&s, t, "board"),
+        shell: Shell::new(&s, t, "board").after(req),
     };
     page(StatusCode::OK, &body)
 }

@@ -3,7 +3,8 @@
 //! booked and the notes, through the same use case and rules as `PUT /v1/reservations/{id}`.
 //! While the guests are in the house only what the API lets change is offered (departure,
 //! room, notes). A refusal shows the form again, open, with what was typed and each error
-//! at its field.
+//! at its field. The room board posts its drag-and-drop moves here too, with `back` naming
+//! the board to return to once done.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -217,5 +218,26 @@ pub async fn change(
         };
         return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
     };
-    apply(&state, &s, t, (id, version), input, form.clone(), "changed").await
+    let back = form.get("back").and_then(|b| board_back(b));
+    apply(
+        &state,
+        &s,
+        t,
+        (id, version),
+        input,
+        form.clone(),
+        ("changed", back),
+    )
+    .await
+}
+
+/// Where a move from the room board goes back to once done: the board from the day it
+/// showed (`/board?from=YYYY-MM-DD`); anything else is ignored, so the form can never send
+/// the browser elsewhere.
+fn board_back(back: &str) -> Option<String> {
+    let day = back
+        .strip_prefix("/board?from=")?
+        .parse::<chrono::NaiveDate>()
+        .ok()?;
+    Some(format!("/board?from={day}"))
 }

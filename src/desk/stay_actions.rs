@@ -223,7 +223,16 @@ async fn set_status(
     else {
         return super::server_error(&t, &AppError::internal("status input"));
     };
-    apply(state, &s, t, (id, version), input, HashMap::new(), flash).await
+    apply(
+        state,
+        &s,
+        t,
+        (id, version),
+        input,
+        HashMap::new(),
+        (flash, None),
+    )
+    .await
 }
 
 /// Applies `input` to the reservation `id` at `version` (`PUT /v1/reservations/{id}`'s use
@@ -235,11 +244,14 @@ pub(super) async fn apply(
     (id, version): (String, i64),
     input: ReservationUpdate,
     typed: HashMap<String, String>,
-    flash: &str,
+    (flash, back): (&str, Option<String>),
 ) -> Response {
     let if_match = Some(IfMatch::Versions(vec![version]));
     match reservations::update(&state.svc, &s.principal, id.clone(), if_match, input).await {
-        Ok(_) => done(&id, flash),
+        Ok(_) => match back {
+            Some(page) => web::redirect(StatusCode::SEE_OTHER, &format!("{page}&done={flash}")),
+            None => done(&id, flash),
+        },
         Err(e) => match refusal_of(&e, typed, &t) {
             Some(r) => refuse(state, s, t, id, status_of(&e), r).await,
             None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),

@@ -43,6 +43,9 @@ pub struct BoardStay {
     pub status: String,
     /// The booking's notes and the guest's, where there are any.
     pub notes: Option<String>,
+    /// The reservation's version, so a move from the board is refused when it changed
+    /// meanwhile.
+    pub version: i64,
 }
 
 /// Every room, by type name and number.
@@ -66,13 +69,13 @@ pub fn rooms(conn: &Connection) -> AppResult<Vec<BoardRoom>> {
 
 /// The board's stays: `?1` from, `?2` to, `?3` from less [`LONG`] days.
 const STAYS: &str = "SELECT r.id, g.first_name || ' ' || g.last_name, r.room_type_id, r.room_id,
-                r.arrival, r.departure, r.status, concat_ws(' · ', r.notes, g.notes)
+                r.arrival, r.departure, r.status, concat_ws(' · ', r.notes, g.notes), r.version
            FROM reservations r JOIN guests g ON g.id = r.primary_guest_id
           WHERE r.arrival >= ?3 AND r.arrival < ?2 AND r.departure > ?1
             AND r.status IN ('confirmed', 'checked_in', 'checked_out')
          UNION ALL
          SELECT r.id, g.first_name || ' ' || g.last_name, r.room_type_id, r.room_id,
-                r.arrival, r.departure, r.status, concat_ws(' · ', r.notes, g.notes)
+                r.arrival, r.departure, r.status, concat_ws(' · ', r.notes, g.notes), r.version
            FROM reservations r INDEXED BY reservations_long_stays
            JOIN guests g ON g.id = r.primary_guest_id
           WHERE julianday(r.departure) - julianday(r.arrival) > 28
@@ -101,6 +104,7 @@ pub fn stays(
             notes: r
                 .get::<_, Option<String>>(7)?
                 .filter(|n| !n.trim().is_empty()),
+            version: r.get(8)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

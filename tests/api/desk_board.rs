@@ -149,3 +149,147 @@ async fn a_long_stay_that_began_weeks_ago_is_on_the_board() {
         page.text
     );
 }
+
+/// What the board's drag-and-drop (or its keyboard way) posts: the reservation's change form
+/// with the bar's version, the new room and nights, and `back` naming the board.
+async fn moved(b: &Browser, id: &str, fields: &[(&str, &str)]) -> crate::support::Reply {
+    let page = b.get("/board").await;
+    let csrf = Browser::csrf(&page);
+    let mut form = vec![("csrf", csrf.as_str())];
+    form.extend_from_slice(fields);
+    b.post(&format!("/reservations/{id}/change"), &form).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stay_is_moved_and_a_booking_assigned_from_the_board() {
+    let app = spawn_app().await;
+    let dbl = app.room_type("DBL", 2).await;
+    let sgl = app.room_type("SGL", 1).await;
+    let r101 = app.room("101", &dbl).await;
+    let r102 = app.room("102", &dbl).await;
+    let r201 = app.room("201", &sgl).await;
+    let anna = app.guest("Anna", "Rossi").await;
+    let bruno = app.guest("Bruno", "Bianchi").await;
+    let carla = app.guest("Carla", "Verdi").await;
+    let waiting = book(&app, &bruno, &dbl, None, 1, 3).await;
+    let here = book(&app, &anna, &dbl, Some(&r101), 0, 2).await;
+    app.post(
+        "/v1/check-in",
+        json!({"reservation_id": here, "room_id": r101}),
+    )
+    .await
+    .expect(200);
+    let other = book(&app, &carla, &dbl, Some(&r102), 5, 7).await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+
+    // The bars carry what a move needs; the board says how to move them.
+    let page = b.get("/board").await;
+    assert!(
+        page.text.contains(&format!(
+            "class=\"movable\" draggable=\"true\" data-id=\"{waiting}\" data-version=\"1\" data-arrival=\"{}\" data-departure=\"{}\" data-status=\"confirmed\"",
+            day(1),
+            day(3)
+        )),
+        "{}",
+        page.text
+    );
+    assert!(
+        page.text
+            .contains(&format!("<tr data-room=\"{r201}\" data-type=\"{sgl}\">"))
+    );
+    assert!(page.text.contains("press M"), "{}", page.text);
+
+    // Bruno's booking without a room is put into 102 a night later: back to the board,
+    // which says it was done.
+    let back = format!("/board?from={}", day(0));
+    let (a, d) = (day(2), day(4));
+    let r = moved(
+        &b,
+        &waiting,
+        &[
+            ("version", "1"),
+            ("room_id", &r102),
+            ("room_type_id", &dbl),
+            ("arrival", &a),
+            ("departure", &d),
+            ("back", &back),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    assert_eq!(
+        r.header("location").unwrap(),
+        format!("{back}&done=changed")
+    );
+    let board = b.get(&r.header("location").unwrap()).await;
+    assert!(board.text.contains("class=\"flash\""), "{}", board.text);
+    let v = app.get(&format!("/v1/reservations/{waiting}")).await.body;
+    assert_eq!(
+        (v["room_id"].as_str(), v["arrival"].as_str()),
+        (Some(r102.as_str()), Some(a.as_str()))
+    );
+
+    // Moved onto a room another booking holds: refused in words, on the reservation page,
+    // nothing changed.
+    let (a, d) = (day(4), day(6));
+    let r = moved(
+        &b,
+        &waiting,
+        &[
+            ("version", "2"),
+            ("room_id", &r102),
+            ("room_type_id", &dbl),
+            ("arrival", &a),
+            ("departure", &d),
+            ("back", &back),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(
+        r.text.contains("Carla Verdi") || r.text.contains("102"),
+        "{}",
+        r.text
+    );
+    let v = app.get(&format!("/v1/reservations/{waiting}")).await.body;
+    assert_eq!(v["version"], 2, "{v}");
+    let _ = other;
+
+    // Guests in the house change room only (to another type's room is refused as by the
+    // API); the room they left is to be cleaned.
+    let r = moved(
+        &b,
+        &here,
+        &[("version", "2"), ("room_id", &r201), ("back", &back)],
+    )
+    .await;
+    assert_eq!(r.status, 422, "another type's room: {}", r.text);
+    let r = moved(
+        &b,
+        &here,
+        &[("version", "2"), ("room_id", &r102), ("back", &back)],
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    let room = app.get(&format!("/v1/rooms/{r101}")).await.body;
+    assert_eq!(room["housekeeping_status"], "dirty", "{room}");
+
+    // `back` leads only to the board: anything else goes to the reservation.
+    let v = app.get(&format!("/v1/reservations/{waiting}")).await.body;
+    let r = moved(
+        &b,
+        &waiting,
+        &[
+            ("version", &v["version"].to_string()),
+            ("notes", "late"),
+            ("back", "https://evil.example/board?from=2026-01-01"),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    assert_eq!(
+        r.header("location").unwrap(),
+        format!("/reservations/{waiting}?done=changed")
+    );
+}

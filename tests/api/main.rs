@@ -21,6 +21,7 @@ mod desk_bar;
 mod desk_board;
 mod desk_booking;
 mod desk_browser;
+mod desk_browser_board;
 mod desk_browser_stay;
 mod desk_changes;
 mod desk_clients_admin;
