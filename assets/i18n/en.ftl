@@ -352,6 +352,19 @@ field-arrival = Arrival
 field-departure = Departure
 field-adults = Adults
 field-children = Children
+field-children-ages = Children's ages
+hint-children-ages = One age per child, in years, separated by commas: 4, 7
+field-extra-beds = Extra beds
+field-cots = Cots
+party-ages = aged { $ages }
+party-extra-beds = { $count ->
+    [one] 1 extra bed
+   *[other] { $count } extra beds
+}
+party-cots = { $count ->
+    [one] 1 cot
+   *[other] { $count } cots
+}
 field-room-optional = Room (you may leave this for check-in)
 room-decide-later = Decide at check-in
 free-rooms = { $count ->

@@ -364,6 +364,21 @@ field-arrival = Dolazak
 field-departure = Odlazak
 field-adults = Odrasli
 field-children = Djeca
+field-children-ages = Dob djece
+hint-children-ages = Jedna dob po djetetu, u godinama, odvojene zarezom: 4, 7
+field-extra-beds = Pomoćni ležajevi
+field-cots = Dječji krevetići
+party-ages = dobi { $ages }
+party-extra-beds = { $count ->
+    [one] { $count } pomoćni ležaj
+    [few] { $count } pomoćna ležaja
+   *[other] { $count } pomoćnih ležajeva
+}
+party-cots = { $count ->
+    [one] { $count } dječji krevetić
+    [few] { $count } dječja krevetića
+   *[other] { $count } dječjih krevetića
+}
 field-room-optional = Soba (možete odlučiti pri prijavi gosta)
 room-decide-later = Odlučit ćemo pri prijavi
 free-rooms = { $count ->

@@ -351,6 +351,19 @@ field-arrival = Arrivo
 field-departure = Partenza
 field-adults = Adulti
 field-children = Bambini
+field-children-ages = Età dei bambini
+hint-children-ages = Un'età per bambino, in anni, separate da virgole: 4, 7
+field-extra-beds = Letti aggiuntivi
+field-cots = Culle
+party-ages = di { $ages } anni
+party-extra-beds = { $count ->
+    [one] 1 letto aggiuntivo
+   *[other] { $count } letti aggiuntivi
+}
+party-cots = { $count ->
+    [one] 1 culla
+   *[other] { $count } culle
+}
 field-room-optional = Camera (puoi deciderla al check-in)
 room-decide-later = Da decidere al check-in
 free-rooms = { $count ->

@@ -37,6 +37,16 @@ fn taps(state: H) -> &'static [(H, &'static str)] {
     }
 }
 
+/// The extra beds and cots a room needs, in words ("1 extra bed, 1 cot"), if any.
+pub(super) fn beds(t: &T, extra_beds: i64, cots: i64) -> Option<String> {
+    let words: Vec<String> = [("party-extra-beds", extra_beds), ("party-cots", cots)]
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(key, n)| t.n(key, n))
+        .collect();
+    (!words.is_empty()).then(|| words.join(", "))
+}
+
 /// A room's card.
 struct Card {
     id: String,
@@ -47,6 +57,8 @@ struct Card {
     arriving: Option<String>,
     /// That booking's notes.
     note: Option<String>,
+    /// The extra beds and cots to put in for it, in words.
+    beds: Option<String>,
     version: i64,
     /// (state value, button label).
     taps: Vec<(&'static str, String)>,
@@ -87,7 +99,13 @@ async fn render(
                 .filter(|(r, ..)| r.housekeeping_status == *st)
                 .map(|(r, kind, arrives)| Card {
                     arriving: arrives.as_ref().map(|_| t.t("hk-arriving")),
-                    note: arrives.clone().flatten().filter(|n| !n.trim().is_empty()),
+                    note: arrives
+                        .as_ref()
+                        .and_then(|a| a.notes.clone())
+                        .filter(|n| !n.trim().is_empty()),
+                    beds: arrives
+                        .as_ref()
+                        .and_then(|a| beds(&t, a.extra_beds, a.cots)),
                     id: r.id.clone(),
                     number: r.number.clone(),
                     kind: kind.clone(),

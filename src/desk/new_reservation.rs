@@ -32,6 +32,9 @@ const STAY: &[(&str, &str, &str)] = &[
     ("departure", "field-departure", "date"),
     ("adults", "field-adults", "number"),
     ("children", "field-children", "number"),
+    ("children_ages", "field-children-ages", "text"),
+    ("extra_beds", "field-extra-beds", "number"),
+    ("cots", "field-cots", "number"),
 ];
 
 /// A new guest's fields: (form name, API field, label key, autocomplete).
@@ -78,10 +81,7 @@ fn date(f: &HashMap<String, String>, k: &str) -> Option<NaiveDate> {
 }
 
 fn error_at(t: &T, errors: &[FieldError], field: &str) -> Option<String> {
-    errors
-        .iter()
-        .find(|e| e.field == field)
-        .map(|e| super::rules::say(t, e))
+    super::rules::at(t, errors, field)
 }
 
 /// The page for the form `f` (the defaults on first view).
@@ -240,7 +240,9 @@ pub async fn page_of(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
     f.entry("departure".into())
         .or_insert_with(|| next.to_string());
     f.entry("adults".into()).or_insert_with(|| "2".into());
-    f.entry("children".into()).or_insert_with(|| "0".into());
+    for k in ["children", "extra_beds", "cots"] {
+        f.entry(k.into()).or_insert_with(|| "0".into());
+    }
     render(&state, &s, t, f, Outcome::fresh()).await
 }
 
@@ -329,6 +331,11 @@ async fn book(
         let v = get(f, k);
         v.parse::<i64>().map_or(Value::String(v), |n| json!(n))
     };
+    // Fields a page of an older form may not carry: left out, they keep their default.
+    let optional_num = |k: &str| match get(f, k).as_str() {
+        "" => Value::Null,
+        _ => num(k),
+    };
     let opt = |k: &str| {
         let v = get(f, k);
         if v.is_empty() {
@@ -339,7 +346,9 @@ async fn book(
     };
     let body = json!({"primary_guest_id": guest, "room_type_id": get(f, "room_type_id"), "room_id": opt("room_id"),
         "arrival": get(f, "arrival"), "departure": get(f, "departure"), "adults": num("adults"),
-        "children": num("children"), "notes": opt("notes"), "source": opt("source")});
+        "children": num("children"), "notes": opt("notes"), "source": opt("source"),
+        "children_ages": super::reservation_change::ages(&get(f, "children_ages")),
+        "extra_beds": optional_num("extra_beds"), "cots": optional_num("cots")});
     let mut errors = Vec::new();
     let Some(input) = ReservationCreate::from_json(&body, "", &mut errors) else {
         return Err(refused(StatusCode::UNPROCESSABLE_ENTITY, errors, None));

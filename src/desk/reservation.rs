@@ -127,6 +127,24 @@ impl Names {
     }
 }
 
+/// The party in words: "2 adults, 2 children aged 4, 7; 1 cot".
+fn party(t: &T, r: &crate::model::Reservation) -> String {
+    let people = [
+        ("adults", Arg::Num(r.adults)),
+        ("children", Arg::Num(r.children)),
+    ];
+    let mut words = t.with("party", &people);
+    if let Some(ages) = r.children_ages.as_ref().filter(|a| !a.is_empty()) {
+        let ages: Vec<String> = ages.iter().map(i64::to_string).collect();
+        let aged = t.with("party-ages", &[("ages", Arg::Text(ages.join(", ")))]);
+        words = format!("{words} {aged}");
+    }
+    match super::housekeeping::beds(t, r.extra_beds, r.cots) {
+        Some(beds) => format!("{words}; {beds}"),
+        None => words,
+    }
+}
+
 /// A changed field's label in the page's language (its API name when it has none).
 fn label(field: &str, t: &T) -> String {
     let key = match field {
@@ -134,6 +152,9 @@ fn label(field: &str, t: &T) -> String {
         "departure" => "field-departure",
         "adults" => "field-adults",
         "children" => "field-children",
+        "children_ages" => "field-children-ages",
+        "extra_beds" => "field-extra-beds",
+        "cots" => "field-cots",
         "room_id" => "field-room",
         "room_type_id" => "field-room-type",
         "nightly_rate" => "field-rate",
@@ -269,16 +290,7 @@ pub(super) async fn show(
             t.t(&format!("status-{}", r.status.as_str())),
         ),
         (t.t("field-stay"), stay),
-        (
-            t.t("field-party"),
-            t.with(
-                "party",
-                &[
-                    ("adults", Arg::Num(r.adults)),
-                    ("children", Arg::Num(r.children)),
-                ],
-            ),
-        ),
+        (t.t("field-party"), party(&t, r)),
         (t.t("field-room-type"), v.room_type.name.clone()),
         (
             t.t("field-room"),

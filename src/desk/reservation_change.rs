@@ -55,6 +55,10 @@ pub struct Change {
     pub rooms: Vec<(String, String)>,
     /// Adults and children.
     pub party: Vec<Field>,
+    /// The children's ages (`4, 7`).
+    pub ages: Field,
+    /// Extra beds and cots (changeable while the guests are in the house too).
+    pub beds: Vec<Field>,
     /// The nightly rate, as an amount (`95.00`).
     pub rate: Field,
     /// Why the rate is what it is.
@@ -78,11 +82,7 @@ pub(super) fn form(t: &T, v: &Stay, refusal: &Refusal) -> Change {
         name,
         label: t.t(label),
         value: refusal.typed.get(name).cloned().unwrap_or(stored),
-        error: refusal
-            .errors
-            .iter()
-            .find(|e| e.field == name)
-            .map(|e| super::rules::say(t, e)),
+        error: super::rules::at(t, &refusal.errors, name),
     };
     let fields = [
         "arrival",
@@ -91,6 +91,9 @@ pub(super) fn form(t: &T, v: &Stay, refusal: &Refusal) -> Change {
         "room_id",
         "adults",
         "children",
+        "children_ages",
+        "extra_beds",
+        "cots",
         "nightly_rate",
         "rate_note",
         "source",
@@ -124,6 +127,17 @@ pub(super) fn form(t: &T, v: &Stay, refusal: &Refusal) -> Change {
             field("adults", "field-adults", r.adults.to_string()),
             field("children", "field-children", r.children.to_string()),
         ],
+        ages: field(
+            "children_ages",
+            "field-children-ages",
+            r.children_ages.as_ref().map_or_else(String::new, |a| {
+                a.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+            }),
+        ),
+        beds: vec![
+            field("extra_beds", "field-extra-beds", r.extra_beds.to_string()),
+            field("cots", "field-cots", r.cots.to_string()),
+        ],
         rate: field("nightly_rate", "field-rate", amount(t, r.nightly_rate)),
         rate_note: field(
             "rate_note",
@@ -142,10 +156,9 @@ pub(super) fn form(t: &T, v: &Stay, refusal: &Refusal) -> Change {
             .collect(),
         notes: field("notes", "field-notes", r.notes.clone().unwrap_or_default()),
         stored_rate: r.nightly_rate,
-        open: refusal
-            .errors
+        open: fields
             .iter()
-            .any(|e| fields.contains(&e.field.as_str())),
+            .any(|f| super::rules::at(t, &refusal.errors, f).is_some()),
     }
 }
 
@@ -156,6 +169,19 @@ fn amount(t: &T, minor: i64) -> String {
         crate::i18n::Lang::En => plain,
         _ => plain.replace('.', ","),
     }
+}
+
+/// Children's ages as typed (`4, 7` or `4 7`): a list, each a number where it reads as one
+/// (else the text, for the API's rule to name); nothing typed clears them.
+pub(super) fn ages(typed: &str) -> Value {
+    if typed.is_empty() {
+        return Value::Null;
+    }
+    typed
+        .split([',', ';', ' '])
+        .filter(|a| !a.is_empty())
+        .map(whole)
+        .collect()
 }
 
 /// The PUT body a posted form asks for: the fields it carries (an in-house stay's form
@@ -169,7 +195,8 @@ fn body_of(form: &HashMap<String, String>, t: &T, errors: &mut Vec<FieldError>) 
             "arrival" | "departure" | "room_type_id" | "source" => Value::String(v.into()),
             "room_id" | "notes" | "rate_note" if v.is_empty() => Value::Null,
             "room_id" | "notes" | "rate_note" => Value::String(v.into()),
-            "adults" | "children" => whole(v),
+            "adults" | "children" | "extra_beds" | "cots" => whole(v),
+            "children_ages" => ages(v),
             "nightly_rate" => match parse_amount(v) {
                 Some(minor) => Value::from(minor),
                 None => {

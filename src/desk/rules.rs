@@ -81,6 +81,20 @@ pub fn scope_words(t: &T, scope: Scope) -> String {
     t.t(&scope_key(scope))
 }
 
+/// The error a form shows at its field `field`, in words: one the API names at that field or
+/// at an item of it (`children_ages[1]` shows at `children_ages`).
+pub fn at(t: &T, errors: &[FieldError], field: &str) -> Option<String> {
+    errors
+        .iter()
+        .find(|e| {
+            e.field == field
+                || e.field
+                    .strip_prefix(field)
+                    .is_some_and(|rest| rest.starts_with('['))
+        })
+        .map(|e| say(t, e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

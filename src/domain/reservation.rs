@@ -152,6 +152,8 @@ pub const IN_HOUSE_FIELDS: &[&str] = &[
     "guest_ids",
     "primary_guest_id",
     "notes",
+    "extra_beds",
+    "cots",
 ];
 
 #[cfg(test)]

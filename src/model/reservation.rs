@@ -47,6 +47,12 @@ pub struct Reservation {
     pub adults: i64,
     /// Children.
     pub children: i64,
+    /// Each child's age in years, one per child, when known.
+    pub children_ages: Option<Vec<i64>>,
+    /// Extra beds to put in the room.
+    pub extra_beds: i64,
+    /// Cots to put in the room.
+    pub cots: i64,
     /// Gross rate per night in minor units.
     pub nightly_rate: i64,
     /// Why the rate is what it is when someone set it by hand ("long-stay discount"); kept
@@ -95,6 +101,12 @@ input_object! {
         pub adults: Int<1, 20>,
         /// Children; adults + children may not exceed the room type's max_occupancy.
         pub children: Option<Int<0, 19>>,
+        /// Each child's age in years (0 to 17), one per child, when known.
+        pub children_ages: Option<Vec<Int<0, 17>>>,
+        /// Extra beds to put in the room (0 to 4; they do not change max_occupancy).
+        pub extra_beds: Option<Int<0, 4>>,
+        /// Cots to put in the room (0 to 4).
+        pub cots: Option<Int<0, 4>>,
         /// Gross rate per night in minor units; defaults to the room type's base_rate.
         pub nightly_rate: Option<Int<0, 100_000_000>>,
         /// Why the rate differs from the usual one, in a few words (one line, at most 200
@@ -113,8 +125,9 @@ input_object! {
 input_object! {
     /// Changes to a reservation. Absent fields keep their value; `null` clears an optional
     /// one. `status` may move a confirmed reservation to `cancelled`, or to `no_show` on or
-    /// after the arrival date. While checked in, only `departure`, `room_id`, the guests and
-    /// `notes` may change. Read-only fields may be sent back as read; they are ignored.
+    /// after the arrival date. While checked in, only `departure`, `room_id`, the guests,
+    /// `notes`, `extra_beds` and `cots` may change. Read-only fields may be sent back as
+    /// read; they are ignored.
     pub struct ReservationUpdate {
         /// `cancelled` or `no_show` (other statuses change through check-in and check-out).
         pub status: Patch<Status>,
@@ -132,8 +145,15 @@ input_object! {
         pub departure: Patch<Date>,
         /// Adults.
         pub adults: Patch<Int<1, 20>>,
-        /// Children.
+        /// Children. When the reservation lists its children's ages, a new number of
+        /// children comes with their ages.
         pub children: Patch<Int<0, 19>>,
+        /// Each child's age in years (0 to 17), one per child; `null` clears them.
+        pub children_ages: MaybeUndefined<Vec<Int<0, 17>>>,
+        /// Extra beds to put in the room (0 to 4).
+        pub extra_beds: Patch<Int<0, 4>>,
+        /// Cots to put in the room (0 to 4).
+        pub cots: Patch<Int<0, 4>>,
         /// Gross rate per night in minor units.
         pub nightly_rate: Patch<Int<0, 100_000_000>>,
         /// Why the rate is what it is (one line, at most 200 characters); `null` clears it.

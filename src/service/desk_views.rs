@@ -348,8 +348,12 @@ pub async fn rooms(svc: &Services, p: &Principal) -> AppResult<Vec<(crate::model
 }
 
 /// A room on the housekeeping screen: the room, its type's name, and, when a booking
-/// arriving today has it, that booking's notes (`Some(None)`: arriving, no notes).
-pub type HousekeepingRoom = (crate::model::Room, String, Option<Option<String>>);
+/// arriving today has it, what to prepare for that booking.
+pub type HousekeepingRoom = (
+    crate::model::Room,
+    String,
+    Option<store::reservations::Arrival>,
+);
 
 /// The housekeeping screen's rooms: [`rooms`], the rooms of today's arrivals not yet in
 /// first (those are the ones to have ready), then by number.

@@ -79,6 +79,19 @@ fn check_fields(
         };
         errs.push(FieldError::new(field, "not_found", "no guest has this id"));
     }
+    if let Some(ages) = &r.children_ages
+        && ages.len() as i64 != r.children
+    {
+        errs.push(FieldError::new(
+            "children_ages",
+            "count_mismatch",
+            format!(
+                "lists {} ages for {} children: give one age per child",
+                ages.len(),
+                r.children
+            ),
+        ));
+    }
     let guests_room = (r.adults + r.children) as usize;
     if r.guest_ids.len() > guests_room {
         errs.push(FieldError::new(
@@ -252,6 +265,11 @@ pub(crate) fn create_in(
         nights: (input.departure.0 - input.arrival.0).num_days(),
         adults: input.adults.into(),
         children: input.children.map_or(0, Into::into),
+        children_ages: input
+            .children_ages
+            .map(|a| a.into_iter().map(|x| x.0).collect()),
+        extra_beds: input.extra_beds.map_or(0, Into::into),
+        cots: input.cots.map_or(0, Into::into),
         nightly_rate,
         rate_note: input.rate_note.map(Into::into),
         currency,

@@ -23,14 +23,20 @@ const HOLDS_INVENTORY: &str = "status IN ('confirmed', 'checked_in')";
 const COLUMNS: &str = "t.id, t.code, t.status, t.primary_guest_id, t.room_type_id, t.room_id, \
     t.arrival, t.departure, t.adults, t.children, t.nightly_rate, t.currency, t.source, t.notes, \
     t.checked_in_at, t.checked_out_at, t.cancelled_at, t.invoice_id, t.version, t.created_at, \
-    t.updated_at, t.rate_note";
+    t.updated_at, t.rate_note, t.children_ages, t.extra_beds, t.cots";
 
 /// A row of `SELECT {COLUMNS}{GUEST_IDS}`.
 fn map(r: &Row) -> rusqlite::Result<Reservation> {
-    let guest_ids: String = r.get(22)?;
+    let guest_ids: String = r.get(25)?;
     let guest_ids: Vec<String> = serde_json::from_str(&guest_ids).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(22, rusqlite::types::Type::Text, Box::new(e))
+        rusqlite::Error::FromSqlConversionFailure(25, rusqlite::types::Type::Text, Box::new(e))
     })?;
+    let children_ages = match r.get::<_, Option<String>>(22)? {
+        Some(j) => Some(serde_json::from_str::<Vec<i64>>(&j).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(22, rusqlite::types::Type::Text, Box::new(e))
+        })?),
+        None => None,
+    };
     let arrival: Date = r.get(6)?;
     let departure: Date = r.get(7)?;
     Ok(Reservation {
@@ -48,6 +54,9 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         children: r.get(9)?,
         nightly_rate: r.get(10)?,
         rate_note: r.get(21)?,
+        children_ages,
+        extra_beds: r.get(23)?,
+        cots: r.get(24)?,
         currency: r.get(11)?,
         source: r.get(12)?,
         notes: r.get(13)?,
@@ -56,7 +65,7 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         cancelled_at: r.get(16)?,
         invoice_id: r.get(17)?,
         registration: r
-            .get::<_, Option<String>>(23)?
+            .get::<_, Option<String>>(26)?
             .and_then(|j| serde_json::from_str::<(String, String)>(&j).ok())
             .and_then(|(submission_id, status)| {
                 Some(Registration {
@@ -185,18 +194,35 @@ pub fn rooms_held(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// What housekeeping prepares a room for: the arriving booking's notes ("late arrival"),
+/// extra beds and cots.
+#[derive(Debug, Clone, Default)]
+pub struct Arrival {
+    /// The booking's notes.
+    pub notes: Option<String>,
+    /// Extra beds to put in.
+    pub extra_beds: i64,
+    /// Cots to put in.
+    pub cots: i64,
+}
+
 /// The rooms of bookings arriving on `day` that are not in yet (the rooms to make ready
-/// first), each with its booking's notes ("cot", "late arrival").
+/// first), each with what to prepare.
 pub fn arrival_rooms(
     conn: &Connection,
     day: chrono::NaiveDate,
-) -> AppResult<std::collections::HashMap<String, Option<String>>> {
+) -> AppResult<std::collections::HashMap<String, Arrival>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT room_id, notes FROM reservations
+        "SELECT room_id, notes, extra_beds, cots FROM reservations
           WHERE arrival = ?1 AND status = 'confirmed' AND room_id IS NOT NULL",
     )?;
     let rows = stmt.query_map([Date(day)], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        let arrival = Arrival {
+            notes: r.get(1)?,
+            extra_beds: r.get(2)?,
+            cots: r.get(3)?,
+        };
+        Ok((r.get::<_, String>(0)?, arrival))
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
@@ -218,6 +244,9 @@ fn write(tx: &Tx, sql: &str, r: &Reservation) -> AppResult<()> {
         ":source": r.source,
         ":notes": &r.notes,
         ":rate_note": &r.rate_note,
+        ":children_ages": r.children_ages.as_ref().map(|a| serde_json::json!(a).to_string()),
+        ":extra_beds": r.extra_beds,
+        ":cots": r.cots,
         ":checked_in_at": r.checked_in_at.as_ref().map(|t| &t.0),
         ":checked_out_at": r.checked_out_at.as_ref().map(|t| &t.0),
         ":cancelled_at": r.cancelled_at.as_ref().map(|t| &t.0),
@@ -246,11 +275,13 @@ pub fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
     write(
         tx,
         "INSERT INTO reservations (id, code, status, primary_guest_id, room_type_id, room_id,
-             arrival, departure, adults, children, nightly_rate, rate_note, currency, source, notes,
+             arrival, departure, adults, children, children_ages, extra_beds, cots, nightly_rate,
+             rate_note, currency, source, notes,
              checked_in_at, checked_out_at, cancelled_at, invoice_id, version, created_at,
              updated_at)
          VALUES (:id, :code, :status, :primary_guest_id, :room_type_id, :room_id, :arrival,
-             :departure, :adults, :children, :nightly_rate, :rate_note, :currency, :source, :notes,
+             :departure, :adults, :children, :children_ages, :extra_beds, :cots, :nightly_rate,
+             :rate_note, :currency, :source, :notes,
              :checked_in_at, :checked_out_at, :cancelled_at, :invoice_id, :version,
              :created_at, :updated_at)",
         r,
@@ -268,7 +299,8 @@ pub fn update(tx: &Tx, old: &Reservation, r: &Reservation) -> AppResult<()> {
         "UPDATE reservations SET code = :code, status = :status,
              primary_guest_id = :primary_guest_id, room_type_id = :room_type_id,
              room_id = :room_id, arrival = :arrival, departure = :departure, adults = :adults,
-             children = :children, nightly_rate = :nightly_rate, currency = :currency,
+             children = :children, children_ages = :children_ages, extra_beds = :extra_beds,
+             cots = :cots, nightly_rate = :nightly_rate, currency = :currency,
              source = :source, notes = :notes, rate_note = :rate_note, checked_in_at = :checked_in_at,
              checked_out_at = :checked_out_at, cancelled_at = :cancelled_at,
              invoice_id = :invoice_id, version = :version, created_at = :created_at,

@@ -64,6 +64,7 @@ mod oauth;
 mod oauth_device;
 mod oauth_tokens;
 mod pagination;
+mod party_details;
 mod privacy;
 mod promises;
 mod registration;

@@ -25,6 +25,9 @@ fn changed_fields(a: &Reservation, b: &Reservation) -> Vec<&'static str> {
         ("departure", a.departure != b.departure),
         ("adults", a.adults != b.adults),
         ("children", a.children != b.children),
+        ("children_ages", a.children_ages != b.children_ages),
+        ("extra_beds", a.extra_beds != b.extra_beds),
+        ("cots", a.cots != b.cots),
         ("nightly_rate", a.nightly_rate != b.nightly_rate),
         ("rate_note", a.rate_note != b.rate_note),
         ("currency", a.currency != b.currency),
@@ -85,6 +88,14 @@ pub async fn update(
         input.departure.apply(&mut r.departure);
         input.adults.apply(&mut r.adults);
         input.children.apply(&mut r.children);
+        set_optional(
+            &mut r.children_ages,
+            input
+                .children_ages
+                .map_value(|a| a.into_iter().map(|x| x.0).collect::<Vec<i64>>()),
+        );
+        input.extra_beds.apply(&mut r.extra_beds);
+        input.cots.apply(&mut r.cots);
         input.nightly_rate.apply(&mut r.nightly_rate);
         set_optional(&mut r.rate_note, input.rate_note);
         input.currency.apply(&mut r.currency);
