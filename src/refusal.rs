@@ -162,8 +162,11 @@ pub enum Refusal {
         /// The invoice's number.
         number: String,
     },
-    /// A payment on a credit note.
-    CreditNoteNotPaid,
+    /// A refund on a credit note of an invoice of which nothing was paid, or all given back.
+    NothingToRefund {
+        /// The reversed invoice's number.
+        number: String,
+    },
     /// A payment on an invoice that is paid or cancelled.
     NoMorePayments {
         /// The invoice's number.
@@ -295,10 +298,13 @@ impl Refusal {
                     vec![("number", Text(number.clone()))],
                 ),
             ),
-            Self::CreditNoteNotPaid => (
+            Self::NothingToRefund { number } => (
                 Kind::Conflict,
                 "invalid_state_transition",
-                said("problem-credit-note-not-paid", vec![]),
+                said(
+                    "problem-nothing-to-refund",
+                    vec![("number", Text(number.clone()))],
+                ),
             ),
             Self::NoMorePayments { number, status } => (
                 Kind::Conflict,
@@ -360,7 +366,9 @@ impl Refusal {
             Self::AlreadyReversed {
                 number: "2026-17".into(),
             },
-            Self::CreditNoteNotPaid,
+            Self::NothingToRefund {
+                number: "2026-17".into(),
+            },
             Self::NoMorePayments {
                 number: "2026-17".into(),
                 status: InvoiceStatus::Paid,

@@ -124,6 +124,12 @@ impl InvoicesApi {
     ///
     /// For an `issued` invoice, at most what is still owed (422 `exceeds_outstanding`). When
     /// payments reach the gross total the invoice becomes `paid` and `invoice.paid` is recorded.
+    ///
+    /// On a credit note the payment is a **refund**, money given back (`kind: refund`, its
+    /// `amount` above zero): at most what was paid on the invoice it reverses and not yet given
+    /// back (422 `exceeds_outstanding`; 409 `invalid_state_transition` when nothing was paid).
+    /// Each refund lowers the credit note's `paid_amount` towards its negative total; when they
+    /// meet, the credit note is `paid` (given back in full) and `invoice.paid` is recorded.
     #[oai(
         path = "/invoices/:id/payments",
         method = "post",

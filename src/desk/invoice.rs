@@ -66,8 +66,9 @@ pub(super) struct Typed {
     pub credit: Option<String>,
 }
 
-/// The record-a-payment form.
+/// The record-a-payment form (on a credit note, record-a-refund).
 struct PayForm {
+    refund: bool,
     amount: String,
     amount_error: Option<String>,
     methods: Vec<(String, String)>,
@@ -128,7 +129,8 @@ pub(super) async fn render(
     };
     let inv = &v.invoice;
     let cur = &inv.currency;
-    let owed = inv.totals.gross - inv.paid_amount;
+    let owed = v.due;
+    let refund = inv.kind == InvoiceKind::CreditNote;
     let mut facts = vec![
         (t.t("invoice-date"), t.date(inv.issue_date.0)),
         (
@@ -145,11 +147,18 @@ pub(super) async fn render(
     if let Some(reason) = &inv.reason {
         facts.push((t.t("invoice-reason"), reason.clone()));
     }
-    if inv.kind == InvoiceKind::Invoice {
+    if refund {
+        facts.push((t.t("invoice-refunded"), t.money(-inv.paid_amount, cur)));
+    } else {
         facts.push((t.t("invoice-paid"), t.money(inv.paid_amount, cur)));
     }
     if owed > 0 {
-        facts.push((t.t("invoice-owed"), t.money(owed, cur)));
+        let key = if refund {
+            "invoice-to-refund"
+        } else {
+            "invoice-owed"
+        };
+        facts.push((t.t(key), t.money(owed, cur)));
     }
     let b = &inv.bill_to;
     let mut bill_to = vec![b.name.0.clone()];
@@ -200,6 +209,7 @@ pub(super) async fn render(
     }
     let may_write = s.principal.scopes.contains(Scope::InvoicesWrite);
     let payment = (owed > 0 && inv.status == InvoiceStatus::Issued && may_write).then(|| PayForm {
+        refund,
         amount: typed.pay.as_ref().map_or_else(
             || format!("{}.{:02}", owed / 100, owed % 100),
             |(a, _)| a.clone(),

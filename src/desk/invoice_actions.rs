@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use super::invoice::{Typed, render};
 use super::{DeskSession, DeskState, Outcome, Shell, failed_read, open_post, or_answer};
+use crate::domain::enums::PaymentKind;
 use crate::domain::money::parse_amount;
 use crate::error::{AppError, FieldError, Kind};
 use crate::i18n::T;
@@ -91,7 +92,16 @@ pub async fn pay(
         return again(&state, &s, t, id, typed, outcome).await;
     };
     match invoices::pay(&state.svc, &s.principal, id.clone(), input).await {
-        Ok(_) => web::redirect(StatusCode::SEE_OTHER, &format!("/invoices/{id}?done=paid")),
+        Ok(r) => {
+            let done = match r.payment.kind {
+                PaymentKind::Payment => "paid",
+                PaymentKind::Refund => "refunded",
+            };
+            web::redirect(
+                StatusCode::SEE_OTHER,
+                &format!("/invoices/{id}?done={done}"),
+            )
+        }
         Err(e) => refused(&state, &s, t, id, typed, e).await,
     }
 }

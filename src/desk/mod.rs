@@ -177,6 +177,7 @@ pub const FLASHES: &[&str] = &[
     "cancelled",
     "no-show",
     "paid",
+    "refunded",
     "booked",
     "guest-saved",
     "changed",

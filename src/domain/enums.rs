@@ -106,6 +106,11 @@ string_enum! {
 }
 
 string_enum! {
+    /// Money received (`payment`, on an invoice) or given back (`refund`, on a credit note).
+    pub enum PaymentKind { Payment = "payment", Refund = "refund" }
+}
+
+string_enum! {
     /// An invoice or its reversal.
     pub enum InvoiceKind { Invoice = "invoice", CreditNote = "credit_note" }
 }

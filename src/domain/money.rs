@@ -103,6 +103,16 @@ pub enum SplitError {
     NothingLeft(usize),
 }
 
+/// What a credit note may still give back: of its total (`credit_gross`, below zero) what
+/// its refunds (`refunded`, zero or below) have not yet returned, and no more than was paid
+/// on the invoice it reverses (`paid_on_original`) less those refunds. Zero when nothing
+/// was paid, so an unpaid invoice's credit note refunds nothing.
+pub fn refundable(credit_gross: i64, refunded: i64, paid_on_original: i64) -> i64 {
+    (refunded - credit_gross)
+        .min(paid_on_original + refunded)
+        .max(0)
+}
+
 /// The amounts of payments against `owed`, where at most one (`None`) takes whatever the
 /// others leave. Payments that add up to more than is owed are left for the caller to refuse.
 pub fn split_payments(owed: i64, given: &[Option<i64>]) -> Result<Vec<i64>, SplitError> {
@@ -371,6 +381,16 @@ mod tests {
                     prop_assert!(named >= owed);
                 }
             }
+        }
+
+        #[test]
+        fn a_refund_never_returns_more_than_was_paid(total in 1i64..1_000_000, paid in 0i64..1_000_000, back in 0i64..1_000_000) {
+            let refunded = -back.min(total).min(paid);
+            let room = refundable(-total, refunded, paid);
+            prop_assert!(room >= 0);
+            prop_assert!(room <= total + refunded, "within the credit note");
+            prop_assert!(room <= paid + refunded, "within what was paid and not given back");
+            prop_assert!(room == (total + refunded).min(paid + refunded), "and all of that");
         }
 
         #[test]

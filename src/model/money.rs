@@ -3,7 +3,7 @@
 use crate::domain::enums::FiscalStatus;
 use poem_openapi::Object;
 
-use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
+use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentKind, PaymentMethod};
 use crate::input_object;
 use crate::model::fields::{Currency, GuestId, Int, InvoiceId, Line, ReservationId, RoomId};
 use crate::model::{Address, Date, Instant, Reservation};
@@ -269,9 +269,10 @@ input_object! {
 }
 
 input_object! {
-    /// A payment received.
+    /// A payment received; on a credit note, a refund (money given back).
     pub struct PaymentInput {
-        /// Amount in minor units, at most what is still owed.
+        /// Amount in minor units: at most what is still owed; on a credit note, at most what
+        /// was paid on the invoice it reverses and not yet given back.
         pub amount: Int<1, 1_000_000_000>,
         /// How it was paid.
         pub method: PaymentMethod,
@@ -287,13 +288,16 @@ pub struct Payment {
     pub id: String,
     /// The invoice.
     pub invoice_id: String,
-    /// Amount in minor units.
+    /// Amount in minor units, above zero: received, or for a refund given back.
     pub amount: i64,
-    /// How it was paid.
+    /// `payment` (money received, on an invoice) or `refund` (money given back, on a credit
+    /// note).
+    pub kind: PaymentKind,
+    /// How it was paid (or given back).
     pub method: PaymentMethod,
     /// Card slip or transfer reference.
     pub reference: Option<String>,
-    /// When it was received.
+    /// When it was received (or given back).
     pub paid_at: Instant,
 }
 

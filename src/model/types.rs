@@ -13,8 +13,8 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 
 use crate::domain::enums::{
     ActorKind, DeliveryOutcome, DeviceCodeStatus, DocumentType, FiscalStatus, Gender,
-    HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind, JobStatus, PaymentMethod, RowStatus,
-    Source, SubmissionKind, SubmissionStatus,
+    HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind, JobStatus, PaymentKind, PaymentMethod,
+    RowStatus, Source, SubmissionKind, SubmissionStatus,
 };
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
@@ -169,6 +169,7 @@ enum_glue!(
     Source,
     Status,
     PaymentMethod,
+    PaymentKind,
     InvoiceKind,
     InvoiceStatus,
     SubmissionKind,

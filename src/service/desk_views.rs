@@ -222,6 +222,10 @@ pub struct InvoiceView {
     /// For a credit note, the invoice it reverses; for a reversed invoice, its credit note:
     /// the other document's id and number.
     pub related: Option<(String, String)>,
+    /// What the invoice still asks for: on an invoice, what is owed; on a credit note, the
+    /// money it may still give back (what was paid on the invoice it reverses and not yet
+    /// returned).
+    pub due: i64,
 }
 
 /// The invoice screen's data, for a principal who may read invoices (404 when unknown).
@@ -235,6 +239,14 @@ pub async fn invoice(svc: &Services, p: &Principal, id: String) -> AppResult<Inv
                 Some(r) => store::reservations::get(c, r)?.map(|r| (r.id, r.code)),
                 None => None,
             };
+            let due = match &invoice.corrects_invoice_id {
+                Some(original) => crate::domain::money::refundable(
+                    invoice.totals.gross,
+                    invoice.paid_amount,
+                    store::invoices::get(c, original)?.map_or(0, |o| o.paid_amount),
+                ),
+                None => invoice.totals.gross - invoice.paid_amount,
+            };
             let related = match &invoice.corrects_invoice_id {
                 Some(original) => store::desk_views::invoice_number(c, original)?
                     .map(|number| (original.clone(), number)),
@@ -245,6 +257,7 @@ pub async fn invoice(svc: &Services, p: &Principal, id: String) -> AppResult<Inv
                 property,
                 stay,
                 related,
+                due,
             })
         })
         .await

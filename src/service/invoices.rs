@@ -2,7 +2,7 @@
 
 use crate::compliance::Compliance;
 use crate::db::Tx;
-use crate::domain::enums::{InvoiceKind, InvoiceStatus};
+use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentKind};
 use crate::domain::events::EventType;
 use crate::domain::history::Note;
 use crate::domain::reservation::Status;
@@ -251,7 +251,10 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
 
 /// Records a payment of `inv` (inside the caller's transaction): at most what is still owed
 /// (else 422 on `field`); the invoice becomes `paid` when payments reach its total, with its
-/// event, or the payment goes into its history.
+/// event, or the payment goes into its history. On a credit note the payment is a refund,
+/// money given back: recorded below zero, at most what was paid on the invoice it reverses
+/// and not yet given back (409 when nothing was), and the credit note is `paid` once it
+/// has given back its whole total.
 pub(crate) fn record_payment(
     tx: &crate::db::Tx,
     actor: &crate::model::Actor,
@@ -259,25 +262,59 @@ pub(crate) fn record_payment(
     input: PaymentInput,
     field: &str,
 ) -> AppResult<Payment> {
-    let outstanding = inv.totals.gross - inv.paid_amount;
-    if input.amount.0 > outstanding {
-        return Err(AppError::invalid_field(
-            field,
-            "exceeds_outstanding",
-            format!("must be at most {outstanding}, what is still owed"),
-        ));
-    }
+    let (amount, kind) = if inv.kind == InvoiceKind::CreditNote {
+        let original = inv.corrects_invoice_id.clone().unwrap_or_default();
+        let original = store::invoices::get(tx, &original)?
+            .ok_or_else(|| AppError::not_found("invoice", &original))?;
+        let refundable = crate::domain::money::refundable(
+            inv.totals.gross,
+            inv.paid_amount,
+            original.paid_amount,
+        );
+        if refundable == 0 {
+            return Err(Refusal::NothingToRefund {
+                number: original.number,
+            }
+            .into());
+        }
+        if input.amount.0 > refundable {
+            return Err(AppError::invalid_field(
+                field,
+                "exceeds_outstanding",
+                format!(
+                    "must be at most {refundable}, what was paid on invoice {} and not yet given back",
+                    original.number
+                ),
+            ));
+        }
+        (input.amount.0, PaymentKind::Refund)
+    } else {
+        let outstanding = inv.totals.gross - inv.paid_amount;
+        if input.amount.0 > outstanding {
+            return Err(AppError::invalid_field(
+                field,
+                "exceeds_outstanding",
+                format!("must be at most {outstanding}, what is still owed"),
+            ));
+        }
+        (input.amount.0, PaymentKind::Payment)
+    };
     let now = Instant(tx.now_text());
     let payment = Payment {
         id: crate::ids::new("pay"),
         invoice_id: inv.id.clone(),
-        amount: input.amount.0,
+        amount,
+        kind,
         method: input.method,
         reference: input.reference.map(|r| r.0),
         paid_at: now.clone(),
     };
     store::invoices::insert_payment(tx, &payment)?;
-    inv.paid_amount += payment.amount;
+    // A refund is money given back: a credit note's paid amount goes down to its total.
+    inv.paid_amount += match payment.kind {
+        PaymentKind::Payment => payment.amount,
+        PaymentKind::Refund => -payment.amount,
+    };
     inv.version += 1;
     inv.updated_at = now;
     if inv.paid_amount == inv.totals.gross {
@@ -331,9 +368,6 @@ pub async fn pay(
     db.write(move |tx| {
         let mut inv =
             store::invoices::get(tx, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))?;
-        if inv.kind == InvoiceKind::CreditNote {
-            return Err(Refusal::CreditNoteNotPaid.into());
-        }
         if inv.status != InvoiceStatus::Issued {
             return Err(Refusal::NoMorePayments {
                 number: inv.number,

@@ -163,13 +163,15 @@ pub fn update_state(tx: &Tx, inv: &Invoice) -> AppResult<()> {
 /// Records a payment.
 pub fn insert_payment(tx: &Tx, p: &Payment) -> AppResult<()> {
     tx.prepare_cached(
-        "INSERT INTO payments (id, invoice_id, amount, method, reference, paid_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+        "INSERT INTO payments (id, invoice_id, amount, kind, method, reference, paid_at,
+             created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
     )?
     .execute((
         &p.id,
         &p.invoice_id,
         p.amount,
+        p.kind,
         p.method,
         &p.reference,
         &p.paid_at.0,

@@ -67,6 +67,7 @@ mod pagination;
 mod party_details;
 mod privacy;
 mod promises;
+mod refunds;
 mod registration;
 mod replication;
 mod reservations;
