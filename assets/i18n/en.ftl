@@ -232,6 +232,7 @@ field-charge-quantity = How many
 field-charge-price = Price each, tax included
 field-charge-vat = VAT
 error-amount = Write an amount such as 12.50.
+error-country = Choose a country from the list, or type its name.
 reservation-changed-meanwhile = Someone else changed this booking meanwhile. Here it is as it is now; try again.
 form-errors = { $count ->
     [one] One thing needs correcting; it is marked below.

@@ -242,6 +242,7 @@ field-charge-quantity = Količina
 field-charge-price = Jedinična cijena s PDV-om
 field-charge-vat = PDV
 error-amount = Upišite iznos, npr. 12,50.
+error-country = Odaberite državu s popisa ili upišite njezin naziv.
 reservation-changed-meanwhile = Netko drugi je u međuvremenu promijenio ovu rezervaciju. Evo kako sada izgleda; pokušajte ponovno.
 form-errors = { $count ->
     [one] { $count } stvar treba ispraviti; označena je ispod.

@@ -231,6 +231,7 @@ field-charge-quantity = Quantità
 field-charge-price = Prezzo unitario, IVA inclusa
 field-charge-vat = IVA
 error-amount = Scrivi un importo come 12,50.
+error-country = Scegli un paese dall'elenco, o scrivine il nome.
 reservation-changed-meanwhile = Qualcun altro ha modificato questa prenotazione nel frattempo. Eccola com'è adesso; riprova.
 form-errors = { $count ->
     [one] C'è una cosa da correggere; è segnata qui sotto.

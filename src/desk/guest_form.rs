@@ -8,7 +8,7 @@ use std::collections::HashMap;
 pub use super::guest_values::{body_of, values_of};
 use crate::domain::enums::{DocumentType, Gender};
 use crate::error::FieldError;
-use crate::i18n::{T, locale};
+use crate::i18n::{T, countries, locale};
 
 /// The fields: (form name, API field path, label key, autocomplete).
 pub const FIELDS: &[(&str, &str, &str, Option<&str>)] = &[
@@ -135,6 +135,15 @@ pub const REGISTRATION: &[&str] = &[
 /// (`15/03/1980`, `15.03.1980.`) or as the API does, and shown the page's way.
 pub(super) const DATES: &[&str] = &["birth_date", "document_expiry"];
 
+/// The fields that hold a country: shown and typed by name in the page's language (from the
+/// page's list of countries), stored as the ISO code.
+pub(super) const COUNTRIES: &[&str] = &[
+    "nationality",
+    "birth_country",
+    "document_country",
+    "country",
+];
+
 /// One field as a form shows it.
 pub struct FormField {
     /// The input's name and id (with the form's prefix).
@@ -188,6 +197,7 @@ fn message(e: &FieldError, t: &T, registration: bool) -> String {
             t.t("error-date-typed")
         }
         (_, true) => t.t("error-document-type"),
+        _ if e.code == "invalid_country" => t.t("error-country"),
         (Some("gender"), _) if e.code != "not_supported" => t.t("error-gender"),
         _ => super::rules::say(t, e),
     }
@@ -228,6 +238,7 @@ pub fn fields(
                     ),
                 ),
                 "notes" => ("textarea", Vec::new()),
+                f if COUNTRIES.contains(&f) => ("country", Vec::new()),
                 _ => ("text", Vec::new()),
             };
             let value = values.get(&name).cloned().unwrap_or_default();
@@ -235,6 +246,9 @@ pub fn fields(
             FormField {
                 value: match locale::read_date(&value) {
                     Some(d) if day => t.numeric_date(d),
+                    _ if kind == "country" => {
+                        countries::name(t.lang(), &value).map_or(value, str::to_string)
+                    }
                     _ => value,
                 },
                 placeholder: day.then(|| t.t("hint-date-typed")),

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::guest_form::DATES;
-use crate::i18n::locale;
+use super::guest_form::{COUNTRIES, DATES};
+use crate::i18n::{countries, locale};
 use crate::model::Guest;
 
 /// The form values of a stored guest, each name with `prefix`.
@@ -88,6 +88,8 @@ pub fn body_of(f: &HashMap<String, String>, prefix: &str, only: Option<&[&str]>)
             .unwrap_or_default();
         match locale::read_date(&v) {
             Some(d) if DATES.contains(&k) => d.to_string(),
+            // A country typed or picked by name, in any of the desk's languages.
+            _ if COUNTRIES.contains(&k) => countries::code_of(&v).map_or(v, str::to_string),
             _ => v,
         }
     };

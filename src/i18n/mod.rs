@@ -4,6 +4,7 @@
 //! and Croatian). A missing key shows as the key itself, and a test fails when any catalogue
 //! lacks a key that English has or a page uses, or leaves a message in English.
 
+pub mod countries;
 pub mod locale;
 
 use std::sync::OnceLock;
@@ -163,6 +164,11 @@ impl T {
     /// A day, written out: `Monday 23 November 2026`.
     pub fn date(&self, d: NaiveDate) -> String {
         locale::date(self.lang, d)
+    }
+
+    /// Every country's name in the page's language, sorted, for a list of choices.
+    pub fn countries(&self) -> Vec<&'static str> {
+        countries::names(self.lang)
     }
 
     /// A column head for a day: `Mon 23`.
