@@ -81,6 +81,8 @@ struct BoardPage {
     days: Vec<(String, bool, String)>,
     /// Whether stays can be moved from here (the staff member may change bookings).
     movable: bool,
+    /// "Book room", said once for the page rather than once per free night.
+    book: String,
     groups: Vec<Group>,
     /// (path, label) of the moves: a week back, a day back, today, a day on, a week on.
     moves: Vec<(String, String)>,
@@ -103,7 +105,6 @@ fn cells<'a>(
     let mut out = Vec::new();
     let mut left = Vec::new();
     let mut at = 0usize;
-    let free = |i: usize| from + chrono::Days::new(i as u64);
     for s in stays {
         let start = index(from, &s.arrival).clamp(0, DAYS as i64) as usize;
         let end = index(from, &s.departure).clamp(0, DAYS as i64) as usize;
@@ -113,7 +114,7 @@ fn cells<'a>(
             }
             continue;
         }
-        out.extend((at..start).map(|i| Cell::Free(free(i).to_string(), bookable)));
+        out.extend((at..start).map(|i| Cell::Free(words.days[i].clone(), bookable)));
         let status = words.status(&s.status);
         let label = match &s.notes {
             Some(n) => format!("{}, {status}: {n}", s.guest),
@@ -135,7 +136,7 @@ fn cells<'a>(
         });
         at = end;
     }
-    out.extend((at..DAYS).map(|i| Cell::Free(free(i).to_string(), bookable)));
+    out.extend((at..DAYS).map(|i| Cell::Free(words.days[i].clone(), bookable)));
     (out, left)
 }
 
@@ -145,12 +146,17 @@ struct Words {
     statuses: Vec<(&'static str, String)>,
     /// Whether the staff member may move stays.
     movable: bool,
+    /// The board's nights as `YYYY-MM-DD`, written once rather than once per cell.
+    days: Vec<String>,
 }
 
 impl Words {
-    fn new(t: &T, movable: bool) -> Words {
+    fn new(t: &T, from: NaiveDate, movable: bool) -> Words {
         Words {
             movable,
+            days: (0..DAYS)
+                .map(|i| (from + chrono::Days::new(i as u64)).to_string())
+                .collect(),
             statuses: ["confirmed", "checked_in", "checked_out"]
                 .into_iter()
                 .map(|s| (s, t.t(&format!("status-{s}"))))
@@ -189,7 +195,7 @@ fn free_per_night(from: NaiveDate, b: &Board, type_id: &str) -> Vec<i64> {
 
 /// The board's rows, grouped by room type.
 fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
-    let words = Words::new(t, bookable);
+    let words = Words::new(t, from, bookable);
     let mut by_room: std::collections::HashMap<&str, Vec<&BoardStay>> =
         std::collections::HashMap::new();
     for s in &b.stays {
@@ -318,6 +324,7 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
             })
             .collect(),
         movable: bookable,
+        book: t.t("board-book"),
         groups: groups(&t, from, &b, bookable),
         moves: vec![
             (at(-7), t.t("board-week-back")),
