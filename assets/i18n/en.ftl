@@ -961,4 +961,4 @@ law-invoices-hr = Croatian Accounting Act, art. 10: accounting documents are kep
 law-invoices-other = Tax and accounting law: invoices are kept for ten years (the usual period in the EU; check your country's).
 law-registrations-it = Italian police registration (Alloggiati Web): the receipts are kept for five years.
 law-registrations-other = Guest registration law: registrations are kept for five years.
-problem-guest-open-reservation = The guest is on booking { $code } ({ $arrival } to { $departure }), which is not over: cancel it, or check them out, before erasing them.
+problem-guest-open-reservation = The guest is on reservation { $code } ({ $arrival } to { $departure }), which is not over: cancel it, or check them out, before erasing them.

@@ -7,6 +7,7 @@ use crate::domain::limits::Rate;
 use crate::domain::scopes::{Grant, Scope};
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::Principal;
+use crate::refusal::AdminRefusal;
 use crate::service::Services;
 use crate::service::oauth;
 use crate::store::{self, clients::Client};
@@ -117,10 +118,7 @@ pub async fn create(
 pub async fn revoke(svc: &Services, p: &Principal, id: String) -> AppResult<()> {
     p.require(Scope::Admin)?;
     if id == crate::service::desk::CLIENT_ID {
-        return Err(AppError::conflict(
-            "first_party",
-            "The front desk's own client cannot be revoked; disable staff members instead.",
-        ));
+        return Err(AdminRefusal::FirstParty.into());
     }
     oauth::revoke_client(svc.db(), &id).await?;
     tracing::info!(by = %p.actor.name, client = %id, "API client revoked");
@@ -174,11 +172,10 @@ pub async fn waiting_device(
 ) -> AppResult<oauth::WaitingDevice> {
     p.require(Scope::Admin)?;
     oauth::waiting_device(svc, code).await?.ok_or_else(|| {
-        AppError::new(
-            crate::error::Kind::NotFound,
-            "not_found",
-            format!("No device is waiting with the code {code}; it may have expired."),
-        )
+        AdminRefusal::NoDeviceWaiting {
+            code: code.to_string(),
+        }
+        .into()
     })
 }
 

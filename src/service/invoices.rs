@@ -178,10 +178,7 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
             }
             let charges = store::charges::uninvoiced(tx, &r.id)?;
             if charges.is_empty() {
-                return Err(AppError::conflict(
-                    "already_invoiced",
-                    "Every charge of this reservation is already invoiced.",
-                ));
+                return Err(Refusal::AllInvoiced.into());
             }
             let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
             let lines = charges.into_iter().map(DraftLine::from).collect();

@@ -18,6 +18,7 @@ use crate::model::Actor;
 use crate::model::{
     BillTo, Charge, Date, Fiscal, Instant, Invoice, InvoiceLine, Totals, snapshot, tax_breakdown,
 };
+use crate::refusal::Refusal;
 use crate::service::submissions;
 use crate::store;
 
@@ -182,10 +183,9 @@ pub fn issue(
     let charges: Vec<Option<String>> = draft.lines.iter().map(|l| l.charge_id.clone()).collect();
     for charge in charges.iter().flatten() {
         if !store::charges::mark_invoiced(tx, charge, &invoice.id)? {
-            return Err(AppError::conflict(
-                "already_invoiced",
-                format!("The charge {charge} is already on an invoice."),
-            )
+            return Err(AppError::from(Refusal::ChargeInvoiced {
+                charge: charge.clone(),
+            })
             .with_errors(vec![FieldError::new(
                 "charges",
                 "already_invoiced",

@@ -22,14 +22,10 @@ pub struct Standing {
 
 /// The refusal while issuing is held.
 pub fn unconfirmed(since: &str) -> AppError {
-    AppError::conflict(
-        "numbering_unconfirmed",
-        format!(
-            "Invoices are on hold since {since}: this database was restored from a backup, and \
-             invoices issued after that backup may already carry the next numbers. An admin must \
-             confirm the next number of each series (innkeep numbering confirm) first."
-        ),
-    )
+    crate::refusal::Refusal::NumberingUnconfirmed {
+        since: since.to_string(),
+    }
+    .into()
 }
 
 /// Where numbering stands.

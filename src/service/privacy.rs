@@ -133,26 +133,36 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
             let country = store::settings::get(tx)?.country;
             let mut kept = Vec::new();
             for rid in store::privacy::reservation_ids(tx, &id)? {
-                let Some(r) = store::reservations::get(tx, &rid)? else { continue };
+                let Some(r) = store::reservations::get(tx, &rid)? else {
+                    continue;
+                };
                 if !r.status.is_final() {
-                    return Err(AppError::conflict(
-                        "guest_has_open_reservation",
-                        format!(
-                            "The guest is on reservation {} ({} to {}), which is not over: cancel it, \
-                             or check them out, before erasing them.",
-                            r.code, r.arrival.0, r.departure.0
-                        ),
-                    ));
+                    return Err(crate::refusal::Refusal::GuestOnOpenStay {
+                        code: r.code,
+                        arrival: r.arrival.0,
+                        departure: r.departure.0,
+                    }
+                    .into());
                 }
                 for sid in store::privacy::submission_ids(tx, &rid)? {
-                    let Some(s) = store::submissions::get(tx, &sid)? else { continue };
+                    let Some(s) = store::submissions::get(tx, &sid)? else {
+                        continue;
+                    };
                     if s.kind.as_str() != "guest_registration" {
                         continue;
                     }
                     let duty = retention::registrations(&s.scheme);
-                    let date = s.due_at.0.get(..10).and_then(|d| d.parse().ok()).unwrap_or(r.arrival.0);
+                    let date = s
+                        .due_at
+                        .0
+                        .get(..10)
+                        .and_then(|d| d.parse().ok())
+                        .unwrap_or(r.arrival.0);
                     kept.push(Kept {
-                        what: format!("the police registration of reservation {} ({})", r.code, s.id),
+                        what: format!(
+                            "the police registration of reservation {} ({})",
+                            r.code, s.id
+                        ),
                         kind: "registration",
                         reference: r.code.clone(),
                         until: duty.until(date),
@@ -163,7 +173,9 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
             }
             let duty = retention::invoices(country.as_deref());
             for iid in store::privacy::invoice_ids(tx, &id)? {
-                let Some(i) = store::invoices::get(tx, &iid)? else { continue };
+                let Some(i) = store::invoices::get(tx, &iid)? else {
+                    continue;
+                };
                 kept.push(Kept {
                     what: format!("invoice {} of {}", i.number, i.issue_date.0),
                     kind: "invoice",
@@ -176,7 +188,8 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
             let mut g = old.clone();
             g.first_name = "Erased".into();
             g.last_name = "Guest".into();
-            (g.email, g.phone, g.birth_date, g.gender, g.nationality) = (None, None, None, None, None);
+            (g.email, g.phone, g.birth_date, g.gender, g.nationality) =
+                (None, None, None, None, None);
             (g.birth_place, g.document, g.address, g.notes) = (None, None, None, None);
             g.version += 1;
             g.updated_at = Instant(tx.now_text());
@@ -187,7 +200,12 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
             let history_entries = store::privacy::redact_history(tx, &g.id, &snap)?;
             // The rename above logged the real name as an old sort key: not kept either.
             store::privacy::forget_sort_keys(tx, &g.id)?;
-            Ok(Erasure { guest_id: g.id, erased: ERASED.to_vec(), history_entries, kept })
+            Ok(Erasure {
+                guest_id: g.id,
+                erased: ERASED.to_vec(),
+                history_entries,
+                kept,
+            })
         })
         .await
 }

@@ -5,15 +5,15 @@ use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::Principal;
 use crate::model::{Instant, RoomType, RoomTypeCreate, RoomTypeUpdate};
+use crate::refusal::AdminRefusal;
 use crate::service::Services;
 use crate::service::{IfMatch, Page, PageRequest, page, set_optional, unchanged};
 use crate::store;
 
 fn code_taken(code: &str) -> AppError {
-    AppError::conflict(
-        "already_exists",
-        format!("A room type with the code {code:?} already exists."),
-    )
+    AppError::from(AdminRefusal::RoomTypeExists {
+        code: code.to_string(),
+    })
     .with_errors(vec![FieldError::new(
         "code",
         "taken",

@@ -6,16 +6,16 @@ use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::Principal;
 use crate::model::{Instant, Room, RoomCreate, RoomUpdate};
+use crate::refusal::AdminRefusal;
 use crate::service::Services;
 use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
 use crate::store::{self, rooms::RoomFilter};
 
 fn ensure_number_free(tx: &Tx, number: &str, own_id: &str) -> AppResult<()> {
     match store::rooms::id_by_number(tx, number)? {
-        Some(id) if id != own_id => Err(AppError::conflict(
-            "already_exists",
-            format!("A room numbered {number:?} already exists."),
-        )
+        Some(id) if id != own_id => Err(AppError::from(AdminRefusal::RoomExists {
+            number: number.to_string(),
+        })
         .with_errors(vec![FieldError::new(
             "number",
             "taken",
@@ -106,13 +106,7 @@ pub async fn update(
         if room.room_type_id != old.room_type_id
             && let Some(code) = store::reservations::active_in_room(tx, &room.id)?
         {
-            return Err(AppError::conflict(
-                "room_in_use",
-                format!(
-                    "Reservation {code} is assigned to this room; unassign or move it before \
-                     changing the room's type."
-                ),
-            ));
+            return Err(AdminRefusal::RoomInUse { code }.into());
         }
         room.version += 1;
         room.updated_at = Instant(tx.now_text());

@@ -12,6 +12,7 @@ use crate::auth::throttle::{Throttle, Who};
 use crate::domain::scopes::{Role, Scope};
 use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::model::Principal;
+use crate::refusal::AdminRefusal;
 use crate::service::oauth::{create_user, hash_secret};
 use crate::service::{Services, fail_on};
 use crate::store::{self, clients::User};
@@ -99,16 +100,10 @@ pub async fn add(
 /// Refuses a change an admin may not make to themselves, or one that leaves no admin.
 fn guard(tx: &crate::db::Tx, p: &Principal, target: &User, demotes: bool) -> AppResult<()> {
     if target.id == p.actor.id {
-        return Err(AppError::conflict(
-            "own_account",
-            "You cannot change your own role or disable yourself; another admin can.",
-        ));
+        return Err(AdminRefusal::OwnAccount.into());
     }
     if demotes && target.role == Role::Admin && store::staff::active_admins(tx)? <= 1 {
-        return Err(AppError::conflict(
-            "last_admin",
-            "This is the last admin; make someone else an admin first.",
-        ));
+        return Err(AdminRefusal::LastAdmin.into());
     }
     Ok(())
 }

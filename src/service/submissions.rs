@@ -12,6 +12,7 @@ use crate::error::{AppError, AppResult};
 use crate::model::Principal;
 use crate::model::Submission;
 use crate::model::outcome::NewSubmission;
+use crate::refusal::AdminRefusal;
 use crate::service::Services;
 use crate::service::authority::{move_to, note};
 use crate::service::registration::{payload_of, rebuild};
@@ -105,10 +106,9 @@ pub async fn retry(svc: &Services, p: &Principal, id: String) -> AppResult<Submi
         let is_receipt = s.kind == SubmissionKind::FiscalReceipt;
         let configured = if is_receipt { fiscal } else { scheme.name() };
         if s.scheme != configured {
-            return Err(AppError::conflict(
-                "submission_not_retryable",
-                format!("This submission is for {}, which is not configured now.", s.scheme),
-            ));
+            return Err(AdminRefusal::SchemeGone {
+                scheme: s.scheme.clone(),
+            }.into());
         }
         match s.status {
             SubmissionStatus::Retrying => return store::jobs::run_now(tx, &id).map(drop),
@@ -116,12 +116,10 @@ pub async fn retry(svc: &Services, p: &Principal, id: String) -> AppResult<Submi
             | SubmissionStatus::ManualRequired
             | SubmissionStatus::Unknown => {}
             other => {
-                return Err(AppError::conflict(
-                    "submission_not_retryable",
-                    format!(
-                        "This submission is {other}; only rejected, retrying, unknown or manual_required ones can be retried."
-                    ),
-                ));
+                return Err(AdminRefusal::NotRetryable {
+                    status: other.to_string(),
+                }
+                .into());
             }
         }
         let (why, payload) = if is_receipt {

@@ -10,6 +10,7 @@ use crate::model::Principal;
 use crate::model::{
     Delivery, Instant, Queued, Webhook, WebhookCreate, WebhookUpdate, WebhookWithSecret, snapshot,
 };
+use crate::refusal::AdminRefusal;
 use crate::service::Services;
 use crate::service::deliveries::payload as job_payload;
 use crate::service::{IfMatch, Page, PageRequest, fail_on, page, set_optional, unchanged};
@@ -121,10 +122,7 @@ fn load(conn: &rusqlite::Connection, id: &str) -> AppResult<Endpoint> {
 /// any earlier delivery of that event).
 fn queue_delivery(tx: &crate::db::Tx, e: &Endpoint, event_id: String) -> AppResult<Queued> {
     if !e.webhook.enabled {
-        return Err(AppError::conflict(
-            "invalid_state_transition",
-            "The endpoint is disabled; enable it first.",
-        ));
+        return Err(AdminRefusal::EndpointDisabled.into());
     }
     let payload = job_payload(&event_id);
     store::jobs::enqueue(
@@ -279,10 +277,7 @@ pub async fn redeliver(
         let d = store::webhooks::get_delivery(tx, &id, &delivery_id)?
             .ok_or_else(|| AppError::not_found("delivery", &delivery_id))?;
         if store::events::get(tx, &d.event_id)?.is_none() {
-            return Err(AppError::conflict(
-                "event_expired",
-                "The event is no longer kept (events are kept for 30 days by default).",
-            ));
+            return Err(AdminRefusal::EventExpired.into());
         }
         queue_delivery(tx, &e, d.event_id)
     })

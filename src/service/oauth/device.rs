@@ -12,7 +12,8 @@ use crate::clock::format_instant;
 use crate::domain::enums::DeviceCodeStatus;
 use crate::domain::scopes::Grant;
 use crate::domain::scopes::ScopeSet;
-use crate::error::{AppError, AppResult, Kind};
+use crate::error::AppResult;
+use crate::refusal::AdminRefusal;
 use crate::service::Services;
 use crate::store::{self, clients::Client, clients::User, grants::DeviceCode};
 
@@ -252,13 +253,7 @@ pub async fn decide_device(
         let now = crate::clock::now_text();
         let d = store::grants::device_by_user_code(tx, &code)?
             .filter(|d| d.status == DeviceCodeStatus::Pending && d.expires_at >= now)
-            .ok_or_else(|| {
-                AppError::new(
-                    Kind::NotFound,
-                    "not_found",
-                    format!("No device is waiting with the code {code}; it may have expired."),
-                )
-            })?;
+            .ok_or_else(|| AdminRefusal::NoDeviceWaiting { code: code.clone() })?;
         let requested = ScopeSet::parse(&d.scope).unwrap_or_default();
         let (subject, user_id, granted) = match &approver {
             Approver::User(u) => (
@@ -269,10 +264,7 @@ pub async fn decide_device(
             Approver::Cli => (d.client_id.clone(), None, requested),
         };
         if approve && granted.is_empty() {
-            return Err(AppError::conflict(
-                "insufficient_role",
-                "Your role cannot grant any of the scopes this device asks for.",
-            ));
+            return Err(AdminRefusal::InsufficientRole.into());
         }
         store::grants::decide_device(tx, &code, approve, &subject, user_id, &granted.to_string())?;
         Ok(granted.to_string())

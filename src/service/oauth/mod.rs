@@ -18,6 +18,7 @@ use crate::domain::limits::Rate;
 use crate::domain::scopes::Grant;
 use crate::domain::scopes::{Role, ScopeSet};
 use crate::error::{AppError, AppResult, FieldError, Kind};
+use crate::refusal::AdminRefusal;
 use crate::store::{self, clients::Client, clients::User};
 
 /// The flows a client may use.
@@ -289,10 +290,10 @@ pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) ->
     let u = user.clone();
     db.write(move |tx| {
         if store::clients::user_by_name(tx, &u.username)?.is_some() {
-            return Err(AppError::conflict(
-                "already_exists",
-                format!("A user named {:?} already exists.", u.username),
-            ));
+            return Err(AdminRefusal::UserExists {
+                name: u.username.clone(),
+            }
+            .into());
         }
         store::clients::insert_user(tx, &u)
     })

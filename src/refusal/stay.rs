@@ -1,74 +1,12 @@
-//! One way to say a refusal. A use case refuses with a [`Refusal`]: a stable code and typed
-//! values (a room number, a day, a status), defined once here. The API's `detail` is the
-//! English catalogue's sentence for it; a desk page says the same key and values in its own
-//! language, each value written the language's way (a day as `20 nov`, a status in words).
-//! No page translates an English sentence back by matching its words.
-//!
-//! The refusals of the stay (check-in, state changes, the party, availability) are said this
-//! way; the rest still go through `desk::problems` and move here one by one. A test proves
-//! that every refusal has its sentence in every language, using no value it does not carry.
+//! The stay's and the money's refusals: check-in, state changes, the party, availability,
+//! charges, interim bills, credit notes and payments.
 
 use chrono::NaiveDate;
 
+use super::{Said, Value};
 use crate::domain::enums::InvoiceStatus;
 use crate::domain::reservation::Status;
 use crate::error::{AppError, Kind};
-use crate::i18n::{Arg, Lang, T};
-
-/// A value a refusal carries.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Value {
-    /// Said as it is (a room number, a booking code).
-    Text(String),
-    /// A day: ISO in English (as the API writes days), the language's way elsewhere.
-    Day(NaiveDate),
-    /// Several days, comma-separated.
-    Days(Vec<NaiveDate>),
-    /// A reservation's status: its API name in English, in words elsewhere.
-    State(Status),
-    /// An invoice's status, the same way.
-    InvoiceState(InvoiceStatus),
-}
-
-/// A refusal as the catalogues say it: the key and its values.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Said {
-    /// The catalogue key.
-    pub key: &'static str,
-    /// The values, by the names the sentences use.
-    pub values: Vec<(&'static str, Value)>,
-}
-
-impl Said {
-    /// The sentence in `t`'s language.
-    pub fn say(&self, t: &T) -> String {
-        let english = t.lang() == Lang::En;
-        let day = |d: &NaiveDate| {
-            if english {
-                d.to_string()
-            } else {
-                t.short_date(*d)
-            }
-        };
-        let args: Vec<(&str, Arg)> = self
-            .values
-            .iter()
-            .map(|(name, v)| {
-                let text = match v {
-                    Value::Text(s) => s.clone(),
-                    Value::Day(d) => day(d),
-                    Value::Days(ds) => ds.iter().map(day).collect::<Vec<_>>().join(", "),
-                    Value::State(s) if english => s.as_str().to_string(),
-                    Value::State(s) => t.t(&format!("status-{}", s.as_str())),
-                    Value::InvoiceState(s) if english => s.as_str().to_string(),
-                    Value::InvoiceState(s) => t.t(&format!("invoice-status-{}", s.as_str())),
-                };
-                (*name, Arg::Text(text))
-            })
-            .collect();
-        t.with(self.key, &args)
-    }
-}
 
 /// Every refusal said this way.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,6 +104,27 @@ pub enum Refusal {
     NothingToRefund {
         /// The reversed invoice's number.
         number: String,
+    },
+    /// An interim bill of a reservation whose charges are all invoiced.
+    AllInvoiced,
+    /// A charge already on an invoice (two bills raced for it).
+    ChargeInvoiced {
+        /// The charge's id.
+        charge: String,
+    },
+    /// Issuing while a restored database waits for its numbers to be confirmed.
+    NumberingUnconfirmed {
+        /// Since when (the restore's time stamp).
+        since: String,
+    },
+    /// Erasing a guest who is on a reservation not over yet.
+    GuestOnOpenStay {
+        /// The reservation's code.
+        code: String,
+        /// Its arrival.
+        arrival: NaiveDate,
+        /// Its departure.
+        departure: NaiveDate,
     },
     /// A payment on an invoice that is paid or cancelled.
     NoMorePayments {
@@ -306,6 +265,43 @@ impl Refusal {
                     vec![("number", Text(number.clone()))],
                 ),
             ),
+            Self::AllInvoiced => (
+                Kind::Conflict,
+                "already_invoiced",
+                said("problem-all-invoiced", vec![]),
+            ),
+            Self::ChargeInvoiced { charge } => (
+                Kind::Conflict,
+                "already_invoiced",
+                said(
+                    "problem-charge-invoiced",
+                    vec![("charge", Text(charge.clone()))],
+                ),
+            ),
+            Self::NumberingUnconfirmed { since } => (
+                Kind::Conflict,
+                "numbering_unconfirmed",
+                said(
+                    "problem-numbering-unconfirmed",
+                    vec![("since", Value::Moment(since.clone()))],
+                ),
+            ),
+            Self::GuestOnOpenStay {
+                code,
+                arrival,
+                departure,
+            } => (
+                Kind::Conflict,
+                "guest_has_open_reservation",
+                said(
+                    "problem-guest-open-reservation",
+                    vec![
+                        ("code", Text(code.clone())),
+                        ("arrival", Day(*arrival)),
+                        ("departure", Day(*departure)),
+                    ],
+                ),
+            ),
             Self::NoMorePayments { number, status } => (
                 Kind::Conflict,
                 "invalid_state_transition",
@@ -373,93 +369,24 @@ impl Refusal {
                 number: "2026-17".into(),
                 status: InvoiceStatus::Paid,
             },
+            Self::AllInvoiced,
+            Self::ChargeInvoiced {
+                charge: "chg_1".into(),
+            },
+            Self::NumberingUnconfirmed {
+                since: "2026-11-20T10:00:00Z".into(),
+            },
+            Self::GuestOnOpenStay {
+                code: "K7QF2M".into(),
+                arrival: day,
+                departure: day,
+            },
         ]
     }
 }
 
 impl From<Refusal> for AppError {
     fn from(r: Refusal) -> AppError {
-        let (kind, code, said) = r.parts();
-        let detail = said.say(&T::new(Lang::En));
-        AppError::new(kind, code, detail).with_said(said)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The `{ $name }`s of `key`'s message in the catalogue `ftl` (its line and the
-    /// indented lines that continue it).
-    fn variables(ftl: &str, key: &str) -> Option<Vec<String>> {
-        let mut lines = ftl
-            .lines()
-            .skip_while(|l| !l.starts_with(&format!("{key} = ")));
-        let first = lines.next()?;
-        let text: Vec<&str> = std::iter::once(first)
-            .chain(lines.take_while(|l| l.starts_with(' ')))
-            .collect();
-        let mut names: Vec<String> = text
-            .join("\n")
-            .split("{ $")
-            .skip(1)
-            .filter_map(|s| s.split([' ', '}']).next().map(str::to_string))
-            .collect();
-        names.sort();
-        names.dedup();
-        Some(names)
-    }
-
-    #[test]
-    fn every_refusal_is_said_in_every_language_with_its_own_values() {
-        let catalogues = [
-            ("en", include_str!("../assets/i18n/en.ftl")),
-            ("it", include_str!("../assets/i18n/it.ftl")),
-            ("hr", include_str!("../assets/i18n/hr.ftl")),
-        ];
-        for r in Refusal::examples() {
-            let (_, _, said) = r.parts();
-            let mut given: Vec<String> = said.values.iter().map(|(n, _)| n.to_string()).collect();
-            given.sort();
-            for (lang, ftl) in catalogues {
-                let used = variables(ftl, said.key)
-                    .unwrap_or_else(|| panic!("{lang} has no {} ({r:?})", said.key));
-                for name in &used {
-                    assert!(
-                        given.contains(name),
-                        "{lang} {} uses ${name}, not given",
-                        said.key
-                    );
-                }
-                if lang == "en" {
-                    assert_eq!(used, given, "English says every value of {}", said.key);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_api_says_it_in_english_and_a_page_in_its_language() {
-        let e: AppError = Refusal::CheckInTooEarly {
-            arrival: NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(),
-        }
-        .into();
-        assert_eq!(e.code, "too_early");
-        assert_eq!(
-            e.detail,
-            "This reservation arrives on 2026-11-20; check-in opens that day."
-        );
-        let it = e.said.as_ref().unwrap().say(&T::new(Lang::It));
-        assert!(it.contains("20 nov"), "{it}");
-        let state: AppError = Refusal::NoLongerChanges {
-            status: Status::CheckedOut,
-        }
-        .into();
-        assert_eq!(
-            state.detail,
-            "A checked_out reservation can no longer change."
-        );
-        let hr = state.said.unwrap().say(&T::new(Lang::Hr));
-        assert!(!hr.contains("checked_out"), "{hr}");
+        super::error(r.parts())
     }
 }
