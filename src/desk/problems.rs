@@ -228,7 +228,11 @@ mod tests {
         .unwrap();
         assert!(owed.contains("12,50"), "{owed}");
         let held = crate::service::numbering::unconfirmed("2026-11-25T20:41:39.123Z");
-        assert!(held.detail.contains("since 2026-11-25T20:41:39.123Z:"), "{}", held.detail);
+        assert!(
+            held.detail.contains("since 2026-11-25T20:41:39.123Z:"),
+            "{}",
+            held.detail
+        );
         let held = super::super::rules::detail(&it, &held);
         assert!(
             held.starts_with("Le fatture sono sospese dal 25 nov 20:41 UTC"),

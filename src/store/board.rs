@@ -1,6 +1,8 @@
 //! The room board's reads: every room with its type, and the stays that overlap a window of
 //! days, in one query each (never one per cell). Short stays are found through their
-//! arrival, longer ones (over [`LONG`] nights) through the `reservations_long_stays` index.
+//! arrival, departure and status together (`reservations_board`, so the stays that left
+//! before the window are passed over in the index), longer ones (over [`LONG`] nights)
+//! through the `reservations_long_stays` index.
 
 use rusqlite::Connection;
 
@@ -70,7 +72,8 @@ pub fn rooms(conn: &Connection) -> AppResult<Vec<BoardRoom>> {
 /// The board's stays: `?1` from, `?2` to, `?3` from less [`LONG`] days.
 const STAYS: &str = "SELECT r.id, g.first_name || ' ' || g.last_name, r.room_type_id, r.room_id,
                 r.arrival, r.departure, r.status, concat_ws(' · ', r.notes, g.notes), r.version
-           FROM reservations r JOIN guests g ON g.id = r.primary_guest_id
+           FROM reservations r INDEXED BY reservations_board
+           JOIN guests g ON g.id = r.primary_guest_id
           WHERE r.arrival >= ?3 AND r.arrival < ?2 AND r.departure > ?1
             AND r.status IN ('confirmed', 'checked_in', 'checked_out')
          UNION ALL
@@ -132,6 +135,12 @@ mod tests {
         );
         assert!(
             plan.iter().any(|s| s.contains("reservations_long_stays")),
+            "{plan:?}"
+        );
+        assert!(
+            plan.iter().any(|s| s
+                .contains("USING COVERING INDEX reservations_board (arrival>? AND arrival<?)")
+                || s.contains("USING INDEX reservations_board (arrival>? AND arrival<?)")),
             "{plan:?}"
         );
     }
