@@ -102,7 +102,7 @@ pub async fn guests(
                     format!("{} {}", g.first_name, g.last_name),
                     g.email.unwrap_or_default(),
                     g.phone.unwrap_or_default(),
-                    g.nationality.unwrap_or_default(),
+                    g.nationality.map(|c| country(&t, &c)).unwrap_or_default(),
                 )
             })
             .collect(),
@@ -146,7 +146,7 @@ pub async fn show(
             a.line2.as_ref().map(|l| l.0.clone()),
             a.postal_code.as_ref().map(|l| l.0.clone()),
             a.city.as_ref().map(|l| l.0.clone()),
-            a.country.as_ref().map(|c| c.0.clone()),
+            a.country.as_ref().map(|c| country(&t, &c.0)),
         ];
         parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
     });
@@ -159,7 +159,7 @@ pub async fn show(
         ),
         (
             t.t("field-nationality"),
-            or_not_given(&t, g.nationality.clone()),
+            or_not_given(&t, g.nationality.as_ref().map(|c| country(&t, c))),
         ),
         (t.t("field-document"), or_not_given(&t, document)),
         (t.t("field-address"), or_not_given(&t, address)),
@@ -191,4 +191,9 @@ pub async fn show(
         shell: Shell::new(s, t, "guests"),
     };
     page(status, &body)
+}
+
+/// A country's name in the page's language (its code when innkeep does not know it).
+fn country(t: &T, code: &str) -> String {
+    crate::i18n::countries::name(t.lang(), code).map_or_else(|| code.to_string(), str::to_string)
 }

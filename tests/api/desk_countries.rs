@@ -1,7 +1,8 @@
 //! Countries by name at the desk (issue 29, item 2): a guest's nationality, birth country,
 //! document country and address country are typed or picked by name in the page's language
 //! ("Germania", "Njemačka") and stored as ISO codes; a name that is no country is refused
-//! at its field, what was typed kept; the form shows a stored code by its name.
+//! at its field, what was typed kept; the form and the guest's page show a stored code by
+//! its name.
 
 use serde_json::json;
 
@@ -91,4 +92,10 @@ async fn countries_are_typed_and_shown_by_name() {
     let form = b.get(&format!("/guests/{id}/edit")).await;
     assert!(form.text.contains(r#"value="Njemačka""#), "{}", form.text);
     assert!(form.text.contains(r#"value="Hrvatska""#), "{}", form.text);
+    let page = b.get(&format!("/guests/{id}")).await;
+    assert!(
+        page.text.contains("Njemačka") && page.text.contains("Ilica 1, Hrvatska"),
+        "the guest's page names the countries: {}",
+        page.text
+    );
 }
