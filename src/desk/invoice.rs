@@ -148,7 +148,10 @@ pub(super) async fn render(
         facts.push((t.t("invoice-reason"), reason.clone()));
     }
     if refund {
-        facts.push((t.t("invoice-refunded"), t.money(-inv.paid_amount, cur)));
+        // Only where there was money to give back: an unpaid invoice's credit note has none.
+        if inv.paid_amount != 0 || owed > 0 {
+            facts.push((t.t("invoice-refunded"), t.money(-inv.paid_amount, cur)));
+        }
     } else {
         facts.push((t.t("invoice-paid"), t.money(inv.paid_amount, cur)));
     }
