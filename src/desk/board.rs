@@ -19,14 +19,10 @@ use poem::{Request, Response, handler};
 use super::{DeskState, Shell, open, or_answer, page, server_error};
 use crate::domain::scopes::Scope;
 use crate::i18n::{Arg, T};
-use crate::service::desk_views::{self, Board, BoardStay};
+use crate::service::board::{self as layout, Board, BoardStay, column};
 
 /// How many nights the board shows.
 pub const DAYS: usize = 14;
-
-/// At most this many rows of bookings without a room per room type: more means the type is
-/// booked far beyond its rooms, which the board says in words rather than in endless rows.
-const MAX_LANES: usize = 30;
 
 /// One cell (or run of cells) of a row.
 enum Cell {
@@ -89,31 +85,19 @@ struct BoardPage {
     problem: Option<String>,
 }
 
-fn index(from: NaiveDate, day: &str) -> i64 {
-    day.parse::<NaiveDate>()
-        .map_or(0, |d| (d - from).num_days())
-}
-
-/// The cells of one row from its stays (sorted by arrival); a stay that would overlap an
-/// earlier one in the same row is left out and returned, to go to a row of its own.
-fn cells<'a>(
+/// The cells of one row from its stays (which the layout keeps apart, by first night).
+fn cells(
     words: &Words,
     from: NaiveDate,
-    stays: Vec<&'a BoardStay>,
+    stays: &[BoardStay],
+    row: &[usize],
     bookable: bool,
-) -> (Vec<Cell>, Vec<&'a BoardStay>) {
+) -> Vec<Cell> {
     let mut out = Vec::new();
-    let mut left = Vec::new();
     let mut at = 0usize;
-    for s in stays {
-        let start = index(from, &s.arrival).clamp(0, DAYS as i64) as usize;
-        let end = index(from, &s.departure).clamp(0, DAYS as i64) as usize;
-        if start < at || end <= start {
-            if end > start {
-                left.push(s);
-            }
-            continue;
-        }
+    for s in row.iter().map(|&i| &stays[i]) {
+        let night = |d: &str| d.parse().map_or(0, |d| column(from, DAYS, d));
+        let (start, end) = (night(&s.arrival), night(&s.departure));
         out.extend((at..start).map(|i| Cell::Free(words.days[i].clone(), bookable)));
         let status = words.status(&s.status);
         let label = match &s.notes {
@@ -137,7 +121,7 @@ fn cells<'a>(
         at = end;
     }
     out.extend((at..DAYS).map(|i| Cell::Free(words.days[i].clone(), bookable)));
-    (out, left)
+    out
 }
 
 /// The words a board repeats, looked up once per page rather than once per bar.
@@ -172,56 +156,17 @@ impl Words {
     }
 }
 
-/// How many rooms of `type_id` are free each night of the board: those in service, less the
-/// bookings (assigned or not) that hold one that night.
-fn free_per_night(from: NaiveDate, b: &Board, type_id: &str) -> Vec<i64> {
-    let rooms = b
-        .rooms
-        .iter()
-        .filter(|r| r.room_type_id == type_id && r.status != "out_of_order")
-        .count() as i64;
-    let mut free = vec![rooms; DAYS];
-    for s in b.stays.iter().filter(|s| {
-        s.room_type_id == type_id && matches!(s.status.as_str(), "confirmed" | "checked_in")
-    }) {
-        let start = index(from, &s.arrival).clamp(0, DAYS as i64) as usize;
-        let end = index(from, &s.departure).clamp(0, DAYS as i64) as usize;
-        for night in &mut free[start..end.max(start)] {
-            *night -= 1;
-        }
-    }
-    free
-}
-
 /// The board's rows, grouped by room type.
 fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
     let words = Words::new(t, from, bookable);
-    let mut by_room: std::collections::HashMap<&str, Vec<&BoardStay>> =
-        std::collections::HashMap::new();
-    for s in &b.stays {
-        if let Some(room) = &s.room_id {
-            by_room.entry(room.as_str()).or_default().push(s);
-        }
-    }
     let mut groups: Vec<Group> = Vec::new();
-    let mut types: Vec<(&str, &str)> = Vec::new();
-    for r in &b.rooms {
-        if !types.iter().any(|(id, _)| *id == r.room_type_id) {
-            types.push((&r.room_type_id, &r.room_type));
-        }
-    }
-    for (type_id, name) in types {
+    for (ti, (type_id, name)) in b.types.iter().enumerate() {
         let mut rows = Vec::new();
-        let mut waiting: Vec<&BoardStay> = b
-            .stays
-            .iter()
-            .filter(|s| s.room_type_id == type_id && s.room_id.is_none())
-            .collect();
-        for room in b.rooms.iter().filter(|r| r.room_type_id == type_id) {
-            let mine = by_room.remove(room.id.as_str()).unwrap_or_default();
+        for (room, mine) in b.rooms.iter().zip(&b.layout.rooms) {
+            if room.room_type_id != *type_id {
+                continue;
+            }
             let usable = bookable && room.status != "out_of_order";
-            let (cells, left) = cells(&words, from, mine, usable);
-            waiting.extend(left);
             let tag = matches!(room.status.as_str(), "dirty" | "out_of_order").then(|| {
                 (
                     room.status.clone(),
@@ -232,44 +177,25 @@ fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
                 head: room.number.clone(),
                 tag,
                 room_id: Some(room.id.clone()),
-                type_id: type_id.to_string(),
-                cells,
+                type_id: type_id.clone(),
+                cells: cells(&words, from, &b.stays, mine, usable),
             });
         }
-        // Bookings without a room (and any that clash in a room): as many rows as they need
-        // so none overlap, filled first-fit in arrival order, up to MAX_LANES rows.
-        waiting.sort_by(|a, b| a.arrival.cmp(&b.arrival).then(a.id.cmp(&b.id)));
-        let mut lanes: Vec<(i64, Vec<&BoardStay>)> = Vec::new();
-        let mut hidden = 0;
-        for stay in waiting {
-            let start = index(from, &stay.arrival).max(0);
-            let end = index(from, &stay.departure);
-            let full = lanes.len() >= MAX_LANES;
-            match lanes.iter_mut().find(|(last, _)| *last <= start) {
-                Some(lane) => {
-                    lane.0 = end;
-                    lane.1.push(stay);
-                }
-                None if !full => lanes.push((end, vec![stay])),
-                None => hidden += 1,
-            }
-        }
-        for (_, lane) in lanes {
-            let (cells, _) = cells(&words, from, lane, false);
+        for lane in &b.layout.lanes[ti] {
             rows.push(Row {
                 head: t.t("board-unassigned"),
                 tag: None,
                 room_id: None,
-                type_id: type_id.to_string(),
-                cells,
+                type_id: type_id.clone(),
+                cells: cells(&words, from, &b.stays, lane, false),
             });
         }
-        let more = (hidden > 0).then(|| t.n("board-more-unassigned", hidden));
+        let hidden = b.layout.hidden[ti];
         groups.push(Group {
-            name: name.to_string(),
+            name: name.clone(),
             rows,
-            free: free_per_night(from, b, type_id),
-            more,
+            free: b.layout.free[ti].clone(),
+            more: (hidden > 0).then(|| t.n("board-more-unassigned", hidden as i64)),
         });
     }
     groups
@@ -291,18 +217,15 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         Some(Err(_)) => (today, Some(t.t("board-bad-date"))),
         None => (today, None),
     };
-    let b = match desk_views::board(&state.svc, &s.principal, from, DAYS as u64).await {
+    let b = match layout::board(&state.svc, &s.principal, from, DAYS as u64).await {
         Ok(b) => b,
         Err(e) => return server_error(&t, &e),
     };
     let bookable = s.principal.scopes.contains(Scope::ReservationsWrite);
     let mut b = b;
-    if !s.principal.scopes.contains(Scope::GuestsRead) {
-        // A role that may not read guests sees the stays without their names.
-        for stay in &mut b.stays {
-            stay.guest = t.t(&format!("status-{}", stay.status));
-            stay.notes = None;
-        }
+    // A role that may not read guests sees the stays without their names.
+    for stay in b.stays.iter_mut().filter(|s| s.guest.is_empty()) {
+        stay.guest = t.t(&format!("status-{}", stay.status));
     }
     let at = |days: i64| format!("/board?from={}", from + chrono::Duration::days(days));
     let body = BoardPage {

@@ -6,6 +6,7 @@
 #[macro_use]
 pub mod enums;
 pub mod availability;
+pub mod board;
 pub mod digest;
 pub mod events;
 pub mod history;

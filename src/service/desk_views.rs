@@ -8,7 +8,6 @@ use crate::error::AppResult;
 use crate::model::Principal;
 use crate::service::Services;
 use crate::store;
-pub use crate::store::board::{BoardRoom, BoardStay};
 pub use crate::store::desk_views::{DayCounts, StayRow};
 
 /// The Today screen.
@@ -309,35 +308,6 @@ pub async fn booking_choices(
             .filter(|r| !held.contains(&r.id))
             .collect(),
     })
-}
-
-/// The room board's data for `days` days from `from`.
-#[derive(Debug)]
-pub struct Board {
-    /// The property's today.
-    pub today: NaiveDate,
-    /// Every room, by type and number.
-    pub rooms: Vec<BoardRoom>,
-    /// The stays overlapping the window.
-    pub stays: Vec<BoardStay>,
-}
-
-/// The room board: rooms and the stays overlapping `from` + `days`, in one read.
-pub async fn board(svc: &Services, p: &Principal, from: NaiveDate, days: u64) -> AppResult<Board> {
-    p.require(Scope::ReservationsRead)?;
-    let clock = svc.db().clock().clone();
-    let to = (from + chrono::Days::new(days)).to_string();
-    let long_from = (from - chrono::Days::new(store::board::LONG as u64)).to_string();
-    svc.db()
-        .read(move |c| {
-            let today = clock.today_in(&store::settings::get(c)?.time_zone);
-            Ok(Board {
-                today,
-                rooms: store::board::rooms(c)?,
-                stays: store::board::stays(c, &from.to_string(), &to, &long_from)?,
-            })
-        })
-        .await
 }
 
 /// Every room, by number, with its type's name (up to 1,000).

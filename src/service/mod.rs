@@ -6,6 +6,7 @@ pub mod api_clients;
 pub mod authority;
 pub mod availability;
 pub mod backups;
+pub mod board;
 pub mod charges;
 pub mod compliance_centre;
 mod context;

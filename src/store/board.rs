@@ -1,8 +1,8 @@
-//! The room board's reads: every room with its type, and the stays that overlap a window of
-//! days, in one query each (never one per cell). Short stays are found through their
-//! arrival, departure and status together (`reservations_board`, so the stays that left
-//! before the window are passed over in the index), longer ones (over [`LONG`] nights)
-//! through the `reservations_long_stays` index.
+//! The room board's reads: every room with its type, the stays that overlap a window of
+//! days, and the names of the stays it draws, in one query each (never one per cell). Short
+//! stays are read from the `reservations_board` index alone (arrival, departure and status
+//! first, so the stays that left before the window are passed over), longer ones (over
+//! [`LONG`] nights) through the `reservations_long_stays` index.
 
 use rusqlite::Connection;
 
@@ -26,15 +26,13 @@ pub struct BoardRoom {
     pub status: String,
 }
 
-/// A stay as a bar on the board.
+/// A stay as a bar on the board, read ([`drawn`]) only for the stays the board draws.
 #[derive(Debug, Clone)]
 pub struct BoardStay {
     /// `res_…`
     pub id: String,
     /// The primary guest's name.
     pub guest: String,
-    /// Its room type.
-    pub room_type_id: String,
     /// Its room, once assigned.
     pub room_id: Option<String>,
     /// Arrival day.
@@ -48,6 +46,24 @@ pub struct BoardStay {
     /// The reservation's version, so a move from the board is refused when it changed
     /// meanwhile.
     pub version: i64,
+}
+
+/// A stay as the board's layout needs it, read without allocating: the reservation's row
+/// id, and its room and type as indexes into the board's rooms and types.
+#[derive(Debug, Clone, Copy)]
+pub struct Slot {
+    /// The reservation's SQLite row id.
+    pub rowid: i64,
+    /// Its room's index in the rooms given, if it has one the board shows.
+    pub room: Option<usize>,
+    /// Its room type's index in the types given.
+    pub room_type: usize,
+    /// Arrival day.
+    pub arrival: chrono::NaiveDate,
+    /// Departure day.
+    pub departure: chrono::NaiveDate,
+    /// Booked or in the house (not checked out).
+    pub active: bool,
 }
 
 /// Every room, by type name and number.
@@ -69,46 +85,96 @@ pub fn rooms(conn: &Connection) -> AppResult<Vec<BoardRoom>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The board's stays: `?1` from, `?2` to, `?3` from less [`LONG`] days.
-const STAYS: &str = "SELECT r.id, g.first_name || ' ' || g.last_name, r.room_type_id, r.room_id,
-                r.arrival, r.departure, r.status, concat_ws(' · ', r.notes, g.notes), r.version
+/// The board's stays, from the index alone for the short ones: `?1` from, `?2` to, `?3` from
+/// less [`LONG`] days.
+const STAYS: &str = "SELECT r.rowid, r.room_type_id, r.room_id, r.arrival, r.departure, r.status
            FROM reservations r INDEXED BY reservations_board
-           JOIN guests g ON g.id = r.primary_guest_id
           WHERE r.arrival >= ?3 AND r.arrival < ?2 AND r.departure > ?1
             AND r.status IN ('confirmed', 'checked_in', 'checked_out')
          UNION ALL
-         SELECT r.id, g.first_name || ' ' || g.last_name, r.room_type_id, r.room_id,
-                r.arrival, r.departure, r.status, concat_ws(' · ', r.notes, g.notes), r.version
+         SELECT r.rowid, r.room_type_id, r.room_id, r.arrival, r.departure, r.status
            FROM reservations r INDEXED BY reservations_long_stays
-           JOIN guests g ON g.id = r.primary_guest_id
           WHERE julianday(r.departure) - julianday(r.arrival) > 28
             AND r.departure > ?1 AND r.arrival < ?3
-            AND r.status IN ('confirmed', 'checked_in', 'checked_out')
-         ORDER BY 5, 1";
+            AND r.status IN ('confirmed', 'checked_in', 'checked_out')";
 
-/// The stays (booked, in house or gone) that overlap the days `from` to `to` (exclusive);
-/// `long_from` is `from` less [`LONG`] days.
-pub fn stays(
+/// The stays (booked, in house or gone) that overlap the days `from` to `to` (exclusive) in
+/// one of `types` (room type ids); `long_from` is `from` less [`LONG`] days.
+pub fn slots(
     conn: &Connection,
-    from: &str,
-    to: &str,
-    long_from: &str,
-) -> AppResult<Vec<BoardStay>> {
+    (from, to, long_from): (&str, &str, &str),
+    rooms: &[BoardRoom],
+    types: &[&str],
+) -> AppResult<Vec<Slot>> {
+    let room_at: std::collections::HashMap<&str, usize> = rooms
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.id.as_str(), i))
+        .collect();
     let mut stmt = conn.prepare_cached(STAYS)?;
-    let rows = stmt.query_map([from, to, long_from], |r| {
-        Ok(BoardStay {
-            id: r.get(0)?,
-            guest: r.get(1)?,
-            room_type_id: r.get(2)?,
-            room_id: r.get(3)?,
-            arrival: r.get(4)?,
-            departure: r.get(5)?,
-            status: r.get(6)?,
-            notes: r
-                .get::<_, Option<String>>(7)?
-                .filter(|n| !n.trim().is_empty()),
-            version: r.get(8)?,
-        })
+    let mut rows = stmt.query([from, to, long_from])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let text = |i: usize| r.get_ref(i).and_then(|v| Ok(v.as_str()?));
+        let day = |i: usize| -> rusqlite::Result<chrono::NaiveDate> {
+            text(i)?.parse().map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    i,
+                    rusqlite::types::Type::Text,
+                    Box::new(e),
+                )
+            })
+        };
+        let type_id = text(1)?;
+        let Some(room_type) = types.iter().position(|t| *t == type_id) else {
+            continue; // a type without rooms has no row on the board
+        };
+        let room = match r.get_ref(2)? {
+            rusqlite::types::ValueRef::Text(id) => std::str::from_utf8(id)
+                .ok()
+                .and_then(|id| room_at.get(id).copied()),
+            _ => None,
+        };
+        out.push(Slot {
+            rowid: r.get(0)?,
+            room,
+            room_type,
+            arrival: day(3)?,
+            departure: day(4)?,
+            active: text(5)? != "checked_out",
+        });
+    }
+    Ok(out)
+}
+
+/// The stays with these row ids, with their guests' names and notes, in one query.
+pub fn drawn(
+    conn: &Connection,
+    rowids: &[i64],
+) -> AppResult<std::collections::HashMap<i64, BoardStay>> {
+    let ids = serde_json::to_string(rowids)?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.rowid, r.id, g.first_name || ' ' || g.last_name, r.room_id, r.arrival,
+                r.departure, r.status, concat_ws(' · ', r.notes, g.notes), r.version
+           FROM reservations r JOIN guests g ON g.id = r.primary_guest_id
+          WHERE r.rowid IN (SELECT value FROM json_each(?1))",
+    )?;
+    let rows = stmt.query_map([ids], |r| {
+        Ok((
+            r.get(0)?,
+            BoardStay {
+                id: r.get(1)?,
+                guest: r.get(2)?,
+                room_id: r.get(3)?,
+                arrival: r.get(4)?,
+                departure: r.get(5)?,
+                status: r.get(6)?,
+                notes: r
+                    .get::<_, Option<String>>(7)?
+                    .filter(|n| !n.trim().is_empty()),
+                version: r.get(8)?,
+            },
+        ))
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
@@ -117,7 +183,8 @@ pub fn stays(
 mod tests {
     use super::STAYS;
 
-    /// The board's stays are found through indexes, never by reading every reservation.
+    /// The board's stays are found through indexes, never by reading every reservation, and
+    /// the short ones from the index alone.
     #[test]
     fn the_board_never_scans_reservations() {
         let mut conn = rusqlite::Connection::open_in_memory().unwrap();
@@ -138,9 +205,9 @@ mod tests {
             "{plan:?}"
         );
         assert!(
-            plan.iter().any(|s| s
-                .contains("USING COVERING INDEX reservations_board (arrival>? AND arrival<?)")
-                || s.contains("USING INDEX reservations_board (arrival>? AND arrival<?)")),
+            plan.iter()
+                .any(|s| s
+                    .contains("USING COVERING INDEX reservations_board (arrival>? AND arrival<?)")),
             "{plan:?}"
         );
     }

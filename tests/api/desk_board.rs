@@ -150,6 +150,63 @@ async fn a_long_stay_that_began_weeks_ago_is_on_the_board() {
     );
 }
 
+/// A stay that left the day it came, its room let again that night: the board draws the
+/// guest now in the room, and the one who left neither in the room nor as a booking
+/// without a room (the reservation keeps it). A clash between two stays still to come
+/// stays visible.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_room_let_again_after_a_day_use_shows_who_is_in_it() {
+    let app = spawn_app().await;
+    let dbl = app.room_type("DBL", 2).await;
+    let room = app.room("104", &dbl).await;
+    app.room("105", &dbl).await;
+    let ema = app.guest("Ema", "Dnevna").await;
+    let fabio = app.guest("Fabio", "Noćni").await;
+    let gone = book(&app, &ema, &dbl, Some(&room), 0, 1).await;
+    app.post(
+        "/v1/check-in",
+        json!({"reservation_id": gone, "room_id": room}),
+    )
+    .await
+    .expect(200);
+    app.post(
+        "/v1/check-out",
+        json!({"reservation_id": gone, "pay_later": true}),
+    )
+    .await
+    .expect(200);
+    app.put(
+        &format!("/v1/rooms/{room}"),
+        json!({"housekeeping_status": "clean"}),
+    )
+    .await
+    .expect(200);
+    let now = book(&app, &fabio, &dbl, Some(&room), 0, 2).await;
+    app.post(
+        "/v1/check-in",
+        json!({"reservation_id": now, "room_id": room}),
+    )
+    .await
+    .expect(200);
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let html = b.get("/board").await.text;
+    assert!(
+        html.contains(&format!(
+            "colspan=\"2\" class=\"stay checked_in\"><a href=\"/reservations/{now}\""
+        )),
+        "{html}"
+    );
+    assert!(!html.contains(&gone), "{html}");
+    assert!(!html.contains("Without a room"), "{html}");
+    // One of two rooms is taken tonight and tomorrow night: the checked-out stay no longer
+    // holds one.
+    assert!(
+        html.contains("<th scope=\"row\">Free rooms</th><td class=\"num\">1</td><td class=\"num\">1</td><td class=\"num\">2</td>"),
+        "{html}"
+    );
+}
+
 /// What the board's drag-and-drop (or its keyboard way) posts: the reservation's change form
 /// with the bar's version, the new room and nights, and `back` naming the board.
 async fn moved(b: &Browser, id: &str, fields: &[(&str, &str)]) -> crate::support::Reply {
