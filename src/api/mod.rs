@@ -495,6 +495,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             timeouts: desk,
             instance: instance.clone(),
             welcome,
+            rendered: Default::default(),
         }))
         .data(spec)
         .data(docs)

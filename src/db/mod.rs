@@ -91,6 +91,8 @@ struct Inner {
     pool: r2d2::Pool<SqliteConnectionManager>,
     writer: writer::Writer,
     commits: tokio::sync::watch::Receiver<Committed>,
+    /// A connection that never writes, for [`Db::data_version`].
+    watch: std::sync::Mutex<Connection>,
 }
 
 impl Db {
@@ -119,6 +121,8 @@ impl Db {
             .build(manager)?;
         let (commits_tx, commits) = tokio::sync::watch::channel(Committed::default());
         let writer = writer::Writer::start(conn, path.to_path_buf(), commits_tx)?;
+        let watch = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        watch.busy_timeout(BUSY_TIMEOUT)?;
         Ok(Db {
             inner: Arc::new(Inner {
                 clock: Clock::default(),
@@ -126,6 +130,7 @@ impl Db {
                 pool,
                 writer,
                 commits,
+                watch: std::sync::Mutex::new(watch),
             }),
         })
     }
@@ -139,6 +144,15 @@ impl Db {
     /// [`Tx::wake_queue`]): what the job queue waits on.
     pub fn commits(&self) -> tokio::sync::watch::Receiver<Committed> {
         self.inner.commits.clone()
+    }
+
+    /// A number that changes whenever anything commits to the database, in this process or
+    /// in another (the CLI): SQLite's `PRAGMA data_version` on a connection of its own that
+    /// never writes. Read it *before* reading what is to be kept, and what was read stays
+    /// current for as long as the number does. A few microseconds (it reads the WAL index).
+    pub fn data_version(&self) -> AppResult<i64> {
+        let conn = self.inner.watch.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(conn.query_row("PRAGMA data_version", [], |r| r.get(0))?)
     }
 
     /// The database file.

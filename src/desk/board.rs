@@ -73,16 +73,30 @@ struct BoardPage {
     shell: Shell,
     title: String,
     from: String,
-    /// (day head, whether it is today, the day as `YYYY-MM-DD`).
-    days: Vec<(String, bool, String)>,
     /// Whether stays can be moved from here (the staff member may change bookings).
     movable: bool,
-    /// "Book room", said once for the page rather than once per free night.
-    book: String,
-    groups: Vec<Group>,
+    /// The board's table ([`BoardTable`], kept rendered while nothing changes).
+    table: Arc<str>,
+    /// Whether the property has no rooms yet.
+    empty: bool,
     /// (path, label) of the moves: a week back, a day back, today, a day on, a week on.
     moves: Vec<(String, String)>,
     problem: Option<String>,
+}
+
+/// The board's table: the costly part, rendered once per database version, fortnight,
+/// language and role.
+#[derive(Template)]
+#[template(path = "desk/board_table.html")]
+struct BoardTable<'a> {
+    t: &'a T,
+    title: &'a str,
+    from: String,
+    /// (day head, whether it is today, the day as `YYYY-MM-DD`).
+    days: Vec<(String, bool, String)>,
+    /// "Book room", said once for the page rather than once per free night.
+    book: String,
+    groups: Vec<Group>,
 }
 
 /// The cells of one row from its stays (which the layout keeps apart, by first night).
@@ -217,42 +231,57 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         Some(Err(_)) => (today, Some(t.t("board-bad-date"))),
         None => (today, None),
     };
-    let b = match layout::board(&state.svc, &s.principal, from, DAYS as u64).await {
-        Ok(b) => b,
+    let bookable = s.principal.scopes.contains(Scope::ReservationsWrite);
+    let named = s.principal.scopes.contains(Scope::GuestsRead);
+    let title = t.with(
+        "board-title",
+        &[
+            ("from", Arg::Text(t.short_date(from))),
+            (
+                "to",
+                Arg::Text(t.short_date(from + chrono::Days::new(DAYS as u64 - 1))),
+            ),
+        ],
+    );
+    let key = format!(
+        "board {from} {} {bookable} {named} {}",
+        t.lang().tag(),
+        s.today
+    );
+    let version = match layout::version(&state.svc) {
+        Ok(v) => v,
         Err(e) => return server_error(&t, &e),
     };
-    let bookable = s.principal.scopes.contains(Scope::ReservationsWrite);
-    let mut b = b;
-    // A role that may not read guests sees the stays without their names.
-    for stay in b.stays.iter_mut().filter(|s| s.guest.is_empty()) {
-        stay.guest = t.t(&format!("status-{}", stay.status));
-    }
+    let (table, empty) = match state.rendered.get(&key, version) {
+        Some(table) => {
+            let empty = !table.contains("<tbody>");
+            (table, empty)
+        }
+        None => {
+            let b = match layout::board(&state.svc, &s.principal, from, DAYS as u64).await {
+                Ok(b) => b,
+                Err(e) => return server_error(&t, &e),
+            };
+            let table = match table(&t, &title, from, s.today, b, bookable) {
+                Ok(table) => table,
+                Err(e) => return server_error(&t, &crate::error::AppError::internal(e)),
+            };
+            state.rendered.keep(key, version, table.clone());
+            let empty = !table.contains("<tbody>");
+            (table, empty)
+        }
+    };
     let at = |days: i64| format!("/board?from={}", from + chrono::Duration::days(days));
     let body = BoardPage {
-        title: t.with(
-            "board-title",
-            &[
-                ("from", Arg::Text(t.short_date(from))),
-                (
-                    "to",
-                    Arg::Text(t.short_date(from + chrono::Days::new(DAYS as u64 - 1))),
-                ),
-            ],
-        ),
+        title,
         from: from.to_string(),
-        days: (0..DAYS)
-            .map(|i| {
-                let d = from + chrono::Days::new(i as u64);
-                (t.day_head(d), d == b.today, d.to_string())
-            })
-            .collect(),
         movable: bookable,
-        book: t.t("board-book"),
-        groups: groups(&t, from, &b, bookable),
+        table,
+        empty,
         moves: vec![
             (at(-7), t.t("board-week-back")),
             (at(-1), t.t("board-day-back")),
-            (format!("/board?from={}", b.today), t.t("board-today")),
+            (format!("/board?from={}", s.today), t.t("board-today")),
             (at(1), t.t("board-day-on")),
             (at(7), t.t("board-week-on")),
         ],
@@ -260,4 +289,33 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         shell: Shell::new(&s, t, "board").after(req),
     };
     page(StatusCode::OK, &body)
+}
+
+/// Renders the board's table from its data.
+fn table(
+    t: &T,
+    title: &str,
+    from: NaiveDate,
+    today: NaiveDate,
+    mut b: Board,
+    bookable: bool,
+) -> askama::Result<Arc<str>> {
+    // A role that may not read guests sees the stays without their names.
+    for stay in b.stays.iter_mut().filter(|s| s.guest.is_empty()) {
+        stay.guest = t.t(&format!("status-{}", stay.status));
+    }
+    let table = BoardTable {
+        t,
+        title,
+        from: from.to_string(),
+        days: (0..DAYS)
+            .map(|i| {
+                let d = from + chrono::Days::new(i as u64);
+                (t.day_head(d), d == today, d.to_string())
+            })
+            .collect(),
+        book: t.t("board-book"),
+        groups: groups(t, from, &b, bookable),
+    };
+    Ok(table.render()?.into())
 }

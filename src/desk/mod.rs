@@ -31,6 +31,7 @@ pub mod new_reservation;
 pub mod once;
 pub mod party_form;
 pub mod problems;
+pub mod rendered;
 pub mod reservation;
 pub mod reservation_change;
 pub mod reservations;
@@ -77,6 +78,8 @@ pub struct DeskState {
     pub instance: Arc<str>,
     /// The first-run page's gate.
     pub welcome: Arc<crate::service::welcome::Welcome>,
+    /// Parts of pages kept rendered while the database does not change (the board's table).
+    pub rendered: rendered::Rendered,
 }
 
 /// What every desk page shows around its content: the words, the navigation, who is

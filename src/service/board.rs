@@ -33,6 +33,13 @@ pub struct Board {
     pub layout: Layout,
 }
 
+/// A number that changes whenever anything commits to the database (see
+/// [`crate::db::Db::data_version`]): a board read after it was taken, and kept, is current
+/// for as long as it is the same.
+pub fn version(svc: &Services) -> AppResult<i64> {
+    svc.db().data_version()
+}
+
 /// The night column of `day` on a board from `from` of `days` nights, clamped to it.
 pub fn column(from: NaiveDate, days: usize, day: NaiveDate) -> usize {
     (day - from).num_days().clamp(0, days as i64) as usize

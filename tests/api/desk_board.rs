@@ -205,6 +205,41 @@ async fn a_room_let_again_after_a_day_use_shows_who_is_in_it() {
         html.contains("<th scope=\"row\">Free rooms</th><td class=\"num\">1</td><td class=\"num\">1</td><td class=\"num\">2</td>"),
         "{html}"
     );
+
+    // The board's table is kept rendered while nothing changes; any commit shows at once,
+    // through the API or from another process (the CLI's import).
+    app.put(
+        &format!("/v1/guests/{fabio}"),
+        json!({"first_name": "Fabrizio"}),
+    )
+    .await
+    .expect(200);
+    assert!(b.get("/board").await.text.contains("Fabrizio Noćni"));
+    let dir = app.dir.as_ref().expect("a data directory").path();
+    let (g, r) = (dir.join("g.csv"), dir.join("r.csv"));
+    std::fs::write(&g, "external_id,first_name,last_name\n1,Iva,Uvozna\n").unwrap();
+    let room_type: String = app.get(&format!("/v1/room-types/{dbl}")).await.body["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::fs::write(
+        &r,
+        format!(
+            "external_id,guest_external_id,room_type,room,arrival,departure,adults\n\
+             R1,1,{room_type},105,{},{},1\n",
+            day(3),
+            day(5)
+        ),
+    )
+    .unwrap();
+    for (what, file) in [("guests", &g), ("reservations", &r)] {
+        let out = crate::support::binary::innkeep(dir)
+            .args(["import", what, file.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+    assert!(b.get("/board").await.text.contains("Iva Uvozna"));
 }
 
 /// What the board's drag-and-drop (or its keyboard way) posts: the reservation's change form
