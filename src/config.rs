@@ -86,7 +86,7 @@ impl LimitsConfig {
     /// The limit as a checked rate.
     pub fn rate(&self) -> Result<crate::domain::limits::Rate, String> {
         crate::domain::limits::Rate::new(self.requests_per_second, self.burst)
-            .map_err(|e| format!("limits: {e}"))
+            .map_err(|e| format!("limits: {}", e.message))
     }
 }
 

@@ -47,8 +47,10 @@ pub struct FieldError {
     pub field: String,
     /// Stable rule code, for example `required` or `too_long`.
     pub code: &'static str,
-    /// The rule in plain words.
+    /// The rule in plain words (English: the API's text).
     pub message: String,
+    /// The rule as the catalogues say it, for a page in another language.
+    pub said: Option<crate::domain::said::Said>,
 }
 
 impl FieldError {
@@ -58,7 +60,28 @@ impl FieldError {
             field: field.into(),
             code,
             message: message.into(),
+            said: None,
         }
+    }
+
+    /// A field that broke a rule.
+    pub fn of(field: impl Into<String>, rule: crate::domain::rules::Rule) -> Self {
+        Self {
+            field: field.into(),
+            code: rule.code,
+            message: rule.message,
+            said: rule.said,
+        }
+    }
+
+    /// The same, said by the catalogues as `key` with `values` on a desk page.
+    pub fn said(
+        mut self,
+        key: &'static str,
+        values: Vec<(&'static str, crate::domain::said::Value)>,
+    ) -> Self {
+        self.said = Some(crate::domain::said::Said::new(key, values));
+        self
     }
 }
 
@@ -158,6 +181,18 @@ impl AppError {
     /// 422 for a single field.
     pub fn invalid_field(field: &str, code: &'static str, message: impl Into<String>) -> Self {
         Self::validation(vec![FieldError::new(field, code, message)])
+    }
+
+    /// The same, its (first) failing field said by the catalogues as `key` with `values`.
+    pub fn field_said(
+        mut self,
+        key: &'static str,
+        values: Vec<(&'static str, crate::domain::said::Value)>,
+    ) -> Self {
+        if let Some(f) = self.errors.first_mut() {
+            f.said = Some(crate::domain::said::Said::new(key, values));
+        }
+        self
     }
 
     /// 500 `internal`, keeping the cause for the log.

@@ -113,7 +113,7 @@ impl RateArgs {
             .unwrap_or_else(|| per_second.saturating_mul(2).min(MAX_RATE));
         Rate::new(per_second, burst)
             .map(Some)
-            .map_err(|e| format!("--rate/--burst: {e}"))
+            .map_err(|e| format!("--rate/--burst: {}", e.message))
     }
 }
 

@@ -6,6 +6,9 @@
 //! municipalities, and foreign states with `Provincia` = `ES`); `Tipi_Documento` is
 //! `Codice;Descrizione`. Names are looked up by their [`name_key`].
 
+use crate::domain::rules::Rule;
+use crate::domain::said::Value;
+
 /// The Alloggiati table of places (municipalities and states).
 pub use crate::model::codes::{CodeRow, name_key};
 
@@ -38,7 +41,7 @@ pub fn iso_state_name(iso: &str) -> Option<&'static str> {
 }
 
 /// Parses an official CSV table, checking its header and every row; errors name the line.
-pub fn parse_table(table: &str, text: &str) -> Result<Vec<CodeRow>, String> {
+pub fn parse_table(table: &str, text: &str) -> Result<Vec<CodeRow>, Rule> {
     let expected: &[&str] = if table == PLACES {
         &["Codice", "Descrizione", "Provincia", "DataFineVal"]
     } else {
@@ -51,7 +54,7 @@ pub fn parse_table(table: &str, text: &str) -> Result<Vec<CodeRow>, String> {
         .from_reader(text.trim_start_matches('\u{feff}').as_bytes());
     let header = reader
         .headers()
-        .map_err(|e| format!("cannot read the header line: {e}"))?
+        .map_err(|e| line_rule(1, format!("cannot read the header line: {e}")))?
         .clone();
     let given: Vec<&str> = header.iter().collect();
     if given.len() < expected.len()
@@ -60,16 +63,24 @@ pub fn parse_table(table: &str, text: &str) -> Result<Vec<CodeRow>, String> {
             .zip(&given)
             .all(|(a, b)| a.eq_ignore_ascii_case(b))
     {
-        return Err(format!(
-            "line 1: the header must be {} (it is {})",
-            expected.join(";"),
-            given.join(";")
+        let (expected, given) = (expected.join(";"), given.join(";"));
+        return Err(Rule::new(
+            "invalid_table",
+            format!("line 1: the header must be {expected} (it is {given})"),
+        )
+        .said(
+            "problem-table-header",
+            vec![
+                ("line", Value::Num(1)),
+                ("expected", Value::Text(expected)),
+                ("given", Value::Text(given)),
+            ],
         ));
     }
     let mut rows = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
-        let record = record.map_err(|e| format!("line {line}: {e}"))?;
+        let record = record.map_err(|e| line_rule(line, e.to_string()))?;
         if record.iter().all(str::is_empty) {
             continue;
         }
@@ -80,44 +91,76 @@ pub fn parse_table(table: &str, text: &str) -> Result<Vec<CodeRow>, String> {
             province: field(2),
             valid_to: field(3),
         };
-        check_row(table, &row).map_err(|why| format!("line {line}: {why}"))?;
+        check_row(table, &row).map_err(|(why, key, value)| {
+            let mut values = vec![("line", Value::Num(line as i64))];
+            values.extend(value);
+            Rule::new("invalid_table", format!("line {line}: {why}")).said(key, values)
+        })?;
         rows.push(row);
     }
     if rows.is_empty() {
-        return Err("the file has no rows".into());
+        return Err(
+            Rule::new("invalid_table", "the file has no rows").said("problem-table-empty", vec![])
+        );
     }
     Ok(rows)
 }
 
-fn check_row(table: &str, row: &CodeRow) -> Result<(), String> {
+/// A line's problem in words (English), the catalogue key that says it, and its value.
+type RowProblem = (String, &'static str, Option<(&'static str, Value)>);
+
+/// A line the CSV reader could not read, in its own words.
+fn line_rule(line: usize, why: String) -> Rule {
+    Rule::new("invalid_table", format!("line {line}: {why}")).said(
+        "problem-table-line",
+        vec![("line", Value::Num(line as i64)), ("why", Value::Text(why))],
+    )
+}
+
+fn check_row(table: &str, row: &CodeRow) -> Result<(), RowProblem> {
+    let named = |name, s: &String| Some((name, Value::Text(s.clone())));
     if row.description.is_empty() {
-        return Err("Descrizione is empty".into());
+        return Err((
+            "Descrizione is empty".into(),
+            "problem-table-description",
+            None,
+        ));
     }
     if table == PLACES {
         if row.code.len() != 9 || !row.code.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("Codice {:?} must be 9 digits", row.code));
+            return Err((
+                format!("Codice {:?} must be 9 digits", row.code),
+                "problem-table-place-code",
+                named("code", &row.code),
+            ));
         }
         if row.province.len() != 2 || !row.province.bytes().all(|b| b.is_ascii_uppercase()) {
-            return Err(format!(
-                "Provincia {:?} must be two capital letters (ES for a foreign state)",
-                row.province
+            return Err((
+                format!(
+                    "Provincia {:?} must be two capital letters (ES for a foreign state)",
+                    row.province
+                ),
+                "problem-table-province",
+                named("province", &row.province),
             ));
         }
         if !row.valid_to.is_empty()
             && chrono::NaiveDate::parse_from_str(&row.valid_to, "%d/%m/%Y").is_err()
         {
-            return Err(format!(
-                "DataFineVal {:?} must be dd/mm/yyyy or empty",
-                row.valid_to
+            return Err((
+                format!("DataFineVal {:?} must be dd/mm/yyyy or empty", row.valid_to),
+                "problem-table-valid-to",
+                named("date", &row.valid_to),
             ));
         }
     } else if row.code.is_empty()
         || row.code.len() > 5
         || !row.code.bytes().all(|b| b.is_ascii_alphanumeric())
     {
-        return Err(format!(
-            "Codice {:?} must be 1 to 5 letters or digits",
-            row.code
+        return Err((
+            format!("Codice {:?} must be 1 to 5 letters or digits", row.code),
+            "problem-table-code",
+            named("code", &row.code),
         ));
     }
     Ok(())
@@ -144,11 +187,17 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].province, "ES");
         let bad = "Codice;Descrizione;Provincia;DataFineVal\n412058091;ROMA;RM;\n12;X;RM;\n";
-        assert!(parse_table(PLACES, bad).unwrap_err().starts_with("line 3:"));
+        assert!(
+            parse_table(PLACES, bad)
+                .unwrap_err()
+                .message
+                .starts_with("line 3:")
+        );
         let header = "Code;Name\nIDENT;CARTA\n";
         assert!(
             parse_table(DOCUMENT_TYPES, header)
                 .unwrap_err()
+                .message
                 .contains("header")
         );
     }

@@ -204,7 +204,8 @@ pub async fn submit(
     let (svc, p) = (&state.svc, &s.principal);
     if form.get("action").map(String::as_str) == Some("add") {
         if edit.companion.is_none() {
-            let missing = FieldError::new("companion.first_name", "required", "is required");
+            let missing = FieldError::new("companion.first_name", "required", "is required")
+                .said("rule-required", vec![]);
             return again(StatusCode::UNPROCESSABLE_ENTITY, vec![missing], None).await;
         }
         return match party::save(svc, p, id.clone(), edit).await {

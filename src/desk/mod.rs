@@ -30,7 +30,6 @@ pub mod kiosk_pairing;
 pub mod new_reservation;
 pub mod once;
 pub mod party_form;
-pub mod problems;
 pub mod rendered;
 pub mod reservation;
 pub mod reservation_change;

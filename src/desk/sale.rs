@@ -284,7 +284,9 @@ pub async fn submit(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
     // The use case requires these too; said here, the form shows every error at once.
     for (name, value) in [("guest_id", "guest"), ("payment_method", "method")] {
         if field(&f, value).is_empty() && !errors.iter().any(|e| e.field == name) {
-            errors.push(FieldError::new(name, "required", "is required"));
+            errors.push(
+                FieldError::new(name, "required", "is required").said("rule-required", vec![]),
+            );
         }
     }
     let refused = |errors: Vec<FieldError>| {

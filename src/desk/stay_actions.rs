@@ -154,11 +154,10 @@ pub async fn add_companion(
     let (s, t, form) = or_answer!(open_post(req, body, &state, super::CHANGES).await);
     let edit = match super::party_form::edit_of(&[], &form) {
         Ok(edit) if edit.companion.is_some() => Ok(edit),
-        Ok(_) => Err(vec![FieldError::new(
-            "companion.first_name",
-            "required",
-            "is required",
-        )]),
+        Ok(_) => Err(vec![
+            FieldError::new("companion.first_name", "required", "is required")
+                .said("rule-required", vec![]),
+        ]),
         Err(errors) => Err(errors),
     };
     let edit = match edit {

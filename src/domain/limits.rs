@@ -1,5 +1,8 @@
 //! Request rate limits: a token bucket per OAuth client (API.md section 1).
 
+use crate::domain::rules::Rule;
+use crate::domain::said::Value;
+
 /// Most requests per second, or burst, a limit may name.
 pub const MAX_RATE: u32 = 100_000;
 
@@ -15,17 +18,28 @@ pub struct Rate {
 impl Rate {
     /// A limit, refused (naming the rule) unless both numbers are 1 to [`MAX_RATE`] and the
     /// burst is at least the rate.
-    pub fn new(per_second: u32, burst: u32) -> Result<Rate, String> {
+    pub fn new(per_second: u32, burst: u32) -> Result<Rate, Rule> {
+        let max = ("max", Value::Num(MAX_RATE.into()));
         if !(1..=MAX_RATE).contains(&per_second) {
-            return Err(format!(
-                "requests per second must be between 1 and {MAX_RATE}"
-            ));
+            return Err(Rule::new(
+                "out_of_range",
+                format!("requests per second must be between 1 and {MAX_RATE}"),
+            )
+            .said("problem-rate-range", vec![max]));
         }
         if !(1..=MAX_RATE).contains(&burst) {
-            return Err(format!("burst must be between 1 and {MAX_RATE}"));
+            return Err(Rule::new(
+                "out_of_range",
+                format!("burst must be between 1 and {MAX_RATE}"),
+            )
+            .said("problem-burst-range", vec![max]));
         }
         if burst < per_second {
-            return Err("burst must be at least the requests per second".into());
+            return Err(Rule::new(
+                "out_of_range",
+                "burst must be at least the requests per second",
+            )
+            .said("problem-burst-below-rate", vec![]));
         }
         Ok(Rate { per_second, burst })
     }

@@ -17,6 +17,7 @@ pub mod reservation;
 pub mod retention;
 pub mod room_numbers;
 pub mod rules;
+pub mod said;
 pub mod scopes;
 pub mod search;
 pub mod signature;

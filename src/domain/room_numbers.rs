@@ -1,5 +1,8 @@
 //! Room numbers as an owner types them at setup: "101-112, 201, 3A".
 
+/// Why an empty list is refused.
+pub const NONE: &str = "name at least one room number, such as 101-112";
+
 /// The most rooms one list may name.
 pub const MAX_ROOMS: usize = 999;
 
@@ -24,7 +27,7 @@ pub fn expand(text: &str) -> Result<Vec<String>, String> {
         }
     }
     if out.is_empty() {
-        return Err("name at least one room number, such as 101-112".into());
+        return Err(NONE.into());
     }
     for (i, n) in out.iter().enumerate() {
         if n.chars().count() > 16 || n.chars().any(|c| c.is_whitespace() || c.is_control()) {

@@ -8,22 +8,42 @@
 
 use chrono::NaiveDate;
 
-/// A broken rule: a stable `code` and a plain-words `message` ("must be …").
+use crate::domain::said::{Said, Value};
+
+/// A broken rule: a stable `code`, a plain-words `message` ("must be …", the API's
+/// English) and the same as the catalogues say it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rule {
     /// For example `too_long`.
     pub code: &'static str,
     /// For example "must be at most 100 characters".
     pub message: String,
+    /// For example `rule-too_long` with `n1` = 100.
+    pub said: Option<Said>,
 }
 
 impl Rule {
-    /// A broken rule.
+    /// A broken rule, said by the catalogues as its code's sentence (`rule-{code}`) where
+    /// there is one.
     pub fn new(code: &'static str, message: impl Into<String>) -> Rule {
+        let said = crate::domain::said::SENTENCES
+            .iter()
+            .find(|(k, _)| k.strip_prefix("rule-") == Some(code))
+            .map(|(key, _)| Said {
+                key,
+                values: Vec::new(),
+            });
         Rule {
             code,
             message: message.into(),
+            said,
         }
+    }
+
+    /// The same, said as `key` with `values`.
+    pub fn said(mut self, key: &'static str, values: Vec<(&'static str, Value)>) -> Rule {
+        self.said = Some(Said::new(key, values));
+        self
     }
 }
 
@@ -85,10 +105,10 @@ pub fn line(max: usize) -> impl Fn(&String) -> Check {
         if s.trim().is_empty() {
             Err(Rule::new("blank", "must not be blank"))
         } else if s.chars().count() > max {
-            Err(Rule::new(
-                "too_long",
-                format!("must be at most {max} characters"),
-            ))
+            Err(
+                Rule::new("too_long", format!("must be at most {max} characters"))
+                    .said("rule-too_long", vec![("n1", Value::Num(max as i64))]),
+            )
         } else if s.chars().any(|c| c.is_control() || is_invisible_format(c)) {
             Err(Rule::new(
                 "invalid_characters",
@@ -104,10 +124,10 @@ pub fn line(max: usize) -> impl Fn(&String) -> Check {
 pub fn free_text(max: usize) -> impl Fn(&String) -> Check {
     move |s: &String| {
         if s.chars().count() > max {
-            Err(Rule::new(
-                "too_long",
-                format!("must be at most {max} characters"),
-            ))
+            Err(
+                Rule::new("too_long", format!("must be at most {max} characters"))
+                    .said("rule-too_long", vec![("n1", Value::Num(max as i64))]),
+            )
         } else if s
             .chars()
             .any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t')
@@ -126,10 +146,12 @@ pub fn free_text(max: usize) -> impl Fn(&String) -> Check {
 pub fn range(min: i64, max: i64) -> impl Fn(&i64) -> Check {
     move |n: &i64| {
         if *n < min || *n > max {
-            Err(Rule::new(
-                "out_of_range",
-                format!("must be between {min} and {max}"),
-            ))
+            Err(
+                Rule::new("out_of_range", format!("must be between {min} and {max}")).said(
+                    "rule-out_of_range",
+                    vec![("n1", Value::Num(min)), ("n2", Value::Num(max))],
+                ),
+            )
         } else {
             Ok(())
         }

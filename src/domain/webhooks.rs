@@ -130,6 +130,17 @@ pub fn check_address(ip: IpAddr, allow: Destinations) -> Result<(), Refused> {
 }
 
 impl Refused {
+    /// The catalogue key that says it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Refused::LinkLocal => "problem-url-link-local",
+            Refused::Loopback => "problem-url-loopback",
+            Refused::Private => "problem-url-private",
+            Refused::NotUnicast => "problem-url-not-unicast",
+            Refused::Translated => "problem-url-translated",
+        }
+    }
+
     /// Plain words.
     pub fn describe(self) -> &'static str {
         match self {

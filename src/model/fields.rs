@@ -29,8 +29,8 @@ macro_rules! string_field {
                 let s = String::from_json(value, path, errs)?;
                 match ($check)(&s) {
                     Ok(()) => Some(($make)(s)),
-                    Err(Rule { code, message }) => {
-                        errs.push(FieldError::new(path, code, message));
+                    Err(rule) => {
+                        errs.push(FieldError::of(path, rule));
                         None
                     }
                 }
@@ -241,8 +241,8 @@ impl<const MIN: i64, const MAX: i64> FromJson for Int<MIN, MAX> {
         let n = i64::from_json(value, path, errs)?;
         match rules::range(MIN, MAX)(&n) {
             Ok(()) => Some(Int(n)),
-            Err(Rule { code, message }) => {
-                errs.push(FieldError::new(path, code, message));
+            Err(rule) => {
+                errs.push(FieldError::of(path, rule));
                 None
             }
         }

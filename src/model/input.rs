@@ -34,16 +34,17 @@ pub trait Field: Sized {
 /// A plain type is required and must not be null.
 impl<T: FromJson> Field for T {
     fn absent(path: &str, errs: &mut Errors) -> Option<Self> {
-        errs.push(FieldError::new(path, "required", "is required"));
+        errs.push(
+            FieldError::new(path, "required", "is required").said("rule-required", Vec::new()),
+        );
         None
     }
     fn present(value: &Value, path: &str, errs: &mut Errors) -> Option<Self> {
         if value.is_null() {
-            errs.push(FieldError::new(
-                path,
-                "required",
-                "is required and must not be null",
-            ));
+            errs.push(
+                FieldError::new(path, "required", "is required and must not be null")
+                    .said("rule-required", Vec::new()),
+            );
             return None;
         }
         T::from_json(value, path, errs)
@@ -77,11 +78,10 @@ impl<T: FromJson> Field for MaybeUndefined<T> {
 }
 
 fn wrong_type(path: &str, errs: &mut Errors, what: &str) -> Option<std::convert::Infallible> {
-    errs.push(FieldError::new(
-        path,
-        "invalid_type",
-        format!("must be {what}"),
-    ));
+    errs.push(
+        FieldError::new(path, "invalid_type", format!("must be {what}"))
+            .said("rule-invalid_type", Vec::new()),
+    );
     None
 }
 
@@ -117,7 +117,7 @@ impl FromJson for Date {
         match value.as_str().map(Date::parse) {
             Some(Ok(d)) => Some(d),
             Some(Err(rule)) => {
-                errs.push(FieldError::new(path, rule.code, rule.message));
+                errs.push(FieldError::of(path, rule));
                 None
             }
             None => wrong_type(path, errs, "a date written YYYY-MM-DD").map(|n| match n {}),
@@ -304,16 +304,25 @@ pub fn stay_dates(obj: &Map<String, Value>, path: &str, errs: &mut Errors) {
     };
     let nights = (departure.0 - arrival.0).num_days();
     if nights < 1 {
-        errs.push(FieldError::new(
-            join(path, "departure"),
-            "must_be_after",
-            "must be after arrival",
-        ));
+        errs.push(
+            FieldError::new(
+                join(path, "departure"),
+                "must_be_after",
+                "must be after arrival",
+            )
+            .said("problem-after-arrival", vec![]),
+        );
     } else if nights > crate::domain::stay::MAX_NIGHTS {
-        errs.push(FieldError::new(
-            join(path, "departure"),
-            "too_long",
-            "must be at most 365 nights after arrival",
-        ));
+        errs.push(
+            FieldError::new(
+                join(path, "departure"),
+                "too_long",
+                "must be at most 365 nights after arrival",
+            )
+            .said(
+                "problem-max-nights",
+                vec![("n", crate::domain::said::Value::Num(365))],
+            ),
+        );
     }
 }

@@ -139,7 +139,7 @@ macro_rules! enum_glue {
                         path,
                         "invalid_choice",
                         format!("must be one of {}", <$ty>::choices()),
-                    ));
+                    ).said("rule-invalid_choice", vec![("list", crate::domain::said::Value::Text(<$ty>::choices()))]));
                 }
                 parsed
             }

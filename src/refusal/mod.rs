@@ -4,48 +4,22 @@
 //! language, each value written the language's way (a day as `20 nov`, a status in words).
 //! No page translates an English sentence back by matching its words.
 //!
-//! The refusals of the stay (check-in, state changes, the party, availability) are said this
-//! way; the rest still go through `desk::problems` and move here one by one. A test proves
-//! that every refusal has its sentence in every language, using no value it does not carry.
+//! A failing field says its rule the same way: its English message is the API's, and it
+//! carries the catalogue's sentence ([`Said`], listed in `domain::said::SENTENCES`) that a
+//! page says in its language. Tests prove that every refusal and every field sentence has
+//! its words in every language, using exactly the values it carries.
 
 mod admin;
 mod stay;
 
 use chrono::NaiveDate;
 
+pub use crate::domain::said::{Said, Value};
 pub use admin::AdminRefusal;
 pub use stay::Refusal;
 
-use crate::domain::enums::InvoiceStatus;
-use crate::domain::reservation::Status;
 use crate::error::{AppError, Kind};
 use crate::i18n::{Arg, Lang, T};
-
-/// A value a refusal carries.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Value {
-    /// Said as it is (a room number, a booking code).
-    Text(String),
-    /// A day: ISO in English (as the API writes days), the language's way elsewhere.
-    Day(NaiveDate),
-    /// Several days, comma-separated.
-    Days(Vec<NaiveDate>),
-    /// A reservation's status: its API name in English, in words elsewhere.
-    State(Status),
-    /// An invoice's status, the same way.
-    InvoiceState(InvoiceStatus),
-    /// A moment (RFC 3339, UTC): as it is in English, the language's way elsewhere.
-    Moment(String),
-}
-
-/// A refusal as the catalogues say it: the key and its values.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Said {
-    /// The catalogue key.
-    pub key: &'static str,
-    /// The values, by the names the sentences use.
-    pub values: Vec<(&'static str, Value)>,
-}
 
 impl Said {
     /// The sentence in `t`'s language.
@@ -63,7 +37,10 @@ impl Said {
             .iter()
             .map(|(name, v)| {
                 let text = match v {
+                    Value::Num(n) => return (*name, Arg::Num(*n)),
                     Value::Text(s) => s.clone(),
+                    Value::Decimal(s) if english => s.clone(),
+                    Value::Decimal(s) => s.replace('.', ","),
                     Value::Day(d) => day(d),
                     Value::Days(ds) => ds.iter().map(day).collect::<Vec<_>>().join(", "),
                     Value::State(s) if english => s.as_str().to_string(),
@@ -95,6 +72,7 @@ fn error((kind, code, said): (Kind, &'static str, Said)) -> AppError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::reservation::Status;
 
     /// The `{ $name }`s of `key`'s message in the catalogue `ftl` (its line and the
     /// indented lines that continue it).
@@ -115,6 +93,25 @@ mod tests {
         names.sort();
         names.dedup();
         Some(names)
+    }
+
+    /// Every sentence a field rule may say ([`crate::domain::said::SENTENCES`]) is in every
+    /// catalogue, using exactly the values the rule gives it.
+    #[test]
+    fn every_field_sentence_is_said_in_every_language_with_its_values() {
+        let catalogues = [
+            ("en", include_str!("../../assets/i18n/en.ftl")),
+            ("it", include_str!("../../assets/i18n/it.ftl")),
+            ("hr", include_str!("../../assets/i18n/hr.ftl")),
+        ];
+        for (key, names) in crate::domain::said::SENTENCES {
+            let mut given: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            given.sort();
+            for (lang, ftl) in catalogues {
+                let used = variables(ftl, key).unwrap_or_else(|| panic!("{lang} has no {key}"));
+                assert_eq!(used, given, "{lang} {key}");
+            }
+        }
     }
 
     #[test]

@@ -94,6 +94,13 @@ pub async fn create(
             "grant",
             "invalid_choice",
             format!("must be one of {}", Grant::NAMES.join(", ")),
+        )
+        .field_said(
+            "rule-invalid_choice",
+            vec![(
+                "list",
+                crate::domain::said::Value::Text(Grant::NAMES.join(", ")),
+            )],
         ));
     }
     let uris: Vec<String> = Some(input.redirect_uri.trim().to_string())
@@ -139,8 +146,10 @@ pub async fn set_rate(
         None
     } else {
         let number = |v: &str, field: &str| {
-            v.parse::<u32>()
-                .map_err(|_| FieldError::new(field, "invalid", "must be a whole number from 1 up"))
+            v.parse::<u32>().map_err(|_| {
+                FieldError::new(field, "invalid", "must be a whole number from 1 up")
+                    .said("problem-whole-number", vec![])
+            })
         };
         let (r, b) = (
             number(per_second, "rate_per_second"),
@@ -152,13 +161,14 @@ pub async fn set_rate(
             .collect();
         crate::service::fail_on(errs)?;
         let (r, b) = (r.unwrap_or(1), b.unwrap_or(1));
-        Some(Rate::new(r, b).map_err(|why| {
-            let field = if why.starts_with("burst") {
+        Some(Rate::new(r, b).map_err(|rule| {
+            let rate = rule.said.as_ref().map(|s| s.key) == Some("problem-rate-range");
+            let field = if !rate {
                 "rate_burst"
             } else {
                 "rate_per_second"
             };
-            AppError::invalid_field(field, "out_of_range", why)
+            AppError::validation(vec![FieldError::of(field, rule)])
         })?)
     };
     oauth::set_client_rate(svc.db(), &id, rate).await

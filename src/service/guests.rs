@@ -15,11 +15,10 @@ fn check_dates(tx: &Tx, g: &Guest, errs: &mut Vec<FieldError>) -> AppResult<()> 
     if let Some(birth) = g.birth_date {
         let today = tx.clock().today_in(&store::settings::get(tx)?.time_zone);
         if birth.0 > today {
-            errs.push(FieldError::new(
-                "birth_date",
-                "in_future",
-                "must not be in the future",
-            ));
+            errs.push(
+                FieldError::new("birth_date", "in_future", "must not be in the future")
+                    .said("problem-in-future", vec![]),
+            );
         }
     }
     Ok(())

@@ -84,7 +84,7 @@ fn only(input: &InvoiceCreate, allowed: &[&str]) -> Vec<FieldError> {
 
 fn required<T>(value: &Option<T>, field: &str, errs: &mut Vec<FieldError>) {
     if value.is_none() {
-        errs.push(FieldError::new(field, "required", "is required"));
+        errs.push(FieldError::new(field, "required", "is required").said("rule-required", vec![]));
     }
 }
 
@@ -202,16 +202,18 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
         required(&input.guest_id, "guest_id", &mut errs);
         required(&input.payment_method, "payment_method", &mut errs);
         match &input.lines {
-            None => errs.push(FieldError::new(
-                "lines",
-                "required",
-                "is required (or send reservation_id or corrects_invoice_id)",
-            )),
-            Some(l) if l.is_empty() => errs.push(FieldError::new(
-                "lines",
-                "required",
-                "needs at least one line",
-            )),
+            None => errs.push(
+                FieldError::new(
+                    "lines",
+                    "required",
+                    "is required (or send reservation_id or corrects_invoice_id)",
+                )
+                .said("rule-required", vec![]),
+            ),
+            Some(l) if l.is_empty() => errs.push(
+                FieldError::new("lines", "required", "needs at least one line")
+                    .said("problem-one-line", vec![]),
+            ),
             Some(_) => {}
         }
         if let Some(g) = &input.guest_id
@@ -292,6 +294,10 @@ pub(crate) fn record_payment(
                 field,
                 "exceeds_outstanding",
                 format!("must be at most {outstanding}, what is still owed"),
+            )
+            .field_said(
+                "problem-exceeds-outstanding",
+                vec![("amount", crate::domain::said::Value::Num(outstanding))],
             ));
         }
         (input.amount.0, PaymentKind::Payment)

@@ -82,6 +82,7 @@ fn too_large() -> AppError {
         "amount_too_large",
         "the amounts are too large to invoice",
     )
+    .field_said("problem-amounts-too-large", vec![])
 }
 
 /// What `lines` come to, gross, as [`issue`] will total them.
@@ -110,7 +111,8 @@ pub fn issue(
             "lines",
             "required",
             "an invoice needs at least one line",
-        ));
+        )
+        .field_said("problem-one-line", vec![]));
     }
     let mut lines = Vec::with_capacity(draft.lines.len());
     for (i, l) in draft.lines.iter().enumerate() {

@@ -89,11 +89,17 @@ fn check(known: &[(String, i64)], next: &[(String, i64)]) -> Vec<FieldError> {
     let mut errs = Vec::new();
     for (series, last) in known {
         if !next.iter().any(|(s, _)| s == series) {
-            errs.push(FieldError::new(
-                series.clone(),
-                "required",
-                format!("is required: its last number here is {last}; give the next one"),
-            ));
+            errs.push(
+                FieldError::new(
+                    series.clone(),
+                    "required",
+                    format!("is required: its last number here is {last}; give the next one"),
+                )
+                .said(
+                    "problem-next-number",
+                    vec![("last", crate::domain::said::Value::Num(*last))],
+                ),
+            );
         }
     }
     for (i, (series, n)) in next.iter().enumerate() {
@@ -114,11 +120,20 @@ fn check(known: &[(String, i64)], next: &[(String, i64)]) -> Vec<FieldError> {
                 ),
             ));
         } else if *n > 999_999 {
-            errs.push(FieldError::new(
-                series.clone(),
-                "out_of_range",
-                "must be between 1 and 999999",
-            ));
+            errs.push(
+                FieldError::new(
+                    series.clone(),
+                    "out_of_range",
+                    "must be between 1 and 999999",
+                )
+                .said(
+                    "rule-out_of_range",
+                    vec![
+                        ("n1", crate::domain::said::Value::Num(1)),
+                        ("n2", crate::domain::said::Value::Num(999_999)),
+                    ],
+                ),
+            );
         }
     }
     errs

@@ -113,6 +113,10 @@ fn add_in(
                 "the booking is for {room_for} guests and lists them all; change the adults or \
                  children first"
             ),
+        )
+        .field_said(
+            "problem-party-full",
+            vec![("party", crate::domain::said::Value::Num(room_for as i64))],
         ));
     }
     let guest = guests::create_in(tx, actor, companion).map_err(|e| placed(e, "companion."))?;

@@ -234,7 +234,7 @@ pub async fn import_table(db: &Db, table: &str, text: String, source: String) ->
         )
     })?;
     let rows = codes::parse_table(table, &text)
-        .map_err(|why| AppError::invalid_field("file", "invalid_table", why))?;
+        .map_err(|rule| AppError::validation(vec![FieldError::of("file", rule)]))?;
     let sha = crate::domain::digest::sha256_hex(text.as_bytes());
     let n = rows.len();
     db.write(move |tx| {

@@ -9,6 +9,7 @@ use crate::domain::availability::full_nights;
 use crate::domain::enums::{HousekeepingStatus, Source};
 use crate::domain::events::EventType;
 use crate::domain::reservation::Status;
+use crate::domain::said::{Said, Value};
 use crate::domain::scopes::Scope;
 use crate::domain::stay::{StayDates, StayError};
 use crate::error::{AppError, AppResult, FieldError};
@@ -94,45 +95,65 @@ fn check_fields(
     }
     let guests_room = (r.adults + r.children) as usize;
     if r.guest_ids.len() > guests_room {
-        errs.push(FieldError::new(
-            "guest_ids",
-            "too_many_guests",
-            format!(
-                "lists {} guests but adults + children is {guests_room}",
-                r.guest_ids.len()
+        errs.push(
+            FieldError::new(
+                "guest_ids",
+                "too_many_guests",
+                format!(
+                    "lists {} guests but adults + children is {guests_room}",
+                    r.guest_ids.len()
+                ),
+            )
+            .said(
+                "problem-too-many-guests",
+                vec![
+                    ("listed", Value::Num(r.guest_ids.len() as i64)),
+                    ("party", Value::Num(guests_room as i64)),
+                ],
             ),
-        ));
+        );
     }
     let stay = match StayDates::new(r.arrival.0, r.departure.0) {
         Ok(s) => Some(s),
         Err(StayError::DepartureNotAfterArrival) => {
-            errs.push(FieldError::new(
-                "departure",
-                "must_be_after",
-                "must be after arrival",
-            ));
+            errs.push(
+                FieldError::new("departure", "must_be_after", "must be after arrival")
+                    .said("problem-after-arrival", vec![]),
+            );
             None
         }
         Err(StayError::TooLong) => {
-            errs.push(FieldError::new(
-                "departure",
-                "too_long",
-                "must be at most 365 nights after arrival",
-            ));
+            errs.push(
+                FieldError::new(
+                    "departure",
+                    "too_long",
+                    "must be at most 365 nights after arrival",
+                )
+                .said("problem-max-nights", vec![("n", Value::Num(365))]),
+            );
             None
         }
     };
     if let Some(rt) = &room_type
         && r.adults + r.children > rt.max_occupancy
     {
-        errs.push(FieldError::new(
-            if r.children > 0 { "children" } else { "adults" },
-            "exceeds_max_occupancy",
-            format!(
-                "adults + children must be at most {} for room type {}",
-                rt.max_occupancy, rt.code
+        errs.push(
+            FieldError::new(
+                if r.children > 0 { "children" } else { "adults" },
+                "exceeds_max_occupancy",
+                format!(
+                    "adults + children must be at most {} for room type {}",
+                    rt.max_occupancy, rt.code
+                ),
+            )
+            .said(
+                "problem-max-occupancy",
+                vec![
+                    ("max", Value::Num(rt.max_occupancy)),
+                    ("type", Value::Text(rt.code.clone())),
+                ],
             ),
-        ));
+        );
     }
     if let Some(room_id) = &r.room_id {
         match store::rooms::get(tx, room_id)? {
@@ -141,11 +162,14 @@ fn check_fields(
                 "not_found",
                 "no room has this id",
             )),
-            Some(room) if room.room_type_id != r.room_type_id => errs.push(FieldError::new(
-                "room_id",
-                "room_type_mismatch",
-                "must be a room of the reservation's room type",
-            )),
+            Some(room) if room.room_type_id != r.room_type_id => errs.push(
+                FieldError::new(
+                    "room_id",
+                    "room_type_mismatch",
+                    "must be a room of the reservation's room type",
+                )
+                .said("problem-room-type-mismatch", vec![]),
+            ),
             Some(_) => {}
         }
     }
@@ -174,16 +198,20 @@ fn check_inventory(tx: &Tx, r: &Reservation, rt: &RoomType, stay: &StayDates) ->
             return Err(AppError::conflict(
                 "room_unavailable",
                 format!("The room is already given to reservation {code} on some of these nights."),
-            ));
+            )
+            .with_said(Said::new(
+                "problem-room-taken",
+                vec![("code", Value::Text(code))],
+            )));
         }
         if r.status == Status::CheckedIn
             && store::rooms::get(tx, room_id)?
                 .is_some_and(|room| room.housekeeping_status == HousekeepingStatus::OutOfOrder)
         {
-            return Err(AppError::conflict(
-                "room_unavailable",
-                "The room is out of order.",
-            ));
+            return Err(
+                AppError::conflict("room_unavailable", "The room is out of order.")
+                    .with_said(Said::plain("problem-the-room-out-of-order")),
+            );
         }
     }
     Ok(())
@@ -235,14 +263,20 @@ pub(crate) fn create_in(
     let (nightly_rate, currency) = match (&room_type, rate, currency) {
         (_, Some(rate), Some(cur)) => (rate, cur),
         (Some(rt), None, Some(cur)) if cur != rt.currency => {
-            errs.push(FieldError::new(
-                "currency",
-                "currency_mismatch",
-                format!(
-                    "must be {} (the room type's) unless nightly_rate is given",
-                    rt.currency
+            errs.push(
+                FieldError::new(
+                    "currency",
+                    "currency_mismatch",
+                    format!(
+                        "must be {} (the room type's) unless nightly_rate is given",
+                        rt.currency
+                    ),
+                )
+                .said(
+                    "problem-rate-currency",
+                    vec![("currency", Value::Text(rt.currency.clone()))],
                 ),
-            ));
+            );
             (rt.base_rate, cur)
         }
         (Some(rt), rate, cur) => (

@@ -14,11 +14,10 @@ fn code_taken(code: &str) -> AppError {
     AppError::from(AdminRefusal::RoomTypeExists {
         code: code.to_string(),
     })
-    .with_errors(vec![FieldError::new(
-        "code",
-        "taken",
-        "is already used by another room type",
-    )])
+    .with_errors(vec![
+        FieldError::new("code", "taken", "is already used by another room type")
+            .said("problem-code-taken", vec![]),
+    ])
 }
 
 fn ensure_code_free(tx: &Tx, code: &str, own_id: &str) -> AppResult<()> {

@@ -16,11 +16,10 @@ fn ensure_number_free(tx: &Tx, number: &str, own_id: &str) -> AppResult<()> {
         Some(id) if id != own_id => Err(AppError::from(AdminRefusal::RoomExists {
             number: number.to_string(),
         })
-        .with_errors(vec![FieldError::new(
-            "number",
-            "taken",
-            "is already used by another room",
-        )])),
+        .with_errors(vec![
+            FieldError::new("number", "taken", "is already used by another room")
+                .said("problem-number-taken", vec![]),
+        ])),
         _ => Ok(()),
     }
 }

@@ -41,7 +41,8 @@ impl HowPaid {
                 "payment_method",
                 "required",
                 "is required (or send payments, or pay_later: true)",
-            )),
+            )
+            .field_said("rule-required", vec![])),
         }
     }
 
@@ -59,7 +60,8 @@ impl HowPaid {
                 &format!("payments[{i}].amount"),
                 "required",
                 "is required: only one payment may leave its amount out to take the balance",
-            ),
+            )
+            .field_said("problem-one-balance", vec![]),
             SplitError::NothingLeft(i) => AppError::invalid_field(
                 &format!("payments[{i}].amount"),
                 "nothing_owed",

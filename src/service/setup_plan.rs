@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::setup::{Plan, RoomsPlan};
 use crate::domain::money::parse_amount;
 use crate::domain::room_numbers;
+use crate::domain::said::Said;
 use crate::error::FieldError;
 use crate::model::input::FromJson;
 use crate::model::{RoomTypeCreate, SettingsUpdate};
@@ -107,7 +108,10 @@ pub fn plan_of(a: &Answers) -> Result<Plan, Vec<FieldError>> {
         Some(bp) => json!(bp),
         None => {
             let why = "is not a percentage; write it as 13 or 9.5";
-            errs.push(FieldError::new("default_tax_rate", "invalid", why));
+            errs.push(
+                FieldError::new("default_tax_rate", "invalid", why)
+                    .said("problem-not-a-percentage", vec![]),
+            );
             Value::Null
         }
     };
@@ -121,7 +125,9 @@ pub fn plan_of(a: &Answers) -> Result<Plan, Vec<FieldError>> {
     for required in ["name", "country"] {
         if input[required].as_str().is_some_and(str::is_empty) {
             errs.retain(|e| e.field != required);
-            errs.push(FieldError::new(required, "required", "is required"));
+            errs.push(
+                FieldError::new(required, "required", "is required").said("rule-required", vec![]),
+            );
         }
     }
     let rooms = room_plans(&a.room_types, &mut errs);
@@ -137,11 +143,14 @@ pub fn plan_of(a: &Answers) -> Result<Plan, Vec<FieldError>> {
         &a.password,
     ));
     if a.password != a.password_again {
-        errs.push(FieldError::new(
-            "password_again",
-            "mismatch",
-            "must be the same as the new password",
-        ));
+        errs.push(
+            FieldError::new(
+                "password_again",
+                "mismatch",
+                "must be the same as the new password",
+            )
+            .said("problem-password-mismatch", vec![]),
+        );
     }
     match settings {
         Some(settings) if errs.is_empty() => Ok(Plan {
@@ -164,7 +173,10 @@ fn room_plans(rows: &[RoomAnswers], errs: &mut Vec<FieldError>) -> Vec<RoomsPlan
             Some(n) if n >= 0 => json!(n),
             _ => {
                 let why = "is not an amount; write it as 95 or 95.50";
-                errs.push(FieldError::new(at("base_rate"), "invalid", why));
+                errs.push(
+                    FieldError::new(at("base_rate"), "invalid", why)
+                        .said("problem-not-an-amount", vec![]),
+                );
                 json!(0)
             }
         };
@@ -174,36 +186,50 @@ fn room_plans(rows: &[RoomAnswers], errs: &mut Vec<FieldError>) -> Vec<RoomsPlan
         let numbers = match room_numbers::expand(&r.rooms) {
             Ok(n) => n,
             Err(why) => {
-                errs.push(FieldError::new(at("rooms"), "invalid", why));
+                let none = why == room_numbers::NONE;
+                let e = FieldError::new(at("rooms"), "invalid", why);
+                errs.push(match none {
+                    true => e.said("problem-one-room-number", vec![]),
+                    false => e,
+                });
                 Vec::new()
             }
         };
         let Some(room_type) = room_type else { continue };
         if plans.iter().any(|p| p.room_type.code.0 == room_type.code.0) {
-            errs.push(FieldError::new(
-                at("code"),
-                "duplicate",
-                "is the code of an earlier room type",
-            ));
+            errs.push(
+                FieldError::new(
+                    at("code"),
+                    "duplicate",
+                    "is the code of an earlier room type",
+                )
+                .said("problem-code-earlier", vec![]),
+            );
         }
         if let Some(n) = numbers
             .iter()
             .find(|n| plans.iter().any(|p| p.numbers.contains(n)))
         {
-            errs.push(FieldError::new(
-                at("rooms"),
-                "duplicate",
-                format!("room {n} is already in an earlier room type"),
-            ));
+            errs.push(
+                FieldError::new(
+                    at("rooms"),
+                    "duplicate",
+                    format!("room {n} is already in an earlier room type"),
+                )
+                .said("problem-room-earlier", vec![("room", Said::text(n))]),
+            );
         }
         plans.push(RoomsPlan { room_type, numbers });
     }
     if rows.iter().all(RoomAnswers::is_blank) {
-        errs.push(FieldError::new(
-            "room_types[0].code",
-            "required",
-            "name at least one room type",
-        ));
+        errs.push(
+            FieldError::new(
+                "room_types[0].code",
+                "required",
+                "name at least one room type",
+            )
+            .said("problem-one-room-type", vec![]),
+        );
     }
     plans
 }

@@ -122,11 +122,9 @@ pub async fn set_role(
 ) -> AppResult<StaffMember> {
     p.require(Scope::Admin)?;
     let Some(role) = Role::parse(role) else {
-        return Err(AppError::invalid_field(
-            "role",
-            "invalid_choice",
-            format!("must be one of {}", Role::choices()),
-        ));
+        return Err(AppError::validation(vec![
+            crate::service::oauth::role_rule(),
+        ]));
     };
     let p2 = p.clone();
     let user = svc
@@ -273,29 +271,26 @@ pub async fn change_own(
     let mut errs = Vec::new();
     if !right {
         tokio::time::sleep(throttle.failure(&who)).await;
-        errs.push(FieldError::new(
-            "current",
-            "wrong_password",
-            "is not your password",
-        ));
+        errs.push(
+            FieldError::new("current", "wrong_password", "is not your password")
+                .said("problem-wrong-password", vec![]),
+        );
     } else {
         throttle.success(&who);
     }
     if let Some(short) = crate::service::oauth::password_rule("new", &typed.new) {
         errs.push(short);
     } else if typed.new == typed.current {
-        errs.push(FieldError::new(
-            "new",
-            "unchanged",
-            "must differ from the one you have",
-        ));
+        errs.push(
+            FieldError::new("new", "unchanged", "must differ from the one you have")
+                .said("problem-password-unchanged", vec![]),
+        );
     }
     if typed.repeat != typed.new {
-        errs.push(FieldError::new(
-            "repeat",
-            "mismatch",
-            "must be the same as the new password",
-        ));
+        errs.push(
+            FieldError::new("repeat", "mismatch", "must be the same as the new password")
+                .said("problem-password-mismatch", vec![]),
+        );
     }
     fail_on(errs)?;
     let hash = hash_secret(typed.new).await?;

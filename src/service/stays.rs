@@ -72,6 +72,7 @@ pub(crate) fn check_in_in(
         .or(r.room_id.clone())
         .ok_or_else(|| {
             AppError::invalid_field("room_id", "required", "no room is assigned; send room_id")
+                .field_said("problem-no-room-assigned", vec![])
         })?;
     let room = store::rooms::get(tx, &room_id)?
         .ok_or_else(|| AppError::invalid_field("room_id", "not_found", "no room has this id"))?;
@@ -80,7 +81,8 @@ pub(crate) fn check_in_in(
             "room_id",
             "room_type_mismatch",
             "must be a room of the reservation's room type",
-        ));
+        )
+        .field_said("problem-room-type-mismatch", vec![]));
     }
     if room.housekeeping_status == HousekeepingStatus::OutOfOrder {
         return Err(Refusal::RoomOutOfOrder { room: room.number }.into());
@@ -188,6 +190,16 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
                         "the city tax is in {} but the stay is in {}; one invoice cannot mix them",
                         settings.currency, r.currency
                     ),
+                )
+                .field_said(
+                    "problem-city-tax-currency",
+                    vec![
+                        (
+                            "tax",
+                            crate::domain::said::Value::Text(settings.currency.clone()),
+                        ),
+                        ("stay", crate::domain::said::Value::Text(r.currency.clone())),
+                    ],
                 ));
             }
             lines.push(DraftLine {

@@ -22,22 +22,31 @@ pub const ROTATION_OVERLAP: chrono::Duration = chrono::Duration::hours(24);
 /// Checks a URL: absolute http(s), a host, no credentials, and (when the host is an address)
 /// an address deliveries may go to. Names are checked again at every delivery.
 pub fn check_url(url: &str, allow: Destinations, errs: &mut Vec<FieldError>) {
-    let bad = |errs: &mut Vec<FieldError>, why: &str| {
-        errs.push(FieldError::new("url", "invalid_url", why))
+    let bad = |errs: &mut Vec<FieldError>, why: &str, key: &'static str| {
+        errs.push(FieldError::new("url", "invalid_url", why).said(key, vec![]))
     };
     let Ok(uri) = url.parse::<poem::http::Uri>() else {
-        return bad(errs, "must be an absolute http or https URL");
+        return bad(
+            errs,
+            "must be an absolute http or https URL",
+            "problem-url-absolute",
+        );
     };
     if !matches!(uri.scheme_str(), Some("http" | "https")) {
-        return bad(errs, "must start with http:// or https://");
+        return bad(
+            errs,
+            "must start with http:// or https://",
+            "problem-url-scheme",
+        );
     }
     let Some(authority) = uri.authority() else {
-        return bad(errs, "must name a host");
+        return bad(errs, "must name a host", "problem-url-host");
     };
     if authority.as_str().contains('@') {
         return bad(
             errs,
             "must not contain credentials; authenticate with the signature instead",
+            "problem-url-credentials",
         );
     }
     let host = authority
@@ -47,26 +56,34 @@ pub fn check_url(url: &str, allow: Destinations, errs: &mut Vec<FieldError>) {
     if let Ok(ip) = host.parse::<std::net::IpAddr>()
         && let Err(r) = check_address(ip, allow)
     {
-        errs.push(FieldError::new("url", "destination_refused", r.describe()));
+        errs.push(
+            FieldError::new("url", "destination_refused", r.describe()).said(r.key(), vec![]),
+        );
     }
 }
 
 /// Checks event patterns: known types, `family.*` of a known family, or `*`.
 fn check_events(events: &[String], errs: &mut Vec<FieldError>) {
     if events.is_empty() {
-        errs.push(FieldError::new(
-            "events",
-            "required",
-            "name at least one event type, a family such as reservation.*, or *",
-        ));
+        errs.push(
+            FieldError::new(
+                "events",
+                "required",
+                "name at least one event type, a family such as reservation.*, or *",
+            )
+            .said("problem-events-required", vec![]),
+        );
     }
     for (i, e) in events.iter().enumerate() {
         if !is_known_pattern(e) {
-            errs.push(FieldError::new(
-                format!("events[{i}]"),
-                "unknown_event",
-                "is not an event type, a family such as reservation.*, or *",
-            ));
+            errs.push(
+                FieldError::new(
+                    format!("events[{i}]"),
+                    "unknown_event",
+                    "is not an event type, a family such as reservation.*, or *",
+                )
+                .said("problem-unknown-event", vec![]),
+            );
         }
     }
 }

@@ -85,7 +85,8 @@ impl Welcome {
                 "code",
                 "wrong_code",
                 "is not the code innkeep printed when it started",
-            ));
+            )
+            .field_said("problem-wrong-first-run-code", vec![]));
         }
         let plan = plan_of(answers).map_err(AppError::validation)?;
         let p = Principal::system(Actor::first_run());

@@ -72,10 +72,7 @@ fn every_catalogue_has_every_key_and_every_asked_key_exists() {
     for role in innkeep::domain::scopes::Role::NAMES {
         wanted.insert(format!("role-{role}"));
     }
-    for (code, _) in innkeep::desk::rules::CODES {
-        wanted.insert(format!("rule-{code}"));
-    }
-    for (_, _, key) in innkeep::desk::problems::TEMPLATES {
+    for (key, _) in innkeep::domain::said::SENTENCES {
         wanted.insert(key.to_string());
     }
     for scope in innkeep::domain::scopes::Scope::ALL {

@@ -133,11 +133,11 @@ async fn hotel(state: &OAuthState) -> String {
 
 fn authorize_error(t: T, e: AuthorizeError) -> Response {
     match e {
-        AuthorizeError::Page(text) => message(
+        AuthorizeError::Page(said) => message(
             t,
             StatusCode::BAD_REQUEST,
             &t.t("oauth-link-broken"),
-            &crate::desk::problems::say(&t, "authorize_page", &text).unwrap_or(text),
+            &said.say(&t),
             false,
         ),
         AuthorizeError::Redirect(location) => redirect(&location),

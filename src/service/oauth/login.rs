@@ -1,6 +1,7 @@
 //! Grants that involve a person: staff login, authorization codes (with PKCE), and the
 //! device flow (RFC 8628).
 
+use crate::domain::said::Said;
 use std::time::Duration;
 
 use super::at;
@@ -54,8 +55,9 @@ pub struct AuthorizeRequest {
 /// Why an authorization request cannot go on.
 #[derive(Debug)]
 pub enum AuthorizeError {
-    /// The redirect URI cannot be trusted: tell the person on the page.
-    Page(String),
+    /// The redirect URI cannot be trusted: tell the person on the page (in the page's
+    /// language).
+    Page(Said),
     /// Send the error back to the client (RFC 6749 section 4.1.2.1).
     Redirect(String),
 }
@@ -88,32 +90,25 @@ pub async fn check_authorize(
 ) -> Result<AuthorizeRequest, AuthorizeError> {
     let db = svc.db();
     let Some(client_id) = p.client_id.clone().filter(|c| !c.is_empty()) else {
-        return Err(AuthorizeError::Page(
-            "The application did not say who it is (client_id is missing).".into(),
-        ));
+        return Err(AuthorizeError::Page(Said::plain("problem-no-client-id")));
     };
     let client = db
         .read(move |c| store::clients::get_client(c, &client_id))
         .await
-        .map_err(|_| {
-            AuthorizeError::Page("The server could not look up the application.".into())
-        })?;
+        .map_err(|_| AuthorizeError::Page(Said::plain("problem-client-lookup")))?;
     let client = match client {
         Some(c) if c.revoked_at.is_none() && Grant::AuthorizationCode.among(&c.grants) => c,
         _ => {
-            return Err(AuthorizeError::Page(
-                "This application is not registered for staff sign-in.".into(),
-            ));
+            return Err(AuthorizeError::Page(Said::plain("problem-not-for-staff")));
         }
     };
     let redirect_uri = match &p.redirect_uri {
         Some(uri) if client.redirect_uris.contains(uri) => uri.clone(),
         None if client.redirect_uris.len() == 1 => client.redirect_uris[0].clone(),
         _ => {
-            return Err(AuthorizeError::Page(
-                "The application asked to return to an address it did not register (redirect_uri)."
-                    .into(),
-            ));
+            return Err(AuthorizeError::Page(Said::plain(
+                "problem-redirect-unknown",
+            )));
         }
     };
     let fail = |e: &str, d: &str| Err(redirect_error(&redirect_uri, &p.state, e, d));

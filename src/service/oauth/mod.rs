@@ -260,7 +260,21 @@ pub fn username_rule(username: &str) -> Option<FieldError> {
             "invalid_username",
             "must be 1 to 64 characters without spaces",
         )
+        .said("problem-username", vec![])
     })
+}
+
+/// Why a role is refused: it is none of the roles.
+pub fn role_rule() -> FieldError {
+    FieldError::new(
+        "role",
+        "invalid_choice",
+        format!("must be one of {}", Role::choices()),
+    )
+    .said(
+        "rule-invalid_choice",
+        vec![("list", crate::domain::said::Value::Text(Role::choices()))],
+    )
 }
 
 /// Adds a staff member.
@@ -269,11 +283,7 @@ pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) ->
     let mut errs: Vec<FieldError> = username_rule(&username).into_iter().collect();
     let role = Role::parse(role);
     if role.is_none() {
-        errs.push(FieldError::new(
-            "role",
-            "invalid_choice",
-            format!("must be one of {}", Role::choices()),
-        ));
+        errs.push(role_rule());
     }
     errs.extend(password_rule("password", password));
     crate::service::fail_on(errs)?;
@@ -333,6 +343,8 @@ pub async fn disable_user(db: &Db, username: &str) -> AppResult<()> {
 /// The rule every staff password keeps (a new one, or one set by an admin): at least 10
 /// characters. The failing field is named `field`.
 pub fn password_rule(field: &str, password: &str) -> Option<FieldError> {
-    (password.chars().count() < 10)
-        .then(|| FieldError::new(field, "too_short", "must be at least 10 characters"))
+    (password.chars().count() < 10).then(|| {
+        FieldError::new(field, "too_short", "must be at least 10 characters")
+            .said("problem-password-short", vec![])
+    })
 }

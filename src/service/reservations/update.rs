@@ -136,18 +136,24 @@ pub async fn update(
         let mut errs = Vec::new();
         if r.status == Status::CheckedIn {
             if r.room_id.is_none() {
-                errs.push(FieldError::new(
-                    "room_id",
-                    "required",
-                    "a checked-in reservation must keep a room",
-                ));
+                errs.push(
+                    FieldError::new(
+                        "room_id",
+                        "required",
+                        "a checked-in reservation must keep a room",
+                    )
+                    .said("problem-keep-room", vec![]),
+                );
             }
             if r.departure.0 < today {
-                errs.push(FieldError::new(
-                    "departure",
-                    "in_past",
-                    "must not be before today for guests in the house",
-                ));
+                errs.push(
+                    FieldError::new(
+                        "departure",
+                        "in_past",
+                        "must not be before today for guests in the house",
+                    )
+                    .said("problem-departure-past", vec![]),
+                );
             }
         }
         let moves_inventory = changed
