@@ -11,7 +11,8 @@ use crate::model::Charge;
 const CURRENCY: &str =
     ", (SELECT r.currency FROM reservations r WHERE r.id = t.reservation_id) AS currency";
 
-fn map(r: &Row) -> rusqlite::Result<Charge> {
+fn map(row: &Row) -> rusqlite::Result<Charge> {
+    let r = super::Named::new(row);
     let (quantity, unit_price): (i64, i64) = (r.get("quantity")?, r.get("unit_price")?);
     Ok(Charge {
         id: r.get("id")?,

@@ -3,8 +3,8 @@
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row};
 
+use super::nested_text;
 use super::page::{self, ListQuery, Position};
-use super::{nested, nested_text};
 use crate::db::Tx;
 use crate::error::AppResult;
 use crate::model::{Date, Guest};
@@ -22,7 +22,8 @@ fn name_key(g: &Guest) -> String {
     name_keys(&g.first_name, &g.last_name).0
 }
 
-fn map(r: &Row) -> rusqlite::Result<Guest> {
+fn map(row: &Row) -> rusqlite::Result<Guest> {
+    let r = super::Named::new(row);
     Ok(Guest {
         id: r.get("id")?,
         first_name: r.get("first_name")?,
@@ -32,9 +33,9 @@ fn map(r: &Row) -> rusqlite::Result<Guest> {
         birth_date: r.get("birth_date")?,
         gender: r.get("gender")?,
         nationality: r.get("nationality")?,
-        birth_place: nested(r, "birth_place")?,
-        document: nested(r, "document")?,
-        address: nested(r, "address")?,
+        birth_place: r.nested("birth_place")?,
+        document: r.nested("document")?,
+        address: r.nested("address")?,
         notes: r.get("notes")?,
         version: r.get("version")?,
         created_at: r.get("created_at")?,

@@ -3,8 +3,8 @@
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row};
 
+use super::nested_text;
 use super::page::{self, ListQuery, Position};
-use super::{nested, nested_text};
 use crate::db::Tx;
 use crate::domain::enums::InvoiceStatus;
 use crate::error::{AppError, AppResult};
@@ -16,7 +16,8 @@ const LINES: &str = ", (SELECT json_group_array(json_array(position, description
 
 type LineRow = (i64, String, i64, i64, i64, i64, i64, i64, Option<String>);
 
-fn map(r: &Row) -> rusqlite::Result<Invoice> {
+fn map(row: &Row) -> rusqlite::Result<Invoice> {
+    let r = super::Named::new(row);
     let text: String = r.get("lines_json")?;
     let rows: Vec<LineRow> = serde_json::from_str(&text).map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
@@ -48,7 +49,7 @@ fn map(r: &Row) -> rusqlite::Result<Invoice> {
         status: r.get("status")?,
         reservation_id: r.get("reservation_id")?,
         guest_id: r.get("guest_id")?,
-        bill_to: nested(r, "bill_to")?.ok_or_else(|| missing("bill_to"))?,
+        bill_to: r.nested("bill_to")?.ok_or_else(|| missing("bill_to"))?,
         issue_date: r.get("issue_date")?,
         currency: r.get("currency")?,
         payment_method: r.get("payment_method")?,
@@ -62,7 +63,7 @@ fn map(r: &Row) -> rusqlite::Result<Invoice> {
         corrects_invoice_id: r.get("corrects_invoice_id")?,
         reason: r.get("reason")?,
         paid_amount: r.get("paid_amount")?,
-        fiscal: nested(r, "fiscal")?.ok_or_else(|| missing("fiscal"))?,
+        fiscal: r.nested("fiscal")?.ok_or_else(|| missing("fiscal"))?,
         version: r.get("version")?,
         created_at: r.get("created_at")?,
         updated_at: r.get("updated_at")?,

@@ -9,7 +9,8 @@ use crate::model::RoomType;
 
 const ENTITY: &str = "room_type";
 
-fn map(r: &Row) -> rusqlite::Result<RoomType> {
+fn map(row: &Row) -> rusqlite::Result<RoomType> {
+    let r = super::Named::new(row);
     Ok(RoomType {
         id: r.get("id")?,
         code: r.get("code")?,

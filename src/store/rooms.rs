@@ -13,7 +13,8 @@ const ENTITY: &str = "room";
 const OCCUPIED: &str = ", EXISTS (SELECT 1 FROM reservations r \
     WHERE r.room_id = t.id AND r.status = 'checked_in') AS occupied";
 
-fn map(r: &Row) -> rusqlite::Result<Room> {
+fn map(row: &Row) -> rusqlite::Result<Room> {
+    let r = super::Named::new(row);
     Ok(Room {
         id: r.get("id")?,
         number: r.get("number")?,

@@ -14,13 +14,14 @@ pub fn get(conn: &Connection) -> AppResult<Settings> {
             "SELECT name, time_zone, currency, country, city_tax, invoice_series,
                     default_tax_rate, version, created_at, updated_at FROM settings WHERE id = 1",
         )?
-        .query_row([], |r| {
+        .query_row([], |row| {
+            let r = super::Named::new(row);
             Ok(Settings {
                 name: r.get("name")?,
                 time_zone: r.get("time_zone")?,
                 currency: r.get("currency")?,
                 country: r.get("country")?,
-                city_tax: super::nested(r, "city_tax")?,
+                city_tax: r.nested("city_tax")?,
                 invoice_series: r.get("invoice_series")?,
                 default_tax_rate: r.get("default_tax_rate")?,
                 compliance: Default::default(),
