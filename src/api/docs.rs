@@ -107,3 +107,17 @@ pub fn migration(Path(slug): Path<String>) -> poem::Result<Response> {
 pub fn oauth_receiver() -> poem::web::Html<&'static str> {
     poem::web::Html(OAUTH_RECEIVER)
 }
+
+/// `r` with the documentation's pages: Swagger UI, the changelog, the versioning policy,
+/// the migration guides, the book and the OAuth receiver.
+pub fn mount(r: poem::Route) -> poem::Route {
+    r.at("/docs", poem::get(super::docs_page))
+        .at("/docs/changelog", poem::get(changelog))
+        .at("/docs/book", poem::get(super::book::contents))
+        .at("/docs/book/", poem::get(super::book::contents))
+        .at("/docs/book/:page", poem::get(super::book::chapter_page))
+        .at("/docs/versioning", poem::get(versioning))
+        .at("/docs/migrations", poem::get(migrations))
+        .at("/docs/migrations/:slug", poem::get(migration))
+        .at("/docs/oauth-receiver.html", poem::get(oauth_receiver))
+}

@@ -239,6 +239,7 @@ pub fn fields(
                 ),
                 "notes" => ("textarea", Vec::new()),
                 f if COUNTRIES.contains(&f) => ("country", Vec::new()),
+                "birth_municipality" | "document_place" => ("place", Vec::new()),
                 _ => ("text", Vec::new()),
             };
             let value = values.get(&name).cloned().unwrap_or_default();

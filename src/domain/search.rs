@@ -25,6 +25,23 @@ pub fn fold(text: &str) -> String {
 /// (`+385 91 234 5678`, `00385912345678` and `091/234-5678` all give `912345678`; an
 /// Italian `+39 333 123 4567` and `333 1234567` give `331234567`). Nine digits are a whole
 /// national number in Italy and Croatia without its trunk `0` or country code. `None` for
+/// A name the authorities write in capitals ("REGGIO NELL'EMILIA") as people write it:
+/// each word, and each part after an apostrophe, a hyphen or a slash, capitalised
+/// ("Reggio Nell'Emilia").
+pub fn title_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut start = true;
+    for c in name.chars() {
+        if start {
+            out.extend(c.to_uppercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
+        start = matches!(c, ' ' | '\'' | '-' | '/' | '(');
+    }
+    out
+}
+
 /// fewer than six digits (not a phone number worth matching).
 pub fn phone_key(phone: &str) -> Option<String> {
     let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
@@ -34,6 +51,14 @@ pub fn phone_key(phone: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn capitals_are_written_as_people_write_names() {
+        assert_eq!(title_case("REGGIO NELL'EMILIA"), "Reggio Nell'Emilia");
+        assert_eq!(title_case("SAN DONÀ DI PIAVE"), "San Donà Di Piave");
+        assert_eq!(title_case("CASTELNUOVO-RANGONE"), "Castelnuovo-Rangone");
+        assert_eq!(title_case("roma"), "Roma");
+    }
 
     #[test]
     fn a_phone_number_is_the_same_however_it_is_written() {

@@ -250,3 +250,38 @@ pub async fn import_table(db: &Db, table: &str, text: String, source: String) ->
     .await?;
     Ok(n)
 }
+
+/// A municipality the registration scheme knows, as a place picker offers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// Its name as people write it ("Reggio Emilia"): what the form is given.
+    pub name: String,
+    /// Its province ("RE").
+    pub province: String,
+}
+
+/// Up to 20 current municipalities of the imported places table whose name starts with
+/// what was typed (accents, case and punctuation aside), for a principal who may write
+/// guests. None when registration is off or nothing usable was typed.
+pub async fn places(svc: &Services, p: &Principal, typed: &str) -> AppResult<Vec<Place>> {
+    p.require(Scope::GuestsWrite)?;
+    let prefix = crate::model::codes::name_key(typed);
+    if prefix.chars().count() < 2 || !svc.compliance().registration.enabled() {
+        return Ok(Vec::new());
+    }
+    let table = (
+        crate::compliance::alloggiati::party::SCHEME,
+        crate::compliance::codes::PLACES,
+    );
+    let found = svc
+        .db()
+        .read(move |c| store::codes::starting(c, table, &prefix, 20))
+        .await?;
+    Ok(found
+        .into_iter()
+        .map(|(name, province)| Place {
+            name: crate::domain::search::title_case(&name),
+            province,
+        })
+        .collect())
+}

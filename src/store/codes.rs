@@ -76,6 +76,33 @@ pub fn by_name(conn: &Connection, scheme: &str, table: &str, key: &str) -> AppRe
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Up to `limit` current places (not foreign states) whose name key starts with `prefix`
+/// (a [`name_key`]), by name: (description, province).
+pub fn starting(
+    conn: &Connection,
+    (scheme, table): (&str, &str),
+    prefix: &str,
+    limit: usize,
+) -> AppResult<Vec<(String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT description, province FROM compliance_codes
+         WHERE scheme = ?1 AND table_name = ?2 AND name_key >= ?3 AND name_key < ?3 || char(127)
+           AND valid_to = '' AND province != ?4
+         ORDER BY name_key, province LIMIT ?5",
+    )?;
+    let rows = stmt.query_map(
+        (
+            scheme,
+            table,
+            prefix,
+            crate::compliance::codes::STATE_PROVINCE,
+            limit as i64,
+        ),
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Whether a code exists in a table.
 pub fn exists(conn: &Connection, scheme: &str, table: &str, code: &str) -> AppResult<bool> {
     Ok(conn

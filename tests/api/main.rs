@@ -33,6 +33,7 @@ mod desk_kiosk;
 mod desk_languages;
 mod desk_notes;
 mod desk_party;
+mod desk_places;
 mod desk_privacy;
 mod desk_reservations;
 mod desk_rooms_admin;
