@@ -16,6 +16,7 @@ use poem::{Body, Request, Response, handler};
 use super::{DeskState, page, server_error, words};
 use crate::error::{FieldError, Kind};
 use crate::i18n::T;
+use crate::i18n::countries;
 use crate::service::setup_plan::{Answers, RoomAnswers};
 use crate::service::welcome;
 use crate::web;
@@ -70,19 +71,27 @@ fn input(
 ) -> Input {
     let kind = if name.starts_with("password") {
         "password"
+    } else if name == "country" {
+        "country"
     } else {
         "text"
     };
     Input {
-        value: if kind == "password" {
-            String::new()
-        } else {
-            form.get(&name).cloned().unwrap_or_default()
+        value: match kind {
+            "password" => String::new(),
+            // A code (from `innkeep setup`'s habits, or a stored one) is shown by its name.
+            "country" => form.get(&name).map_or_else(String::new, |v| {
+                countries::name(t.lang(), v).map_or_else(|| v.clone(), str::to_string)
+            }),
+            _ => form.get(&name).cloned().unwrap_or_default(),
         },
         error: errors
             .iter()
             .find(|e| e.field == path)
-            .map(|e| super::rules::say(t, e)),
+            .map(|e| match e.code {
+                "invalid_country" => t.t("error-country"),
+                _ => super::rules::say(t, e),
+            }),
         label: t.t(label),
         name,
         kind,
@@ -140,7 +149,7 @@ fn answers_of(form: &HashMap<String, String>) -> Answers {
     let get = |k: &str| form.get(k).cloned().unwrap_or_default();
     Answers {
         name: get("name"),
-        country: get("country"),
+        country: countries::code_of(&get("country")).map_or_else(|| get("country"), str::to_string),
         time_zone: get("time_zone"),
         currency: get("currency"),
         tax_rate: get("tax_rate"),

@@ -88,9 +88,20 @@ async fn a_new_installation_is_set_up_in_the_browser_and_the_admin_is_signed_in(
     form[6].1 = "ninety".into();
     form[12].1 = "101".into();
     form[15].1 = "something else".into();
+    form[2].1 = "Narnia".into();
     let broken = post(&b, &form).await;
     assert_eq!(broken.status, 422, "{}", broken.text);
-    for field in ["name", "rt0_rate", "rt1_rooms", "password_again"] {
+    // The country is typed by name from the page's list; one that is none is said so,
+    // what was typed kept.
+    assert!(broken.text.contains(r#"list="countries""#));
+    assert!(broken.text.contains(r#"<option value="Croatia">"#));
+    assert!(broken.text.contains("value=\"Narnia\""), "{}", broken.text);
+    assert!(
+        broken
+            .text
+            .contains("Choose a country from the list, or type its name.")
+    );
+    for field in ["name", "country", "rt0_rate", "rt1_rooms", "password_again"] {
         assert!(
             broken.text.contains(&format!("id=\"{field}-error\"")),
             "{field}: {}",
@@ -104,7 +115,7 @@ async fn a_new_installation_is_set_up_in_the_browser_and_the_admin_is_signed_in(
     assert_eq!(count(&app, "/v1/room-types").await, 0, "nothing written");
 
     let mut form = good(&code);
-    form[2].1 = "HR".into();
+    form[2].1 = "croatia".into();
     let done = post(&b, &form).await;
     let callback = location(&done);
     assert!(callback.starts_with("/login/callback?code="), "{callback}");
@@ -188,13 +199,15 @@ async fn in_a_browser_the_first_run_ends_on_today() {
         f.send_keys(&text).await.unwrap();
     }
     let country = c.client.find(Locator::Id("country")).await.unwrap();
-    country.send_keys("IT").await.unwrap();
+    country.send_keys("Italy").await.unwrap();
     let name = c.client.find(Locator::Id("name")).await.unwrap();
     name.clear().await.unwrap();
     c.screenshot("desk-welcome").await;
     c.click(Locator::Css("button.primary")).await;
     c.wait_for(Locator::Id("name-error")).await;
     c.screenshot("desk-welcome-refused").await;
+    let kept = c.client.find(Locator::Id("country")).await.unwrap();
+    assert_eq!(kept.prop("value").await.unwrap().as_deref(), Some("Italy"));
     let name = c.client.find(Locator::Id("name")).await.unwrap();
     name.send_keys("Albergo Sole").await.unwrap();
     for id in ["password", "password_again"] {
