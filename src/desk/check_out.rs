@@ -223,11 +223,14 @@ fn input_of(
             }
             match money::parse_amount(&amount) {
                 Some(minor) if minor > 0 => payments.push(json!({"amount": minor, "method": how})),
-                _ => errors.push(crate::error::FieldError::new(
-                    format!("payments[{i}].amount"),
-                    "invalid_amount",
-                    "must be an amount above zero, such as 95 or 95.50",
-                )),
+                _ => errors.push(
+                    crate::error::FieldError::new(
+                        format!("payments[{i}].amount"),
+                        "invalid_amount",
+                        "must be an amount above zero, such as 95 or 95.50",
+                    )
+                    .said("problem-amount-above-zero", vec![]),
+                ),
             }
         }
         input["payments"] = json!(payments);

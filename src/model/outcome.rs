@@ -58,8 +58,10 @@ pub struct Problem {
     pub field: String,
     /// `required`, `not_found`, `ambiguous` or `not_supported`.
     pub rule: &'static str,
-    /// What to do, in plain words.
+    /// What to do, in plain words (English).
     pub message: String,
+    /// The same as the catalogues say it (the guest's name is added where it is shown).
+    pub said: crate::domain::said::Said,
 }
 
 /// One raw exchange with the authority, as it goes into the append-only log.

@@ -284,7 +284,7 @@ pub(crate) fn record_payment(
                     "must be at most {refundable}, what was paid on invoice {} and not yet given back",
                     original.number
                 ),
-            ));
+            ).field_said("problem-refund-exceeds", vec![("amount", crate::domain::said::Value::Decimal(crate::domain::money::format_amount(refundable))), ("invoice", crate::domain::said::Value::Text(original.number.clone()))]));
         }
         (input.amount.0, PaymentKind::Refund)
     } else {
@@ -297,7 +297,12 @@ pub(crate) fn record_payment(
             )
             .field_said(
                 "problem-exceeds-outstanding",
-                vec![("amount", crate::domain::said::Value::Num(outstanding))],
+                vec![(
+                    "amount",
+                    crate::domain::said::Value::Decimal(crate::domain::money::format_amount(
+                        outstanding,
+                    )),
+                )],
             ));
         }
         (input.amount.0, PaymentKind::Payment)

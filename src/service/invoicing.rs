@@ -144,7 +144,7 @@ pub fn issue(
             "lines",
             "negative_total",
             "add up to less than zero, and an invoice cannot be negative: a refund is a credit note of the invoice it corrects (corrects_invoice_id)",
-        ));
+        ).field_said("problem-negative-total", vec![]));
     }
     let tax_lines = tax_breakdown(&lines);
     if let Some((since, _)) = store::numbering::hold(tx)? {
@@ -188,11 +188,20 @@ pub fn issue(
             return Err(AppError::from(Refusal::ChargeInvoiced {
                 charge: charge.clone(),
             })
-            .with_errors(vec![FieldError::new(
-                "charges",
-                "already_invoiced",
-                format!("{charge} is already invoiced"),
-            )]));
+            .with_errors(vec![
+                FieldError::new(
+                    "charges",
+                    "already_invoiced",
+                    format!("{charge} is already invoiced"),
+                )
+                .said(
+                    "problem-charge-invoiced",
+                    vec![(
+                        "charge",
+                        crate::domain::said::Value::Text(charge.to_string()),
+                    )],
+                ),
+            ]));
         }
     }
     invoice.fiscal = seal(tx, fiscal, &invoice, &settings.time_zone)?;

@@ -35,11 +35,16 @@ fn incomplete(scheme: &dyn RegistrationScheme, party: &Party, problems: Vec<Prob
         .iter()
         .map(|p| {
             let g = &party.guests[p.guest_index];
+            let name = format!("{} {}", g.first_name, g.last_name);
+            let mut values = p.said.values.clone();
+            values.retain(|(n, _)| *n != "guest");
+            values.insert(0, ("guest", crate::domain::said::Value::Text(name.clone())));
             FieldError::new(
                 format!("guest_ids[{}].{}", p.guest_index, p.field),
                 p.rule,
-                format!("{} {}: {}", g.first_name, g.last_name, p.message),
+                format!("{name}: {}", p.message),
             )
+            .said(p.said.key, values)
         })
         .collect();
     // Problems come guest by guest, in party order.
@@ -275,7 +280,10 @@ pub async fn places(svc: &Services, p: &Principal, typed: &str) -> AppResult<Vec
     );
     let found = svc
         .db()
-        .read(move |c| store::codes::starting(c, table, &prefix, 20))
+        .read(move |c| {
+            let states = crate::compliance::codes::STATE_PROVINCE;
+            store::codes::starting(c, table, (&prefix, states), 20)
+        })
         .await?;
     Ok(found
         .into_iter()

@@ -83,15 +83,24 @@ fn check_fields(
     if let Some(ages) = &r.children_ages
         && ages.len() as i64 != r.children
     {
-        errs.push(FieldError::new(
-            "children_ages",
-            "count_mismatch",
-            format!(
-                "lists {} ages for {} children: give one age per child",
-                ages.len(),
-                r.children
+        errs.push(
+            FieldError::new(
+                "children_ages",
+                "count_mismatch",
+                format!(
+                    "lists {} ages for {} children: give one age per child",
+                    ages.len(),
+                    r.children
+                ),
+            )
+            .said(
+                "problem-ages-count",
+                vec![
+                    ("ages", crate::domain::said::Value::Num(ages.len() as i64)),
+                    ("children", crate::domain::said::Value::Num(r.children)),
+                ],
             ),
-        ));
+        );
     }
     let guests_room = (r.adults + r.children) as usize;
     if r.guest_ids.len() > guests_room {

@@ -28,12 +28,14 @@ impl HowPaid {
                 "pay_later",
                 "conflict",
                 "must not be true together with payments",
-            )),
+            )
+            .field_said("problem-pay-later-and-now", vec![])),
             (Some(list), false, _) if list.is_empty() => Err(AppError::invalid_field(
                 "payments",
                 "required",
                 "needs at least one payment, or leave it out",
-            )),
+            )
+            .field_said("problem-one-payment", vec![])),
             (Some(list), false, chosen) => Ok(Self::Now(list.clone(), chosen)),
             (None, true, chosen) => Ok(Self::Later(chosen.unwrap_or(PaymentMethod::BankTransfer))),
             (None, false, Some(m)) => Ok(Self::Later(m)),
@@ -66,7 +68,8 @@ impl HowPaid {
                 &format!("payments[{i}].amount"),
                 "nothing_owed",
                 "would take the balance, but the other payments already cover the whole invoice",
-            ),
+            )
+            .field_said("problem-nothing-owed", vec![]),
         })?;
         let payments: Vec<PaymentInput> = list
             .into_iter()

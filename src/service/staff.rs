@@ -87,7 +87,11 @@ pub async fn add(
         .await
         .map_err(|e| match e.code {
             // Said next to the name on the form.
-            "already_exists" => AppError::invalid_field("username", "already_exists", e.detail),
+            "already_exists" => {
+                let mut field = FieldError::new("username", "already_exists", e.detail);
+                field.said = e.said.map(|said| *said);
+                AppError::validation(vec![field])
+            }
             _ => e,
         })?;
     tracing::info!(by = %p.actor.name, user = %user.username, role = %user.role.as_str(), "staff member added");
@@ -250,11 +254,14 @@ pub async fn change_own(
 ) -> AppResult<()> {
     let who = [Who::User(&p.actor.name), Who::Address(address)];
     if throttle.check(&who).is_err() {
-        return Err(AppError::validation(vec![FieldError::new(
-            "current",
-            "throttled",
-            "too many wrong passwords: wait a few minutes, then try again",
-        )]));
+        return Err(AppError::validation(vec![
+            FieldError::new(
+                "current",
+                "throttled",
+                "too many wrong passwords: wait a few minutes, then try again",
+            )
+            .said("problem-password-throttled", vec![]),
+        ]));
     }
     let me = p.actor.id.clone();
     let user = svc

@@ -76,12 +76,12 @@ pub fn by_name(conn: &Connection, scheme: &str, table: &str, key: &str) -> AppRe
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Up to `limit` current places (not foreign states) whose name key starts with `prefix`
-/// (a [`name_key`]), by name: (description, province).
+/// Up to `limit` current places outside the province `except` (the foreign states' mark)
+/// whose name key starts with `prefix` (a [`name_key`]), by name: (description, province).
 pub fn starting(
     conn: &Connection,
     (scheme, table): (&str, &str),
-    prefix: &str,
+    (prefix, except): (&str, &str),
     limit: usize,
 ) -> AppResult<Vec<(String, String)>> {
     let mut stmt = conn.prepare_cached(
@@ -90,16 +90,9 @@ pub fn starting(
            AND valid_to = '' AND province != ?4
          ORDER BY name_key, province LIMIT ?5",
     )?;
-    let rows = stmt.query_map(
-        (
-            scheme,
-            table,
-            prefix,
-            crate::compliance::codes::STATE_PROVINCE,
-            limit as i64,
-        ),
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
+    let rows = stmt.query_map((scheme, table, prefix, except, limit as i64), |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 

@@ -6,18 +6,8 @@
 
 use serde_json::json;
 
-use crate::support::desk::{Browser, staff};
+use crate::support::desk::{Browser, speak, staff};
 use crate::support::spawn_app;
-
-/// Sets the signed-in staff member's language.
-async fn speak(b: &Browser, lang: &str) {
-    let page = b.get("/account/password").await;
-    let csrf = Browser::csrf(&page);
-    let r = b
-        .post("/account/language", &[("csrf", &csrf), ("language", lang)])
-        .await;
-    assert_eq!(r.status, 303, "{}", r.text);
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn countries_are_typed_and_shown_by_name() {

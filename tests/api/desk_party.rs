@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::support::alloggiati_sim::Sim;
-use crate::support::desk::{Browser, fields_of, staff, value_of};
+use crate::support::desk::{Browser, fields_of, speak, staff, value_of};
 use crate::support::registration::{DAY, WAIT, day, hotel, italian};
 use crate::support::{TestApp, eventually};
 
@@ -317,4 +317,37 @@ async fn in_a_browser_the_companion_joins_from_the_check_in_page() {
     c.wait_for(Locator::Css("table")).await;
     c.screenshot("desk-reservations-hr").await;
     c.axe("the bookings list").await;
+}
+
+/// What the authority's rules refuse is said in the page's language, with the guest's name
+/// and what was typed: an Italian receptionist reads why Firenz cannot be registered.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_registration_problem_is_said_in_the_pages_language() {
+    let sim = Sim::start(day()).await;
+    let app = hotel(&sim).await;
+    let mut head = mario();
+    head["birth_place"]["municipality"] = json!("Firenz");
+    head["birth_place"]
+        .as_object_mut()
+        .unwrap()
+        .remove("region");
+    let (r, room) = book(&app, head, 1).await;
+    let b = signed_in(&app).await;
+    speak(&b, "it").await;
+    let path = format!("/reservations/{r}/check-in");
+    let page = b.get(&path).await;
+    let csrf = Browser::csrf(&page);
+    let shown = fields_of(&page.text, "g0_");
+    let mut form: Vec<(&str, &str)> = vec![("csrf", &csrf), ("room_id", &room)];
+    form.extend(shown.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let refused = b.post(&path, &form).await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert!(
+        refused.text.contains(
+            "Mario Rossi: Firenz non è un comune italiano nella tabella dei luoghi importata"
+        ),
+        "{}",
+        refused.text
+    );
+    assert!(!refused.text.contains("is not an Italian municipality"));
 }

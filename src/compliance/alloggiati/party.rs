@@ -10,6 +10,7 @@ use super::record::{MAX_NIGHTS, Record, guest_type, record_document_number, reco
 use crate::compliance::codes::{DOCUMENT_TYPES, PLACES, STATE_PROVINCE, iso_state_name, name_key};
 use crate::compliance::{Party, Problem};
 use crate::domain::enums::{DocumentType, Gender};
+use crate::domain::said::{Said, Value};
 use crate::error::AppResult;
 use crate::model::Guest;
 use crate::model::codes::CodeLookup;
@@ -26,13 +27,22 @@ struct Collect<'a> {
 }
 
 impl Collect<'_> {
-    fn add(&mut self, field: &str, rule: &'static str, message: impl Into<String>) {
+    fn add(
+        &mut self,
+        field: &str,
+        rule: &'static str,
+        message: impl Into<String>,
+        (key, values): (&'static str, Vec<(&'static str, Value)>),
+    ) {
+        let mut named = vec![("guest", Value::Text(String::new()))];
+        named.extend(values);
         self.problems.push(Problem {
             guest_index: self.index,
             guest_id: self.guest.id.clone(),
             field: field.to_string(),
             rule,
             message: message.into(),
+            said: Said::new(key, named),
         });
     }
 
@@ -42,6 +52,7 @@ impl Collect<'_> {
                 field,
                 "required",
                 format!("{field} is required for Alloggiati Web"),
+                ("problem-reg-required", vec![]),
             );
         }
         value
@@ -54,6 +65,7 @@ impl Collect<'_> {
                 field,
                 "not_supported",
                 format!("innkeep has no Alloggiati state name for country {iso}; register this guest on the portal"),
+                ("problem-reg-no-state", vec![("country", Value::Text(iso.to_string()))]),
             );
             return Ok(None);
         };
@@ -65,6 +77,7 @@ impl Collect<'_> {
                     field,
                     "not_found",
                     format!("{name} ({iso}) is not in the imported Luoghi table; import it with `innkeep compliance import-table Luoghi FILE`"),
+                    ("problem-reg-state-missing", vec![("state", Value::Text(name.to_string()))]),
                 );
                 Ok(None)
             }
@@ -88,11 +101,13 @@ impl Collect<'_> {
             (1, _) => current[0].clone(),
             (0, 1) => found[0].clone(),
             (0, 0) => {
-                self.add(field, "not_found", format!("{name:?} is not an Italian municipality in the imported Luoghi table (check the spelling and the province)"));
+                self.add(field, "not_found", format!("{name:?} is not an Italian municipality in the imported Luoghi table (check the spelling and the province)"),
+                    ("problem-reg-place-unknown", vec![("place", Value::Text(name.to_string()))]));
                 return Ok(None);
             }
             _ => {
-                self.add(field, "ambiguous", format!("several municipalities are called {name:?}; give the province (such as RM) to tell them apart"));
+                self.add(field, "ambiguous", format!("several municipalities are called {name:?}; give the province (such as RM) to tell them apart"),
+                    ("problem-reg-place-ambiguous", vec![("place", Value::Text(name.to_string()))]));
                 return Ok(None);
             }
         };
@@ -162,6 +177,7 @@ fn record(c: &mut Collect, party: &Party, kind: u8, nights: u8) -> AppResult<Opt
             "last_name",
             "required",
             "last_name has no letters the registration accepts",
+            ("problem-reg-no-letters", vec![]),
         );
     }
     if given_name.is_empty() {
@@ -169,13 +185,15 @@ fn record(c: &mut Collect, party: &Party, kind: u8, nights: u8) -> AppResult<Opt
             "first_name",
             "required",
             "first_name has no letters the registration accepts",
+            ("problem-reg-no-letters", vec![]),
         );
     }
     let sex = match c.required(g.gender, "gender") {
         Some(Gender::Male) => Some(1),
         Some(Gender::Female) => Some(2),
         Some(Gender::Other) => {
-            c.add("gender", "not_supported", "Alloggiati Web records only male or female; record the gender on the guest's document");
+            c.add("gender", "not_supported", "Alloggiati Web records only male or female; record the gender on the guest's document",
+                ("problem-reg-gender", vec![]));
             None
         }
         None => None,
@@ -221,6 +239,7 @@ fn record(c: &mut Collect, party: &Party, kind: u8, nights: u8) -> AppResult<Opt
                     "document.type",
                     "not_supported",
                     "Alloggiati Web takes a passport, an identity card or a driving licence",
+                    ("problem-reg-document-type", vec![]),
                 );
             }
             let code = match code {
@@ -230,6 +249,10 @@ fn record(c: &mut Collect, party: &Party, kind: u8, nights: u8) -> AppResult<Opt
                         "document.type",
                         "not_found",
                         format!("document type {code} is not in the imported Tipi_Documento table"),
+                        (
+                            "problem-reg-document-type-missing",
+                            vec![("code", Value::Text(code.to_string()))],
+                        ),
                     );
                     None
                 }
@@ -241,6 +264,7 @@ fn record(c: &mut Collect, party: &Party, kind: u8, nights: u8) -> AppResult<Opt
                     "document.number",
                     "required",
                     "document.number has no letters or digits",
+                    ("problem-reg-document-number", vec![]),
                 );
             }
             let issued_in = d

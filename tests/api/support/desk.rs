@@ -264,3 +264,13 @@ pub fn fields_of(page: &str, prefix: &str) -> Vec<(String, String)> {
     }
     out
 }
+
+/// Sets the signed-in staff member's language.
+pub async fn speak(b: &Browser, lang: &str) {
+    let page = b.get("/account/password").await;
+    let csrf = Browser::csrf(&page);
+    let r = b
+        .post("/account/language", &[("csrf", &csrf), ("language", lang)])
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text);
+}
