@@ -115,9 +115,15 @@ async fn register_screen(
 ) -> Result<Screen, AppError> {
     let r = reservations::get(&state.svc, &k.principal, id.to_string()).await?;
     let party = desk_views::party(&state.svc, &k.principal, &r).await?;
-    Ok(Screen::Register(party_form::parts(
-        &state.svc, t, &party, typed, errors,
-    )))
+    let mut parts = party_form::parts(&state.svc, t, &party, typed, errors);
+    // The place picker asks the desk's `/places`, which is for staff: a guest at the kiosk
+    // types the place, checked by name at registration.
+    for f in parts.iter_mut().flat_map(|p| p.fields.iter_mut()) {
+        if f.kind == "place" {
+            f.kind = "text";
+        }
+    }
+    Ok(Screen::Register(parts))
 }
 
 /// `GET /kiosk`.

@@ -116,6 +116,10 @@ async fn a_guest_checks_in_at_a_kiosk_approved_in_the_admin_pages() {
         form.text
     );
     assert!(
+        form.text.contains("name=\"g0_birth_municipality\"") && !form.text.contains("/places"),
+        "a guest types the place: the picker is the staff's"
+    );
+    assert!(
         !form.text.contains(&r["id"].as_str().unwrap().to_string()),
         "the booking's id is not on the page"
     );
