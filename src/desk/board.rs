@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use askama::Template;
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use poem::http::StatusCode;
 use poem::web::Data;
 use poem::{Request, Response, handler};
@@ -227,8 +227,9 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
     let parsed = asked.map(|v| v.parse::<NaiveDate>());
     let today = s.today;
     let (from, problem) = match parsed {
-        Some(Ok(d)) => (d, None),
-        Some(Err(_)) => (today, Some(t.t("board-bad-date"))),
+        // Far beyond any stay, a fortnight's arithmetic would leave the calendar.
+        Some(Ok(d)) if (1900..=9999).contains(&d.year()) => (d, None),
+        Some(_) => (today, Some(t.t("board-bad-date"))),
         None => (today, None),
     };
     let bookable = s.principal.scopes.contains(Scope::ReservationsWrite);

@@ -111,6 +111,9 @@ async fn the_board_shows_rooms_stays_and_free_nights() {
         later.text.contains(&format!("/board?from={}", day(7))),
         "a week back"
     );
+    let far = b.get("/board?from=262143-12-31").await;
+    assert_eq!(far.status, 200, "{}", far.text);
+    assert!(far.text.contains("That date could not be read"));
     let bad = b.get("/board?from=next-tuesday").await;
     assert_eq!(bad.status, 200);
     assert!(
