@@ -75,10 +75,9 @@ struct BoardPage {
     from: String,
     /// Whether stays can be moved from here (the staff member may change bookings).
     movable: bool,
-    /// The board's table ([`BoardTable`], kept rendered while nothing changes).
+    /// The board's table ([`BoardTable`], kept rendered while nothing changes), or the
+    /// words saying there are no rooms yet.
     table: Arc<str>,
-    /// Whether the property has no rooms yet.
-    empty: bool,
     /// (path, label) of the moves: a week back, a day back, today, a day on, a week on.
     moves: Vec<(String, String)>,
     problem: Option<String>,
@@ -253,11 +252,8 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         Ok(v) => v,
         Err(e) => return server_error(&t, &e),
     };
-    let (table, empty) = match state.rendered.get(&key, version) {
-        Some(table) => {
-            let empty = !table.contains("<tbody>");
-            (table, empty)
-        }
+    let table = match state.rendered.get(&key, version) {
+        Some(table) => table,
         None => {
             let b = match layout::board(&state.svc, &s.principal, from, DAYS as u64).await {
                 Ok(b) => b,
@@ -268,8 +264,7 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
                 Err(e) => return server_error(&t, &crate::error::AppError::internal(e)),
             };
             state.rendered.keep(key, version, table.clone());
-            let empty = !table.contains("<tbody>");
-            (table, empty)
+            table
         }
     };
     let at = |days: i64| format!("/board?from={}", from + chrono::Duration::days(days));
@@ -278,7 +273,6 @@ pub async fn board(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         from: from.to_string(),
         movable: bookable,
         table,
-        empty,
         moves: vec![
             (at(-7), t.t("board-week-back")),
             (at(-1), t.t("board-day-back")),

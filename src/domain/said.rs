@@ -61,11 +61,6 @@ impl Said {
         })
     }
 
-    /// A text value.
-    pub fn text(s: impl Into<String>) -> Value {
-        Value::Text(s.into())
-    }
-
     /// A sentence without values.
     pub fn plain(key: &'static str) -> Said {
         Said::new(key, Vec::new())

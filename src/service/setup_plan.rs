@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 use super::setup::{Plan, RoomsPlan};
 use crate::domain::money::parse_amount;
 use crate::domain::room_numbers;
-use crate::domain::said::Said;
 use crate::error::FieldError;
 use crate::model::input::FromJson;
 use crate::model::{RoomTypeCreate, SettingsUpdate};
@@ -216,7 +215,10 @@ fn room_plans(rows: &[RoomAnswers], errs: &mut Vec<FieldError>) -> Vec<RoomsPlan
                     "duplicate",
                     format!("room {n} is already in an earlier room type"),
                 )
-                .said("problem-room-earlier", vec![("room", Said::text(n))]),
+                .said(
+                    "problem-room-earlier",
+                    vec![("room", crate::domain::said::Value::Text(n.clone()))],
+                ),
             );
         }
         plans.push(RoomsPlan { room_type, numbers });
