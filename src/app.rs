@@ -65,7 +65,8 @@ pub struct App {
     event_retention: Duration,
     instance: Arc<str>,
     auth: Arc<AuthServer>,
-    compliance: Arc<Compliance>,
+    /// The compliance schemes in force (the first-run page may change them).
+    compliance: Arc<crate::compliance::live::Switch>,
     destinations: Destinations,
     workers: usize,
     webhook_proxy: Option<ureq::Proxy>,
@@ -131,7 +132,18 @@ impl App {
         let first_party = crate::service::Services::new(db.clone(), Compliance::default());
         crate::service::desk::ensure_client(&first_party).await?;
         crate::service::kiosk::ensure_client(&first_party).await?;
-        let welcome = Arc::new(crate::service::welcome::Welcome::start(&first_party).await?);
+        let switch = crate::compliance::live::Switch::new(compliance);
+        let reconfigure = crate::service::setup_compliance::Reconfigure {
+            flags: crate::config::Flags {
+                data_dir: Some(loaded.data_dir.clone()),
+                config_file: loaded.file.clone(),
+                ..Default::default()
+            },
+            switch: switch.clone(),
+        };
+        let welcome = Arc::new(
+            crate::service::welcome::Welcome::start(&first_party, Some(reconfigure)).await?,
+        );
         tracing::debug!(%feed_id, "event feed");
         Ok(App {
             listener,
@@ -144,7 +156,7 @@ impl App {
             ),
             instance: Arc::from(crate::ids::new("srv")),
             auth,
-            compliance: Arc::new(compliance),
+            compliance: switch,
             destinations: Destinations {
                 private: loaded.config.webhooks.allow_private,
                 loopback: loaded.config.webhooks.allow_loopback,
@@ -232,17 +244,16 @@ impl App {
             }
             feed
         });
+        let compliance = self.compliance.compliance();
         let mut handlers: Vec<Arc<dyn Handler>> = vec![
             Arc::new(WebhookHandler::new(
                 self.destinations,
                 self.workers,
                 self.webhook_proxy.as_ref(),
             )),
-            Arc::new(RegistrationHandler::new(
-                self.compliance.registration.clone(),
-            )),
+            Arc::new(RegistrationHandler::new(compliance.registration.clone())),
             Arc::new(crate::jobs::fiscal::FiscalHandler::new(
-                self.compliance.fiscal.clone(),
+                compliance.fiscal.clone(),
             )),
         ];
         if let Some((_, plan)) = backup {
@@ -252,7 +263,7 @@ impl App {
         let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
         tracing::info!(addr = %self.addr, "innkeep is listening");
         let app = crate::api::app(crate::api::AppParts {
-            services: crate::service::Services::new(self.db.clone(), (*self.compliance).clone()),
+            services: crate::service::Services::new(self.db.clone(), compliance.clone()),
             instance: self.instance,
             auth: self.auth.clone(),
             destinations: self.destinations,
@@ -262,7 +273,7 @@ impl App {
             welcome: self.welcome.clone(),
         });
         let pusher = self.hub.take().map(|cfg| {
-            let svc = crate::service::Services::new(self.db.clone(), (*self.compliance).clone());
+            let svc = crate::service::Services::new(self.db.clone(), compliance.clone());
             tokio::spawn(crate::jobs::hub::Pusher::new(svc, cfg).run())
         });
         // The routes and the spec are built: what start-up freed goes back to the system.

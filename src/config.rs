@@ -19,6 +19,7 @@ pub mod compliance;
 pub mod desk;
 pub mod fiscal;
 pub mod hub;
+pub mod own;
 
 pub use compliance::{ComplianceConfig, RegistrationConfig, RegistrationSchemeName, Secret};
 pub use fiscal::{FiscalConfig, FiscalSchemeName};

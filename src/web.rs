@@ -29,6 +29,40 @@ pub async fn form(body: Body) -> Option<HashMap<String, String>> {
     Some(map)
 }
 
+/// A form sent either URL-encoded or as `multipart/form-data`: its text fields, and its
+/// files by field name. `None` when it cannot be read or repeats a field.
+pub async fn form_with_files(
+    req: &Request,
+    body: Body,
+) -> Option<(HashMap<String, String>, HashMap<String, Vec<u8>>)> {
+    use poem::FromRequest;
+    let multipart = req
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
+    if !multipart {
+        return form(body).await.map(|f| (f, HashMap::new()));
+    }
+    let mut body = poem::RequestBody::new(body);
+    let mut parts = poem::web::Multipart::from_request(req, &mut body)
+        .await
+        .ok()?;
+    let (mut fields, mut files) = (HashMap::new(), HashMap::new());
+    while let Ok(Some(field)) = parts.next_field().await {
+        let name = field.name().unwrap_or_default().to_string();
+        if field.file_name().is_some() {
+            let bytes = field.bytes().await.ok()?;
+            if files.insert(name, bytes).is_some() {
+                return None;
+            }
+        } else if fields.insert(name, field.text().await.ok()?).is_some() {
+            return None;
+        }
+    }
+    Some((fields, files))
+}
+
 /// A redirect with `status` (302 after a GET, 303 after a form post).
 pub fn redirect(status: StatusCode, location: &str) -> Response {
     Response::builder()

@@ -6,26 +6,20 @@ use std::path::PathBuf;
 
 use super::setup::SetupArgs;
 use super::setup_ask::Ask;
+use crate::config::own::OwnEdit;
 use crate::config::{self, Flags, Loaded};
 
 /// The settings setup will write, not yet written.
-pub struct Pending {
-    file: PathBuf,
-    before: Option<Vec<u8>>,
-    table: toml::Table,
-    changed: bool,
-}
+pub struct Pending(OwnEdit);
 
 impl Pending {
     /// Writes the file and loads the configuration as the server would; on any problem
     /// the file is put back as it was and the problem returned.
     pub fn write(&self, flags: &Flags) -> Result<Option<PathBuf>, String> {
-        if !self.changed {
+        if !self.0.changed() {
             return Ok(None);
         }
-        let text = toml::to_string(&self.table).map_err(|e| e.to_string())?;
-        crate::durable::write_private(&self.file, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", self.file.display()))?;
+        self.0.write().map_err(|e| e.to_string())?;
         let checked = config::load(flags, std::env::vars())
             .map_err(|e| e.to_string())
             .and_then(|l| {
@@ -39,32 +33,19 @@ impl Pending {
             self.undo();
             return Err(format!("{e}; nothing was changed"));
         }
-        Ok(Some(self.file.clone()))
+        Ok(Some(self.0.file().to_path_buf()))
     }
 
     /// Puts the file back as it was before [`Pending::write`].
     pub fn undo(&self) {
-        if !self.changed {
-            return;
-        }
-        let _ = match &self.before {
-            Some(bytes) => crate::durable::write_private(&self.file, bytes),
-            None => std::fs::remove_file(&self.file),
-        };
+        self.0.undo();
     }
 }
 
 /// Asks which schemes to use (offering the country's own), or takes `--registration`,
 /// `--fiscal` and `--set`.
 pub fn ask(ask: &mut Ask, l: &Loaded, args: &SetupArgs, country: &str) -> Result<Pending, String> {
-    let file = l.data_dir.join(config::DATA_DIR_CONFIG);
-    let before = std::fs::read(&file).ok();
-    let mut table: toml::Table = match &before {
-        Some(bytes) => String::from_utf8_lossy(bytes)
-            .parse()
-            .map_err(|e| format!("{}: {e}", file.display()))?,
-        None => toml::Table::new(),
-    };
+    let mut edit = OwnEdit::open(&l.data_dir).map_err(|e| e.to_string())?;
     let mut sets: Vec<(String, String)> = Vec::new();
     let registration = offer(
         ask,
@@ -104,14 +85,9 @@ pub fn ask(ask: &mut Ask, l: &Loaded, args: &SetupArgs, country: &str) -> Result
         sets.push((k.trim().to_string(), v.to_string()));
     }
     for (k, v) in &sets {
-        config::set_dotted(&mut table, k, v).map_err(|e| e.to_string())?;
+        edit.set(k, v).map_err(|e| e.to_string())?;
     }
-    Ok(Pending {
-        file,
-        before,
-        table,
-        changed: !sets.is_empty(),
-    })
+    Ok(Pending(edit))
 }
 
 /// A scheme: its flag's value, else (on a terminal, in the scheme's country) "Not now" or

@@ -14,6 +14,7 @@
 pub mod alloggiati;
 pub mod cis;
 pub mod codes;
+pub mod live;
 pub mod transport;
 
 use std::sync::Arc;

@@ -46,6 +46,7 @@ pub mod stay_actions;
 pub mod today;
 pub mod webhooks_admin;
 pub mod welcome;
+mod welcome_compliance;
 
 use std::sync::Arc;
 

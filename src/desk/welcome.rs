@@ -1,7 +1,8 @@
 //! The first-run page (`/welcome`): on a new installation `/` leads here instead of to a
 //! sign-in nobody can pass. It asks what `innkeep setup` asks (the hotel, its room types and
 //! rooms, the first admin), guarded by the one-time code innkeep prints when it starts, then
-//! signs the new admin in through the authorization server, as a sign-in would. The rules
+//! signs the new admin in through the authorization server, as a sign-in would. Its
+//! compliance step is in `welcome_compliance`. The rules
 //! are the API's (`service::setup_plan`); every broken one is shown at its field and
 //! everything typed but the passwords comes back.
 
@@ -43,7 +44,7 @@ const ROOM: &[(&str, &str, &str)] = &[
 ];
 
 /// One input: name, label, value, error, input type.
-struct Input {
+pub(super) struct Input {
     name: String,
     label: String,
     value: String,
@@ -61,16 +62,29 @@ struct WelcomePage {
     property: Vec<Input>,
     rooms: Vec<Vec<Input>>,
     admin: Vec<Input>,
+    /// The compliance step, when the running server can take it.
+    compliance: Option<Vec<super::welcome_compliance::Scheme>>,
 }
 
-fn input(
+/// Secrets: never shown again.
+const SECRETS: &[&str] = &[
+    "password",
+    "password_again",
+    "password_alloggiati",
+    "ws_key",
+    "certificate_password",
+];
+
+pub(super) fn input(
     t: &T,
     form: &HashMap<String, String>,
     errors: &[FieldError],
     (name, path, label): (String, String, &str),
 ) -> Input {
-    let kind = if name.starts_with("password") {
+    let kind = if SECRETS.contains(&name.as_str()) {
         "password"
+    } else if name == "certificate" {
+        "file"
     } else if name == "country" {
         "country"
     } else {
@@ -78,7 +92,7 @@ fn input(
     };
     Input {
         value: match kind {
-            "password" => String::new(),
+            "password" | "file" => String::new(),
             // A code (from `innkeep setup`'s habits, or a stored one) is shown by its name.
             "country" => form.get(&name).map_or_else(String::new, |v| {
                 countries::name(t.lang(), v).map_or_else(|| v.clone(), str::to_string)
@@ -99,6 +113,7 @@ fn input(
 }
 
 fn render(
+    state: &DeskState,
     t: T,
     status: StatusCode,
     form: &HashMap<String, String>,
@@ -130,6 +145,10 @@ fn render(
             field("password", "password", "welcome-password"),
             field("password_again", "password_again", "welcome-password-again"),
         ],
+        compliance: state
+            .welcome
+            .schemes()
+            .map(|now| super::welcome_compliance::step(&t, &now, form, errors)),
         t,
     };
     page(status, &body)
@@ -142,7 +161,7 @@ pub async fn page_of(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         return web::redirect(StatusCode::SEE_OTHER, "/");
     }
     let form = HashMap::from([("admin".to_string(), "admin".to_string())]);
-    render(words(req), StatusCode::OK, &form, &[])
+    render(&state, words(req), StatusCode::OK, &form, &[])
 }
 
 fn answers_of(form: &HashMap<String, String>) -> Answers {
@@ -181,17 +200,24 @@ pub async fn submit(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
             None,
         );
     }
-    let form = web::form(body).await.unwrap_or_default();
+    let (form, mut files) = web::form_with_files(req, body).await.unwrap_or_default();
     let code = form.get("code").cloned().unwrap_or_default();
+    let compliance = super::welcome_compliance::answers_of(&form, files.remove("certificate"));
     let done = state
         .welcome
-        .set_up(&state.svc, &code, &answers_of(&form))
+        .set_up(&state.svc, &code, &answers_of(&form), compliance)
         .await;
     let done = match done {
         Ok(done) => done,
         Err(e) if e.kind == Kind::Conflict => return web::redirect(StatusCode::SEE_OTHER, "/"),
         Err(e) if !e.errors.is_empty() => {
-            return render(t, StatusCode::UNPROCESSABLE_ENTITY, &form, &e.errors);
+            return render(
+                &state,
+                t,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &form,
+                &e.errors,
+            );
         }
         Err(e) => return server_error(&t, &e),
     };

@@ -37,6 +37,7 @@ pub mod rooms;
 pub mod settings;
 pub mod settlement;
 pub mod setup;
+pub mod setup_compliance;
 pub mod setup_plan;
 pub mod staff;
 pub mod stays;

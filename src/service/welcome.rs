@@ -13,6 +13,7 @@ use crate::model::{Actor, Principal};
 use crate::service::Services;
 use crate::service::oauth::device::{normalize_user_code, user_code};
 use crate::service::setup::{self, Done};
+use crate::service::setup_compliance::{ComplianceAnswers, Reconfigure, sets_of, stage};
 use crate::service::setup_plan::{Answers, plan_of};
 
 /// Wrong codes allowed before the page closes.
@@ -25,17 +26,36 @@ pub struct Welcome {
     misses: AtomicU32,
     /// One setup at a time (two browsers with the code cannot both make an admin).
     gate: tokio::sync::Mutex<()>,
+    /// How to change the compliance schemes of the running server (`None`: the page does
+    /// not offer them).
+    reconfigure: Option<Reconfigure>,
+}
+
+impl std::fmt::Debug for Reconfigure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reconfigure")
+            .field("flags", &self.flags)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Welcome {
     /// The gate of a server starting on `svc`'s database: open with a new code while the
     /// installation is new, closed otherwise.
-    pub async fn start(svc: &Services) -> AppResult<Welcome> {
+    /// `reconfigure` lets the page set the compliance schemes up as well.
+    pub async fn start(svc: &Services, reconfigure: Option<Reconfigure>) -> AppResult<Welcome> {
         let code = setup::is_new(svc).await?.then(user_code);
         Ok(Welcome {
             code: Mutex::new(code),
+            reconfigure,
             ..Welcome::default()
         })
+    }
+
+    /// The compliance schemes in force (`registration`, `fiscal`), when the page may set
+    /// them up: a scheme already configured (in a config file) is not asked again.
+    pub fn schemes(&self) -> Option<crate::model::ComplianceSchemes> {
+        self.reconfigure.as_ref().map(|r| r.switch.now().schemes())
     }
 
     /// The code to print on the console, while the page is open.
@@ -65,7 +85,15 @@ impl Welcome {
     /// Sets the installation up from `answers` when `typed` is the code: the same plan and
     /// the same use cases as `innkeep setup`. A wrong code is a 422 at `code`; so is every
     /// broken rule at its field, and nothing is written.
-    pub async fn set_up(&self, svc: &Services, typed: &str, answers: &Answers) -> AppResult<Done> {
+    /// The compliance answers are written to the data directory's own config file and put
+    /// in force once the rest is set up; on any failure the file is put back.
+    pub async fn set_up(
+        &self,
+        svc: &Services,
+        typed: &str,
+        answers: &Answers,
+        compliance: ComplianceAnswers,
+    ) -> AppResult<Done> {
         let _one = self.gate.lock().await;
         if !self.is_open(svc).await {
             return Err(AppError::conflict(
@@ -88,9 +116,29 @@ impl Welcome {
             )
             .field_said("problem-wrong-first-run-code", vec![]));
         }
-        let plan = plan_of(answers).map_err(AppError::validation)?;
+        let plan = plan_of(answers);
+        let sets = match &self.reconfigure {
+            Some(_) => sets_of(&compliance),
+            None => Ok(Vec::new()),
+        };
+        let (plan, sets) = match (plan, sets) {
+            (Ok(plan), Ok(sets)) => (plan, sets),
+            (plan, sets) => {
+                let mut errs = plan.err().unwrap_or_default();
+                errs.extend(sets.err().unwrap_or_default());
+                return Err(AppError::validation(errs));
+            }
+        };
+        let staged = match &self.reconfigure {
+            Some(r) => stage(r, sets, compliance.certificate)?,
+            None => None,
+        };
         let p = Principal::system(Actor::first_run());
         let done = setup::apply(svc, &p, plan).await?;
+        if let Some(staged) = staged {
+            staged.commit();
+            tracing::info!(schemes = ?svc.compliance().schemes(), "compliance set up from the first-run page");
+        }
         self.close();
         tracing::info!(admin = %done.admin, "set up from the first-run page");
         Ok(done)

@@ -128,7 +128,7 @@ async fn a_refused_registration_is_seen_corrected_and_sent_again_from_the_centre
         .post_file(
             "/admin/compliance/tables",
             &[("csrf", &csrf), ("table", "Luoghi")],
-            ("file", "notes.csv", "hello;world\n"),
+            ("file", "notes.csv", b"hello;world\n"),
         )
         .await;
     assert_eq!(wrong.status, 422, "{}", wrong.text);
@@ -138,7 +138,7 @@ async fn a_refused_registration_is_seen_corrected_and_sent_again_from_the_centre
         .post_file(
             "/admin/compliance/tables",
             &[("csrf", &csrf), ("table", "Tipi_Documento")],
-            ("file", "Tipi_Documento.csv", sample),
+            ("file", "Tipi_Documento.csv", sample.as_bytes()),
         )
         .await;
     assert_eq!(ok.status, 303, "{}", ok.text);
@@ -150,7 +150,7 @@ async fn a_refused_registration_is_seen_corrected_and_sent_again_from_the_centre
         .post_file(
             "/admin/compliance/tables",
             &[("csrf", "nope"), ("table", "Luoghi")],
-            ("file", "x.csv", sample),
+            ("file", "x.csv", sample.as_bytes()),
         )
         .await;
     assert_eq!(forged.status, 403);

@@ -203,6 +203,19 @@ async fn in_a_browser_the_first_run_ends_on_today() {
     let name = c.client.find(Locator::Id("name")).await.unwrap();
     name.clear().await.unwrap();
     c.screenshot("desk-welcome").await;
+    // The compliance step: a scheme's settings show once it is ticked, and hide again.
+    let ws_key = c.client.find(Locator::Id("ws_key")).await.unwrap();
+    assert!(!ws_key.is_displayed().await.unwrap());
+    c.click(Locator::Id("alloggiati")).await;
+    assert!(ws_key.is_displayed().await.unwrap());
+    c.client
+        .execute("document.getElementById('cis').scrollIntoView()", vec![])
+        .await
+        .unwrap();
+    c.screenshot("desk-welcome-compliance").await;
+    c.axe("the first-run page with Alloggiati Web ticked").await;
+    c.click(Locator::Id("alloggiati")).await;
+    assert!(!ws_key.is_displayed().await.unwrap());
     c.click(Locator::Css("button.primary")).await;
     c.wait_for(Locator::Id("name-error")).await;
     c.screenshot("desk-welcome-refused").await;

@@ -41,6 +41,7 @@ mod desk_settings;
 mod desk_stay;
 mod desk_webhooks_admin;
 mod desk_welcome;
+mod desk_welcome_compliance;
 mod doctor;
 mod events;
 mod feed;

@@ -96,19 +96,24 @@ impl Browser {
         &self,
         path: &str,
         fields: &[(&str, &str)],
-        file: (&str, &str, &str),
+        file: (&str, &str, &[u8]),
     ) -> Reply {
         let boundary = "innkeep-test-boundary-7d2f";
-        let mut body = String::new();
+        let mut body = Vec::new();
         for (k, v) in fields {
-            body.push_str(&format!(
-                "--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n"
-            ));
+            body.extend(
+                format!(
+                    "--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n"
+                )
+                .bytes(),
+            );
         }
         let (field, name, contents) = file;
-        body.push_str(&format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{name}\"\r\nContent-Type: text/csv\r\n\r\n{contents}\r\n--{boundary}--\r\n"
-        ));
+        body.extend(format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        ).bytes());
+        body.extend_from_slice(contents);
+        body.extend(format!("\r\n--{boundary}--\r\n").bytes());
         let mut req = self
             .client
             .post(format!("{}{path}", self.base))

@@ -69,6 +69,12 @@ async fn start(sim: &Sim, cis: Option<&super::cis_sim::Sim>) -> TestApp {
         .compliance(compliance)
         .start()
         .await;
+    sample_tables(&app).await;
+    app
+}
+
+/// Sets the hotel's clock to [`DAY`] and loads the sample code tables.
+pub async fn sample_tables(app: &TestApp) {
     let at = format!("{DAY}T10:00:00Z").parse().unwrap();
     app.clock().set_now(at);
     for (table, text) in [
@@ -85,7 +91,6 @@ async fn start(sim: &Sim, cis: Option<&super::cis_sim::Sim>) -> TestApp {
             .await
             .unwrap();
     }
-    app
 }
 
 /// An Italian guest's body, born in `town` (`province` when not empty).
