@@ -10,7 +10,7 @@ use poem::http::StatusCode;
 use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 
-use super::{DeskSession, DeskState, Outcome, SESSION_COOKIE, Shell, open, open_post, or_answer};
+use super::{DeskSession, DeskState, Outcome, SESSION_COOKIE, Shell, open, open_form, or_answer};
 use super::{page, server_error, web};
 use crate::auth::secrets;
 use crate::i18n::T;
@@ -78,13 +78,9 @@ pub async fn show(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
 /// `POST /account/password`.
 #[handler]
 pub async fn change(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::ANYONE).await);
-    let get = |k: &str| form.get(k).cloned().unwrap_or_default();
-    let typed = OwnPassword {
-        current: get("current"),
-        new: get("new"),
-        repeat: get("repeat"),
-    };
+    let (s, t, posted) =
+        or_answer!(open_form::<OwnPassword>(req, body, &state, super::ANYONE).await);
+    let typed = posted.fields;
     let mine = web::cookie(req, SESSION_COOKIE).map(|c| secrets::token_hash(&c));
     let address = crate::web::remote(req);
     let guard = (&state.auth.throttle, address.as_str());
@@ -102,11 +98,20 @@ pub async fn change(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
     }
 }
 
+/// The language form.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct LanguageForm {
+    /// `en`, `it` or `hr`.
+    language: String,
+}
+
 /// `POST /account/language`: the language of the staff member's own pages.
 #[handler]
 pub async fn language(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::ANYONE).await);
-    let typed = form.get("language").cloned().unwrap_or_default();
+    let (s, t, posted) =
+        or_answer!(open_form::<LanguageForm>(req, body, &state, super::ANYONE).await);
+    let typed = posted.fields.language;
     let me = s.principal.actor.id.clone();
     match staff::set_language(&state.svc, &s.principal, me, &typed).await {
         Ok(()) => web::redirect(

@@ -13,7 +13,10 @@ use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
 use serde_json::json;
 
-use super::{DeskState, Outcome, Shell, failed_read, open, open_post, or_answer, page};
+use serde::Deserialize;
+
+use super::posted::ticked;
+use super::{DeskState, Outcome, Shell, failed_read, open, open_form, or_answer, page};
 use crate::domain::enums::PaymentMethod;
 use crate::domain::money;
 use crate::error::Kind;
@@ -191,53 +194,66 @@ async fn render(
     page(status, &body)
 }
 
-/// The check-out request a form asks for: "pays later", or the payments taken now (the
-/// amounts as people type them; the split row only when filled in), or, from a form without
-/// amounts, the method alone. The amounts that are not amounts are refused by field.
-fn input_of(
-    id: &str,
-    form: &std::collections::HashMap<String, String>,
-) -> (serde_json::Value, Vec<crate::error::FieldError>) {
-    let get = |k: &str| {
-        form.get(k)
-            .map(|v| v.trim().to_string())
-            .unwrap_or_default()
-    };
-    let method = get("payment_method");
-    let mut input = json!({"reservation_id": id});
-    let mut errors = Vec::new();
-    if get("pay_later") == "yes" {
-        input["pay_later"] = json!(true);
-        if !method.is_empty() {
+/// The check-out form.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct CheckOutForm {
+    /// The amount taken now; absent from a form without amounts (the method alone).
+    amount: Option<String>,
+    /// How it is paid.
+    payment_method: String,
+    /// The split row: a second amount and its method.
+    split_amount: String,
+    split_method: String,
+    /// The guest pays later (a company, a bank transfer).
+    #[serde(deserialize_with = "ticked")]
+    pay_later: bool,
+}
+
+impl CheckOutForm {
+    /// The check-out request the form asks for: "pays later", or the payments taken now
+    /// (the amounts as people type them; the split row only when filled in), or, from a
+    /// form without amounts, the method alone. Amounts that are not amounts are refused by
+    /// field.
+    fn request(&self, id: &str) -> (serde_json::Value, Vec<crate::error::FieldError>) {
+        let method = self.payment_method.trim();
+        let mut input = json!({"reservation_id": id});
+        let mut errors = Vec::new();
+        if self.pay_later {
+            input["pay_later"] = json!(true);
+            if !method.is_empty() {
+                input["payment_method"] = json!(method);
+            }
+        } else if let Some(amount) = &self.amount {
+            let mut payments = Vec::new();
+            let rows = [
+                (amount.trim(), method),
+                (self.split_amount.trim(), self.split_method.trim()),
+            ];
+            for (i, (amount, how)) in rows.into_iter().enumerate() {
+                if i > 0 && amount.is_empty() && how.is_empty() {
+                    continue;
+                }
+                match money::parse_amount(amount) {
+                    Some(minor) if minor > 0 => {
+                        payments.push(json!({"amount": minor, "method": how}));
+                    }
+                    _ => errors.push(
+                        crate::error::FieldError::new(
+                            format!("payments[{i}].amount"),
+                            "invalid_amount",
+                            "must be an amount above zero, such as 95 or 95.50",
+                        )
+                        .said("problem-amount-above-zero", vec![]),
+                    ),
+                }
+            }
+            input["payments"] = json!(payments);
+        } else {
             input["payment_method"] = json!(method);
         }
-    } else if form.contains_key("amount") {
-        let mut payments = Vec::new();
-        let rows = [
-            (get("amount"), method),
-            (get("split_amount"), get("split_method")),
-        ];
-        for (i, (amount, how)) in rows.into_iter().enumerate() {
-            if i > 0 && amount.is_empty() && how.is_empty() {
-                continue;
-            }
-            match money::parse_amount(&amount) {
-                Some(minor) if minor > 0 => payments.push(json!({"amount": minor, "method": how})),
-                _ => errors.push(
-                    crate::error::FieldError::new(
-                        format!("payments[{i}].amount"),
-                        "invalid_amount",
-                        "must be an amount above zero, such as 95 or 95.50",
-                    )
-                    .said("problem-amount-above-zero", vec![]),
-                ),
-            }
-        }
-        input["payments"] = json!(payments);
-    } else {
-        input["payment_method"] = json!(method);
+        (input, errors)
     }
-    (input, errors)
 }
 
 /// `GET /reservations/{id}/check-out`.
@@ -259,8 +275,10 @@ pub async fn submit(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::FRONT_DESK).await);
-    let (input, mut errors) = input_of(&id, &form);
+    let (s, t, posted) =
+        or_answer!(open_form::<CheckOutForm>(req, body, &state, super::FRONT_DESK).await);
+    let form = posted.typed;
+    let (input, mut errors) = posted.fields.request(&id);
     let parsed = CheckOut::from_json(&input, "", &mut errors).filter(|_| errors.is_empty());
     let Some(input) = parsed else {
         let problem = Some(t.n("form-errors", errors.len().max(1) as i64));

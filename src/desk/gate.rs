@@ -6,6 +6,7 @@
 use poem::http::StatusCode;
 use poem::{Body, Request, Response};
 
+use super::posted::Posted;
 use super::{DeskState, SESSION_COOKIE, message, server_error, words};
 use crate::auth::secrets;
 use crate::domain::scopes::Scope;
@@ -100,16 +101,34 @@ pub(super) async fn open_post(
     state: &DeskState,
     needs: &[Scope],
 ) -> Result<(DeskSession, T, std::collections::HashMap<String, String>), Response> {
+    /// No field read: the form as typed is all a caller wants.
+    #[derive(Default, serde::Deserialize)]
+    struct Untyped {}
+    let (s, t, posted) = open_form::<Untyped>(req, body, state, needs).await?;
+    Ok((s, t, posted.typed))
+}
+
+/// [`open_post`], the form read into its typed fields `F`.
+pub(super) async fn open_form<F: serde::de::DeserializeOwned + Default>(
+    req: &Request,
+    body: Body,
+    state: &DeskState,
+    needs: &[Scope],
+) -> Result<(DeskSession, T, Posted<F>), Response> {
     let s = signed_in(req, state).await?;
-    let form = web::form(body).await.unwrap_or_default();
-    if let Some(r) = refused(req, &s, &form) {
+    let bytes = body.into_bytes().await.unwrap_or_default();
+    let posted = Posted::read(&bytes).unwrap_or_else(|| Posted {
+        fields: F::default(),
+        typed: Default::default(),
+    });
+    if let Some(r) = refused(req, &s, &posted.typed) {
         return Err(r);
     }
     let t = words_for(req, &s);
     if let Some(refusal) = lacking(&s, &t, needs) {
         return Err(refusal);
     }
-    Ok((s, t, form))
+    Ok((s, t, posted))
 }
 
 /// The signed-in staff member, or the answer to send instead: a redirect to sign in.

@@ -11,7 +11,8 @@ use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
 
 use super::guests::{EraseForm, show};
-use super::{DeskState, Shell, failed_read, open_admin_post, or_answer, page};
+use super::posted::Confirmed;
+use super::{DeskState, Shell, failed_read, open_admin_post, open_form, or_answer, page};
 use crate::error::Kind as ErrorKind;
 use crate::i18n::{Arg, T};
 use crate::service::privacy::{self, Erasure};
@@ -57,8 +58,8 @@ pub async fn erase(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_admin_post(req, body, &state).await);
-    if form.get("confirm").map(String::as_str) != Some("yes") {
+    let (s, t, posted) = or_answer!(open_form::<Confirmed>(req, body, &state, super::ADMIN).await);
+    if !posted.fields.confirm {
         let again = EraseForm {
             error: Some(t.t("privacy-erase-tick")),
             problem: None,

@@ -12,7 +12,7 @@ use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
 use serde_json::json;
 
-use super::{DeskState, Shell, open, open_post, or_answer, page, server_error};
+use super::{DeskState, Shell, open, open_form, or_answer, page, server_error};
 use crate::domain::enums::HousekeepingStatus as H;
 use crate::error::Kind;
 use crate::i18n::{Arg, T};
@@ -149,6 +149,16 @@ pub async fn housekeeping(req: &Request, state: Data<&Arc<DeskState>>) -> Respon
     render(&state, &s, shell, StatusCode::OK, None).await
 }
 
+/// A room's state button.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct RoomStateForm {
+    /// The housekeeping state to move it to.
+    status: String,
+    /// The room's version when the page was drawn.
+    version: String,
+}
+
 /// `POST /housekeeping/{room_id}`: moves a room to `status`.
 #[handler]
 pub async fn set(
@@ -157,12 +167,10 @@ pub async fn set(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::HOUSEKEEPING).await);
-    let status = form.get("status").cloned().unwrap_or_default();
-    let version = form
-        .get("version")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+    let (s, t, posted) =
+        or_answer!(open_form::<RoomStateForm>(req, body, &state, super::HOUSEKEEPING).await);
+    let RoomStateForm { status, version } = posted.fields;
+    let version = version.parse().unwrap_or(0);
     let mut errors = Vec::new();
     let input = RoomUpdate::from_json(&json!({ "housekeeping_status": status }), "", &mut errors);
     let again = |status, problem| {

@@ -12,7 +12,10 @@ use poem::{Body, Request, Response, handler};
 use serde_json::{Value, json};
 
 use super::invoice::{Typed, render};
-use super::{DeskSession, DeskState, Outcome, Shell, failed_read, open_post, or_answer};
+use serde::Deserialize;
+
+use super::posted::ticked;
+use super::{DeskSession, DeskState, Outcome, Shell, failed_read, open_form, or_answer};
 use crate::domain::enums::PaymentKind;
 use crate::domain::money::parse_amount;
 use crate::error::{AppError, FieldError, Kind};
@@ -60,6 +63,27 @@ async fn refused(
     again(state, s, t, id, typed, outcome).await
 }
 
+/// The payment form.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct PaymentForm {
+    /// The amount, as people write amounts (a negative one refunds).
+    amount: String,
+    /// How it was paid.
+    method: String,
+}
+
+/// The credit-note form.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct CreditForm {
+    /// Why the invoice is reversed.
+    reason: String,
+    /// "Yes, reverse it" ticked.
+    #[serde(deserialize_with = "ticked")]
+    confirm: bool,
+}
+
 /// `POST /invoices/{id}/payments`: records a payment.
 #[handler]
 pub async fn pay(
@@ -68,12 +92,10 @@ pub async fn pay(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::BILLING).await);
-    let amount = form
-        .get("amount")
-        .map(|v| v.trim().to_string())
-        .unwrap_or_default();
-    let method = form.get("method").cloned().unwrap_or_default();
+    let (s, t, posted) =
+        or_answer!(open_form::<PaymentForm>(req, body, &state, super::BILLING).await);
+    let PaymentForm { amount, method } = posted.fields;
+    let amount = amount.trim().to_string();
     let mut errors = Vec::new();
     let minor = parse_amount(&amount);
     if minor.is_none() {
@@ -115,11 +137,10 @@ pub async fn credit_note(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::BILLING).await);
-    let reason = form
-        .get("reason")
-        .map(|v| v.trim().to_string())
-        .unwrap_or_default();
+    let (s, t, posted) =
+        or_answer!(open_form::<CreditForm>(req, body, &state, super::BILLING).await);
+    let form = posted.fields;
+    let reason = form.reason.trim().to_string();
     let typed = Typed {
         credit: Some(reason.clone()),
         ..Typed::default()
@@ -134,7 +155,7 @@ pub async fn credit_note(
         errors.retain(|e| e.field != "reason");
         errors.push(FieldError::new("reason", "required", t.t("error-reason")));
     }
-    if form.get("confirm").map(String::as_str) != Some("yes") {
+    if !form.confirm {
         errors.push(FieldError::new("confirm", "required", t.t("error-confirm")));
     }
     let (Some(input), true) = (parsed, errors.is_empty()) else {

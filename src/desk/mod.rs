@@ -342,8 +342,9 @@ macro_rules! or_answer {
 pub(crate) use or_answer;
 
 mod gate;
+mod posted;
 use gate::{
     ADMIN, ANYONE, BILLING, BOARD, BOOKING, CHANGES, CHECK_IN, FRONT_DESK, GUEST_EDIT, GUESTS,
-    HOUSEKEEPING, INVOICES, STAY, lacking, open, open_admin, open_admin_post, open_post, refused,
-    signed_in,
+    HOUSEKEEPING, INVOICES, STAY, lacking, open, open_admin, open_admin_post, open_form, open_post,
+    refused, signed_in,
 };

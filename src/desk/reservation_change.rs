@@ -6,17 +6,17 @@
 //! at its field. The room board posts its drag-and-drop moves here too, with `back` naming
 //! the board to return to once done.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use poem::http::StatusCode;
 use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::reservation::Refusal;
 use super::stay_actions::{apply, refuse};
-use super::{DeskState, open_post, or_answer};
+use super::{DeskState, open_form, or_answer};
 use crate::domain::enums::Source;
 use crate::domain::money::{format_amount, parse_amount};
 use crate::domain::reservation::Status;
@@ -184,31 +184,94 @@ pub(super) fn ages(typed: &str) -> Value {
         .collect()
 }
 
-/// The PUT body a posted form asks for: the fields it carries (an in-house stay's form
-/// carries fewer), an empty room or notes cleared; an amount that cannot be read is an error
-/// at `nightly_rate` in words.
-fn body_of(form: &HashMap<String, String>, t: &T, errors: &mut Vec<FieldError>) -> Value {
-    let mut body = Map::new();
-    for (k, v) in form {
-        let v = v.trim();
-        let value = match k.as_str() {
-            "arrival" | "departure" | "room_type_id" | "source" => Value::String(v.into()),
-            "room_id" | "notes" | "rate_note" if v.is_empty() => Value::Null,
-            "room_id" | "notes" | "rate_note" => Value::String(v.into()),
-            "adults" | "children" | "extra_beds" | "cots" => whole(v),
-            "children_ages" => ages(v),
-            "nightly_rate" => match parse_amount(v) {
-                Some(minor) => Value::from(minor),
-                None => {
-                    errors.push(FieldError::new(k, "invalid", t.t("error-amount")));
-                    continue;
+/// A field the form carries, trimmed.
+fn given(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim)
+}
+
+/// The change form. A field the form does not carry (an in-house stay's carries fewer) is
+/// `None` and stays as it is.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ChangeForm {
+    /// The reservation's version when the page was drawn.
+    version: String,
+    /// The nightly rate the page showed (in minor units), to see whether it changed.
+    stored_rate: String,
+    /// Where to go back to (the board's page), when the change came from there.
+    back: String,
+    arrival: Option<String>,
+    departure: Option<String>,
+    room_type_id: Option<String>,
+    source: Option<String>,
+    /// Empty: no room.
+    room_id: Option<String>,
+    /// Empty: cleared.
+    notes: Option<String>,
+    rate_note: Option<String>,
+    adults: Option<String>,
+    children: Option<String>,
+    extra_beds: Option<String>,
+    cots: Option<String>,
+    /// The children's ages, as typed ("4, 9").
+    children_ages: Option<String>,
+    /// As people write amounts.
+    nightly_rate: Option<String>,
+}
+
+impl ChangeForm {
+    /// The PUT body the form asks for: the fields it carries, an empty room or notes
+    /// cleared; an amount that cannot be read is an error at `nightly_rate` in words.
+    fn request(&self, t: &T, errors: &mut Vec<FieldError>) -> Value {
+        let mut body = Map::new();
+        let text = [
+            ("arrival", &self.arrival),
+            ("departure", &self.departure),
+            ("room_type_id", &self.room_type_id),
+            ("source", &self.source),
+        ];
+        for (k, v) in text {
+            if let Some(v) = given(v) {
+                body.insert(k.into(), Value::String(v.into()));
+            }
+        }
+        for (k, v) in [
+            ("room_id", &self.room_id),
+            ("notes", &self.notes),
+            ("rate_note", &self.rate_note),
+        ] {
+            if let Some(v) = given(v) {
+                let cleared = v.is_empty();
+                body.insert(k.into(), if cleared { Value::Null } else { v.into() });
+            }
+        }
+        for (k, v) in [
+            ("adults", &self.adults),
+            ("children", &self.children),
+            ("extra_beds", &self.extra_beds),
+            ("cots", &self.cots),
+        ] {
+            if let Some(v) = given(v) {
+                body.insert(k.into(), whole(v));
+            }
+        }
+        if let Some(v) = given(&self.children_ages) {
+            body.insert("children_ages".into(), ages(v));
+        }
+        if let Some(v) = given(&self.nightly_rate) {
+            match parse_amount(v) {
+                Some(minor) => {
+                    body.insert("nightly_rate".into(), Value::from(minor));
                 }
-            },
-            _ => continue,
-        };
-        body.insert(k.clone(), value);
+                None => errors.push(FieldError::new(
+                    "nightly_rate",
+                    "invalid",
+                    t.t("error-amount"),
+                )),
+            }
+        }
+        Value::Object(body)
     }
-    Value::Object(body)
 }
 
 /// `POST /reservations/{id}/change`.
@@ -219,15 +282,14 @@ pub async fn change(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::CHANGES).await);
-    let version = form
-        .get("version")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+    let (s, t, posted) =
+        or_answer!(open_form::<ChangeForm>(req, body, &state, super::CHANGES).await);
+    let (fields, form) = (posted.fields, posted.typed);
+    let version = fields.version.parse().unwrap_or(0);
     let mut errors = Vec::new();
-    let input = body_of(&form, &t, &mut errors);
+    let input = fields.request(&t, &mut errors);
     // A rate set by hand says why: the desk asks for the reason whenever the rate changes.
-    let stored = form.get("stored_rate").and_then(|v| v.parse::<i64>().ok());
+    let stored = fields.stored_rate.parse::<i64>().ok();
     let typed = input.get("nightly_rate").and_then(Value::as_i64);
     if typed.is_some() && typed != stored && input.get("rate_note").is_none_or(Value::is_null) {
         errors.push(FieldError::new(
@@ -245,7 +307,7 @@ pub async fn change(
         };
         return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
     };
-    let back = form.get("back").and_then(|b| board_back(b));
+    let back = board_back(&fields.back);
     apply(
         &state,
         &s,

@@ -15,7 +15,7 @@ use poem::{Body, Request, Response, handler};
 use serde_json::{Value, json};
 
 use super::once::{self, Once};
-use super::stay_actions::charge_json;
+use super::stay_actions::ChargeForm;
 use super::{DeskSession, DeskState, Outcome, Shell, open, open_post, or_answer, page};
 use super::{server_error, web};
 use crate::domain::money::parse_amount;
@@ -227,7 +227,13 @@ fn lines(f: &HashMap<String, String>, t: &T, errors: &mut Vec<FieldError>) -> Ve
             continue;
         }
         let path = format!("lines[{i}].");
-        let mut line = charge_json(&get, &path, t, errors);
+        let charge = ChargeForm {
+            description: get("description"),
+            quantity: get("quantity"),
+            unit_price: get("unit_price"),
+            tax_rate: String::new(),
+        };
+        let mut line = charge.request(&path, t, errors);
         let tax = get("tax_rate");
         let tax = tax.trim_end_matches('%').trim();
         if !tax.is_empty() {

@@ -10,7 +10,7 @@ use poem::http::StatusCode;
 use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
 
-use super::{DeskSession, DeskState, Outcome, Shell, failed_read, open, open_post, or_answer};
+use super::{DeskSession, DeskState, Outcome, Shell, failed_read, open, open_form, or_answer};
 use super::{page, server_error, web};
 use crate::domain::scopes::Role;
 use crate::error::{AppError, Kind};
@@ -169,12 +169,27 @@ fn password_page(s: &DeskSession, t: T, made: WithPassword, key: &str) -> Respon
     .answer()
 }
 
+/// The staff forms: a new member (`username`, `role`), or an action on one (`role`,
+/// `language`, and the "yes" tick the others ask for).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct StaffForm {
+    /// The new member's user name.
+    username: String,
+    /// Their role.
+    role: String,
+    /// Their language.
+    language: String,
+    /// "Yes" ticked.
+    #[serde(deserialize_with = "super::posted::ticked")]
+    confirm: bool,
+}
+
 /// `POST /admin/staff`: adds a staff member and shows their password once.
 #[handler]
 pub async fn add(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
-    let username = form.get("username").map(|v| v.trim()).unwrap_or_default();
-    let role = form.get("role").map(String::as_str).unwrap_or_default();
+    let (s, t, posted) = or_answer!(open_form::<StaffForm>(req, body, &state, super::ADMIN).await);
+    let (username, role) = (posted.fields.username.trim(), posted.fields.role.as_str());
     match staff::add(&state.svc, &s.principal, username, role).await {
         Ok(made) => password_page(&s, t, made, "staff-added"),
         Err(e) if !e.errors.is_empty() => {
@@ -238,28 +253,20 @@ pub async fn act(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
-    let (svc, p) = (&state.svc, &s.principal);
-    if !["role", "language"].contains(&action.as_str())
-        && form.get("confirm").map(String::as_str) != Some("yes")
-    {
+    let (s, t, posted) = or_answer!(open_form::<StaffForm>(req, body, &state, super::ADMIN).await);
+    let (svc, p, form) = (&state.svc, &s.principal, &posted.fields);
+    if !["role", "language"].contains(&action.as_str()) && !form.confirm {
         let problem = Some(t.t("staff-confirm"));
         let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, Vec::new(), problem);
         return member_page(req, &state, &s, t, id, outcome).await;
     }
     let done = match action.as_str() {
-        "role" => {
-            let role = form.get("role").map(String::as_str).unwrap_or_default();
-            staff::set_role(svc, p, id.clone(), role)
-                .await
-                .map(|_| "staff-role")
-        }
-        "language" => {
-            let typed = form.get("language").map(String::as_str).unwrap_or_default();
-            staff::set_language(svc, p, id.clone(), typed)
-                .await
-                .map(|_| "staff-language")
-        }
+        "role" => staff::set_role(svc, p, id.clone(), &form.role)
+            .await
+            .map(|_| "staff-role"),
+        "language" => staff::set_language(svc, p, id.clone(), &form.language)
+            .await
+            .map(|_| "staff-language"),
         "disable" => staff::set_enabled(svc, p, id.clone(), false)
             .await
             .map(|_| "staff-disabled"),

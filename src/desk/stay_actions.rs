@@ -13,7 +13,10 @@ use poem::{Body, Request, Response, handler};
 use serde_json::{Value, json};
 
 use super::reservation::{Refusal, show};
-use super::{DeskState, Shell, open_post, or_answer};
+use serde::Deserialize;
+
+use super::posted::ticked;
+use super::{DeskState, Shell, open_form, open_post, or_answer};
 use crate::domain::money::parse_amount;
 use crate::error::{AppError, FieldError, Kind};
 use crate::i18n::T;
@@ -37,38 +40,58 @@ pub fn charge_field(path: &str) -> Option<&'static str> {
         .find(|name| path == *name)
 }
 
-/// A charge's JSON from its form fields (`description`, `quantity`, `unit_price`, read with
-/// `get`): a price that is not an amount is reported at `{path}unit_price` in words, a
-/// quantity that is not a number is left for the API's rule to name.
-pub fn charge_json(
-    get: &dyn Fn(&str) -> String,
-    path: &str,
-    t: &T,
-    errors: &mut Vec<FieldError>,
-) -> Value {
-    let price = get("unit_price");
-    let unit_price = match parse_amount(&price) {
-        Some(minor) => json!(minor),
-        None => {
-            let field = format!("{path}unit_price");
-            errors.push(FieldError::new(&field, "invalid", t.t("error-amount")));
-            Value::Null
-        }
-    };
-    let quantity = get("quantity");
-    let quantity = quantity
-        .parse::<i64>()
-        .map_or(Value::String(quantity), |n| json!(n));
-    let mut line =
-        json!({"description": get("description"), "quantity": quantity, "unit_price": unit_price});
-    // The folio's form chooses the VAT rate (basis points) from the property's list.
-    let rate = get("tax_rate");
-    if !rate.is_empty() {
-        line["tax_rate"] = rate
+/// A charge as a form types it (the folio's add-charge form, a line of a sale).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ChargeForm {
+    /// What was sold.
+    pub description: String,
+    /// How many.
+    pub quantity: String,
+    /// The price of one, as people write amounts.
+    pub unit_price: String,
+    /// The VAT rate in basis points, chosen from the property's list (blank: the usual).
+    pub tax_rate: String,
+}
+
+impl ChargeForm {
+    /// The charge as the API takes it: a price that is not an amount is reported at
+    /// `{path}unit_price` in words, a quantity that is not a number is left for the API's
+    /// rule to name.
+    pub fn request(&self, path: &str, t: &T, errors: &mut Vec<FieldError>) -> Value {
+        let unit_price = match parse_amount(self.unit_price.trim()) {
+            Some(minor) => json!(minor),
+            None => {
+                let field = format!("{path}unit_price");
+                errors.push(FieldError::new(&field, "invalid", t.t("error-amount")));
+                Value::Null
+            }
+        };
+        let quantity = self.quantity.trim();
+        let quantity = quantity
             .parse::<i64>()
-            .map_or(Value::String(rate), |n| json!(n));
+            .map_or(Value::String(quantity.into()), |n| json!(n));
+        let mut line = json!({"description": self.description.trim(), "quantity": quantity,
+            "unit_price": unit_price});
+        let rate = self.tax_rate.trim();
+        if !rate.is_empty() {
+            line["tax_rate"] = rate
+                .parse::<i64>()
+                .map_or(Value::String(rate.into()), |n| json!(n));
+        }
+        line
     }
-    line
+}
+
+/// The cancel and no-show forms: the confirmation tick and the version the page showed.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct StatusForm {
+    /// "Yes, cancel it" ticked.
+    #[serde(deserialize_with = "ticked")]
+    confirm: bool,
+    /// The reservation's version when the page was drawn.
+    version: String,
 }
 
 /// The reservation page again, refused: `status`, what was typed and why.
@@ -114,14 +137,11 @@ pub async fn add_charge(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, &state, super::FRONT_DESK).await);
-    let get = |k: &str| {
-        form.get(k)
-            .map(|v| v.trim().to_string())
-            .unwrap_or_default()
-    };
+    let (s, t, posted) =
+        or_answer!(open_form::<ChargeForm>(req, body, &state, super::FRONT_DESK).await);
+    let form = posted.typed;
     let mut errors = Vec::new();
-    let input = charge_json(&get, "", &t, &mut errors);
+    let input = posted.fields.request("", &t, &mut errors);
     let parsed = ChargeInput::from_json(&input, "", &mut errors);
     let (Some(input), true) = (parsed, errors.is_empty()) else {
         errors.retain(|e| !(e.field == "unit_price" && e.code != "invalid"));
@@ -205,18 +225,17 @@ async fn set_status(
     status: &str,
     flash: &str,
 ) -> Response {
-    let (s, t, form) = or_answer!(open_post(req, body, state, super::CHANGES).await);
-    if form.get("confirm").map(String::as_str) != Some("yes") {
+    let (s, t, posted) =
+        or_answer!(open_form::<StatusForm>(req, body, state, super::CHANGES).await);
+    let form = posted.fields;
+    if !form.confirm {
         let refusal = Refusal {
             problem: Some(t.t(&format!("confirm-{flash}"))),
             ..Refusal::default()
         };
         return refuse(state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
     }
-    let version = form
-        .get("version")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+    let version = form.version.parse().unwrap_or(0);
     let mut errors = Vec::new();
     let Some(input) = ReservationUpdate::from_json(&json!({ "status": status }), "", &mut errors)
     else {

@@ -231,8 +231,9 @@ pub async fn set_language(svc: &Services, p: &Principal, id: String, typed: &str
         .await
 }
 
-/// What a staff member types to change their own password.
-#[derive(Debug, Default)]
+/// What a staff member types to change their own password (the desk's form reads into it).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
 pub struct OwnPassword {
     /// The password they have.
     pub current: String,
