@@ -12,7 +12,7 @@ use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
 
 use super::staff::ShownOnce;
-use super::{DeskSession, DeskState, Shell, failed_read, open, open_admin, open_post};
+use super::{DeskSession, DeskState, Shell, failed_read, open, open_admin, open_form, open_post};
 use super::{or_answer, page, server_error, web};
 use crate::domain::scopes::{Grant, Scope};
 use crate::error::{AppError, Kind};
@@ -336,6 +336,19 @@ pub async fn one(req: &Request, Path(id): Path<String>, state: Data<&Arc<DeskSta
     .await
 }
 
+/// A client's forms: its rate limit, or the revoke button with its "yes" tick.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct ClientForm {
+    /// Requests per second (empty: the server's default).
+    rate_per_second: String,
+    /// The burst.
+    rate_burst: String,
+    /// "Yes, revoke it" ticked.
+    #[serde(deserialize_with = "super::posted::ticked")]
+    confirm: bool,
+}
+
 /// `POST /admin/clients/{id}/{action}`: `rate` (its own limit; both empty for the server's)
 /// or `revoke` (with the "yes" tick).
 #[handler]
@@ -345,15 +358,18 @@ pub async fn act(
     body: Body,
     state: Data<&Arc<DeskState>>,
 ) -> Response {
-    let (s, t, f) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
-    let get = |k: &str| f.get(k).cloned().unwrap_or_default();
+    let (s, t, posted) = or_answer!(open_form::<ClientForm>(req, body, &state, super::ADMIN).await);
+    let ClientForm {
+        rate_per_second: rate,
+        rate_burst: burst,
+        confirm,
+    } = posted.fields;
     let (svc, p) = (&state.svc, &s.principal);
-    let (rate, burst) = (get("rate_per_second"), get("rate_burst"));
     let done = match action.as_str() {
         "rate" => api_clients::set_rate(svc, p, id.clone(), &rate, &burst)
             .await
             .map(|_| "client-rate"),
-        "revoke" if get("confirm") == "yes" => api_clients::revoke(svc, p, id.clone())
+        "revoke" if confirm => api_clients::revoke(svc, p, id.clone())
             .await
             .map(|_| "client-revoked"),
         "revoke" => Err(AppError::conflict("confirm", t.t("staff-confirm"))),

@@ -13,7 +13,7 @@ use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 
 use super::clients_admin::list_page;
-use super::{DeskSession, Shell, failed_read, open_admin, open_admin_post};
+use super::{DeskSession, Shell, failed_read, open_admin, open_form};
 use super::{DeskState, or_answer, page, server_error, web};
 use crate::error::Kind;
 use crate::i18n::T;
@@ -38,15 +38,34 @@ struct KiosksPage {
     rows: Vec<[String; 5]>,
 }
 
+/// The device-code form: the code typed, then on the confirmation page the decision.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct DeviceForm {
+    /// The code the device shows.
+    code: String,
+    /// The confirmation page was seen.
+    #[serde(deserialize_with = "super::posted::ticked")]
+    confirm: bool,
+    /// `approve` or `deny`.
+    decision: String,
+}
+
+/// The unpair button.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct UnpairForm {
+    /// The kiosk's id.
+    kiosk: String,
+}
+
 /// `POST /admin/clients/device`: first shows which client the typed code belongs to and what
 /// it asks for; approves or denies only when that page is confirmed (`confirm=yes`).
 #[handler]
 pub async fn device(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, f) = or_answer!(open_admin_post(req, body, &state).await);
-    let code = f
-        .get("code")
-        .map(|c| c.trim().to_string())
-        .unwrap_or_default();
+    let (s, t, posted) = or_answer!(open_form::<DeviceForm>(req, body, &state, super::ADMIN).await);
+    let (form, f) = (posted.fields, posted.typed);
+    let code = form.code.trim().to_string();
     let unknown = |t: T| {
         let errors = HashMap::from([("code".to_string(), t.t("client-device-unknown"))]);
         let shell = Shell::new(&s, t, "admin");
@@ -58,7 +77,7 @@ pub async fn device(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
             (StatusCode::UNPROCESSABLE_ENTITY, None, errors),
         )
     };
-    if f.get("confirm").map(String::as_str) != Some("yes") {
+    if !form.confirm {
         return match api_clients::waiting_device(&state.svc, &s.principal, &code).await {
             Ok(w) => {
                 let scopes = w
@@ -79,7 +98,7 @@ pub async fn device(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
             Err(e) => server_error(&t, &e),
         };
     }
-    let approve = f.get("decision").map(String::as_str) == Some("approve");
+    let approve = form.decision == "approve";
     match api_clients::decide_device(&state.svc, &s.principal, &code, approve).await {
         Ok(_) => {
             let done = if approve {
@@ -134,8 +153,8 @@ pub async fn kiosks(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
 /// `POST /admin/kiosks/unpair`: unpairs the kiosk named by the form's `kiosk`.
 #[handler]
 pub async fn unpair(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, f) = or_answer!(open_admin_post(req, body, &state).await);
-    let id = f.get("kiosk").cloned().unwrap_or_default();
+    let (s, t, posted) = or_answer!(open_form::<UnpairForm>(req, body, &state, super::ADMIN).await);
+    let id = posted.fields.kiosk;
     match kiosk::unpair(&state.svc, &s.principal, &id).await {
         Ok(()) => web::redirect(StatusCode::SEE_OTHER, "/admin/kiosks?done=kiosk-unpaired"),
         Err(e) => failed_read(&t, &e, "not-found-kiosk", ("/admin/kiosks", "kiosks-title")),

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::admin_form::hundredths;
 use super::guest_form::FormField;
-use super::{DeskState, Outcome, Shell, open, open_post, or_answer};
+use super::{DeskState, Outcome, Shell, open, open_form, or_answer};
 use super::{page, server_error, web};
 use crate::domain::money::parse_amount;
 use crate::error::{FieldError, Kind};
@@ -183,13 +183,32 @@ fn whole(v: &str) -> Value {
     v.parse::<i64>().map_or_else(|_| json!(v), |n| json!(n))
 }
 
+/// The settings form as posted.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct SettingsForm {
+    /// The settings' version when the page was drawn.
+    version: String,
+    name: String,
+    time_zone: String,
+    currency: String,
+    country: String,
+    invoice_series: String,
+    /// VAT on rooms in percent, as typed.
+    default_tax_rate: String,
+    /// `charged` or not.
+    city_tax: String,
+    city_tax_amount: String,
+    city_tax_rate: String,
+    city_tax_max_nights: String,
+    city_tax_exempt_under_age: String,
+}
+
 /// The update the form asks for; amounts and rates that cannot be read are said at their
 /// fields.
-fn body_of(f: &HashMap<String, String>, t: &T, errors: &mut Vec<FieldError>) -> Value {
-    let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
-    let mut hundredths_of = |form: &str, key: &str, optional: bool| {
-        let v = get(form);
-        let v = v.trim_end_matches('%').trim();
+fn body_of(f: &SettingsForm, t: &T, errors: &mut Vec<FieldError>) -> Value {
+    let mut hundredths_of = |v: &str, form: &str, key: &str, optional: bool| {
+        let v = v.trim().trim_end_matches('%').trim();
         if optional && v.is_empty() {
             return Value::Null;
         }
@@ -201,29 +220,35 @@ fn body_of(f: &HashMap<String, String>, t: &T, errors: &mut Vec<FieldError>) -> 
             |n| json!(n),
         )
     };
-    let rate = hundredths_of("default_tax_rate", "error-tax-rate", false);
-    let city = match get("city_tax").as_str() {
+    let rate = hundredths_of(
+        &f.default_tax_rate,
+        "default_tax_rate",
+        "error-tax-rate",
+        false,
+    );
+    let city = match f.city_tax.trim() {
         "charged" => {
-            let amount = hundredths_of("city_tax_amount", "error-amount", false);
-            let tax = hundredths_of("city_tax_rate", "error-tax-rate", true);
-            let nights = get("city_tax_max_nights");
-            let age = get("city_tax_exempt_under_age");
+            let amount =
+                hundredths_of(&f.city_tax_amount, "city_tax_amount", "error-amount", false);
+            let tax = hundredths_of(&f.city_tax_rate, "city_tax_rate", "error-tax-rate", true);
+            let nights = f.city_tax_max_nights.trim();
+            let age = f.city_tax_exempt_under_age.trim();
             json!({
                 "amount_per_person_night": amount,
                 "tax_rate": tax,
-                "max_nights": (!nights.is_empty()).then(|| whole(&nights)),
-                "exempt_under_age": (!age.is_empty()).then(|| whole(&age)),
+                "max_nights": (!nights.is_empty()).then(|| whole(nights)),
+                "exempt_under_age": (!age.is_empty()).then(|| whole(age)),
             })
         }
         _ => Value::Null,
     };
-    let country = get("country").to_uppercase();
+    let country = f.country.trim().to_uppercase();
     json!({
-        "name": get("name"),
-        "time_zone": get("time_zone"),
-        "currency": get("currency").to_uppercase(),
+        "name": f.name.trim(),
+        "time_zone": f.time_zone.trim(),
+        "currency": f.currency.trim().to_uppercase(),
         "country": (!country.is_empty()).then_some(country),
-        "invoice_series": get("invoice_series"),
+        "invoice_series": f.invoice_series.trim(),
         "default_tax_rate": rate,
         "city_tax": city,
     })
@@ -232,14 +257,16 @@ fn body_of(f: &HashMap<String, String>, t: &T, errors: &mut Vec<FieldError>) -> 
 /// `POST /admin/settings`: saves the form.
 #[handler]
 pub async fn save(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
-    let (s, t, f) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
+    let (s, t, posted) =
+        or_answer!(open_form::<SettingsForm>(req, body, &state, super::ADMIN).await);
     let stored = match settings::get(&state.svc, &s.principal).await {
         Ok(stored) => stored,
         Err(e) => return server_error(&t, &e),
     };
-    let version = f.get("version").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let version = posted.fields.version.parse().unwrap_or(0);
     let mut errors = Vec::new();
-    let input = body_of(&f, &t, &mut errors);
+    let input = body_of(&posted.fields, &t, &mut errors);
+    let f = posted.typed;
     let mut api = Vec::new();
     let parsed = SettingsUpdate::from_json(&input, "", &mut api);
     // A field the form already explained keeps its own words.

@@ -13,7 +13,7 @@ use poem::{Body, Request, Response, handler};
 use serde_json::json;
 
 use super::staff::ShownOnce;
-use super::{DeskSession, DeskState, Shell, failed_read, open_admin, open_admin_post};
+use super::{DeskSession, DeskState, Shell, failed_read, open_admin, open_admin_post, open_form};
 use super::{or_answer, page, server_error, web};
 use crate::domain::webhooks::Destinations;
 use crate::error::{AppError, FieldError, Kind};
@@ -61,13 +61,28 @@ struct EndpointForm {
     description_error: Option<String>,
 }
 
+/// An endpoint's form as posted (and its page's buttons).
+#[derive(Debug, Default, Clone, serde::Deserialize)]
+#[serde(default)]
+struct EndpointFields {
+    /// Where events are sent.
+    url: String,
+    /// The event types, separated by commas or spaces (empty: all).
+    events: String,
+    /// What the endpoint is for.
+    description: String,
+    /// Deliveries on.
+    #[serde(deserialize_with = "super::posted::ticked")]
+    enabled: bool,
+    /// The endpoint's version when the page was drawn.
+    version: String,
+    /// "Yes, rotate the secret" ticked.
+    #[serde(deserialize_with = "super::posted::ticked")]
+    confirm: bool,
+}
+
 impl EndpointForm {
-    fn typed(
-        t: &T,
-        f: &std::collections::HashMap<String, String>,
-        errors: &[FieldError],
-    ) -> EndpointForm {
-        let get = |k: &str| f.get(k).map(|v| v.trim().to_string()).unwrap_or_default();
+    fn typed(t: &T, f: &EndpointFields, errors: &[FieldError]) -> EndpointForm {
         let on = |name: &str| {
             errors
                 .iter()
@@ -75,10 +90,10 @@ impl EndpointForm {
                 .map(|e| super::rules::say(t, e))
         };
         EndpointForm {
-            url: get("url"),
-            events: get("events"),
-            description: get("description"),
-            enabled: f.contains_key("enabled"),
+            url: f.url.trim().into(),
+            events: f.events.trim().into(),
+            description: f.description.trim().into(),
+            enabled: f.enabled,
             url_error: on("url"),
             events_error: on("events"),
             description_error: on("description"),
@@ -181,7 +196,9 @@ pub async fn add(
     state: Data<&Arc<DeskState>>,
     allow: Data<&Destinations>,
 ) -> Response {
-    let (s, t, f) = or_answer!(open_admin_post(req, body, &state).await);
+    let (s, t, posted) =
+        or_answer!(open_form::<EndpointFields>(req, body, &state, super::ADMIN).await);
+    let f = posted.fields;
     let mut form = EndpointForm::typed(&t, &f, &[]);
     form.enabled = true;
     let mut errors = Vec::new();
@@ -311,13 +328,14 @@ pub async fn act(
     state: Data<&Arc<DeskState>>,
     allow: Data<&Destinations>,
 ) -> Response {
-    let (s, t, f) = or_answer!(open_admin_post(req, body, &state).await);
-    let (svc, p) = (&state.svc, &s.principal);
+    let (s, t, posted) =
+        or_answer!(open_form::<EndpointFields>(req, body, &state, super::ADMIN).await);
+    let (svc, p, f) = (&state.svc, &s.principal, posted.fields);
     let done: Result<&str, AppError> = match action.as_str() {
         "test" => webhooks::test(svc, p, id.clone())
             .await
             .map(|_| "webhook-test"),
-        "rotate" if f.get("confirm").map(String::as_str) == Some("yes") => {
+        "rotate" if f.confirm => {
             return match webhooks::rotate(svc, p, id.clone()).await {
                 Ok(made) => secret_page(&s, t, made, "webhook-rotated"),
                 Err(e) => failed_read(
@@ -331,7 +349,7 @@ pub async fn act(
         "rotate" => Err(AppError::conflict("confirm", t.t("staff-confirm"))),
         "save" => {
             let form = EndpointForm::typed(&t, &f, &[]);
-            let version = f.get("version").and_then(|v| v.parse().ok()).unwrap_or(0);
+            let version = f.version.parse().unwrap_or(0);
             let mut errors = Vec::new();
             match WebhookUpdate::from_json(&form.json(), "", &mut errors) {
                 Some(input) if errors.is_empty() => {
