@@ -245,3 +245,41 @@ async fn a_croatian_hotel_uploads_its_certificate_and_fiscalises_at_once() {
     );
     assert_eq!(sim.violations(), Vec::<String>::new());
 }
+
+/// In a real browser, in Italian and Croatian: CIS ticked shows its settings in the page's
+/// language, and axe finds nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_compliance_step_in_italian_and_croatian() {
+    use crate::support::browser::chrome_speaking;
+    use fantoccini::Locator;
+    for (lang, legend) in [
+        ("it", "Fiscalizzazione (Croazia)"),
+        ("hr", "Fiskalizacija računa (Hrvatska)"),
+    ] {
+        let Some(c) = chrome_speaking(1280, 1000, lang).await else {
+            return;
+        };
+        let app = crate::support::spawn_app().await;
+        c.client
+            .goto(&format!("http://{}/welcome", app.addr))
+            .await
+            .unwrap();
+        c.wait_for(Locator::Id("cis")).await;
+        c.click(Locator::Id("cis")).await;
+        let oib = c.client.find(Locator::Id("oib")).await.unwrap();
+        assert!(oib.is_displayed().await.unwrap());
+        let source = c.client.source().await.unwrap();
+        assert!(source.contains(legend), "{lang}: {source}");
+        c.client
+            .execute(
+                "document.getElementById('alloggiati').scrollIntoView()",
+                vec![],
+            )
+            .await
+            .unwrap();
+        c.screenshot(&format!("desk-welcome-compliance-{lang}"))
+            .await;
+        c.axe(&format!("the first-run page's compliance step ({lang})"))
+            .await;
+    }
+}

@@ -27,6 +27,11 @@ impl Drop for Chrome {
 /// Starts chromedriver and a headless chromium with a `width`×`height` window; `None` (and a
 /// note) when there is no driver outside CI.
 pub async fn chrome(width: u32, height: u32) -> Option<Chrome> {
+    chrome_speaking(width, height, "en-GB").await
+}
+
+/// [`chrome`], its pages asked for in `lang` (its Accept-Language).
+pub async fn chrome_speaking(width: u32, height: u32, lang: &str) -> Option<Chrome> {
     let port = free_port();
     let driver = match Command::new("chromedriver")
         .arg(format!("--port={port}"))
@@ -49,7 +54,8 @@ pub async fn chrome(width: u32, height: u32) -> Option<Chrome> {
         "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--disable-gpu", format!("--window-size={width},{height}"),
-                 "--lang=en-GB"]
+                 format!("--lang={lang}")],
+        "prefs": {"intl.accept_languages": lang}
     });
     if width < 500 {
         // A desktop window cannot be that narrow: emulate the phone's screen instead.
