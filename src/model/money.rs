@@ -135,7 +135,8 @@ pub fn tax_breakdown(lines: &[InvoiceLine]) -> Vec<TaxLine> {
 /// The invoice's standing with the national fiscal system.
 ///
 /// `status`: `not_required` (no scheme, or a sale the scheme does not cover, such as a bank
-/// transfer under `hr-cis`), `pending` (sealed and queued), `offline` (the authority could
+/// transfer under `hr-cis` before 2026, or a credit note of an invoice that was not
+/// required), `pending` (sealed and queued), `offline` (the authority could
 /// not be reached; the queue keeps delivering it late), `fiscalized` (the authority's
 /// reference is in `authority_reference`) or `failed` (refused; `last_error` says why).
 /// The sealed fields (`scheme`, `local_proof`, `receipt_number`, `deliver_by`) never change

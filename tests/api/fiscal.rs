@@ -83,14 +83,15 @@ async fn online_issue_gets_its_jir_and_the_qr_link_carries_it() {
     assert_eq!(fiscalized[0]["actor"]["type"], "system");
     assert_eq!(fiscalized[0]["actor"]["id"], "queue");
 
-    // Numbers run on per premises and device; bank transfers are outside fiscalization.
+    // Numbers run on per premises and device; since 2026 a bank transfer is fiscalized too
+    // (NacinPlac T), like every receipt to a private person.
     let second = sale(&app, "card").await;
     assert_eq!(second["fiscal"]["receipt_number"], "2/POSL1/1");
     let transfer = sale(&app, "bank_transfer").await;
-    assert_eq!(transfer["fiscal"]["status"], "not_required");
-    assert!(transfer["fiscal"]["local_proof"].is_null());
+    assert_eq!(transfer["fiscal"]["receipt_number"], "3/POSL1/1");
+    assert!(transfer["fiscal"]["local_proof"].is_string());
     let third = sale(&app, "other").await;
-    assert_eq!(third["fiscal"]["receipt_number"], "3/POSL1/1");
+    assert_eq!(third["fiscal"]["receipt_number"], "4/POSL1/1");
     fiscal_is(&app, third["id"].as_str().unwrap(), "fiscalized").await;
     let paid = |n: &str| {
         sim.received()
@@ -98,7 +99,9 @@ async fn online_issue_gets_its_jir_and_the_qr_link_carries_it() {
             .find(|r| r.number == n)
             .map(|r| r.payment)
     };
-    assert_eq!(paid("3/POSL1/1").as_deref(), Some("O"));
+    assert_eq!(paid("4/POSL1/1").as_deref(), Some("O"));
+    fiscal_is(&app, transfer["id"].as_str().unwrap(), "fiscalized").await;
+    assert_eq!(paid("3/POSL1/1").as_deref(), Some("T"));
     fiscal_is(&app, second["id"].as_str().unwrap(), "fiscalized").await;
     assert_eq!(paid("2/POSL1/1").as_deref(), Some("K"));
 }

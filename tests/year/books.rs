@@ -189,10 +189,11 @@ pub fn check_receipts(b: &mut Books, invoices: &[Value], received: &[(String, St
     let mut years: BTreeMap<String, Vec<i64>> = BTreeMap::new();
     for inv in invoices {
         let f = &inv["fiscal"];
-        // Bank transfers are outside CIS; a credit note follows the invoice it reverses.
+        // Since 2026 every receipt to a person is fiscalized, bank transfers too; a credit
+        // note follows the invoice it reverses.
         let covered = match by_id.get(text(&inv["corrects_invoice_id"])) {
             Some(original) => original["fiscal"]["status"] != "not_required",
-            None => inv["payment_method"] != "bank_transfer",
+            None => true,
         };
         let want = if covered {
             "fiscalized"

@@ -31,6 +31,31 @@ pub use receipt::{Receipt, Vat};
 
 /// The scheme's name.
 pub const NAME: &str = "hr-cis";
+/// From this local day every receipt to a private person is fiscalized whatever the payment
+/// method, bank transfers (`NacinPlac` T) included: the Fiscalization Act, NN 89/25, in force
+/// from 1 January 2026 (as the tax administration's B2C pages and every implementer read it;
+/// the law's own article was not reached, see `docs/research/hr-cis-2026.md`). Before it,
+/// transfers were outside CIS. Every bill-to is a person today; invoices to Croatian
+/// businesses go to eRačun once bill-tos can be businesses.
+pub const TRANSFERS_FISCALIZED_FROM: chrono::NaiveDate =
+    match chrono::NaiveDate::from_ymd_opt(2026, 1, 1) {
+        Some(d) => d,
+        None => panic!("a real day"),
+    };
+/// Whether CIS covers an invoice issued on local day `day`, paid by `method`: every payment
+/// method from [`TRANSFERS_FISCALIZED_FROM`] (before it, bank transfers were outside CIS); a
+/// credit note (`reverses` its invoice's fiscal record) follows the invoice it reverses.
+pub fn covered(
+    reverses: Option<&Fiscal>,
+    day: chrono::NaiveDate,
+    method: Option<PaymentMethod>,
+) -> bool {
+    match reverses {
+        Some(o) => o.scheme == NAME && o.status != FiscalStatus::NotRequired,
+        None => day >= TRANSFERS_FISCALIZED_FROM || method != Some(PaymentMethod::BankTransfer),
+    }
+}
+
 /// How long after issue a receipt may still be delivered (the two-day rule).
 pub const DELIVERY_WINDOW: chrono::Duration = chrono::Duration::hours(48);
 
@@ -85,13 +110,13 @@ impl Cis {
         }
     }
 
-    /// Whether CIS covers this invoice: cash, card and other payments are fiscalized, bank
-    /// transfers are not, and a credit note follows the invoice it reverses.
-    fn covered(input: &SealInput<'_>) -> bool {
-        match input.reverses {
-            Some(o) => o.scheme == NAME && o.status != FiscalStatus::NotRequired,
-            None => input.invoice.payment_method != Some(PaymentMethod::BankTransfer),
-        }
+    /// Whether CIS covers this invoice (see [`covered`]).
+    fn covers(input: &SealInput<'_>) -> bool {
+        covered(
+            input.reverses,
+            input.local_time.date(),
+            input.invoice.payment_method,
+        )
     }
 
     /// Signs and sends a sealed receipt; `late` sets `NakDost`.
@@ -230,7 +255,7 @@ impl FiscalScheme for Cis {
         numbers: &mut dyn FnMut(&ReceiptSeries) -> AppResult<i64>,
     ) -> AppResult<Sealed> {
         let inv = input.invoice;
-        if !Cis::covered(&input) {
+        if !Cis::covers(&input) {
             return Ok(Sealed {
                 fiscal: Fiscal::new(NAME, FiscalStatus::NotRequired),
                 receipt: None,
@@ -331,5 +356,27 @@ impl FiscalScheme for Cis {
             r.issued_at,
             r.total,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bank_transfers_are_fiscalized_from_2026_and_credit_notes_follow_their_invoice() {
+        let day = |s: &str| s.parse::<chrono::NaiveDate>().unwrap();
+        let transfer = Some(PaymentMethod::BankTransfer);
+        assert!(!covered(None, day("2025-12-31"), transfer));
+        assert!(covered(None, day("2026-01-01"), transfer));
+        assert!(covered(None, day("2025-12-31"), Some(PaymentMethod::Card)));
+        let outside = Fiscal::new(NAME, FiscalStatus::NotRequired);
+        assert!(!covered(Some(&outside), day("2026-02-01"), transfer));
+        let sealed = Fiscal::new(NAME, FiscalStatus::Fiscalized);
+        assert!(covered(
+            Some(&sealed),
+            day("2026-02-01"),
+            Some(PaymentMethod::Cash)
+        ));
     }
 }
