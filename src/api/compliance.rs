@@ -58,7 +58,8 @@ impl ComplianceApi {
         &self,
         svc: Data<&Services>,
         #[oai(scope = "Scope::Compliance")] token: Token,
-        /// Kinds, comma-separated: `guest_registration`, `fiscal_receipt`.
+        /// Kinds, comma-separated: `guest_registration`, `fiscal_receipt`,
+        /// `fiscal_payment_change`.
         kind: Query<Option<String>>,
         /// Statuses, comma-separated (`retrying,manual_required`).
         status: Query<Option<String>>,

@@ -12,7 +12,9 @@ use super::problem::{ActionErrors, ApiError, CreateErrors, GetErrors, ListErrors
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
 use crate::domain::enums::InvoiceStatus;
-use crate::model::{Date, Invoice, InvoiceCreate, InvoicePage, PaymentInput, PaymentReceipt};
+use crate::model::{
+    Date, Invoice, InvoiceCreate, InvoicePage, PaymentInput, PaymentMethodChange, PaymentReceipt,
+};
 use crate::service;
 use crate::service::Services;
 use crate::store::invoices::InvoiceFilter;
@@ -146,5 +148,42 @@ impl InvoicesApi {
         Ok(PaymentRecorded::Created(Json(
             service::invoices::pay(svc.0, &token.0.principal, id.0, body.0).await?,
         )))
+    }
+
+    /// Change an issued invoice's payment method
+    ///
+    /// The invoice was paid otherwise than it says (booked as a bank transfer, paid by card
+    /// at the desk). Its `payment_method` changes, its `version` goes up and
+    /// `invoice.payment_method_changed` is recorded; nothing else about it changes. The same
+    /// method again changes nothing (200, no event).
+    ///
+    /// Where the fiscal system must hear of it, the change is reported from the queue as a
+    /// `fiscal_payment_change` submission (`GET /compliance/submissions?kind=fiscal_payment_change`,
+    /// `subject_id` the invoice). Croatia (`hr-cis`): CIS's *promjena načina plaćanja*
+    /// (`PromijeniNacPlac`), which CIS takes only on the day the receipt was issued, until
+    /// midnight Zagreb time: a later change is 409 `payment_method_change_too_late` (issue a
+    /// credit note and a new invoice instead); the report waits until CIS has accepted the
+    /// receipt itself and is due by that midnight. 409 `invalid_state_transition` for an
+    /// invoice a credit note reversed; 409 `fiscal_scheme_not_configured` when the scheme
+    /// that sealed its receipt is no longer configured.
+    #[oai(
+        path = "/invoices/:id/payment-method",
+        method = "post",
+        operation_id = "changePaymentMethod"
+    )]
+    async fn change_payment_method(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::InvoicesWrite")] token: Token,
+        /// `inv_…`
+        id: Path<String>,
+        body: Body<PaymentMethodChange>,
+    ) -> Result<Tagged<Invoice>, ApiError<ActionErrors>> {
+        let method = body.0.payment_method;
+        Ok(
+            service::payment_method::change(svc.0, &token.0.principal, id.0, method)
+                .await?
+                .into(),
+        )
     }
 }

@@ -9,8 +9,8 @@ use std::sync::{Arc, RwLock};
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{
-    Compliance, Exchange, FiscalScheme, GuestRole, Outcome, Party, Prepared, Problem,
-    ReceiptSeries, RegistrationScheme, SealInput, Sealed,
+    ChangeInput, Compliance, Exchange, FiscalScheme, GuestRole, Outcome, Party, PaymentChange,
+    Prepared, Problem, ReceiptSeries, RegistrationScheme, SealInput, Sealed,
 };
 use crate::error::AppResult;
 use crate::model::codes::CodeLookup;
@@ -79,6 +79,14 @@ impl FiscalScheme for LiveFiscal {
 
     fn certificate(&self) -> Option<(String, DateTime<Utc>)> {
         self.scheme().certificate()
+    }
+
+    fn change_payment(&self, input: ChangeInput<'_>) -> AppResult<PaymentChange> {
+        self.scheme().change_payment(input)
+    }
+
+    fn deliver_change(&self, payload: &str) -> (Vec<Exchange>, Outcome) {
+        self.scheme().deliver_change(payload)
     }
 }
 

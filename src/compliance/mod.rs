@@ -77,6 +77,52 @@ pub trait FiscalScheme: Send + Sync {
     fn certificate(&self) -> Option<(String, chrono::DateTime<chrono::Utc>)> {
         None
     }
+
+    /// Called inside the transaction that changes a sealed invoice's payment method: what
+    /// the authority must hear of it, or the refusal (too late for the authority).
+    fn change_payment(&self, _input: ChangeInput<'_>) -> AppResult<PaymentChange> {
+        Ok(PaymentChange::Silent)
+    }
+
+    /// Sends a queued change of payment method (the payload [`PaymentChange::Report`] gave)
+    /// from the queue, on a blocking thread.
+    fn deliver_change(&self, _payload: &str) -> (Vec<Exchange>, Outcome) {
+        (
+            Vec::new(),
+            Outcome::Unknown {
+                reason: format!("the fiscal scheme {} reports no changes", self.name()),
+            },
+        )
+    }
+}
+
+/// A change of payment method on a sealed invoice, as the fiscal scheme is asked about it.
+#[derive(Debug, Clone, Copy)]
+pub struct ChangeInput<'a> {
+    /// The sealed receipt (its stored payload).
+    pub receipt: &'a str,
+    /// The invoice's number, for a refusal.
+    pub number: &'a str,
+    /// The new method.
+    pub method: crate::domain::enums::PaymentMethod,
+    /// Now, in the property's time zone.
+    pub local_now: chrono::NaiveDateTime,
+    /// Now.
+    pub now: DateTime<Utc>,
+}
+
+/// What a change of payment method asks of the fiscal system.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PaymentChange {
+    /// Nothing.
+    Silent,
+    /// Queue this payload as a `fiscal_payment_change` submission, due by `due_at`.
+    Report {
+        /// What the queue sends.
+        payload: String,
+        /// When the authority stops taking it.
+        due_at: DateTime<Utc>,
+    },
 }
 
 /// No fiscal system: invoices are `not_required`.

@@ -44,6 +44,8 @@ struct InvoicePage {
     pay: Option<PayForm>,
     /// The credit-note form, for an issued invoice the role may reverse.
     credit: Option<CreditForm>,
+    /// The change-of-payment-method form, for an invoice not reversed.
+    method_change: Option<MethodForm>,
     problem: Option<String>,
 }
 
@@ -57,6 +59,17 @@ struct CreditForm {
     confirm_error: Option<String>,
 }
 
+/// The change-of-payment-method form.
+struct MethodForm {
+    /// Open when the form came back refused.
+    open: bool,
+    methods: Vec<(String, String)>,
+    method: String,
+    error: Option<String>,
+    /// What the fiscal system makes of it, when there is one.
+    hint: Option<String>,
+}
+
 /// What was typed into the page's forms, when one came back refused.
 #[derive(Default)]
 pub(super) struct Typed {
@@ -64,6 +77,8 @@ pub(super) struct Typed {
     pub pay: Option<(String, String)>,
     /// The credit-note form: the reason.
     pub credit: Option<String>,
+    /// The change-of-payment-method form: the method.
+    pub method: Option<String>,
 }
 
 /// The record-a-payment form (on a credit note, record-a-refund).
@@ -244,6 +259,23 @@ pub(super) async fn render(
         ),
         confirm_error: error_on(&t, &errors, "confirm"),
     });
+    let changeable = inv.status != InvoiceStatus::Cancelled && inv.payment_method.is_some();
+    let method_change = (changeable && may_write).then(|| MethodForm {
+        open: typed.method.is_some(),
+        methods: super::check_out::methods(&t),
+        method: typed.method.clone().unwrap_or_else(|| {
+            inv.payment_method
+                .map(|m| m.as_str().to_string())
+                .unwrap_or_default()
+        }),
+        error: typed
+            .method
+            .as_ref()
+            .and(error_on(&t, &errors, "payment_method"))
+            .map(|_| t.t("error-payment-method")),
+        hint: (f.scheme == "hr-cis" && f.status != crate::domain::enums::FiscalStatus::NotRequired)
+            .then(|| t.t("payment-method-change-cis")),
+    });
     let related = v.related.clone().map(|(other, number)| {
         let key = if inv.kind == InvoiceKind::CreditNote {
             "invoice-reverses"
@@ -287,6 +319,7 @@ pub(super) async fn render(
         related,
         pay: payment,
         credit,
+        method_change,
         problem,
         shell,
     };

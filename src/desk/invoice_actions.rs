@@ -1,7 +1,9 @@
 //! What the invoice page's forms do: record a payment (`POST /invoices/{id}/payments`, the
 //! use case of `POST /v1/invoices/{id}/payments`) and reverse the invoice in full with a
 //! credit note (`POST /invoices/{id}/credit-note`, the use case of `POST /v1/invoices` with
-//! `corrects_invoice_id`). A refused form comes back on the invoice page with each error
+//! `corrects_invoice_id`), and change the payment method it was paid by
+//! (`POST /invoices/{id}/payment-method`, the use case of
+//! `POST /v1/invoices/{id}/payment-method`). A refused form comes back on the invoice page with each error
 //! next to its field and what was typed kept.
 
 use std::sync::Arc;
@@ -21,7 +23,7 @@ use crate::domain::money::parse_amount;
 use crate::error::{AppError, FieldError, Kind};
 use crate::i18n::T;
 use crate::model::input::FromJson;
-use crate::model::{InvoiceCreate, PaymentInput};
+use crate::model::{InvoiceCreate, PaymentInput, PaymentMethodChange};
 use crate::service::invoices;
 use crate::web;
 
@@ -167,6 +169,52 @@ pub async fn credit_note(
         Ok(credit) => web::redirect(
             StatusCode::SEE_OTHER,
             &format!("/invoices/{}?done=credited", credit.id),
+        ),
+        Err(e) => refused(&state, &s, t, id, typed, e).await,
+    }
+}
+
+/// The change-of-payment-method form.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct MethodForm {
+    /// The method it was really paid by.
+    payment_method: String,
+}
+
+/// `POST /invoices/{id}/payment-method`: changes the payment method the invoice says.
+#[handler]
+pub async fn payment_method(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, posted) =
+        or_answer!(open_form::<MethodForm>(req, body, &state, super::BILLING).await);
+    let method = posted.fields.payment_method;
+    let typed = Typed {
+        method: Some(method.clone()),
+        ..Typed::default()
+    };
+    let mut errors = Vec::new();
+    let input = json!({ "payment_method": method });
+    let Some(input) = PaymentMethodChange::from_json(&input, "", &mut errors) else {
+        let problem = t.n("form-errors", errors.len() as i64);
+        let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, errors, Some(problem));
+        return again(&state, &s, t, id, typed, outcome).await;
+    };
+    match crate::service::payment_method::change(
+        &state.svc,
+        &s.principal,
+        id.clone(),
+        input.payment_method,
+    )
+    .await
+    {
+        Ok(_) => web::redirect(
+            StatusCode::SEE_OTHER,
+            &format!("/invoices/{id}?done=payment-method-changed"),
         ),
         Err(e) => refused(&state, &s, t, id, typed, e).await,
     }

@@ -188,6 +188,7 @@ pub const FLASHES: &[&str] = &[
     "changed",
     "room-changed",
     "credited",
+    "payment-method-changed",
     "sold",
     "staff-role",
     "staff-disabled",

@@ -136,6 +136,10 @@ pub fn mount(r: Route) -> Route {
             "/invoices/:id/credit-note",
             poem::post(super::invoice_actions::credit_note),
         )
+        .at(
+            "/invoices/:id/payment-method",
+            poem::post(super::invoice_actions::payment_method),
+        )
         .at("/assets/desk.js", poem::get(super::files::script))
         .at("/assets/htmx-2.0.11.min.js", poem::get(super::files::htmx))
         .at(

@@ -128,6 +128,8 @@ string_enum! {
         GuestRegistration = "guest_registration",
         /// A fiscal receipt (Croatia: CIS).
         FiscalReceipt = "fiscal_receipt",
+        /// A change of an issued receipt's payment method (Croatia: CIS's PromijeniNacPlac).
+        FiscalPaymentChange = "fiscal_payment_change",
     }
 }
 
@@ -150,7 +152,7 @@ impl SubmissionKind {
     pub const fn job(self) -> JobKind {
         match self {
             SubmissionKind::GuestRegistration => JobKind::Registration,
-            SubmissionKind::FiscalReceipt => JobKind::Fiscal,
+            SubmissionKind::FiscalReceipt | SubmissionKind::FiscalPaymentChange => JobKind::Fiscal,
         }
     }
 }

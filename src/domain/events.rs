@@ -29,6 +29,9 @@ string_enum! {
         InvoiceFiscalized = "invoice.fiscalized",
         /// Fiscalisation failed and needs a person.
         InvoiceFiscalizationFailed = "invoice.fiscalization_failed",
+        /// An issued invoice's payment method was changed (reported to the fiscal system
+        /// where the law needs it).
+        InvoicePaymentMethodChanged = "invoice.payment_method_changed",
         /// The authority accepted a guest registration.
         RegistrationAccepted = "registration.accepted",
         /// The authority rejected a guest registration.

@@ -1,6 +1,7 @@
-//! Delivering sealed fiscal receipts from the queue.
+//! Delivering sealed fiscal receipts, and changes of their payment method, from the queue.
 //!
-//! One job per receipt. A run: (1) nothing to do unless the submission is `queued`,
+//! One job per submission. A change waits until its receipt is accepted (CIS takes a
+//! change only of a receipt it has) and gives up when the receipt was refused. For each A run: (1) nothing to do unless the submission is `queued`,
 //! `retrying` or `sending` (a previous process died mid-send: the receipt simply goes
 //! again, which the authority tolerates); (2) mark it `sending` and count the attempt,
 //! committed before the receipt leaves; (3) send it, late (`NakDost`) if an earlier attempt
@@ -15,9 +16,9 @@ use std::sync::Arc;
 use super::{Handler, blocking};
 use crate::compliance::{FiscalScheme, Outcome};
 use crate::db::Db;
-use crate::domain::enums::{JobKind, SubmissionStatus};
+use crate::domain::enums::{JobKind, SubmissionKind, SubmissionStatus};
 use crate::error::AppResult;
-use crate::service::authority::{self, fiscal_outcome, note};
+use crate::service::authority::{self, change_outcome, fiscal_outcome, note};
 use crate::store::{self, jobs::Job};
 
 /// The fiscal delivery handler.
@@ -54,11 +55,21 @@ impl FiscalHandler {
                 let Some(sub) = store::submissions::get(c, &id)? else {
                     return Ok(None);
                 };
-                let payload = store::fiscal::receipt(c, &sub.subject_id)?;
-                Ok(Some((sub, payload)))
+                let (payload, receipt) = if sub.kind == SubmissionKind::FiscalPaymentChange {
+                    let receipt = store::submissions::newest_of(
+                        c,
+                        &sub.subject_id,
+                        SubmissionKind::FiscalReceipt,
+                    )?;
+                    let payload = store::submissions::payload(c, &sub.id)?;
+                    (payload, receipt.map(|r| r.status))
+                } else {
+                    (store::fiscal::receipt(c, &sub.subject_id)?, None)
+                };
+                Ok(Some((sub, payload, receipt)))
             })
             .await?;
-        let Some((sub, Some(payload))) = found else {
+        let Some((sub, Some(payload), receipt)) = found else {
             return authority::finish_job(db, job_id).await;
         };
         if !matches!(
@@ -68,23 +79,58 @@ impl FiscalHandler {
             return authority::finish_job(db, job_id).await;
         }
         let scheme = self.scheme.clone();
+        let change = sub.kind == SubmissionKind::FiscalPaymentChange;
         if sub.scheme != scheme.name() {
             let why = format!(
-                "this receipt is for {}, which is not configured now; configure it again to deliver it",
+                "this {} is for {}, which is not configured now; configure it again to deliver it",
+                if change {
+                    "change of payment method"
+                } else {
+                    "receipt"
+                },
                 sub.scheme
             );
             let outcome = Outcome::Unknown {
                 reason: why.clone(),
             };
-            return fiscal_outcome(db, job_id, sub, scheme, payload, vec![note(why)], outcome)
-                .await;
+            let log = vec![note(why)];
+            if change {
+                return change_outcome(db, job_id, sub, payload, log, outcome).await;
+            }
+            return fiscal_outcome(db, job_id, sub, scheme, payload, log, outcome).await;
+        }
+        if change && receipt != Some(SubmissionStatus::Accepted) {
+            // CIS takes a change only of a receipt it has: wait for the receipt's answer.
+            let outcome = waiting(receipt);
+            return change_outcome(db, job_id, sub, payload, Vec::new(), outcome).await;
         }
         let late = sub.attempts > 0;
         let mut sent = sub.clone();
         sent.attempts += 1;
         authority::mark_sending(db, &sub, sent.attempts, Vec::new()).await?;
         let (s, p) = (scheme.clone(), payload.clone());
+        if change {
+            let (log, outcome) = blocking(move || s.deliver_change(&p)).await?;
+            return change_outcome(db, job_id, sent, payload, log, outcome).await;
+        }
         let (log, outcome) = blocking(move || s.deliver(&p, late)).await?;
         fiscal_outcome(db, job_id, sent, scheme, payload, log, outcome).await
+    }
+}
+
+/// What a change of payment method does while its receipt is not accepted (`receipt`, its
+/// status): waits a minute while it is on its way, gives up once it was refused.
+fn waiting(receipt: Option<SubmissionStatus>) -> Outcome {
+    match receipt {
+        Some(SubmissionStatus::Rejected | SubmissionStatus::ManualRequired | SubmissionStatus::Unknown) => {
+            Outcome::Rejected {
+                reason: "CIS has not accepted the receipt itself, so it cannot take a change of its payment method".into(),
+                rows: Vec::new(),
+            }
+        }
+        _ => Outcome::Retry {
+            reason: "waiting for CIS to accept the receipt before reporting the change of its payment method".into(),
+            after: Some(std::time::Duration::from_secs(60)),
+        },
     }
 }

@@ -50,7 +50,8 @@ pub struct ExchangeRecord {
 pub struct Submission {
     /// `sub_…`
     pub id: String,
-    /// `guest_registration` or `fiscal_receipt`.
+    /// `guest_registration`, `fiscal_receipt` or `fiscal_payment_change` (a change of an
+    /// issued receipt's payment method; `subject_id` is the invoice).
     pub kind: SubmissionKind,
     /// The national scheme, such as `it-alloggiati`.
     pub scheme: String,

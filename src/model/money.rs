@@ -282,6 +282,14 @@ input_object! {
     }
 }
 
+input_object! {
+    /// The payment method an issued invoice was really paid by.
+    pub struct PaymentMethodChange {
+        /// `cash`, `card`, `bank_transfer` or `other`.
+        pub payment_method: PaymentMethod,
+    }
+}
+
 /// A payment against an invoice.
 #[derive(Debug, Clone, Object)]
 pub struct Payment {

@@ -10,12 +10,14 @@
 //! its words in every language, using exactly the values it carries.
 
 mod admin;
+mod fiscal;
 mod stay;
 
 use chrono::NaiveDate;
 
 pub use crate::domain::said::{Said, Value};
 pub use admin::AdminRefusal;
+pub use fiscal::FiscalRefusal;
 pub use stay::Refusal;
 
 use crate::error::{AppError, Kind};
@@ -125,6 +127,7 @@ mod tests {
             .iter()
             .map(Refusal::parts)
             .chain(AdminRefusal::examples().iter().map(AdminRefusal::parts))
+            .chain(FiscalRefusal::examples().iter().map(FiscalRefusal::parts))
             .collect();
         for (_, _, said) in all {
             let r = said.key;

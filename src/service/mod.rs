@@ -29,6 +29,7 @@ pub mod maintenance;
 pub mod numbering;
 pub mod oauth;
 pub mod party;
+pub mod payment_method;
 pub mod privacy;
 pub mod registration;
 pub mod reservations;

@@ -91,7 +91,8 @@ pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Submiss
 /// `rejected`, `manual_required` or `unknown`: queued again, and the log says an operator
 /// asked for it; for a registration the refused rows are first rebuilt from the guests'
 /// current data (422 `registration_incomplete` while still incomplete), for a fiscal
-/// receipt the sealed receipt goes again as it is (late, with a new message id). Anything
+/// receipt the sealed receipt goes again as it is (late, with a new message id), for a
+/// change of payment method the same report goes again. Anything
 /// else, or a scheme no longer configured, is 409.
 pub async fn retry(svc: &Services, p: &Principal, id: String) -> AppResult<Submission> {
     p.require(Scope::Compliance)?;
@@ -104,7 +105,8 @@ pub async fn retry(svc: &Services, p: &Principal, id: String) -> AppResult<Submi
         let mut s = store::submissions::get(tx, &id)?
             .ok_or_else(|| AppError::not_found("submission", &id))?;
         let is_receipt = s.kind == SubmissionKind::FiscalReceipt;
-        let configured = if is_receipt { fiscal } else { scheme.name() };
+        let is_change = s.kind == SubmissionKind::FiscalPaymentChange;
+        let configured = if is_receipt || is_change { fiscal } else { scheme.name() };
         if s.scheme != configured {
             return Err(AdminRefusal::SchemeGone {
                 scheme: s.scheme.clone(),
@@ -122,7 +124,11 @@ pub async fn retry(svc: &Services, p: &Principal, id: String) -> AppResult<Submi
                 .into());
             }
         }
-        let (why, payload) = if is_receipt {
+        let (why, payload) = if is_change {
+            let payload = store::submissions::payload(tx, &s.id)?.unwrap_or_default();
+            let why = "retry requested by an operator: the change of payment method is reported again";
+            (why, payload)
+        } else if is_receipt {
             let payload = store::fiscal::receipt(tx, &s.subject_id)?.ok_or_else(|| {
                 AppError::internal(format!("the receipt of {} vanished", s.subject_id))
             })?;

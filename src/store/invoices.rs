@@ -138,12 +138,13 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
     Ok(())
 }
 
-/// Changes what may change on an issued invoice: status, paid amount, version.
+/// Changes what may change on an issued invoice: status, paid amount, payment method (the
+/// law's change of payment method), fiscal record, version.
 pub fn update_state(tx: &Tx, inv: &Invoice) -> AppResult<()> {
     let n = tx
         .prepare_cached(
             "UPDATE invoices SET status = ?2, paid_amount = ?3, version = ?4, updated_at = ?5,
-                 fiscal = ?6
+                 fiscal = ?6, payment_method = ?7
              WHERE id = ?1",
         )?
         .execute((
@@ -153,6 +154,7 @@ pub fn update_state(tx: &Tx, inv: &Invoice) -> AppResult<()> {
             inv.version,
             &inv.updated_at.0,
             nested_text(&Some(inv.fiscal.clone())),
+            inv.payment_method,
         ))?;
     if n == 1 {
         Ok(())

@@ -73,6 +73,29 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Submission>> {
         .optional()?)
 }
 
+/// The newest submission of `kind` about `subject_id`.
+pub fn newest_of(
+    conn: &Connection,
+    subject_id: &str,
+    kind: crate::domain::enums::SubmissionKind,
+) -> AppResult<Option<Submission>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT * FROM compliance_submissions WHERE subject_id = ?1 AND kind = ?2
+             ORDER BY created_at DESC, id DESC LIMIT 1",
+        )?
+        .query_row((subject_id, kind), map)
+        .optional()?)
+}
+
+/// A submission's stored payload.
+pub fn payload(conn: &Connection, id: &str) -> AppResult<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT payload FROM compliance_submissions WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?)
+}
+
 /// Writes a submission's changeable state back (status, attempts, rows and payload,
 /// reference, error, next attempt).
 pub fn save(tx: &Tx, s: &Submission, payload: &str) -> AppResult<()> {

@@ -288,6 +288,20 @@ async fn in_a_browser_a_credit_note_from_the_invoice_page_and_a_sale() {
     b.sign_in(&base, "marta", &password).await;
     let c = &b.client;
     c.goto(&format!("{base}/invoices/{id}")).await.unwrap();
+    let other_way = b
+        .wait_for(Locator::Css("details.change:last-of-type summary"))
+        .await;
+    other_way.click().await.unwrap();
+    c.execute(
+        "document.getElementById('payment_method').scrollIntoView()",
+        vec![],
+    )
+    .await
+    .unwrap();
+    b.axe("The invoice, with the payment-method form open")
+        .await;
+    b.screenshot("desk-invoice-payment-method").await;
+    other_way.click().await.unwrap();
     let summary = b.wait_for(Locator::Css("details.change summary")).await;
     summary.click().await.unwrap();
     c.find(Locator::Id("reason"))
@@ -409,4 +423,55 @@ async fn a_long_list_comes_a_hundred_at_a_time_and_loses_none() {
         .await;
     assert_eq!(forged.status, 200);
     assert_eq!(rows(&forged.text), 100);
+}
+
+/// The payment method is changed from the invoice page: refused in place when not one of
+/// the list, else changed with a flash; a receptionist without billing sees no form.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_payment_method_is_changed_from_the_invoice_page() {
+    let app = spawn_app().await;
+    let g = app.guest("Anna", "Rossi").await;
+    let (id, _) = sale(&app, &g).await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let page = b.get(&format!("/invoices/{id}")).await;
+    let path = format!("/invoices/{id}/payment-method");
+    assert!(
+        page.text.contains(&format!("action=\"{path}\"")),
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("Paid another way?"));
+    let csrf = Browser::csrf(&page);
+    let wrong = b
+        .post(&path, &[("csrf", &csrf), ("payment_method", "cheque")])
+        .await;
+    assert_eq!(wrong.status, 422, "{}", wrong.text);
+    assert!(
+        wrong.text.contains("id=\"payment_method-error\""),
+        "{}",
+        wrong.text
+    );
+    let done = b
+        .post(&path, &[("csrf", &csrf), ("payment_method", "card")])
+        .await;
+    assert_eq!(done.status, 303, "{}", done.text);
+    let shown = b
+        .get(&format!("/invoices/{id}?done=payment-method-changed"))
+        .await;
+    assert!(
+        shown.text.contains("The payment method is changed."),
+        "{}",
+        shown.text
+    );
+    assert_eq!(
+        app.get(&format!("/v1/invoices/{id}")).await.body["payment_method"],
+        "card"
+    );
+    let hk = staff(&app, "hana", "housekeeping").await;
+    let h = Browser::sign_in(&app, "hana", &hk).await;
+    let forged = h
+        .post(&path, &[("csrf", &csrf), ("payment_method", "cash")])
+        .await;
+    assert_eq!(forged.status, 403, "{}", forged.text);
 }

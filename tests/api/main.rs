@@ -68,6 +68,7 @@ mod oauth_device;
 mod oauth_tokens;
 mod pagination;
 mod party_details;
+mod payment_method;
 mod privacy;
 mod promises;
 mod refunds;

@@ -85,6 +85,12 @@ async fn every_event_type_arrives_signed() {
     )
     .await
     .expect(201);
+    app.post(
+        &format!("/v1/invoices/{inv}/payment-method"),
+        json!({"payment_method": "cash"}),
+    )
+    .await
+    .expect(200);
     let test = app
         .post(&format!("/v1/webhooks/{id}/test"), json!({}))
         .await

@@ -12,6 +12,7 @@
 
 pub mod credentials;
 pub mod receipt;
+pub mod rules;
 pub mod xml;
 
 use std::sync::Arc;
@@ -19,43 +20,20 @@ use std::sync::Arc;
 use chrono::{Datelike, Timelike};
 
 use super::transport::{Transport, TransportError};
-use super::{Exchange, FiscalScheme, Outcome, ReceiptSeries, SealInput, Sealed};
+use super::{
+    ChangeInput, Exchange, FiscalScheme, Outcome, PaymentChange, ReceiptSeries, SealInput, Sealed,
+};
 use crate::clock::format_instant;
-use crate::domain::enums::PaymentMethod;
 use crate::domain::enums::{FiscalStatus, SubmissionKind};
 use crate::error::{AppError, AppResult};
 use crate::model::outcome::{NewSubmission, SealedReceipt};
 use crate::model::{Fiscal, Instant};
 pub use credentials::Credentials;
 pub use receipt::{Receipt, Vat};
+pub use rules::{TRANSFERS_FISCALIZED_FROM, change_payment, covered};
 
 /// The scheme's name.
 pub const NAME: &str = "hr-cis";
-/// From this local day every receipt to a private person is fiscalized whatever the payment
-/// method, bank transfers (`NacinPlac` T) included: the Fiscalization Act, NN 89/25, in force
-/// from 1 January 2026 (as the tax administration's B2C pages and every implementer read it;
-/// the law's own article was not reached, see `docs/research/hr-cis-2026.md`). Before it,
-/// transfers were outside CIS. Every bill-to is a person today; invoices to Croatian
-/// businesses go to eRačun once bill-tos can be businesses.
-pub const TRANSFERS_FISCALIZED_FROM: chrono::NaiveDate =
-    match chrono::NaiveDate::from_ymd_opt(2026, 1, 1) {
-        Some(d) => d,
-        None => panic!("a real day"),
-    };
-/// Whether CIS covers an invoice issued on local day `day`, paid by `method`: every payment
-/// method from [`TRANSFERS_FISCALIZED_FROM`] (before it, bank transfers were outside CIS); a
-/// credit note (`reverses` its invoice's fiscal record) follows the invoice it reverses.
-pub fn covered(
-    reverses: Option<&Fiscal>,
-    day: chrono::NaiveDate,
-    method: Option<PaymentMethod>,
-) -> bool {
-    match reverses {
-        Some(o) => o.scheme == NAME && o.status != FiscalStatus::NotRequired,
-        None => day >= TRANSFERS_FISCALIZED_FROM || method != Some(PaymentMethod::BankTransfer),
-    }
-}
-
 /// How long after issue a receipt may still be delivered (the two-day rule).
 pub const DELIVERY_WINDOW: chrono::Duration = chrono::Duration::hours(48);
 
@@ -121,17 +99,27 @@ impl Cis {
 
     /// Signs and sends a sealed receipt; `late` sets `NakDost`.
     pub fn send_receipt(&self, payload: &str, late: bool) -> (Vec<Exchange>, Outcome) {
-        let receipt: Receipt = match serde_json::from_str(payload) {
-            Ok(r) => r,
-            Err(e) => {
-                return (
-                    Vec::new(),
-                    Outcome::Unknown {
-                        reason: format!("the stored receipt cannot be read: {e}"),
-                    },
-                );
-            }
-        };
+        match serde_json::from_str::<Receipt>(payload) {
+            Ok(r) => self.send(&r, None, late),
+            Err(e) => unreadable("receipt", &e),
+        }
+    }
+
+    /// Signs and sends a queued change of payment method (`PromijeniNacPlacZahtjev`).
+    pub fn send_change(&self, payload: &str) -> (Vec<Exchange>, Outcome) {
+        match serde_json::from_str::<receipt::PaymentChange>(payload) {
+            Ok(c) => self.send(&c.receipt, Some(&c.method), false),
+            Err(e) => unreadable("change of payment method", &e),
+        }
+    }
+
+    /// Sends `receipt` (with `changed`, as a change of its payment method).
+    fn send(
+        &self,
+        receipt: &Receipt,
+        changed: Option<&str>,
+        late: bool,
+    ) -> (Vec<Exchange>, Outcome) {
         let started = chrono::Utc::now();
         let message_id = uuid::Uuid::new_v4().to_string();
         let sent_at = started
@@ -139,17 +127,28 @@ impl Cis {
             .naive_local()
             .with_nanosecond(0)
             .unwrap_or_default();
-        let body = xml::request(&receipt, &self.credentials, &message_id, sent_at, late);
+        let (body, action, operation) = match changed {
+            None => (
+                xml::request(receipt, &self.credentials, &message_id, sent_at, late),
+                xml::SOAP_ACTION,
+                "racuni",
+            ),
+            Some(method) => (
+                xml::change_request(receipt, method, &self.credentials, &message_id, sent_at),
+                xml::CHANGE_ACTION,
+                "promijeniNacPlac",
+            ),
+        };
         let headers = [
             ("Content-Type", "text/xml; charset=utf-8"),
-            ("SOAPAction", xml::SOAP_ACTION),
+            ("SOAPAction", action),
         ];
         let answer = self
             .transport
             .post(&self.settings.endpoint, &headers, &body);
         let ms = (chrono::Utc::now() - started).num_milliseconds().max(0);
         let mut exchange = Exchange {
-            operation: "racuni".into(),
+            operation: operation.into(),
             request: Some(body),
             response: None,
             http_status: None,
@@ -170,7 +169,12 @@ impl Cis {
             Ok(reply) => {
                 exchange.http_status = Some(reply.status);
                 exchange.response = Some(reply.body.clone());
-                read_answer(reply.status, &reply.body, reply.retry_after)
+                read_answer(
+                    reply.status,
+                    &reply.body,
+                    reply.retry_after,
+                    changed.is_some(),
+                )
             }
         };
         (vec![exchange], outcome)
@@ -205,11 +209,29 @@ impl Cis {
     }
 }
 
-/// What an HTTP answer from CIS means for the receipt.
-fn read_answer(status: u16, body: &str, after: Option<std::time::Duration>) -> Outcome {
+/// The outcome of a stored payload that cannot be read back.
+fn unreadable(what: &str, e: &serde_json::Error) -> (Vec<Exchange>, Outcome) {
+    let reason = format!("the stored {what} cannot be read: {e}");
+    (Vec::new(), Outcome::Unknown { reason })
+}
+
+/// What an HTTP answer from CIS means for the receipt (or, `change`, for a change of its
+/// payment method: `p001` is the acknowledgement).
+fn read_answer(
+    status: u16,
+    body: &str,
+    after: Option<std::time::Duration>,
+    change: bool,
+) -> Outcome {
     match xml::parse_answer(body) {
-        Ok(xml::Answer::Jir(jir)) => Outcome::Accepted {
+        Ok(xml::Answer::Jir(jir)) if !change => Outcome::Accepted {
             authority_reference: jir,
+        },
+        Ok(xml::Answer::Done(code)) if change => Outcome::Accepted {
+            authority_reference: code,
+        },
+        Ok(xml::Answer::Jir(_) | xml::Answer::Done(_)) => Outcome::Unknown {
+            reason: format!("CIS answered HTTP {status} with an answer to another message"),
         },
         Ok(xml::Answer::Errors(errors)) => {
             let reason = errors
@@ -223,8 +245,13 @@ fn read_answer(status: u16, body: &str, after: Option<std::time::Duration>) -> O
                     after,
                 }
             } else {
+                let what = if change {
+                    "the change of payment method"
+                } else {
+                    "the receipt"
+                };
                 Outcome::Rejected {
-                    reason: format!("CIS refused the receipt: {reason}"),
+                    reason: format!("CIS refused {what}: {reason}"),
                     rows: Vec::new(),
                 }
             }
@@ -348,6 +375,14 @@ impl FiscalScheme for Cis {
         self.echo()
     }
 
+    fn change_payment(&self, input: ChangeInput<'_>) -> AppResult<PaymentChange> {
+        change_payment(input)
+    }
+
+    fn deliver_change(&self, payload: &str) -> (Vec<Exchange>, Outcome) {
+        self.send_change(payload)
+    }
+
     fn qr_payload(&self, payload: &str, reference: &str) -> Option<String> {
         let r: Receipt = serde_json::from_str(payload).ok()?;
         Some(receipt::qr_payload(
@@ -356,27 +391,5 @@ impl FiscalScheme for Cis {
             r.issued_at,
             r.total,
         ))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bank_transfers_are_fiscalized_from_2026_and_credit_notes_follow_their_invoice() {
-        let day = |s: &str| s.parse::<chrono::NaiveDate>().unwrap();
-        let transfer = Some(PaymentMethod::BankTransfer);
-        assert!(!covered(None, day("2025-12-31"), transfer));
-        assert!(covered(None, day("2026-01-01"), transfer));
-        assert!(covered(None, day("2025-12-31"), Some(PaymentMethod::Card)));
-        let outside = Fiscal::new(NAME, FiscalStatus::NotRequired);
-        assert!(!covered(Some(&outside), day("2026-02-01"), transfer));
-        let sealed = Fiscal::new(NAME, FiscalStatus::Fiscalized);
-        assert!(covered(
-            Some(&sealed),
-            day("2026-02-01"),
-            Some(PaymentMethod::Cash)
-        ));
     }
 }

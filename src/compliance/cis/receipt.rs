@@ -51,6 +51,16 @@ pub struct Receipt {
     pub zki: String,
 }
 
+/// A change of payment method as queued: the receipt as CIS has it (its first `NacinPlac`)
+/// and the new `NacinPlac`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentChange {
+    /// The receipt as sent.
+    pub receipt: Receipt,
+    /// `PromijenjeniNacinPlac`.
+    pub method: String,
+}
+
 impl Receipt {
     /// The number as printed: `BrOznRac/OznPosPr/OznNapUr`.
     pub fn printed_number(&self) -> String {

@@ -1,6 +1,8 @@
-//! The CIS messages: `RacunZahtjev` in the element order of the XSD, signed with enveloped
-//! XML-DSig (exclusive C14N, RSA-SHA1, SHA-1 digest, X509Data) inside a SOAP 1.1 envelope,
-//! and the reading of `RacunOdgovor` (a JIR, or `Greske`) or a SOAP fault.
+//! The CIS messages (schema 1.9): `RacunZahtjev` and `PromijeniNacPlacZahtjev` (a change of
+//! payment method: the receipt as sent, then `PromijenjeniNacinPlac`) in the element order
+//! of the XSD, signed with enveloped XML-DSig (exclusive C14N, RSA-SHA1, SHA-1 digest,
+//! X509Data) inside a SOAP 1.1 envelope, and the reading of `RacunOdgovor` (a JIR, or
+//! `Greske`), `PromijeniNacPlacOdgovor` (`PorukaOdgovora`, or `Greske`) or a SOAP fault.
 //!
 //! The signed element is written directly in its exclusive-C14N form (its own namespace
 //! declaration first, then `Id`; no whitespace between elements; explicit end tags), so its
@@ -26,6 +28,8 @@ pub const SOAP: &str = "http://schemas.xmlsoap.org/soap/envelope/";
 /// The SOAPAction of the `racuni` operation.
 pub const SOAP_ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni";
+/// The SOAPAction of the `promijeniNacPlac` operation (a change of payment method).
+pub const CHANGE_ACTION: &str = "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/promijeniNacPlac";
 /// The SOAPAction of the `echo` operation (a connection check).
 pub const ECHO_ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/echo";
@@ -50,8 +54,15 @@ fn el(out: &mut String, name: &str, value: &str) {
     out.push_str(&format!("<tns:{name}>{}</tns:{name}>", escape(value)));
 }
 
-/// The children of `RacunZahtjev` (header and receipt), in XSD order.
-pub fn body(r: &Receipt, message_id: &str, sent_at: NaiveDateTime, late: bool) -> String {
+/// The children of `RacunZahtjev` (header and receipt), in XSD order; with `changed`, of
+/// `PromijeniNacPlacZahtjev` (the receipt ends with `PromijenjeniNacinPlac`).
+pub fn body(
+    r: &Receipt,
+    message_id: &str,
+    sent_at: NaiveDateTime,
+    late: bool,
+    changed: Option<&str>,
+) -> String {
     let mut o = String::with_capacity(1024);
     o.push_str("<tns:Zaglavlje>");
     el(&mut o, "IdPoruke", message_id);
@@ -86,6 +97,9 @@ pub fn body(r: &Receipt, message_id: &str, sent_at: NaiveDateTime, late: bool) -
     el(&mut o, "OibOper", &r.operator_oib);
     el(&mut o, "ZastKod", &r.zki);
     el(&mut o, "NakDost", if late { "true" } else { "false" });
+    if let Some(method) = changed {
+        el(&mut o, "PromijenjeniNacinPlac", method);
+    }
     o.push_str("</tns:Racun>");
     o
 }
@@ -117,19 +131,43 @@ pub fn request(
     sent_at: NaiveDateTime,
     late: bool,
 ) -> String {
-    let id = format!("racun-{message_id}");
-    let open = format!("<tns:RacunZahtjev xmlns:tns=\"{NS}\" Id=\"{id}\">");
-    let inner = body(r, message_id, sent_at, late);
-    let canonical = format!("{open}{inner}</tns:RacunZahtjev>");
+    let inner = body(r, message_id, sent_at, late, None);
+    signed(
+        "RacunZahtjev",
+        &format!("racun-{message_id}"),
+        &inner,
+        creds,
+    )
+}
+
+/// The whole SOAP request: `PromijeniNacPlacZahtjev` for the receipt `r` as CIS has it,
+/// its payment method now `method`, signed.
+pub fn change_request(
+    r: &Receipt,
+    method: &str,
+    creds: &Credentials,
+    message_id: &str,
+    sent_at: NaiveDateTime,
+) -> String {
+    let inner = body(r, message_id, sent_at, false, Some(method));
+    let id = format!("promijeniNacPlac-{message_id}");
+    signed("PromijeniNacPlacZahtjev", &id, &inner, creds)
+}
+
+/// The message `element` (attribute `Id` = `id`) holding `inner`, with its enveloped
+/// signature, in a SOAP envelope.
+fn signed(element: &str, id: &str, inner: &str, creds: &Credentials) -> String {
+    let open = format!("<tns:{element} xmlns:tns=\"{NS}\" Id=\"{id}\">");
+    let canonical = format!("{open}{inner}</tns:{element}>");
     let digest = B64.encode(Sha1::digest(canonical.as_bytes()));
-    let to_sign = signed_info(&id, &digest, true);
+    let to_sign = signed_info(id, &digest, true);
     let value = SigningKey::<Sha1>::new(creds.key.clone()).sign(to_sign.as_bytes());
     let signature = format!(
         "<Signature xmlns=\"{DSIG}\">{}<SignatureValue>{}</SignatureValue><KeyInfo><X509Data>\
          <X509Certificate>{}</X509Certificate><X509IssuerSerial>\
          <X509IssuerName>{}</X509IssuerName><X509SerialNumber>{}</X509SerialNumber>\
          </X509IssuerSerial></X509Data></KeyInfo></Signature>",
-        signed_info(&id, &digest, false),
+        signed_info(id, &digest, false),
         B64.encode(value.to_bytes()),
         B64.encode(&creds.chain[0]),
         escape(&creds.issuer),
@@ -137,7 +175,7 @@ pub fn request(
     );
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><soapenv:Envelope xmlns:soapenv=\"{SOAP}\">\
-         <soapenv:Body>{open}{inner}{signature}</tns:RacunZahtjev></soapenv:Body></soapenv:Envelope>"
+         <soapenv:Body>{open}{inner}{signature}</tns:{element}></soapenv:Body></soapenv:Envelope>"
     )
 }
 
@@ -164,13 +202,15 @@ pub fn parse_echo(text: &str) -> Result<String, String> {
 pub enum Answer {
     /// The receipt is registered under this JIR.
     Jir(String),
+    /// A change was registered: `PorukaOdgovora`'s `SifraPoruke` (`p001`).
+    Done(String),
     /// It was refused: `(SifraGreske, PorukaGreske)` pairs.
     Errors(Vec<(String, String)>),
     /// A SOAP fault.
     Fault(String),
 }
 
-/// Reads a `RacunOdgovor` or a SOAP fault.
+/// Reads a `RacunOdgovor`, a `PromijeniNacPlacOdgovor` or a SOAP fault.
 pub fn parse_answer(text: &str) -> Result<Answer, String> {
     let doc = roxmltree::Document::parse(text).map_err(|e| format!("unreadable XML: {e}"))?;
     let find = |name: &str| {
@@ -186,7 +226,9 @@ pub fn parse_answer(text: &str) -> Result<Answer, String> {
             .unwrap_or_else(|| "a SOAP fault without a faultstring".into());
         return Ok(Answer::Fault(why));
     }
-    let answer = find("RacunOdgovor").ok_or("no RacunOdgovor in the answer")?;
+    let answer = find("RacunOdgovor")
+        .or_else(|| find("PromijeniNacPlacOdgovor"))
+        .ok_or("no RacunOdgovor or PromijeniNacPlacOdgovor in the answer")?;
     fn child<'a, 'i>(n: roxmltree::Node<'a, 'i>, name: &str) -> Option<roxmltree::Node<'a, 'i>> {
         n.children().find(|c| {
             c.is_element() && c.tag_name().namespace() == Some(NS) && c.tag_name().name() == name
@@ -194,6 +236,9 @@ pub fn parse_answer(text: &str) -> Result<Answer, String> {
     }
     if let Some(jir) = child(answer, "Jir") {
         return Ok(Answer::Jir(text_of(jir)));
+    }
+    if let Some(code) = child(answer, "PorukaOdgovora").and_then(|p| child(p, "SifraPoruke")) {
+        return Ok(Answer::Done(text_of(code)));
     }
     let errors: Vec<(String, String)> = child(answer, "Greske")
         .map(|g| {
@@ -208,7 +253,7 @@ pub fn parse_answer(text: &str) -> Result<Answer, String> {
         })
         .unwrap_or_default();
     if errors.is_empty() {
-        return Err("RacunOdgovor holds neither a Jir nor Greske".into());
+        return Err("the answer holds neither a Jir, a PorukaOdgovora nor Greske".into());
     }
     Ok(Answer::Errors(errors))
 }
@@ -243,6 +288,13 @@ mod tests {
              <faultstring>down</faultstring></s:Fault></s:Body></s:Envelope>"
         );
         assert_eq!(parse_answer(&fault).unwrap(), Answer::Fault("down".into()));
+        let changed = format!(
+            "<soap:Envelope xmlns:soap=\"{SOAP}\"><soap:Body><tns:PromijeniNacPlacOdgovor xmlns:tns=\"{NS}\">\
+             <tns:Zaglavlje><tns:IdPoruke>x</tns:IdPoruke></tns:Zaglavlje><tns:PorukaOdgovora>\
+             <tns:SifraPoruke>p001</tns:SifraPoruke><tns:Poruka>Uspješna prijava.</tns:Poruka>\
+             </tns:PorukaOdgovora></tns:PromijeniNacPlacOdgovor></soap:Body></soap:Envelope>"
+        );
+        assert_eq!(parse_answer(&changed).unwrap(), Answer::Done("p001".into()));
         assert!(parse_answer("<html>").is_err());
     }
 }

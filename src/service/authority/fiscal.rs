@@ -16,6 +16,61 @@ use crate::error::{AppError, AppResult};
 use crate::model::{Actor, Fiscal, Instant, Submission, snapshot};
 use crate::store;
 
+/// Logs the exchanges and applies the outcome of a change of payment method to its
+/// submission, in one transaction with the job. The invoice is not touched: its method
+/// changed when the change was made, and its receipt stays fiscalized.
+pub async fn change_outcome(
+    db: &Db,
+    job_id: i64,
+    mut sub: Submission,
+    payload: String,
+    log: Vec<Exchange>,
+    outcome: Outcome,
+) -> AppResult<()> {
+    db.write(move |tx| {
+        store::submissions::append_exchanges(tx, &sub.id, sub.attempts.max(1), &log)?;
+        sub.next_attempt_at = None;
+        match outcome {
+            Outcome::Accepted {
+                authority_reference,
+            }
+            | Outcome::Duplicate {
+                authority_reference,
+            } => {
+                store::jobs::finish(tx, job_id)?;
+                move_to(&mut sub, SubmissionStatus::Accepted)?;
+                sub.last_error = None;
+                sub.authority_reference = Some(authority_reference);
+            }
+            Outcome::Retry { reason, after } => schedule(tx, &mut sub, reason, after, job_id)?,
+            other => {
+                store::jobs::finish(tx, job_id)?;
+                let (status, reason) = settled(other);
+                move_to(&mut sub, status)?;
+                sub.last_error = Some(format!(
+                    "{reason}. CIS takes a change of payment method only on the day of issue: \
+                     after midnight, issue a credit note and a new invoice with the right method."
+                ));
+            }
+        }
+        sub.updated_at = Instant(format_instant(tx.clock().now()));
+        store::submissions::save(tx, &sub, &payload)
+    })
+    .await
+}
+
+/// Where a submission ends for an outcome that is neither accepted nor retried, and why.
+fn settled(outcome: Outcome) -> (SubmissionStatus, String) {
+    match outcome {
+        Outcome::Rejected { reason, .. } => (SubmissionStatus::Rejected, reason),
+        Outcome::Unknown { reason } => (SubmissionStatus::ManualRequired, reason),
+        o => (
+            SubmissionStatus::ManualRequired,
+            format!("unexpected outcome {o:?}"),
+        ),
+    }
+}
+
 /// Moves an invoice's fiscal record to `to` through the domain's edges.
 fn fiscal_to(f: &mut Fiscal, to: FiscalStatus, invoice: &str) -> AppResult<()> {
     if !fiscal_may(f.status, to) {
@@ -76,14 +131,7 @@ pub async fn fiscal_outcome(
             }
             other => {
                 store::jobs::finish(tx, job_id)?;
-                let (status, reason) = match other {
-                    Outcome::Rejected { reason, .. } => (SubmissionStatus::Rejected, reason),
-                    Outcome::Unknown { reason } => (SubmissionStatus::ManualRequired, reason),
-                    o => (
-                        SubmissionStatus::ManualRequired,
-                        format!("unexpected outcome {o:?}"),
-                    ),
-                };
+                let (status, reason) = settled(other);
                 move_to(&mut sub, status)?;
                 sub.last_error = Some(format!(
                     "{reason}. Fix the cause (certificate, OIB, premises registration), then retry this submission."

@@ -8,7 +8,7 @@ mod registration;
 
 use chrono::Utc;
 
-pub use fiscal::fiscal_outcome;
+pub use fiscal::{change_outcome, fiscal_outcome};
 pub use registration::registration_outcome;
 
 use crate::compliance::Exchange;

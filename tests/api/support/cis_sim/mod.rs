@@ -8,6 +8,7 @@
 //! outage (connections dropped before TLS).
 
 pub mod c14n;
+pub mod change;
 pub mod pki;
 mod signature;
 pub mod xsd;
@@ -27,6 +28,7 @@ pub const DSIG: &str = "http://www.w3.org/2000/09/xmldsig#";
 const SOAP: &str = "http://schemas.xmlsoap.org/soap/envelope/";
 const ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni";
+const CHANGE_ACTION: &str = "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/promijeniNacPlac";
 const ECHO_ACTION: &str =
     "http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/echo";
 const SCHEMA: &str = include_str!("../../../fixtures/hr-cis/FiskalizacijaSchema.xsd");
@@ -71,6 +73,20 @@ struct State {
     received: Mutex<Vec<Received>>,
     violations: Mutex<Vec<String>>,
     offline: AtomicBool,
+    /// Changes of payment method registered.
+    changes: Mutex<Vec<change::Changed>>,
+    /// The authority's today (default: Zagreb's).
+    today: Mutex<Option<chrono::NaiveDate>>,
+}
+
+impl State {
+    fn today(&self) -> chrono::NaiveDate {
+        self.today.lock().unwrap().unwrap_or_else(|| {
+            chrono::Utc::now()
+                .with_timezone(&chrono_tz::Europe::Zagreb)
+                .date_naive()
+        })
+    }
 }
 
 pub struct Sim {
@@ -113,6 +129,16 @@ impl Sim {
 
     pub fn received(&self) -> Vec<Received> {
         self.state.received.lock().unwrap().clone()
+    }
+
+    /// The changes of payment method registered.
+    pub fn changes(&self) -> Vec<change::Changed> {
+        self.state.changes.lock().unwrap().clone()
+    }
+
+    /// Sets the authority's today (the day a change of payment method must be made on).
+    pub fn set_today(&self, day: chrono::NaiveDate) {
+        *self.state.today.lock().unwrap() = Some(day);
     }
 
     /// Everything the simulator found wrong in innkeep's requests.
@@ -279,6 +305,9 @@ fn handle(
             ),
         );
     }
+    if action.as_deref() == Some(CHANGE_ACTION) {
+        return change::handle(state, body, client_cert, &|input| zki_of(key, input));
+    }
     if action.as_deref() != Some(ACTION) {
         problems.push(format!("SOAPAction {action:?}"));
     }
@@ -322,15 +351,7 @@ fn handle(
         dat.replace('T', " ")
     );
     let zki = get(&["Racun", "ZastKod"]);
-    let expected = {
-        use md5::Digest as _;
-        use rsa::signature::{SignatureEncoding, Signer};
-        let sig = rsa::pkcs1v15::SigningKey::<Sha1>::new(key.clone()).sign(input.as_bytes());
-        md5::Md5::digest(sig.to_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    };
+    let expected = zki_of(key, &input);
     if zki != expected {
         return reject(
             state,
@@ -380,10 +401,26 @@ fn handle(
 }
 
 fn reject(state: &State, message_id: &str, code: &str, why: &str) -> (u16, String) {
+    reject_with(state, code, why);
+    (200, odgovor(message_id, None, &[(code, why)]))
+}
+
+/// Notes a refusal among the violations.
+fn reject_with(state: &State, code: &str, why: &str) {
     state
         .violations
         .lock()
         .unwrap()
         .push(format!("{code}: {why}"));
-    (200, odgovor(message_id, None, &[(code, why)]))
+}
+
+/// The ZKI of a receipt's chapter-12 input, with the company key.
+fn zki_of(key: &rsa::RsaPrivateKey, input: &str) -> String {
+    use md5::Digest as _;
+    use rsa::signature::{SignatureEncoding, Signer};
+    let sig = rsa::pkcs1v15::SigningKey::<Sha1>::new(key.clone()).sign(input.as_bytes());
+    md5::Md5::digest(sig.to_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>()
 }

@@ -1,0 +1,94 @@
+//! The refusals of a change to an issued invoice's payment method.
+
+use chrono::NaiveDate;
+
+use super::{Said, Value};
+use crate::domain::enums::InvoiceStatus;
+use crate::error::{AppError, Kind};
+
+/// Every refusal of a change of payment method said through the catalogues.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FiscalRefusal {
+    /// The fiscal system takes a change of payment method only on the day of issue (CIS:
+    /// until midnight); later, a credit note and a new invoice say it.
+    ChangeTooLate {
+        /// The invoice's number.
+        number: String,
+        /// The day its receipt was issued.
+        issued: NaiveDate,
+    },
+    /// A change on a receipt sealed by a fiscal scheme no longer configured.
+    SchemeGone {
+        /// The scheme that sealed it.
+        scheme: String,
+    },
+    /// A change on an invoice a credit note reversed.
+    InvoiceReversed {
+        /// The invoice's number.
+        number: String,
+        /// Its status.
+        status: InvoiceStatus,
+    },
+}
+
+impl FiscalRefusal {
+    /// The HTTP class, the stable code and what the catalogues say.
+    pub fn parts(&self) -> (Kind, &'static str, Said) {
+        match self {
+            Self::ChangeTooLate { number, issued } => (
+                Kind::Conflict,
+                "payment_method_change_too_late",
+                Said {
+                    key: "problem-payment-change-too-late",
+                    values: vec![
+                        ("number", Value::Text(number.clone())),
+                        ("issued", Value::Day(*issued)),
+                    ],
+                },
+            ),
+            Self::SchemeGone { scheme } => (
+                Kind::Conflict,
+                "fiscal_scheme_not_configured",
+                Said {
+                    key: "problem-payment-change-scheme-gone",
+                    values: vec![("scheme", Value::Text(scheme.clone()))],
+                },
+            ),
+            Self::InvoiceReversed { number, status } => (
+                Kind::Conflict,
+                "invalid_state_transition",
+                Said {
+                    key: "problem-payment-change-reversed",
+                    values: vec![
+                        ("number", Value::Text(number.clone())),
+                        ("status", Value::InvoiceState(*status)),
+                    ],
+                },
+            ),
+        }
+    }
+
+    /// One of each, for the catalogue test.
+    pub fn examples() -> Vec<FiscalRefusal> {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap_or_default();
+        vec![
+            Self::ChangeTooLate {
+                number: "2026-17".into(),
+                issued: day,
+            },
+            Self::SchemeGone {
+                scheme: "hr-cis".into(),
+            },
+            Self::InvoiceReversed {
+                number: "2026-17".into(),
+                status: InvoiceStatus::Cancelled,
+            },
+        ]
+    }
+}
+
+impl From<FiscalRefusal> for AppError {
+    fn from(r: FiscalRefusal) -> AppError {
+        super::error(r.parts())
+    }
+}
