@@ -104,6 +104,31 @@ async fn online_issue_gets_its_jir_and_the_qr_link_carries_it() {
     assert_eq!(paid("3/POSL1/1").as_deref(), Some("T"));
     fiscal_is(&app, second["id"].as_str().unwrap(), "fiscalized").await;
     assert_eq!(paid("2/POSL1/1").as_deref(), Some("K"));
+
+    // A business paying at the desk by card: its OIB travels on the receipt (schema 1.9's
+    // OibPrimateljaRacuna, "only for B2B"); a foreign VAT number does not.
+    let guest = app.guest("Marko", "Marić").await;
+    let b2b = app
+        .post(
+            "/v1/invoices",
+            json!({"guest_id": guest, "payment_method": "card",
+                   "bill_to": {"name": "Jadran d.o.o.", "tax_id": "HR 69435151530"},
+                   "lines": [{"description": "Meeting room", "quantity": 1, "unit_price": 12000}]}),
+        )
+        .await
+        .expect(201)
+        .body;
+    fiscal_is(&app, b2b["id"].as_str().unwrap(), "fiscalized").await;
+    let sent = sim.received().into_iter().last().unwrap();
+    assert_eq!(sent.buyer_oib.as_deref(), Some("69435151530"));
+    assert!(
+        sim.received()
+            .iter()
+            .rev()
+            .skip(1)
+            .all(|r| r.buyer_oib.is_none())
+    );
+    assert_eq!(sim.violations(), Vec::<String>::new());
 }
 
 #[tokio::test]

@@ -331,6 +331,11 @@ impl FiscalScheme for Cis {
             payment: receipt::payment_code(inv.payment_method).into(),
             operator_oib: s.operator_oib.clone(),
             zki: String::new(),
+            buyer_oib: inv
+                .bill_to
+                .tax_id
+                .as_ref()
+                .and_then(|t| receipt::buyer_oib(&t.0)),
         };
         r.zki = receipt::zki(&self.credentials.key, &r.zki_input());
         let json = serde_json::to_string(&r).map_err(AppError::internal)?;

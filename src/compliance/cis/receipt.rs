@@ -49,6 +49,22 @@ pub struct Receipt {
     pub operator_oib: String,
     /// `ZastKod`.
     pub zki: String,
+    /// `OibPrimateljaRacuna`: the buyer's OIB, on a receipt to a business (schema 1.9,
+    /// "only for B2B"); absent from receipts sealed before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buyer_oib: Option<String>,
+}
+
+/// The buyer's OIB in a bill-to's tax number: 11 digits with a right check digit, written
+/// alone or as a Croatian VAT number (`HR` and the OIB), spaces aside. Anything else (a
+/// foreign VAT number, a typo) is not an OIB, and the receipt carries none.
+pub fn buyer_oib(tax_id: &str) -> Option<String> {
+    let plain: String = tax_id.chars().filter(|c| !c.is_whitespace()).collect();
+    let plain = plain
+        .strip_prefix("HR")
+        .or_else(|| plain.strip_prefix("hr"))
+        .unwrap_or(&plain);
+    crate::config::fiscal::oib_valid(plain).then(|| plain.to_string())
 }
 
 /// A change of payment method as queued: the receipt as CIS has it (its first `NacinPlac`)
@@ -191,6 +207,15 @@ mod tests {
     }
 
     #[test]
+    fn a_buyer_oib_is_a_checked_oib_alone_or_as_a_croatian_vat_number() {
+        assert_eq!(buyer_oib("69435151530").as_deref(), Some("69435151530"));
+        assert_eq!(buyer_oib("HR 69435151530").as_deref(), Some("69435151530"));
+        assert_eq!(buyer_oib("69435151531"), None, "a wrong check digit");
+        assert_eq!(buyer_oib("IT01234567890"), None, "a foreign VAT number");
+        assert_eq!(buyer_oib(""), None);
+    }
+
+    #[test]
     fn zki_input_is_the_chapter_12_concatenation() {
         let r = Receipt {
             invoice_id: "inv_1".into(),
@@ -205,6 +230,7 @@ mod tests {
             payment: "G".into(),
             operator_oib: "98765432106".into(),
             zki: String::new(),
+            buyer_oib: None,
         };
         assert_eq!(
             r.zki_input(),

@@ -93,6 +93,7 @@ mod tests {
             payment: "T".into(),
             operator_oib: "69435151530".into(),
             zki: "a".repeat(32),
+            buyer_oib: None,
         };
         let stored = serde_json::to_string(&r).unwrap();
         let input = |local: &str| ChangeInput {

@@ -97,6 +97,9 @@ pub fn body(
     el(&mut o, "OibOper", &r.operator_oib);
     el(&mut o, "ZastKod", &r.zki);
     el(&mut o, "NakDost", if late { "true" } else { "false" });
+    if let Some(oib) = &r.buyer_oib {
+        el(&mut o, "OibPrimateljaRacuna", oib);
+    }
     if let Some(method) = changed {
         el(&mut o, "PromijenjeniNacinPlac", method);
     }

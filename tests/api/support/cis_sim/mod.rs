@@ -63,6 +63,8 @@ pub struct Received {
     pub payment: String,
     pub vat: Vec<(String, String, String)>,
     pub jir: Option<String>,
+    /// `OibPrimateljaRacuna`, when sent.
+    pub buyer_oib: Option<String>,
 }
 
 #[derive(Default)]
@@ -396,6 +398,7 @@ fn handle(
         payment: get(&["Racun", "NacinPlac"]),
         vat,
         jir: Some(jir.clone()),
+        buyer_oib: field(&["Racun", "OibPrimateljaRacuna"]),
     });
     (200, odgovor(&message_id, Some(&jir), &[]))
 }
