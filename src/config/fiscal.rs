@@ -85,23 +85,7 @@ fn digits(s: &str, min: usize, max: usize) -> bool {
     (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Whether an OIB's ISO 7064 MOD 11,10 check digit is right.
-pub fn oib_valid(oib: &str) -> bool {
-    if !digits(oib, 11, 11) {
-        return false;
-    }
-    let d: Vec<u32> = oib.bytes().map(|b| u32::from(b - b'0')).collect();
-    let mut a = 10;
-    for x in &d[..10] {
-        a = (a + x) % 10;
-        if a == 0 {
-            a = 10;
-        }
-        a = (a * 2) % 11;
-    }
-    let check = if 11 - a == 10 { 0 } else { 11 - a };
-    check == d[10]
-}
+pub use crate::domain::seller::oib_valid;
 
 impl FiscalConfig {
     /// The certificate files this configuration names (for backups).

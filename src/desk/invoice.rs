@@ -26,6 +26,8 @@ struct InvoicePage {
     id: String,
     receipt: bool,
     property: String,
+    /// The seller's particulars as the invoice keeps them, a line each.
+    seller: Vec<String>,
     /// (label, value) printed under the title.
     facts: Vec<(String, String)>,
     bill_to: Vec<String>,
@@ -114,6 +116,31 @@ fn qr_svg(payload: &str) -> Option<String> {
     })
 }
 
+/// An address as printed: the street lines, then postal code, town and region, then the
+/// country.
+fn address_lines(a: &crate::model::Address) -> Vec<String> {
+    let mut out: Vec<String> = [&a.line1, &a.line2]
+        .into_iter()
+        .flatten()
+        .map(|l| l.0.clone())
+        .collect();
+    let place: Vec<String> = [
+        a.postal_code.as_ref().map(|l| l.0.clone()),
+        a.city.as_ref().map(|l| l.0.clone()),
+        a.region.as_ref().map(|l| l.0.clone()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !place.is_empty() {
+        out.push(place.join(" "));
+    }
+    if let Some(c) = &a.country {
+        out.push(c.0.clone());
+    }
+    out
+}
+
 /// The first error on `field`, in words.
 fn error_on(t: &T, errors: &[FieldError], field: &str) -> Option<String> {
     errors
@@ -181,27 +208,26 @@ pub(super) async fn render(
     let b = &inv.bill_to;
     let mut bill_to = vec![b.name.0.clone()];
     if let Some(a) = &b.address {
-        let lines = [&a.line1, &a.line2]
-            .into_iter()
-            .flatten()
-            .map(|l| l.0.clone());
-        bill_to.extend(lines);
-        let place = [
-            &a.postal_code.as_ref().map(|l| l.0.clone()),
-            &a.city.as_ref().map(|l| l.0.clone()),
-            &a.region.as_ref().map(|l| l.0.clone()),
-        ];
-        let place: Vec<String> = place.into_iter().flatten().cloned().collect();
-        if !place.is_empty() {
-            bill_to.push(place.join(" "));
-        }
-        if let Some(c) = &a.country {
-            bill_to.push(c.0.clone());
-        }
+        bill_to.extend(address_lines(a));
     }
     if let Some(tax_id) = &b.tax_id {
         bill_to.push(t.with("invoice-tax-id", &[("id", Arg::Text(tax_id.0.clone()))]));
     }
+    let seller = inv.seller.as_ref().map_or_else(Vec::new, |s| {
+        let mut lines = vec![s.legal_name.0.clone()];
+        lines.extend(address_lines(&s.address));
+        lines.push(t.with(
+            "invoice-seller-vat-id",
+            &[("id", Arg::Text(s.vat_id.0.clone()))],
+        ));
+        if let Some(code) = &s.tax_code {
+            lines.push(t.with(
+                "invoice-seller-tax-code",
+                &[("code", Arg::Text(code.0.clone()))],
+            ));
+        }
+        lines
+    });
     let f = &inv.fiscal;
     let mut fiscal = Vec::new();
     if f.scheme != "none" {
@@ -292,6 +318,7 @@ pub(super) async fn render(
         id,
         receipt,
         property: v.property.clone(),
+        seller,
         facts,
         bill_to,
         lines: inv

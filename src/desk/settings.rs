@@ -1,5 +1,6 @@
 //! Administration, the property (`/admin/settings`, screen 10): name, time zone, currency,
-//! country, invoice series, the usual tax rate and the city tax, through the use case of
+//! country, invoice series, the usual tax rate, the city tax and the seller's particulars
+//! printed on invoices, through the use case of
 //! `PATCH /v1/settings`. Money and rates are typed as people write them (`2.50`, `10 %`);
 //! each refusal is shown next to its field with everything typed kept; a change saved by
 //! someone else meanwhile is caught, not overwritten. The compliance schemes are shown, not
@@ -54,6 +55,28 @@ const FIELDS: &[(&str, &str, &str)] = &[
         "city_tax.exempt_under_age",
         "settings-city-tax-exempt",
     ),
+    (
+        "seller_legal_name",
+        "seller.legal_name",
+        "settings-seller-name",
+    ),
+    (
+        "seller_line1",
+        "seller.address.line1",
+        "settings-seller-street",
+    ),
+    (
+        "seller_postal_code",
+        "seller.address.postal_code",
+        "settings-seller-postal-code",
+    ),
+    ("seller_city", "seller.address.city", "settings-seller-city"),
+    ("seller_vat_id", "seller.vat_id", "settings-seller-vat-id"),
+    (
+        "seller_tax_code",
+        "seller.tax_code",
+        "settings-seller-tax-code",
+    ),
 ];
 
 #[derive(Template)]
@@ -62,9 +85,10 @@ struct SettingsPage {
     shell: Shell,
     problem: Option<String>,
     version: i64,
-    /// The property's fields, then the city tax's.
+    /// The property's fields, then the city tax's, then the seller's.
     fields: Vec<FormField>,
     city: Vec<FormField>,
+    seller: Vec<FormField>,
     /// The compliance schemes in force, in words.
     schemes: Vec<(String, String)>,
 }
@@ -73,7 +97,41 @@ struct SettingsPage {
 fn values_of(s: &Settings) -> HashMap<String, String> {
     let c = s.city_tax.as_ref();
     let opt = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
+    let seller = s.seller.as_ref();
+    let line = |v: Option<&crate::model::fields::Line<100>>| v.map(|l| l.0.clone());
     [
+        (
+            "seller_legal_name",
+            seller.map(|x| x.legal_name.0.clone()).unwrap_or_default(),
+        ),
+        (
+            "seller_line1",
+            seller
+                .and_then(|x| x.address.line1.as_ref().map(|l| l.0.clone()))
+                .unwrap_or_default(),
+        ),
+        (
+            "seller_postal_code",
+            seller
+                .and_then(|x| x.address.postal_code.as_ref().map(|l| l.0.clone()))
+                .unwrap_or_default(),
+        ),
+        (
+            "seller_city",
+            seller
+                .and_then(|x| line(x.address.city.as_ref()))
+                .unwrap_or_default(),
+        ),
+        (
+            "seller_vat_id",
+            seller.map(|x| x.vat_id.0.clone()).unwrap_or_default(),
+        ),
+        (
+            "seller_tax_code",
+            seller
+                .and_then(|x| x.tax_code.as_ref().map(|l| l.0.clone()))
+                .unwrap_or_default(),
+        ),
         ("name", s.name.clone()),
         ("time_zone", s.time_zone.clone()),
         ("currency", s.currency.clone()),
@@ -141,10 +199,19 @@ fn render(
             _ => Vec::new(),
         },
     };
-    let (property, city): (Vec<_>, Vec<_>) =
-        FIELDS.iter().partition(|f| !f.0.starts_with("city_tax"));
-    let fields = property.into_iter().map(field).collect();
-    let city = city.into_iter().map(field).collect();
+    let group = |prefix: &str| -> Vec<FormField> {
+        FIELDS
+            .iter()
+            .filter(|f| f.0.starts_with(prefix))
+            .map(field)
+            .collect()
+    };
+    let fields = FIELDS
+        .iter()
+        .filter(|f| !f.0.starts_with("city_tax") && !f.0.starts_with("seller_"))
+        .map(field)
+        .collect();
+    let (city, seller) = (group("city_tax"), group("seller_"));
     let c = &stored.compliance;
     let schemes = vec![
         (
@@ -158,6 +225,7 @@ fn render(
         version,
         fields,
         city,
+        seller,
         schemes,
         shell,
     };
@@ -202,6 +270,44 @@ struct SettingsForm {
     city_tax_rate: String,
     city_tax_max_nights: String,
     city_tax_exempt_under_age: String,
+    seller_legal_name: String,
+    seller_line1: String,
+    seller_postal_code: String,
+    seller_city: String,
+    seller_vat_id: String,
+    seller_tax_code: String,
+}
+
+impl SettingsForm {
+    /// The seller as the API takes it: all empty is none (cleared), else what was typed
+    /// (an empty required field left out, for the API's rule to name).
+    fn seller(&self) -> Value {
+        let text = |v: &str| (!v.trim().is_empty()).then(|| json!(v.trim()));
+        let parts = [
+            &self.seller_legal_name,
+            &self.seller_line1,
+            &self.seller_postal_code,
+            &self.seller_city,
+            &self.seller_vat_id,
+            &self.seller_tax_code,
+        ];
+        if parts.iter().all(|p| p.trim().is_empty()) {
+            return Value::Null;
+        }
+        let mut seller = json!({"address": {"line1": text(&self.seller_line1),
+            "postal_code": text(&self.seller_postal_code), "city": text(&self.seller_city),
+            "country": text(&self.country.to_uppercase())}});
+        for (key, v) in [
+            ("legal_name", &self.seller_legal_name),
+            ("vat_id", &self.seller_vat_id),
+            ("tax_code", &self.seller_tax_code),
+        ] {
+            if let Some(v) = text(v) {
+                seller[key] = v;
+            }
+        }
+        seller
+    }
 }
 
 /// The update the form asks for; amounts and rates that cannot be read are said at their
@@ -251,6 +357,7 @@ fn body_of(f: &SettingsForm, t: &T, errors: &mut Vec<FieldError>) -> Value {
         "invoice_series": f.invoice_series.trim(),
         "default_tax_rate": rate,
         "city_tax": city,
+        "seller": f.seller(),
     })
 }
 

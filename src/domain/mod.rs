@@ -20,6 +20,7 @@ pub mod rules;
 pub mod said;
 pub mod scopes;
 pub mod search;
+pub mod seller;
 pub mod signature;
 pub mod spreadsheet;
 pub mod stay;

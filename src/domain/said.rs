@@ -127,6 +127,8 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-not-a-percentage", &[]),
     ("problem-not-an-amount", &[]),
     ("problem-not-an-oib", &[]),
+    ("problem-seller-oib", &[]),
+    ("problem-seller-partita-iva", &[]),
     ("problem-not-a-premises-mark", &[]),
     ("problem-not-a-device-mark", &[]),
     ("problem-certificate-unusable", &[]),

@@ -203,6 +203,9 @@ pub struct Invoice {
     pub guest_id: Option<String>,
     /// Who it is addressed to.
     pub bill_to: BillTo,
+    /// Who issues it: the seller's particulars as they stood at issue (null where none were
+    /// set then); they never change afterwards.
+    pub seller: Option<super::Seller>,
     /// Property-local issue date.
     pub issue_date: Date,
     /// ISO 4217 currency of every amount.

@@ -44,6 +44,24 @@ impl Default for ComplianceSchemes {
     }
 }
 
+input_object! {
+    stored
+    /// The seller's particulars, printed on every invoice (VAT Directive 2006/112/EC,
+    /// art. 226): who issues it, where, under which VAT number.
+    pub struct Seller {
+        /// The registered legal name (the company, or the owner as a sole trader).
+        pub legal_name: Line<200>,
+        /// The registered address; `line1` and `city` are needed.
+        pub address: super::Address,
+        /// The VAT identification number: in Croatia the OIB (11 digits, alone or after
+        /// `HR`), in Italy the partita IVA (11 digits, alone or after `IT`); both are checked
+        /// by their check digit.
+        pub vat_id: Line<40>,
+        /// A tax code besides it, where the country has one (Italy: the codice fiscale).
+        pub tax_code: Option<Line<40>>,
+    }
+}
+
 /// Property-wide settings.
 #[derive(Debug, Clone, Object)]
 pub struct Settings {
@@ -61,6 +79,9 @@ pub struct Settings {
     pub invoice_series: String,
     /// Tax rate for charges that do not name one, in basis points.
     pub default_tax_rate: i64,
+    /// The seller's particulars printed on invoices, or null until set. In Croatia and
+    /// Italy no invoice is issued without them (409 `seller_particulars_missing`).
+    pub seller: Option<Seller>,
     /// The national compliance schemes enabled (read-only: they and their credentials are
     /// set in the configuration file or environment, and credentials are never shown).
     pub compliance: ComplianceSchemes,
@@ -90,6 +111,8 @@ input_object! {
         pub invoice_series: Patch<Series>,
         /// Default tax rate in basis points (1300 = 13 %).
         pub default_tax_rate: Patch<Int<0, 10_000>>,
+        /// The seller's particulars, whole; null clears them.
+        pub seller: MaybeUndefined<Seller>,
     }
     ignore ["compliance", "version", "created_at", "updated_at"]
 }

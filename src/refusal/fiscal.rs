@@ -1,4 +1,5 @@
-//! The refusals of a change to an issued invoice's payment method.
+//! The refusals of the fiscal rules: invoicing without the seller's particulars, and a
+//! change to an issued invoice's payment method.
 
 use chrono::NaiveDate;
 
@@ -21,6 +22,11 @@ pub enum FiscalRefusal {
     SchemeGone {
         /// The scheme that sealed it.
         scheme: String,
+    },
+    /// An invoice in a country whose law wants the seller's particulars, before they are set.
+    SellerMissing {
+        /// The property's country.
+        country: String,
     },
     /// A change on an invoice a credit note reversed.
     InvoiceReversed {
@@ -54,6 +60,14 @@ impl FiscalRefusal {
                     values: vec![("scheme", Value::Text(scheme.clone()))],
                 },
             ),
+            Self::SellerMissing { country } => (
+                Kind::Conflict,
+                "seller_particulars_missing",
+                Said {
+                    key: "problem-seller-missing",
+                    values: vec![("country", Value::Text(country.clone()))],
+                },
+            ),
             Self::InvoiceReversed { number, status } => (
                 Kind::Conflict,
                 "invalid_state_transition",
@@ -78,6 +92,9 @@ impl FiscalRefusal {
             },
             Self::SchemeGone {
                 scheme: "hr-cis".into(),
+            },
+            Self::SellerMissing {
+                country: "HR".into(),
             },
             Self::InvoiceReversed {
                 number: "2026-17".into(),

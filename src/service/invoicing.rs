@@ -151,6 +151,11 @@ pub fn issue(
         return Err(crate::service::numbering::unconfirmed(&since));
     }
     let settings = store::settings::get(tx)?;
+    if settings.seller.is_none() && crate::domain::seller::required_in(settings.country.as_deref())
+    {
+        let country = settings.country.clone().unwrap_or_default();
+        return Err(crate::refusal::FiscalRefusal::SellerMissing { country }.into());
+    }
     let today = tx.clock().today_in(&settings.time_zone);
     let series = series_for(&settings.invoice_series, today);
     let seq = store::invoices::next_seq(tx, &series)?;
@@ -164,6 +169,7 @@ pub fn issue(
         reservation_id: draft.reservation_id,
         guest_id: draft.guest_id,
         bill_to: draft.bill_to,
+        seller: settings.seller.clone(),
         issue_date: Date(today),
         currency: draft.currency,
         payment_method: draft.payment_method,

@@ -1,7 +1,7 @@
 //! Property settings.
 
 use crate::domain::scopes::Scope;
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult, FieldError};
 use crate::model::Principal;
 use crate::model::{Instant, Settings, SettingsUpdate};
 use crate::service::Services;
@@ -47,6 +47,19 @@ pub async fn update(
             set_optional(&mut s.city_tax, input.city_tax);
             input.invoice_series.apply(&mut s.invoice_series);
             input.default_tax_rate.apply(&mut s.default_tax_rate);
+            set_optional(&mut s.seller, input.seller);
+            if let Some(seller) = &s.seller {
+                let errors = crate::domain::seller::check(
+                    s.country.as_deref(),
+                    &seller.vat_id.0,
+                    seller.address.line1.is_some(),
+                    seller.address.city.is_some(),
+                );
+                if !errors.is_empty() {
+                    let errors = errors.into_iter().map(|(f, r)| FieldError::of(f, r));
+                    return Err(AppError::validation(errors.collect()));
+                }
+            }
             if unchanged(&old, &s) {
                 return Ok(old);
             }

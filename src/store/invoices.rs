@@ -50,6 +50,7 @@ fn map(row: &Row) -> rusqlite::Result<Invoice> {
         reservation_id: r.get("reservation_id")?,
         guest_id: r.get("guest_id")?,
         bill_to: r.nested("bill_to")?.ok_or_else(|| missing("bill_to"))?,
+        seller: r.nested("seller")?,
         issue_date: r.get("issue_date")?,
         currency: r.get("currency")?,
         payment_method: r.get("payment_method")?,
@@ -96,10 +97,10 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
     tx.prepare_cached(
         "INSERT INTO invoices (id, series, seq, number, kind, status, reservation_id, guest_id, bill_to,
              issue_date, currency, payment_method, net, tax, gross, paid_amount, corrects_invoice_id,
-             reason, fiscal, version, created_at, updated_at)
+             reason, fiscal, version, created_at, updated_at, seller)
          VALUES (:id, :series, :seq, :number, :kind, :status, :reservation_id, :guest_id, :bill_to,
              :issue_date, :currency, :payment_method, :net, :tax, :gross, :paid_amount,
-             :corrects_invoice_id, :reason, :fiscal, :version, :created_at, :updated_at)",
+             :corrects_invoice_id, :reason, :fiscal, :version, :created_at, :updated_at, :seller)",
     )?
     .execute(rusqlite::named_params! {
         ":id": &inv.id, ":series": &inv.series, ":seq": seq, ":number": &inv.number,
@@ -110,6 +111,7 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
         ":paid_amount": inv.paid_amount, ":corrects_invoice_id": &inv.corrects_invoice_id,
         ":reason": &inv.reason, ":fiscal": nested_text(&Some(inv.fiscal.clone())),
         ":version": inv.version, ":created_at": &inv.created_at.0, ":updated_at": &inv.updated_at.0,
+        ":seller": nested_text(&inv.seller),
     })?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO invoice_lines (invoice_id, position, description, quantity, unit_price, tax_rate,

@@ -188,7 +188,7 @@ async fn whole_stay(w: &Words) {
     let rt = app.room_type("DBL", 2).await;
     app.room("7", &rt).await;
     if let Some(country) = w.country {
-        app.put("/v1/settings", json!({"country": country}))
+        app.put("/v1/settings", crate::support::in_country(country))
             .await
             .expect(200);
     }

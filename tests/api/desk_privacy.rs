@@ -13,7 +13,7 @@ use crate::support::{day, spawn_app};
 async fn an_admin_exports_and_erases_a_guest_from_their_page() {
     let app = spawn_app().await;
     let h = hotel(&app, 1).await;
-    app.put("/v1/settings", json!({"country": "IT"}))
+    app.put("/v1/settings", crate::support::in_country("IT"))
         .await
         .expect(200);
     let res = app
@@ -142,7 +142,7 @@ async fn the_privacy_section_and_the_erased_page_in_a_browser() {
     };
     let app = spawn_app().await;
     let h = hotel(&app, 1).await;
-    app.put("/v1/settings", json!({"country": "HR"}))
+    app.put("/v1/settings", crate::support::in_country("HR"))
         .await
         .expect(200);
     let res = app

@@ -112,3 +112,65 @@ async fn today_warns_while_rooms_carry_no_vat() {
     .expect(200);
     assert!(!b.get("/").await.text.contains("VAT rate on rooms is 0"));
 }
+
+/// The seller's particulars from the settings page: a name left out is refused at its field,
+/// a partita IVA whose check digit is wrong at its own; a good seller is saved and read back.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_seller_is_set_from_the_settings_page() {
+    let app = spawn_app().await;
+    let password = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &password).await;
+    let page = a.get("/admin/settings").await;
+    assert!(
+        page.text.contains("The seller on invoices"),
+        "{}",
+        page.text
+    );
+    let csrf = Browser::csrf(&page);
+    let send = |version: String, name: &'static str, vat: &'static str| {
+        let (a, csrf) = (&a, csrf.clone());
+        async move {
+            let f = [
+                ("csrf", csrf.as_str()),
+                ("version", version.as_str()),
+                ("name", "Albergo Sole"),
+                ("time_zone", "Europe/Rome"),
+                ("currency", "EUR"),
+                ("country", "IT"),
+                ("invoice_series", "{year}"),
+                ("default_tax_rate", "10"),
+                ("city_tax", "none"),
+                ("seller_legal_name", name),
+                ("seller_line1", "Via del Mare 1"),
+                ("seller_postal_code", "47921"),
+                ("seller_city", "Rimini"),
+                ("seller_vat_id", vat),
+                ("seller_tax_code", ""),
+            ];
+            a.post("/admin/settings", &f).await
+        }
+    };
+    let version = hidden(&page.text, "version").unwrap();
+    let nameless = send(version.clone(), "", "IT 06363391001").await;
+    assert_eq!(nameless.status, 422, "{}", nameless.text);
+    assert!(nameless.text.contains("id=\"seller_legal_name-error\""));
+    let bad = send(version.clone(), "Sole s.r.l.", "IT 06363391002").await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    assert!(
+        bad.text.contains("id=\"seller_vat_id-error\""),
+        "{}",
+        bad.text
+    );
+    assert!(bad.text.contains("must be the partita IVA"));
+    assert!(
+        bad.text.contains("value=\"Rimini\""),
+        "what was typed stays"
+    );
+    let done = send(version, "Sole s.r.l.", "IT 06363391001").await;
+    assert_eq!(done.status, 303, "{}", done.text);
+    let s = app.get("/v1/settings").await.expect(200).body;
+    assert_eq!(s["seller"]["legal_name"], "Sole s.r.l.");
+    assert_eq!(s["seller"]["address"]["postal_code"], "47921");
+    let again = a.get("/admin/settings").await;
+    assert!(again.text.contains("value=\"Sole s.r.l.\""));
+}

@@ -234,7 +234,11 @@ async fn a_croatian_hotel_uploads_its_certificate_and_fiscalises_at_once() {
     let own = own_file(dir.path());
     assert!(own.contains("scheme = \"hr-cis\"") && own.contains("operator_oib = \"98765432106\""));
 
-    // In force without a restart: a card sale is fiscalised by the simulator.
+    // In force without a restart: a card sale is fiscalised by the simulator (once the
+    // seller's particulars, which a Croatian invoice needs, are set).
+    app.put("/v1/settings", crate::support::in_country("HR"))
+        .await
+        .expect(200);
     app.clock().set_now("2026-11-22T09:30:00Z".parse().unwrap());
     let invoice = sale(&app, "card").await;
     let id = invoice["id"].as_str().unwrap();

@@ -21,7 +21,7 @@ async fn a_guest_is_exported_then_erased_and_what_the_law_keeps_stays() {
         .start()
         .await;
     let h = hotel(&app, 2).await;
-    app.put("/v1/settings", json!({"country": "IT"}))
+    app.put("/v1/settings", crate::support::in_country("IT"))
         .await
         .expect(200);
     app.put(

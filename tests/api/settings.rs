@@ -87,3 +87,83 @@ async fn bad_settings_list_every_field() {
         "{fields:?}"
     );
 }
+
+/// The seller's particulars (VAT Directive art. 226): checked by the country's own VAT
+/// number rule, required before a Croatian or Italian property issues an invoice.
+#[tokio::test]
+async fn a_croatian_property_invoices_only_once_the_seller_is_set() {
+    let app = spawn_app().await;
+    app.put(
+        "/v1/settings",
+        json!({"country": "HR", "time_zone": "Europe/Zagreb"}),
+    )
+    .await
+    .expect(200);
+    let guest = app.guest("Ivana", "Horvat").await;
+    let sale = json!({"guest_id": guest, "payment_method": "cash",
+        "lines": [{"description": "Wine", "quantity": 1, "unit_price": 1999}]});
+    let refused = app.post("/v1/invoices", sale.clone()).await.expect(409);
+    assert_eq!(refused.body["code"], "seller_particulars_missing");
+    let detail = refused.body["detail"].as_str().unwrap();
+    assert!(detail.contains("Administration › Settings"), "{detail}");
+
+    let seller = |vat: &str, city: Option<&str>| {
+        json!({"seller": {"legal_name": "Villa Mare d.o.o.", "vat_id": vat,
+            "address": {"line1": "Obala 1", "postal_code": "21000", "city": city, "country": "HR"}}})
+    };
+    let bad = app
+        .put("/v1/settings", seller("69435151531", None))
+        .await
+        .expect(422);
+    let fields: Vec<&str> = bad.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["seller.vat_id", "seller.address.city"]);
+    let set = app
+        .put("/v1/settings", seller("HR 69435151530", Some("Split")))
+        .await
+        .expect(200);
+    assert_eq!(set.body["seller"]["legal_name"], "Villa Mare d.o.o.");
+    assert_eq!(set.body["seller"]["address"]["city"], "Split");
+    let issued = app
+        .post("/v1/invoices", sale.clone())
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(issued["seller"]["vat_id"], "HR 69435151530");
+    let id = issued["id"].as_str().unwrap();
+
+    // The invoice keeps the seller it was issued by, and prints it.
+    let renamed = json!({"seller": {"legal_name": "Villa Sole d.o.o.", "vat_id": "69435151530",
+        "address": {"line1": "Riva 2", "city": "Split"}}});
+    app.put("/v1/settings", renamed).await.expect(200);
+    let kept = app
+        .get(&format!("/v1/invoices/{id}"))
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(kept["seller"]["legal_name"], "Villa Mare d.o.o.");
+    let password = crate::support::desk::staff(&app, "marta", "front_desk").await;
+    let b = crate::support::desk::Browser::sign_in(&app, "marta", &password).await;
+    let page = b.get(&format!("/invoices/{id}")).await;
+    assert!(
+        page.text.contains(
+            "Villa Mare d.o.o.<br>Obala 1<br>21000 Split<br>HR<br>VAT no. HR 69435151530"
+        ),
+        "{}",
+        page.text
+    );
+
+    // Cleared again, the rule holds again; a property elsewhere is not held to it.
+    app.put("/v1/settings", json!({"seller": null}))
+        .await
+        .expect(200);
+    app.post("/v1/invoices", sale.clone()).await.expect(409);
+    app.put("/v1/settings", json!({"country": "AT"}))
+        .await
+        .expect(200);
+    app.post("/v1/invoices", sale).await.expect(201);
+}
