@@ -173,13 +173,17 @@ pub(super) async fn render(
     let cur = &inv.currency;
     let owed = v.due;
     let refund = inv.kind == InvoiceKind::CreditNote;
-    let mut facts = vec![
-        (t.t("invoice-date"), t.date(inv.issue_date.0)),
-        (
-            t.t("field-status"),
-            t.t(&format!("invoice-status-{}", inv.status.as_str())),
-        ),
-    ];
+    let mut facts = vec![(t.t("invoice-date"), t.date(inv.issue_date.0))];
+    if let Some((_, time)) = crate::clock::local_time(&inv.issued_at.0, &s.time_zone) {
+        facts.push((t.t("invoice-time"), time.format("%H:%M").to_string()));
+    }
+    if let Some(mark) = &inv.operator_mark {
+        facts.push((t.t("invoice-operator"), mark.clone()));
+    }
+    facts.extend([(
+        t.t("field-status"),
+        t.t(&format!("invoice-status-{}", inv.status.as_str())),
+    )]);
     if let Some(m) = inv.payment_method {
         facts.push((
             t.t("field-payment-method"),

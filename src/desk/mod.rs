@@ -212,6 +212,7 @@ pub const FLASHES: &[&str] = &[
     "table-imported",
     "language-saved",
     "staff-language",
+    "staff-operator-mark",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

@@ -49,6 +49,8 @@ struct MemberPage {
     /// (tag, name) of the languages, and theirs.
     languages: Vec<(String, String)>,
     language: String,
+    /// The operator mark printed on their invoices.
+    operator_mark: String,
 }
 
 /// A password or secret shown once, with a way on.
@@ -180,6 +182,8 @@ struct StaffForm {
     role: String,
     /// Their language.
     language: String,
+    /// Their operator mark.
+    operator_mark: String,
     /// "Yes" ticked.
     #[serde(deserialize_with = "super::posted::ticked")]
     confirm: bool,
@@ -223,6 +227,7 @@ async fn member_page(
         roles: roles(&t),
         languages: super::account::languages(&t),
         language: u.language.clone().unwrap_or_default(),
+        operator_mark: u.operator_mark.clone().unwrap_or_default(),
         role: u.role.as_str().to_string(),
         disabled: u.disabled_at.is_some(),
         me: u.id == s.principal.actor.id,
@@ -255,7 +260,7 @@ pub async fn act(
 ) -> Response {
     let (s, t, posted) = or_answer!(open_form::<StaffForm>(req, body, &state, super::ADMIN).await);
     let (svc, p, form) = (&state.svc, &s.principal, &posted.fields);
-    if !["role", "language"].contains(&action.as_str()) && !form.confirm {
+    if !["role", "language", "operator-mark"].contains(&action.as_str()) && !form.confirm {
         let problem = Some(t.t("staff-confirm"));
         let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, Vec::new(), problem);
         return member_page(req, &state, &s, t, id, outcome).await;
@@ -267,6 +272,9 @@ pub async fn act(
         "language" => staff::set_language(svc, p, id.clone(), &form.language)
             .await
             .map(|_| "staff-language"),
+        "operator-mark" => staff::set_operator_mark(svc, p, id.clone(), &form.operator_mark)
+            .await
+            .map(|_| "staff-operator-mark"),
         "disable" => staff::set_enabled(svc, p, id.clone(), false)
             .await
             .map(|_| "staff-disabled"),
@@ -312,6 +320,13 @@ async fn refused(
         _ => return failed_read(&t, &e, "not-found-staff", ("/admin/staff", "nav-staff")),
     };
     let problem = match e.errors.first() {
+        Some(f) if f.field == "operator_mark" => {
+            format!(
+                "{} {}",
+                t.t("staff-operator-mark"),
+                super::rules::say(&t, f)
+            )
+        }
         Some(_) => t.t("error-role"),
         None => super::rules::detail(&t, &e),
     };

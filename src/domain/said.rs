@@ -128,6 +128,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-not-an-amount", &[]),
     ("problem-not-an-oib", &[]),
     ("problem-seller-oib", &[]),
+    ("problem-operator-mark", &[]),
     ("problem-seller-partita-iva", &[]),
     ("problem-not-a-premises-mark", &[]),
     ("problem-not-a-device-mark", &[]),

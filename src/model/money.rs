@@ -208,6 +208,11 @@ pub struct Invoice {
     pub seller: Option<super::Seller>,
     /// Property-local issue date.
     pub issue_date: Date,
+    /// When it was issued, to the second (the time of issue the law asks printed).
+    pub issued_at: Instant,
+    /// The mark of the staff member who issued it, as printed (null when an integration
+    /// issued it, or the staff member has no mark).
+    pub operator_mark: Option<String>,
     /// ISO 4217 currency of every amount.
     pub currency: String,
     /// How it is (to be) paid.

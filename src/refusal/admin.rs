@@ -50,6 +50,13 @@ pub enum AdminRefusal {
         /// The scheme it was for.
         scheme: String,
     },
+    /// An operator mark another staff member holds.
+    MarkTaken {
+        /// The mark.
+        mark: String,
+        /// Who holds it.
+        name: String,
+    },
     /// A retry of a submission in a status that is not retried.
     NotRetryable {
         /// Its status.
@@ -101,6 +108,13 @@ impl AdminRefusal {
                 "submission_not_retryable",
                 said("problem-scheme-gone", text("scheme", scheme)),
             ),
+            Self::MarkTaken { mark, name } => conflict(
+                "already_exists",
+                said(
+                    "problem-mark-taken",
+                    vec![("mark", Text(mark.clone())), ("name", Text(name.clone()))],
+                ),
+            ),
             Self::NotRetryable { status } => conflict(
                 "submission_not_retryable",
                 said("problem-not-retryable", text("status", status)),
@@ -127,6 +141,10 @@ impl AdminRefusal {
             Self::EventExpired,
             Self::SchemeGone {
                 scheme: s("it-alloggiati"),
+            },
+            Self::MarkTaken {
+                mark: s("MK"),
+                name: s("marta"),
             },
             Self::NotRetryable {
                 status: s("accepted"),

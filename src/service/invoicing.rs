@@ -160,6 +160,12 @@ pub fn issue(
     let series = series_for(&settings.invoice_series, today);
     let seq = store::invoices::next_seq(tx, &series)?;
     let now = Instant(tx.now_text());
+    let operator_mark = match actor.kind {
+        crate::domain::enums::ActorKind::Staff => {
+            store::clients::get_user(tx, &actor.id)?.and_then(|u| u.operator_mark)
+        }
+        _ => None,
+    };
     let mut invoice = Invoice {
         id: crate::ids::new("inv"),
         number: format!("{series}-{seq:06}"),
@@ -171,6 +177,8 @@ pub fn issue(
         bill_to: draft.bill_to,
         seller: settings.seller.clone(),
         issue_date: Date(today),
+        issued_at: now.clone(),
+        operator_mark,
         currency: draft.currency,
         payment_method: draft.payment_method,
         lines,

@@ -32,6 +32,8 @@ pub struct StaffMember {
     pub disabled_at: Option<String>,
     /// Their desk language (`en`, `it`, `hr`), or `None` to follow the browser.
     pub language: Option<String>,
+    /// The operator's mark printed on the invoices they issue, if set.
+    pub operator_mark: Option<String>,
 }
 
 impl From<User> for StaffMember {
@@ -43,6 +45,7 @@ impl From<User> for StaffMember {
             created_at: u.created_at,
             disabled_at: u.disabled_at,
             language: u.language,
+            operator_mark: u.operator_mark,
         }
     }
 }
@@ -223,6 +226,36 @@ pub async fn set_language(svc: &Services, p: &Principal, id: String, typed: &str
     svc.db()
         .write(move |tx| {
             if store::staff::set_language(tx, &id, language.as_deref())? {
+                Ok(())
+            } else {
+                Err(AppError::not_found("user", &id))
+            }
+        })
+        .await
+}
+
+/// Sets staff member `id`'s operator mark (`""`: none), 1 to 10 letters and digits, upper
+/// case, held by one member only: the mark printed on the invoices they issue.
+pub async fn set_operator_mark(
+    svc: &Services,
+    p: &Principal,
+    id: String,
+    typed: &str,
+) -> AppResult<()> {
+    p.require(Scope::Admin)?;
+    let mark = typed.trim().to_ascii_uppercase();
+    if mark.len() > 10 || !mark.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        let why = "must be 1 to 10 letters or digits, such as MK or 07";
+        return Err(AppError::invalid_field("operator_mark", "invalid", why)
+            .field_said("problem-operator-mark", vec![]));
+    }
+    svc.db()
+        .write(move |tx| {
+            if let Some(name) = store::staff::mark_holder(tx, &id, &mark)? {
+                return Err(AdminRefusal::MarkTaken { mark, name }.into());
+            }
+            let mark = (!mark.is_empty()).then_some(mark.as_str());
+            if store::staff::set_operator_mark(tx, &id, mark)? {
                 Ok(())
             } else {
                 Err(AppError::not_found("user", &id))

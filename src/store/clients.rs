@@ -119,6 +119,8 @@ pub struct User {
     pub disabled_at: Option<String>,
     /// Their desk language (`en`, `it`, `hr`), or `None` to follow the browser.
     pub language: Option<String>,
+    /// The operator's mark printed on the invoices they issue, if set.
+    pub operator_mark: Option<String>,
 }
 
 fn map_user(r: &Row) -> rusqlite::Result<User> {
@@ -131,6 +133,7 @@ fn map_user(r: &Row) -> rusqlite::Result<User> {
         created_at: r.get("created_at")?,
         disabled_at: r.get("disabled_at")?,
         language: r.get("language")?,
+        operator_mark: r.get("operator_mark")?,
     })
 }
 

@@ -52,6 +52,8 @@ fn map(row: &Row) -> rusqlite::Result<Invoice> {
         bill_to: r.nested("bill_to")?.ok_or_else(|| missing("bill_to"))?,
         seller: r.nested("seller")?,
         issue_date: r.get("issue_date")?,
+        issued_at: r.get("created_at")?,
+        operator_mark: r.get("operator_mark")?,
         currency: r.get("currency")?,
         payment_method: r.get("payment_method")?,
         totals: Totals {
@@ -97,10 +99,11 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
     tx.prepare_cached(
         "INSERT INTO invoices (id, series, seq, number, kind, status, reservation_id, guest_id, bill_to,
              issue_date, currency, payment_method, net, tax, gross, paid_amount, corrects_invoice_id,
-             reason, fiscal, version, created_at, updated_at, seller)
+             reason, fiscal, version, created_at, updated_at, seller, operator_mark)
          VALUES (:id, :series, :seq, :number, :kind, :status, :reservation_id, :guest_id, :bill_to,
              :issue_date, :currency, :payment_method, :net, :tax, :gross, :paid_amount,
-             :corrects_invoice_id, :reason, :fiscal, :version, :created_at, :updated_at, :seller)",
+             :corrects_invoice_id, :reason, :fiscal, :version, :created_at, :updated_at, :seller,
+             :operator_mark)",
     )?
     .execute(rusqlite::named_params! {
         ":id": &inv.id, ":series": &inv.series, ":seq": seq, ":number": &inv.number,
@@ -111,7 +114,7 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
         ":paid_amount": inv.paid_amount, ":corrects_invoice_id": &inv.corrects_invoice_id,
         ":reason": &inv.reason, ":fiscal": nested_text(&Some(inv.fiscal.clone())),
         ":version": inv.version, ":created_at": &inv.created_at.0, ":updated_at": &inv.updated_at.0,
-        ":seller": nested_text(&inv.seller),
+        ":seller": nested_text(&inv.seller), ":operator_mark": &inv.operator_mark,
     })?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO invoice_lines (invoice_id, position, description, quantity, unit_price, tax_rate,

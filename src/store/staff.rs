@@ -21,6 +21,26 @@ pub fn set_language(tx: &Tx, id: &str, language: Option<&str>) -> AppResult<bool
         == 1)
 }
 
+/// Sets a staff member's operator mark (`None`: none); whether they exist. A mark another
+/// member holds breaks the unique index: [`mark_holder`] says who, first.
+pub fn set_operator_mark(tx: &Tx, id: &str, mark: Option<&str>) -> AppResult<bool> {
+    Ok(tx
+        .prepare_cached("UPDATE users SET operator_mark = ?2 WHERE id = ?1")?
+        .execute((id, mark))?
+        == 1)
+}
+
+/// Who else holds operator mark `mark` (its user name), if anyone but `id` does.
+pub fn mark_holder(tx: &Tx, id: &str, mark: &str) -> AppResult<Option<String>> {
+    use rusqlite::OptionalExtension;
+    Ok(tx
+        .prepare_cached(
+            "SELECT username FROM users WHERE operator_mark = ?2 COLLATE NOCASE AND id <> ?1",
+        )?
+        .query_row((id, mark), |r| r.get(0))
+        .optional()?)
+}
+
 /// Replaces a staff member's password hash; returns whether they exist.
 pub fn set_password(tx: &Tx, id: &str, hash: &str) -> AppResult<bool> {
     Ok(tx

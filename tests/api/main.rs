@@ -32,6 +32,7 @@ mod desk_invoices;
 mod desk_kiosk;
 mod desk_languages;
 mod desk_notes;
+mod desk_operator;
 mod desk_party;
 mod desk_places;
 mod desk_privacy;

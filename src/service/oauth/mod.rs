@@ -296,6 +296,7 @@ pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) ->
         created_at: crate::clock::now_text(),
         disabled_at: None,
         language: None,
+        operator_mark: None,
     };
     let u = user.clone();
     db.write(move |tx| {
