@@ -12,7 +12,7 @@ use fantoccini::Locator;
 use fantoccini::key::Key;
 use serde_json::json;
 
-use crate::support::browser::{Chrome, chrome, qr_codes_in};
+use crate::support::browser::{Chrome, chrome, pdf_text, qr_codes_in};
 use crate::support::desk::staff;
 use crate::support::{day, spawn_app};
 
@@ -120,6 +120,8 @@ struct Words {
     shot: &'static str,
     /// The property's country, which the invoice's own lines speak.
     country: Option<&'static str>,
+    /// The payment method as the invoice prints it.
+    paid_by: &'static str,
 }
 
 const ENGLISH: Words = Words {
@@ -140,6 +142,7 @@ const ENGLISH: Words = Words {
     ],
     shot: "",
     country: None,
+    paid_by: "Cash",
 };
 
 const ITALIAN: Words = Words {
@@ -161,6 +164,7 @@ const ITALIAN: Words = Words {
     ],
     shot: "-it",
     country: Some("IT"),
+    paid_by: "Contanti",
 };
 
 #[tokio::test(flavor = "multi_thread")]
@@ -187,11 +191,12 @@ async fn whole_stay(w: &Words) {
     let app = hotel_fiscalizing(&reg, &cis).await;
     let rt = app.room_type("DBL", 2).await;
     app.room("7", &rt).await;
-    if let Some(country) = w.country {
-        app.put("/v1/settings", crate::support::in_country(country))
-            .await
-            .expect(200);
-    }
+    let settings = match w.country {
+        Some(country) => crate::support::in_country(country),
+        None => json!({"seller": {"legal_name": "Sea View Ltd", "vat_id": "GB123456789",
+            "address": {"line1": "1 Harbour Road", "city": "Split"}}}),
+    };
+    app.put("/v1/settings", settings).await.expect(200);
     let password = staff(&app, "marta", "front_desk").await;
     let lang = w.lang;
     app.db()
@@ -352,6 +357,30 @@ async fn whole_stay(w: &Words) {
         .unwrap();
     b.screenshot(&format!("desk-invoice-receipt{}", w.shot))
         .await;
+    // The printed receipt, read back: the seller and its VAT number, the time of issue,
+    // the payment method, the ZKI and the JIR, and the QR code with the JIR.
+    let receipt = b
+        .print_pdf(&format!("desk-invoice-receipt{}", w.shot))
+        .await;
+    if let Some(printed) = pdf_text(&receipt) {
+        let f = &done["fiscal"];
+        let zki = f["local_proof"].as_str().unwrap();
+        let seller = done["seller"]["legal_name"].as_str().unwrap();
+        let vat = done["seller"]["vat_id"].as_str().unwrap();
+        let time = crate::support::desk::local_hh_mm(&done["issued_at"]);
+        // The narrow receipt wraps long codes: they are compared without the line breaks.
+        let joined: String = printed.split_whitespace().collect();
+        for expected in [seller, vat, &time, zki, jir, w.paid_by] {
+            let plain: String = expected.split_whitespace().collect();
+            assert!(joined.contains(&plain), "{expected} is printed: {printed}");
+        }
+    }
+    if let Some(codes) = qr_codes_in(&receipt) {
+        assert_eq!(
+            codes,
+            vec![done["fiscal"]["qr_payload"].as_str().unwrap().to_string()]
+        );
+    }
     b.axe("Invoice, receipt layout").await;
     b.client.goto(&format!("{base}/invoices")).await.unwrap();
     b.screenshot(&format!("desk-invoices{}", w.shot)).await;

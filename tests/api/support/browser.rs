@@ -217,6 +217,26 @@ impl Chrome {
     }
 }
 
+/// The text of the PDF at `pdf`, as poppler's pdftotext reads it (layout kept). Without the
+/// tool the check is skipped (and fails under `CI=true`).
+pub fn pdf_text(pdf: &std::path::Path) -> Option<String> {
+    let out = Command::new("pdftotext")
+        .args(["-layout"])
+        .arg(pdf)
+        .arg("-")
+        .output();
+    let Ok(out) = out else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "pdftotext (poppler-utils) is required under CI=true"
+        );
+        eprintln!("skipping the PDF text check: no pdftotext");
+        return None;
+    };
+    assert!(out.status.success(), "pdftotext failed");
+    Some(String::from_utf8_lossy(&out.stdout).to_string())
+}
+
 /// The QR codes zbarimg reads on the PDF at `pdf`, page by page (rendered to PNG by
 /// poppler's pdftoppm at 200 dpi). Without the tools the check is skipped (and fails under
 /// `CI=true`).

@@ -279,3 +279,10 @@ pub async fn speak(b: &Browser, lang: &str) {
         .await;
     assert_eq!(r.status, 303, "{}", r.text);
 }
+
+/// An instant (`issued_at`) as an invoice prints its time: `HH:MM` in Zagreb, the time zone
+/// of the fiscalizing test hotels.
+pub fn local_hh_mm(instant: &serde_json::Value) -> String {
+    let (_, time) = innkeep::clock::local_time(instant.as_str().unwrap(), "Europe/Zagreb").unwrap();
+    time.format("%H:%M").to_string()
+}
