@@ -256,6 +256,7 @@ welcome-country = Country
 welcome-time-zone = Time zone (empty: the country's)
 welcome-currency = Currency (empty: EUR)
 welcome-tax-rate = VAT on rooms, % (empty: 10 in Italy, 13 in Croatia)
+welcome-seller-hint = Printed on every invoice: the registered name, address and VAT number (in Croatia the OIB, in Italy the partita IVA). In Croatia and Italy invoices need them; they can also be set later under Administration › Settings.
 welcome-rooms = Room types and rooms
 welcome-rooms-hint = One line per room type; leave the lines you do not need empty.
 welcome-rt-code = Code (such as DBL)

@@ -267,6 +267,7 @@ welcome-country = Država
 welcome-time-zone = Vremenska zona (prazno: zona države)
 welcome-currency = Valuta (prazno: EUR)
 welcome-tax-rate = PDV na smještaj, % (prazno: 13 u Hrvatskoj, 10 u Italiji)
+welcome-seller-hint = Ispisuju se na svakom računu: registrirani naziv, adresa i OIB (u Italiji partita IVA). U Hrvatskoj i Italiji računi ih trebaju; mogu se postaviti i kasnije u Administracija › Postavke.
 welcome-rooms = Vrste soba i sobe
 welcome-rooms-hint = Jedan red po vrsti sobe; redove koji vam ne trebaju ostavite prazne.
 welcome-rt-code = Oznaka (npr. DBL)

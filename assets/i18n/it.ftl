@@ -255,6 +255,7 @@ welcome-country = Paese
 welcome-time-zone = Fuso orario (vuoto: quello del paese)
 welcome-currency = Valuta (vuoto: EUR)
 welcome-tax-rate = IVA sulle camere, % (vuoto: 10 in Italia, 13 in Croazia)
+welcome-seller-hint = Stampati su ogni fattura: ragione sociale, indirizzo e partita IVA (in Croazia l'OIB). In Italia e in Croazia le fatture li richiedono; si possono impostare anche più tardi in Amministrazione › Impostazioni.
 welcome-rooms = Tipologie e camere
 welcome-rooms-hint = Una riga per tipologia; lasciate vuote le righe che non servono.
 welcome-rt-code = Codice (come DBL)

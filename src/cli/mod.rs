@@ -23,6 +23,7 @@ mod serve;
 mod setup;
 mod setup_ask;
 mod setup_compliance;
+mod setup_seller;
 
 pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
 pub use compliance::{ComplianceCommand, SubmissionsCommand};
@@ -191,7 +192,7 @@ pub enum Command {
         command: GuestsCommand,
     },
     /// The first run: the property, room types and rooms, the first admin, compliance.
-    Setup(setup::SetupArgs),
+    Setup(Box<setup::SetupArgs>),
     /// Checks that all is well: disk, permissions, clock, backups, jobs, deadlines,
     /// certificate, webhooks; exit code 1 when something needs attention.
     Doctor {

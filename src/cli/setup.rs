@@ -45,6 +45,9 @@ pub struct SetupArgs {
     /// Read the admin's password from standard input (else one is made and printed once).
     #[arg(long)]
     pub admin_password_stdin: bool,
+    /// The seller on invoices.
+    #[command(flatten)]
+    pub seller: super::setup_seller::SellerArgs,
     /// Guest registration with the police: none or it-alloggiati.
     #[arg(long, value_name = "SCHEME")]
     pub registration: Option<String>,
@@ -185,11 +188,15 @@ fn ask_settings(
         |s| basis_points(s).map(drop),
     )?;
     let tax = basis_points(&vat)?;
-    let input = json!({"name": name, "country": country, "time_zone": zone, "currency": currency,
-                       "default_tax_rate": tax});
+    let mut input = json!({"name": name, "country": country, "time_zone": zone,
+                           "currency": currency, "default_tax_rate": tax});
+    let seller = super::setup_seller::ask(ask, &args.seller, &country)?;
+    if let Some((s, _)) = &seller {
+        input["seller"] = s.clone();
+    }
     let mut errs = Vec::new();
     let update = SettingsUpdate::from_json(&input, "", &mut errs).ok_or_else(|| said(&errs))?;
-    let shown = vec![
+    let mut shown = vec![
         ("Property".into(), name),
         ("Country".into(), country),
         ("Time zone".into(), zone),
@@ -199,6 +206,7 @@ fn ask_settings(
             format!("{} %", crate::domain::money::format_amount(tax)),
         ),
     ];
+    shown.extend(seller.map(|(_, line)| line));
     Ok((update, shown))
 }
 

@@ -18,7 +18,7 @@ use super::{DeskState, page, server_error, words};
 use crate::error::{FieldError, Kind};
 use crate::i18n::T;
 use crate::i18n::countries;
-use crate::service::setup_plan::{Answers, RoomAnswers};
+use crate::service::setup_plan::{Answers, RoomAnswers, SellerAnswers};
 use crate::service::welcome;
 use crate::web;
 
@@ -32,6 +32,23 @@ const PROPERTY: &[(&str, &str, &str)] = &[
     ("time_zone", "time_zone", "welcome-time-zone"),
     ("currency", "currency", "welcome-currency"),
     ("tax_rate", "default_tax_rate", "welcome-tax-rate"),
+];
+
+/// The seller's fields: (form name, error path, label key).
+const SELLER: &[(&str, &str, &str)] = &[
+    ("seller_name", "seller.legal_name", "settings-seller-name"),
+    (
+        "seller_street",
+        "seller.address.line1",
+        "settings-seller-street",
+    ),
+    (
+        "seller_postal_code",
+        "seller.address.postal_code",
+        "settings-seller-postal-code",
+    ),
+    ("seller_city", "seller.address.city", "settings-seller-city"),
+    ("seller_vat_id", "seller.vat_id", "settings-seller-vat-id"),
 ];
 
 /// A room type line's fields: (form suffix, error suffix, label key).
@@ -60,6 +77,7 @@ struct WelcomePage {
     problem: Option<String>,
     code: Input,
     property: Vec<Input>,
+    seller: Vec<Input>,
     rooms: Vec<Vec<Input>>,
     admin: Vec<Input>,
     /// The compliance step, when the running server can take it.
@@ -139,6 +157,7 @@ fn render(
         problem: (!errors.is_empty()).then(|| t.n("form-errors", errors.len() as i64)),
         code: field("code", "code", "welcome-code"),
         property: PROPERTY.iter().map(|(n, p, l)| field(n, p, l)).collect(),
+        seller: SELLER.iter().map(|(n, p, l)| field(n, p, l)).collect(),
         rooms,
         admin: vec![
             field("admin", "admin", "welcome-username"),
@@ -184,6 +203,13 @@ fn answers_of(form: &HashMap<String, String>) -> Answers {
         admin: get("admin"),
         password: get("password"),
         password_again: get("password_again"),
+        seller: SellerAnswers {
+            legal_name: get("seller_name"),
+            street: get("seller_street"),
+            postal_code: get("seller_postal_code"),
+            city: get("seller_city"),
+            vat_id: get("seller_vat_id"),
+        },
     }
 }
 

@@ -56,6 +56,63 @@ pub struct Answers {
     pub password: String,
     /// The password again.
     pub password_again: String,
+    /// The seller on invoices (all empty: set later under Administration).
+    pub seller: SellerAnswers,
+}
+
+/// The seller's particulars as typed.
+#[derive(Debug, Clone, Default)]
+pub struct SellerAnswers {
+    /// Registered name.
+    pub legal_name: String,
+    /// Street and number.
+    pub street: String,
+    /// Postal code.
+    pub postal_code: String,
+    /// Town or city.
+    pub city: String,
+    /// VAT number (OIB, partita IVA).
+    pub vat_id: String,
+}
+
+impl SellerAnswers {
+    /// The seller as the API takes it for a property in `country`, or `None` when nothing
+    /// was typed; every rule the particulars break (the shape's and the country's VAT
+    /// number and address rules) is pushed to `errs`.
+    pub fn input(&self, country: &str, errs: &mut Vec<FieldError>) -> Option<Value> {
+        let typed = [
+            &self.legal_name,
+            &self.street,
+            &self.postal_code,
+            &self.city,
+            &self.vat_id,
+        ];
+        if typed.iter().all(|t| t.trim().is_empty()) {
+            return None;
+        }
+        let text = |v: &str| (!v.trim().is_empty()).then(|| json!(v.trim()));
+        let mut seller = json!({"address": {"line1": text(&self.street),
+            "postal_code": text(&self.postal_code), "city": text(&self.city),
+            "country": text(country)}});
+        for (key, v) in [("legal_name", &self.legal_name), ("vat_id", &self.vat_id)] {
+            if let Some(v) = text(v) {
+                seller[key] = v;
+            }
+        }
+        let rules = crate::domain::seller::check(
+            Some(country),
+            self.vat_id.trim(),
+            !self.street.trim().is_empty(),
+            !self.city.trim().is_empty(),
+        );
+        for (field, rule) in rules {
+            let vat_missing = field == "seller.vat_id" && self.vat_id.trim().is_empty();
+            if !vat_missing {
+                errs.push(FieldError::of(field, rule));
+            }
+        }
+        Some(seller)
+    }
 }
 
 /// The VAT rate on accommodation a country charges, offered as the default: Italy's 10 %
@@ -119,6 +176,9 @@ pub fn plan_of(a: &Answers) -> Result<Plan, Vec<FieldError>> {
         "currency": or(&a.currency, "EUR").to_ascii_uppercase()});
     if !tax.is_null() {
         input["default_tax_rate"] = tax;
+    }
+    if let Some(seller) = a.seller.input(&country, &mut errs) {
+        input["seller"] = seller;
     }
     let settings = SettingsUpdate::from_json(&input, "", &mut errs);
     for required in ["name", "country"] {

@@ -234,3 +234,45 @@ async fn in_a_browser_the_first_run_ends_on_today() {
     assert_eq!(settings["default_tax_rate"], 1000, "Italy's VAT on rooms");
     assert_eq!(settings["name"], "Albergo Sole");
 }
+
+/// The first run asks for the seller on invoices: a Croatian hotel's OIB is checked by its
+/// check digit, and the seller given is in the settings the hotel starts with.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_first_run_takes_the_seller_checked_by_the_country() {
+    let app = spawn_app().await;
+    let code = app.first_run_code.clone().unwrap();
+    let b = Browser::new(&app);
+    let page = b.get("/welcome").await;
+    assert!(
+        page.text.contains("The seller on invoices"),
+        "{}",
+        page.text
+    );
+    let mut form = good(&code);
+    form.extend([
+        ("seller_name", "Villa Mare d.o.o.".to_string()),
+        ("seller_street", "Obala 1".to_string()),
+        ("seller_city", "Split".to_string()),
+        ("seller_vat_id", "69435151531".to_string()),
+    ]);
+    let refused = post(&b, &form).await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert!(
+        refused.text.contains("id=\"seller_vat_id-error\""),
+        "{}",
+        refused.text
+    );
+    assert!(refused.text.contains("must be the OIB"));
+    assert!(refused.text.contains("value=\"Villa Mare d.o.o.\""));
+    form.retain(|(k, _)| *k != "seller_vat_id");
+    form.push(("seller_vat_id", "HR69435151530".to_string()));
+    let done = post(&b, &form).await;
+    assert!(
+        location(&done).starts_with("/login/callback?code="),
+        "{}",
+        done.text
+    );
+    let s = app.get("/v1/settings").await.expect(200).body;
+    assert_eq!(s["seller"]["legal_name"], "Villa Mare d.o.o.");
+    assert_eq!(s["seller"]["address"]["country"], "HR");
+}

@@ -163,6 +163,21 @@ fn bad_flags_name_the_flag_and_the_rule_and_write_nothing() {
             ][..],
             "compliance.registration.username is required",
         ),
+        (
+            &[
+                "--room-type",
+                "A:One:2:95:1",
+                "--seller-name",
+                "Sole s.r.l.",
+                "--seller-street",
+                "Via del Mare 1",
+                "--seller-city",
+                "Rimini",
+                "--seller-vat-id",
+                "12345678901",
+            ][..],
+            "--seller-vat-id must be the partita IVA",
+        ),
     ] {
         let (ok, _, err) = with(extra);
         assert!(!ok, "{extra:?} was accepted");
@@ -249,6 +264,16 @@ fn setup_through_a_terminal() {
         Some("ten"),
     );
     step(&mut p, "is not a percentage", Some(""));
+    step(
+        &mut p,
+        "Registered name (empty: later)",
+        Some("Roma s.r.l."),
+    );
+    step(&mut p, "Street and number", Some("Via Appia 1"));
+    step(&mut p, "Postal code", Some("00100"));
+    step(&mut p, "Town or city", Some("Roma"));
+    step(&mut p, "VAT number", Some("06363391002"));
+    step(&mut p, "must be the partita IVA", Some("06363391001"));
     step(&mut p, "Short code", Some("dbl"));
     step(&mut p, "Name (such as Double room)", Some("Doppia"));
     step(&mut p, "Most guests in one room [2]", Some(""));
