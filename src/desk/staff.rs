@@ -49,8 +49,9 @@ struct MemberPage {
     /// (tag, name) of the languages, and theirs.
     languages: Vec<(String, String)>,
     language: String,
-    /// The operator mark printed on their invoices.
+    /// The operator mark printed on their invoices, and their own OIB.
     operator_mark: String,
+    oib: String,
 }
 
 /// A password or secret shown once, with a way on.
@@ -184,6 +185,8 @@ struct StaffForm {
     language: String,
     /// Their operator mark.
     operator_mark: String,
+    /// Their own OIB.
+    oib: String,
     /// "Yes" ticked.
     #[serde(deserialize_with = "super::posted::ticked")]
     confirm: bool,
@@ -228,6 +231,7 @@ async fn member_page(
         languages: super::account::languages(&t),
         language: u.language.clone().unwrap_or_default(),
         operator_mark: u.operator_mark.clone().unwrap_or_default(),
+        oib: u.oib.clone().unwrap_or_default(),
         role: u.role.as_str().to_string(),
         disabled: u.disabled_at.is_some(),
         me: u.id == s.principal.actor.id,
@@ -272,9 +276,11 @@ pub async fn act(
         "language" => staff::set_language(svc, p, id.clone(), &form.language)
             .await
             .map(|_| "staff-language"),
-        "operator-mark" => staff::set_operator_mark(svc, p, id.clone(), &form.operator_mark)
-            .await
-            .map(|_| "staff-operator-mark"),
+        "operator-mark" => {
+            staff::set_operator(svc, p, id.clone(), (&form.operator_mark, &form.oib))
+                .await
+                .map(|_| "staff-operator-mark")
+        }
         "disable" => staff::set_enabled(svc, p, id.clone(), false)
             .await
             .map(|_| "staff-disabled"),
@@ -320,12 +326,13 @@ async fn refused(
         _ => return failed_read(&t, &e, "not-found-staff", ("/admin/staff", "nav-staff")),
     };
     let problem = match e.errors.first() {
-        Some(f) if f.field == "operator_mark" => {
-            format!(
-                "{} {}",
-                t.t("staff-operator-mark"),
-                super::rules::say(&t, f)
-            )
+        Some(f) if f.field == "operator_mark" || f.field == "oib" => {
+            let label = if f.field == "oib" {
+                "staff-oib"
+            } else {
+                "staff-operator-mark"
+            };
+            format!("{} {}", t.t(label), super::rules::say(&t, f))
         }
         Some(_) => t.t("error-role"),
         None => super::rules::detail(&t, &e),

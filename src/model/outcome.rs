@@ -214,4 +214,7 @@ pub struct SealInput<'a> {
     pub local_time: NaiveDateTime,
     /// The time of issue.
     pub now: DateTime<Utc>,
+    /// The OIB of the staff member issuing it, when they have one (Croatia: the receipt's
+    /// operator); else the scheme's own.
+    pub operator_oib: Option<&'a str>,
 }

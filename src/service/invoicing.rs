@@ -160,11 +160,13 @@ pub fn issue(
     let series = series_for(&settings.invoice_series, today);
     let seq = store::invoices::next_seq(tx, &series)?;
     let now = Instant(tx.now_text());
-    let operator_mark = match actor.kind {
-        crate::domain::enums::ActorKind::Staff => {
-            store::clients::get_user(tx, &actor.id)?.and_then(|u| u.operator_mark)
-        }
+    let operator = match actor.kind {
+        crate::domain::enums::ActorKind::Staff => store::clients::get_user(tx, &actor.id)?,
         _ => None,
+    };
+    let (operator_mark, operator_oib) = match operator {
+        Some(u) => (u.operator_mark, u.oib),
+        None => (None, None),
     };
     let mut invoice = Invoice {
         id: crate::ids::new("inv"),
@@ -218,7 +220,8 @@ pub fn issue(
             ]));
         }
     }
-    invoice.fiscal = seal(tx, fiscal, &invoice, &settings.time_zone)?;
+    let operator = (&settings.time_zone[..], operator_oib.as_deref());
+    invoice.fiscal = seal(tx, fiscal, &invoice, operator)?;
     store::invoices::insert(tx, &invoice, seq, &charges)?;
     store::events::record(
         tx,
@@ -232,7 +235,13 @@ pub fn issue(
 
 /// The fiscal scheme seals the invoice; its receipt is stored and its submission queued
 /// here, in the issuing transaction.
-fn seal(tx: &Tx, fiscal: &dyn FiscalScheme, invoice: &Invoice, tz: &str) -> AppResult<Fiscal> {
+/// `(tz, operator_oib)`: the property's time zone and the issuing staff member's OIB.
+fn seal(
+    tx: &Tx,
+    fiscal: &dyn FiscalScheme,
+    invoice: &Invoice,
+    (tz, operator_oib): (&str, Option<&str>),
+) -> AppResult<Fiscal> {
     let reverses = match &invoice.corrects_invoice_id {
         Some(id) => Some(
             store::invoices::get(tx, id)?
@@ -246,6 +255,7 @@ fn seal(tx: &Tx, fiscal: &dyn FiscalScheme, invoice: &Invoice, tz: &str) -> AppR
         reverses: reverses.as_ref(),
         local_time: tx.clock().local_now_in(tz),
         now: tx.clock().now(),
+        operator_oib,
     };
     let sealed = fiscal.seal(input, &mut |series| store::fiscal::next_number(tx, series))?;
     if let Some((receipt, submission)) = sealed.receipt {

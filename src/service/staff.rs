@@ -34,6 +34,8 @@ pub struct StaffMember {
     pub language: Option<String>,
     /// The operator's mark printed on the invoices they issue, if set.
     pub operator_mark: Option<String>,
+    /// Their own OIB (Croatia), sent to CIS as the operator of their receipts, if set.
+    pub oib: Option<String>,
 }
 
 impl From<User> for StaffMember {
@@ -46,6 +48,7 @@ impl From<User> for StaffMember {
             disabled_at: u.disabled_at,
             language: u.language,
             operator_mark: u.operator_mark,
+            oib: u.oib,
         }
     }
 }
@@ -234,20 +237,29 @@ pub async fn set_language(svc: &Services, p: &Principal, id: String, typed: &str
         .await
 }
 
-/// Sets staff member `id`'s operator mark (`""`: none), 1 to 10 letters and digits, upper
-/// case, held by one member only: the mark printed on the invoices they issue.
-pub async fn set_operator_mark(
+/// Sets staff member `id` as an operator: their mark (`""`: none), 1 to 10 letters and
+/// digits, upper case, held by one member only, printed on the invoices they issue; and
+/// their own OIB (`""`: none; Croatia), checked by its check digit, sent to CIS as the
+/// operator of their receipts.
+pub async fn set_operator(
     svc: &Services,
     p: &Principal,
     id: String,
-    typed: &str,
+    (typed_mark, typed_oib): (&str, &str),
 ) -> AppResult<()> {
     p.require(Scope::Admin)?;
-    let mark = typed.trim().to_ascii_uppercase();
+    let mark = typed_mark.trim().to_ascii_uppercase();
     if mark.len() > 10 || !mark.bytes().all(|b| b.is_ascii_alphanumeric()) {
         let why = "must be 1 to 10 letters or digits, such as MK or 07";
         return Err(AppError::invalid_field("operator_mark", "invalid", why)
             .field_said("problem-operator-mark", vec![]));
+    }
+    let oib = crate::domain::seller::digits_of("HR", typed_oib);
+    if !oib.is_empty() && !crate::domain::seller::oib_valid(&oib) {
+        let why = "is not an OIB: 11 digits, the last of them the check digit";
+        return Err(
+            AppError::invalid_field("oib", "invalid", why).field_said("problem-not-an-oib", vec![])
+        );
     }
     svc.db()
         .write(move |tx| {
@@ -255,7 +267,8 @@ pub async fn set_operator_mark(
                 return Err(AdminRefusal::MarkTaken { mark, name }.into());
             }
             let mark = (!mark.is_empty()).then_some(mark.as_str());
-            if store::staff::set_operator_mark(tx, &id, mark)? {
+            let oib = (!oib.is_empty()).then_some(oib.as_str());
+            if store::staff::set_operator(tx, &id, mark, oib)? {
                 Ok(())
             } else {
                 Err(AppError::not_found("user", &id))

@@ -121,6 +121,8 @@ pub struct User {
     pub language: Option<String>,
     /// The operator's mark printed on the invoices they issue, if set.
     pub operator_mark: Option<String>,
+    /// Their own OIB (Croatia), sent to CIS as the operator of their receipts.
+    pub oib: Option<String>,
 }
 
 fn map_user(r: &Row) -> rusqlite::Result<User> {
@@ -134,6 +136,7 @@ fn map_user(r: &Row) -> rusqlite::Result<User> {
         disabled_at: r.get("disabled_at")?,
         language: r.get("language")?,
         operator_mark: r.get("operator_mark")?,
+        oib: r.get("oib")?,
     })
 }
 

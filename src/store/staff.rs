@@ -21,12 +21,12 @@ pub fn set_language(tx: &Tx, id: &str, language: Option<&str>) -> AppResult<bool
         == 1)
 }
 
-/// Sets a staff member's operator mark (`None`: none); whether they exist. A mark another
-/// member holds breaks the unique index: [`mark_holder`] says who, first.
-pub fn set_operator_mark(tx: &Tx, id: &str, mark: Option<&str>) -> AppResult<bool> {
+/// Sets a staff member's operator mark and OIB (`None`: none); whether they exist. A mark
+/// another member holds breaks the unique index: [`mark_holder`] says who, first.
+pub fn set_operator(tx: &Tx, id: &str, mark: Option<&str>, oib: Option<&str>) -> AppResult<bool> {
     Ok(tx
-        .prepare_cached("UPDATE users SET operator_mark = ?2 WHERE id = ?1")?
-        .execute((id, mark))?
+        .prepare_cached("UPDATE users SET operator_mark = ?2, oib = ?3 WHERE id = ?1")?
+        .execute((id, mark, oib))?
         == 1)
 }
 

@@ -105,3 +105,70 @@ async fn an_invoice_prints_the_mark_of_who_issued_it_and_its_time() {
         .expect(201);
     assert!(api.body["operator_mark"].is_null());
 }
+
+/// A receptionist's own OIB goes to CIS as the operator of the receipts they issue; an
+/// invoice issued through the API carries the configuration's operator. A wrong OIB is
+/// refused on the staff page.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_receipt_names_its_own_operator_to_cis() {
+    use crate::support::cis_sim::Sim;
+    use crate::support::fiscal::{fiscal_is, hotel};
+    let sim = Sim::start();
+    let app = hotel(&sim).await;
+    app.put("/v1/settings", in_country("HR")).await.expect(200);
+    let root = staff(&app, "root", "admin").await;
+    let marta = staff(&app, "marta", "front_desk").await;
+    let a = Browser::sign_in(&app, "root", &root).await;
+    let id = staff_id(&a, "marta").await;
+    let page = a.get(&format!("/admin/staff/{id}")).await;
+    let csrf = Browser::csrf(&page);
+    let path = format!("/admin/staff/{id}/operator-mark");
+    let set = |oib: &'static str| {
+        let (a, csrf, path) = (&a, csrf.clone(), path.clone());
+        async move {
+            a.post(
+                &path,
+                &[("csrf", &csrf), ("operator_mark", "MK"), ("oib", oib)],
+            )
+            .await
+        }
+    };
+    let wrong = set("12345678901").await;
+    assert_eq!(wrong.status, 422, "{}", wrong.text);
+    assert!(
+        wrong.text.contains("Their OIB (Croatia) is not an OIB"),
+        "{}",
+        wrong.text
+    );
+    assert_eq!(set("HR 12345678903").await.status, 303);
+
+    let g = app.guest("Ana", "Kovač").await;
+    let b = Browser::sign_in(&app, "marta", &marta).await;
+    let form = b.get(&format!("/invoices/new?guest={g}")).await;
+    let (csrf, key) = (Browser::csrf(&form), hidden(&form.text, "key").unwrap());
+    let fields = [
+        ("csrf", csrf.as_str()),
+        ("key", key.as_str()),
+        ("guest", g.as_str()),
+        ("rows", "1"),
+        ("l0_description", "Dinner"),
+        ("l0_quantity", "1"),
+        ("l0_unit_price", "25"),
+        ("method", "card"),
+        ("step", "sell"),
+    ];
+    let sold = b.post("/invoices/new", &fields).await;
+    assert_eq!(sold.status, 303, "{}", sold.text);
+    let at = sold.header("location").unwrap();
+    let invoice = at
+        .trim_start_matches("/invoices/")
+        .split('?')
+        .next()
+        .unwrap();
+    fiscal_is(&app, invoice, "fiscalized").await;
+    let via_api = crate::support::fiscal::sale(&app, "cash").await;
+    fiscal_is(&app, via_api["id"].as_str().unwrap(), "fiscalized").await;
+    let operators: Vec<String> = sim.received().into_iter().map(|r| r.operator_oib).collect();
+    assert_eq!(operators, ["12345678903", "69435151530"]);
+    assert_eq!(sim.violations(), Vec::<String>::new());
+}

@@ -329,7 +329,9 @@ impl FiscalScheme for Cis {
             vat,
             total: inv.totals.gross,
             payment: receipt::payment_code(inv.payment_method).into(),
-            operator_oib: s.operator_oib.clone(),
+            operator_oib: input
+                .operator_oib
+                .map_or_else(|| s.operator_oib.clone(), str::to_string),
             zki: String::new(),
             buyer_oib: inv
                 .bill_to

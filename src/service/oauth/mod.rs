@@ -297,6 +297,7 @@ pub async fn create_user(db: &Db, username: &str, role: &str, password: &str) ->
         disabled_at: None,
         language: None,
         operator_mark: None,
+        oib: None,
     };
     let u = user.clone();
     db.write(move |tx| {

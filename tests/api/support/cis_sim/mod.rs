@@ -65,6 +65,8 @@ pub struct Received {
     pub jir: Option<String>,
     /// `OibPrimateljaRacuna`, when sent.
     pub buyer_oib: Option<String>,
+    /// `OibOper`.
+    pub operator_oib: String,
 }
 
 #[derive(Default)]
@@ -399,6 +401,7 @@ fn handle(
         vat,
         jir: Some(jir.clone()),
         buyer_oib: field(&["Racun", "OibPrimateljaRacuna"]),
+        operator_oib: get(&["Racun", "OibOper"]),
     });
     (200, odgovor(&message_id, Some(&jir), &[]))
 }
