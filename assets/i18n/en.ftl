@@ -886,6 +886,7 @@ problem-not-an-amount = is not an amount; write it as 95 or 95.50
 problem-not-an-oib = is not an OIB: 11 digits, the last of them the check digit
 problem-seller-oib = must be the OIB: 11 digits, the last of them the check digit (HR before it is allowed)
 problem-operator-mark = must be 1 to 10 letters or digits, such as MK or 07
+problem-scheme-overridden = cannot be set here: the configuration file or an INNKEEP_ environment variable sets this scheme itself, and it wins over this page; change it there
 problem-seller-partita-iva = must be the partita IVA: 11 digits, the last of them the check digit (IT before it is allowed)
 problem-not-a-premises-mark = must be the registered premises mark: 1 to 20 letters or digits
 problem-not-a-device-mark = must be the device mark: 1 to 20 digits

@@ -905,6 +905,7 @@ problem-not-an-amount = nije iznos; upišite ga kao 95 ili 95,50
 problem-not-an-oib = nije OIB: 11 znamenki, od kojih je zadnja kontrolna
 problem-seller-oib = mora biti OIB: 11 znamenki, od kojih je zadnja kontrolna (ispred smije stajati HR)
 problem-operator-mark = mora imati 1 do 10 slova ili znamenki, npr. MK ili 07
+problem-scheme-overridden = ne može se postaviti ovdje: konfiguracijska datoteka ili varijabla okoline INNKEEP_ već postavlja ovu uslugu i ima prednost pred ovom stranicom; promijenite je ondje
 problem-seller-partita-iva = mora biti partita IVA: 11 znamenki, od kojih je zadnja kontrolna (ispred smije stajati IT)
 problem-not-a-premises-mark = mora biti prijavljena oznaka poslovnog prostora: 1 do 20 slova ili znamenki
 problem-not-a-device-mark = mora biti oznaka naplatnog uređaja: 1 do 20 znamenki

@@ -885,6 +885,7 @@ problem-not-an-amount = non è un importo: scrivetelo come 95 o 95,50
 problem-not-an-oib = non è un OIB: 11 cifre, l'ultima di controllo
 problem-seller-oib = deve essere l'OIB: 11 cifre, l'ultima di controllo (può precederlo HR)
 problem-operator-mark = deve essere da 1 a 10 lettere o cifre, come MK o 07
+problem-scheme-overridden = non si può impostare qui: il file di configurazione o una variabile d'ambiente INNKEEP_ imposta già questo servizio e prevale su questa pagina; cambiatelo lì
 problem-seller-partita-iva = deve essere la partita IVA: 11 cifre, l'ultima di controllo (può precederla IT)
 problem-not-a-premises-mark = deve essere il codice registrato del locale: da 1 a 20 lettere o cifre
 problem-not-a-device-mark = deve essere il codice del dispositivo: da 1 a 20 cifre

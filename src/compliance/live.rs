@@ -85,8 +85,8 @@ impl FiscalScheme for LiveFiscal {
         self.scheme().change_payment(input)
     }
 
-    fn deliver_change(&self, payload: &str) -> (Vec<Exchange>, Outcome) {
-        self.scheme().deliver_change(payload)
+    fn deliver_change(&self, payload: &str, late: bool) -> (Vec<Exchange>, Outcome) {
+        self.scheme().deliver_change(payload, late)
     }
 }
 

@@ -85,8 +85,8 @@ pub trait FiscalScheme: Send + Sync {
     }
 
     /// Sends a queued change of payment method (the payload [`PaymentChange::Report`] gave)
-    /// from the queue, on a blocking thread.
-    fn deliver_change(&self, _payload: &str) -> (Vec<Exchange>, Outcome) {
+    /// from the queue, on a blocking thread; `late` when the receipt itself went late.
+    fn deliver_change(&self, _payload: &str, _late: bool) -> (Vec<Exchange>, Outcome) {
         (
             Vec::new(),
             Outcome::Unknown {

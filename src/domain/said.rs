@@ -129,6 +129,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-not-an-oib", &[]),
     ("problem-seller-oib", &[]),
     ("problem-operator-mark", &[]),
+    ("problem-scheme-overridden", &[]),
     ("problem-seller-partita-iva", &[]),
     ("problem-not-a-premises-mark", &[]),
     ("problem-not-a-device-mark", &[]),

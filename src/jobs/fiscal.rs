@@ -62,7 +62,7 @@ impl FiscalHandler {
                         SubmissionKind::FiscalReceipt,
                     )?;
                     let payload = store::submissions::payload(c, &sub.id)?;
-                    (payload, receipt.map(|r| r.status))
+                    (payload, receipt.map(|r| (r.status, r.attempts)))
                 } else {
                     (store::fiscal::receipt(c, &sub.subject_id)?, None)
                 };
@@ -99,18 +99,24 @@ impl FiscalHandler {
             }
             return fiscal_outcome(db, job_id, sub, scheme, payload, log, outcome).await;
         }
-        if change && receipt != Some(SubmissionStatus::Accepted) {
-            // CIS takes a change only of a receipt it has: wait for the receipt's answer.
-            let outcome = waiting(receipt);
+        let receipt_accepted = receipt.is_some_and(|(s, _)| s == SubmissionStatus::Accepted);
+        if change && !receipt_accepted {
+            // CIS takes a change only of a receipt it has: wait for the receipt's answer,
+            // until the change's own deadline.
+            let due = chrono::DateTime::parse_from_rfc3339(&sub.due_at.0).ok();
+            let past = due.is_some_and(|d| d.with_timezone(&chrono::Utc) < db.clock().now());
+            let outcome = waiting(past);
             return change_outcome(db, job_id, sub, payload, Vec::new(), outcome).await;
         }
+        // The change repeats the receipt as CIS has it: late (NakDost) when it went late.
+        let receipt_late = receipt.is_some_and(|(_, attempts)| attempts > 1);
         let late = sub.attempts > 0;
         let mut sent = sub.clone();
         sent.attempts += 1;
         authority::mark_sending(db, &sub, sent.attempts, Vec::new()).await?;
         let (s, p) = (scheme.clone(), payload.clone());
         if change {
-            let (log, outcome) = blocking(move || s.deliver_change(&p)).await?;
+            let (log, outcome) = blocking(move || s.deliver_change(&p, receipt_late)).await?;
             return change_outcome(db, job_id, sent, payload, log, outcome).await;
         }
         let (log, outcome) = blocking(move || s.deliver(&p, late)).await?;
@@ -118,19 +124,18 @@ impl FiscalHandler {
     }
 }
 
-/// What a change of payment method does while its receipt is not accepted (`receipt`, its
-/// status): waits a minute while it is on its way, gives up once it was refused.
-fn waiting(receipt: Option<SubmissionStatus>) -> Outcome {
-    match receipt {
-        Some(SubmissionStatus::Rejected | SubmissionStatus::ManualRequired | SubmissionStatus::Unknown) => {
-            Outcome::Rejected {
-                reason: "CIS has not accepted the receipt itself, so it cannot take a change of its payment method".into(),
-                rows: Vec::new(),
-            }
-        }
-        _ => Outcome::Retry {
-            reason: "waiting for CIS to accept the receipt before reporting the change of its payment method".into(),
-            after: Some(std::time::Duration::from_secs(60)),
-        },
+/// What a change of payment method does while its receipt is not accepted: waits a minute
+/// at a time (a refused receipt may yet be retried and accepted), and gives up once its own
+/// deadline (`past`) has gone by, CIS then taking no change of that day.
+fn waiting(past: bool) -> Outcome {
+    if past {
+        return Outcome::Rejected {
+            reason: "CIS had not accepted the receipt itself by the end of its day, so it no longer takes a change of its payment method".into(),
+            rows: Vec::new(),
+        };
+    }
+    Outcome::Retry {
+        reason: "waiting for CIS to accept the receipt before reporting the change of its payment method".into(),
+        after: Some(std::time::Duration::from_secs(60)),
     }
 }

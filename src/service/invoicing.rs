@@ -151,7 +151,11 @@ pub fn issue(
         return Err(crate::service::numbering::unconfirmed(&since));
     }
     let settings = store::settings::get(tx)?;
-    if settings.seller.is_none() && crate::domain::seller::required_in(settings.country.as_deref())
+    // A credit note is never held back: it corrects an invoice already out.
+    let correcting = draft.corrects_invoice_id.is_some();
+    if !correcting
+        && settings.seller.is_none()
+        && crate::domain::seller::required_in(settings.country.as_deref())
     {
         let country = settings.country.clone().unwrap_or_default();
         return Err(crate::refusal::FiscalRefusal::SellerMissing { country }.into());

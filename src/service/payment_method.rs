@@ -7,12 +7,15 @@
 
 use crate::clock::format_instant;
 use crate::compliance::{ChangeInput, PaymentChange};
-use crate::domain::enums::{FiscalStatus, InvoiceStatus, PaymentMethod, SubmissionKind};
+use crate::db::Tx;
+use crate::domain::enums::{
+    FiscalStatus, InvoiceStatus, PaymentMethod, SubmissionKind, SubmissionStatus,
+};
 use crate::domain::events::EventType;
 use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult};
 use crate::model::outcome::NewSubmission;
-use crate::model::{Instant, Invoice, Principal, snapshot};
+use crate::model::{Actor, Instant, Invoice, Principal, snapshot};
 use crate::refusal::FiscalRefusal;
 use crate::service::Services;
 use crate::store;
@@ -29,7 +32,7 @@ pub async fn change(
     let actor = p.actor.clone();
     svc.db()
         .write(move |tx| {
-            let mut inv = store::invoices::get(tx, &id)?
+            let inv = store::invoices::get(tx, &id)?
                 .ok_or_else(|| AppError::not_found("invoice", &id))?;
             if inv.status == InvoiceStatus::Cancelled {
                 return Err(FiscalRefusal::InvoiceReversed {
@@ -60,6 +63,21 @@ pub async fn change(
                     now: tx.clock().now(),
                 };
                 if let PaymentChange::Report { payload, due_at } = scheme.change_payment(input)? {
+                    // A change not sent yet is replaced by this one (each carries the receipt
+                    // as first sent and the method now), so CIS hears only the last word.
+                    let kind = SubmissionKind::FiscalPaymentChange;
+                    let earlier = store::submissions::newest_of(tx, &inv.id, kind)?;
+                    if let Some(mut unsent) = earlier.filter(|s| {
+                        s.attempts == 0
+                            && matches!(
+                                s.status,
+                                SubmissionStatus::Queued | SubmissionStatus::Retrying
+                            )
+                    }) {
+                        unsent.updated_at = Instant(tx.now_text());
+                        store::submissions::save(tx, &unsent, &payload)?;
+                        return finish(tx, &actor, inv, method);
+                    }
                     let report = NewSubmission {
                         kind: SubmissionKind::FiscalPaymentChange,
                         scheme: scheme.name(),
@@ -72,13 +90,18 @@ pub async fn change(
                     crate::service::submissions::open(tx, &report)?;
                 }
             }
-            inv.payment_method = Some(method);
-            inv.version += 1;
-            inv.updated_at = Instant(tx.now_text());
-            store::invoices::update_state(tx, &inv)?;
-            let kind = EventType::InvoicePaymentMethodChanged;
-            store::events::record(tx, &actor, kind, &inv.id, &snapshot(&inv))?;
-            Ok(inv)
+            finish(tx, &actor, inv, method)
         })
         .await
+}
+
+/// Writes the invoice's new method with its event.
+fn finish(tx: &Tx, actor: &Actor, mut inv: Invoice, method: PaymentMethod) -> AppResult<Invoice> {
+    inv.payment_method = Some(method);
+    inv.version += 1;
+    inv.updated_at = Instant(tx.now_text());
+    store::invoices::update_state(tx, &inv)?;
+    let kind = EventType::InvoicePaymentMethodChanged;
+    store::events::record(tx, actor, kind, &inv.id, &snapshot(&inv))?;
+    Ok(inv)
 }

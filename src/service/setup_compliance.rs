@@ -212,7 +212,7 @@ pub fn stage<'a>(
         edit.set(k, v).map_err(|e| AppError::internal(e.0))?;
     }
     edit.write().map_err(|e| AppError::internal(e.0))?;
-    let built = load(&to.flags, dir);
+    let built = load(&to.flags, dir).and_then(|c| in_force(c, &sets));
     match built {
         Ok(compliance) => Ok(Some(Staged {
             edit,
@@ -225,6 +225,32 @@ pub fn stage<'a>(
             Err(e)
         }
     }
+}
+
+/// The schemes loaded, when they are the ones asked for: a configuration file above the data
+/// directory's own, or an `INNKEEP_` variable, that sets a scheme itself wins over this
+/// page, and the page says so at the scheme's first field instead of claiming success.
+fn in_force(c: Compliance, sets: &[(String, String)]) -> AppResult<Compliance> {
+    let names = c.schemes();
+    for (key, have, field) in [
+        (
+            "compliance.registration.scheme",
+            &names.registration,
+            "username",
+        ),
+        ("compliance.fiscal.scheme", &names.fiscal, "certificate"),
+    ] {
+        let asked = sets.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        if asked.is_some_and(|want| want != have) {
+            let why = format!(
+                "cannot be set here: the configuration file or an INNKEEP_ environment variable \
+                 sets {key} to {have}, and it wins over this page; change it there"
+            );
+            return Err(AppError::invalid_field(field, "overridden", why)
+                .field_said("problem-scheme-overridden", vec![]));
+        }
+    }
+    Ok(c)
 }
 
 /// The schemes the configuration now names, as `innkeep serve` would build them.
@@ -256,6 +282,18 @@ mod tests {
             premises: "POSL1".into(),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_scheme_set_elsewhere_is_said_at_its_first_field() {
+        let sets = vec![(
+            "compliance.registration.scheme".to_string(),
+            "it-alloggiati".to_string(),
+        )];
+        let e = in_force(Compliance::default(), &sets).err().unwrap();
+        assert_eq!(e.errors[0].field, "username");
+        assert!(e.errors[0].message.contains("wins over this page"));
+        assert!(in_force(Compliance::default(), &[]).is_ok());
     }
 
     #[test]

@@ -94,12 +94,16 @@ async fn a_croatian_receipt_changes_its_payment_method_on_the_day_of_issue() {
             .contains("waiting for CIS"),
         "{waiting}"
     );
+    // Changed again before anything left: the one report now says the last word.
+    change(&app, cash_id, "other").await.expect(200);
+    assert_eq!(changes_of(&app, cash_id).await.len(), 1);
     sim.set_offline(false);
     later(&app, 2);
     fiscal_is(&app, cash_id, "fiscalized").await;
     later(&app, 2);
     change_is(&app, cash_id, "accepted").await;
-    assert_eq!(sim.changes()[1].method, "K");
+    assert_eq!(sim.changes().len(), 2);
+    assert_eq!(sim.changes()[1].method, "O");
     assert_eq!(sim.violations(), Vec::<String>::new());
 
     // The authority's day has turned: CIS refuses, and the submission says what to do.

@@ -105,10 +105,11 @@ impl Cis {
         }
     }
 
-    /// Signs and sends a queued change of payment method (`PromijeniNacPlacZahtjev`).
-    pub fn send_change(&self, payload: &str) -> (Vec<Exchange>, Outcome) {
+    /// Signs and sends a queued change of payment method (`PromijeniNacPlacZahtjev`); the
+    /// receipt is repeated as CIS has it, `late` when it went late.
+    pub fn send_change(&self, payload: &str, late: bool) -> (Vec<Exchange>, Outcome) {
         match serde_json::from_str::<receipt::PaymentChange>(payload) {
-            Ok(c) => self.send(&c.receipt, Some(&c.method), false),
+            Ok(c) => self.send(&c.receipt, Some(&c.method), late),
             Err(e) => unreadable("change of payment method", &e),
         }
     }
@@ -134,7 +135,13 @@ impl Cis {
                 "racuni",
             ),
             Some(method) => (
-                xml::change_request(receipt, method, &self.credentials, &message_id, sent_at),
+                xml::change_request(
+                    receipt,
+                    (method, late),
+                    &self.credentials,
+                    &message_id,
+                    sent_at,
+                ),
                 xml::CHANGE_ACTION,
                 "promijeniNacPlac",
             ),
@@ -386,8 +393,8 @@ impl FiscalScheme for Cis {
         change_payment(input)
     }
 
-    fn deliver_change(&self, payload: &str) -> (Vec<Exchange>, Outcome) {
-        self.send_change(payload)
+    fn deliver_change(&self, payload: &str, late: bool) -> (Vec<Exchange>, Outcome) {
+        self.send_change(payload, late)
     }
 
     fn qr_payload(&self, payload: &str, reference: &str) -> Option<String> {

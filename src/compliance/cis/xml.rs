@@ -143,16 +143,16 @@ pub fn request(
     )
 }
 
-/// The whole SOAP request: `PromijeniNacPlacZahtjev` for the receipt `r` as CIS has it,
-/// its payment method now `method`, signed.
+/// The whole SOAP request: `PromijeniNacPlacZahtjev` for the receipt `r` as CIS has it
+/// (`late`: it went with `NakDost`), its payment method now `method`, signed.
 pub fn change_request(
     r: &Receipt,
-    method: &str,
+    (method, late): (&str, bool),
     creds: &Credentials,
     message_id: &str,
     sent_at: NaiveDateTime,
 ) -> String {
-    let inner = body(r, message_id, sent_at, false, Some(method));
+    let inner = body(r, message_id, sent_at, late, Some(method));
     let id = format!("promijeniNacPlac-{message_id}");
     signed("PromijeniNacPlacZahtjev", &id, &inner, creds)
 }
