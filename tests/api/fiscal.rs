@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use crate::support::cis_sim::Sim;
-use crate::support::fiscal::{fiscal_is, hotel, later, sale, submission_of, zki_like};
+use crate::support::fiscal::{WAIT, fiscal_is, hotel, later, sale, submission_of, zki_like};
 
 #[tokio::test]
 async fn online_issue_gets_its_jir_and_the_qr_link_carries_it() {
@@ -287,18 +287,58 @@ async fn credit_notes_are_fiscalized_with_negative_amounts() {
     assert_eq!(sim.violations(), Vec::<String>::new());
 }
 
-/// Writes a signed request that the simulator accepted to `$INNKEEP_CIS_SAMPLE`, for the
-/// independent check in `.ci/xmldsig` (signxml).
+/// Writes signed requests the simulator accepted, for the independent checks in
+/// `.ci/xmldsig` (signxml for the signature, lxml against the official schema): a receipt to
+/// a business (with the buyer's OIB) to `$INNKEEP_CIS_SAMPLE`, and the change of its payment
+/// method to the same path with `.change` added.
 #[tokio::test]
 #[ignore]
 async fn signed_request_sample() {
     let path = std::env::var("INNKEEP_CIS_SAMPLE").expect("INNKEEP_CIS_SAMPLE names the file");
     let sim = Sim::start();
     let app = hotel(&sim).await;
-    let inv = sale(&app, "cash").await;
+    let guest = app.guest("Marko", "Marić").await;
+    let inv = app
+        .post(
+            "/v1/invoices",
+            json!({"guest_id": guest, "payment_method": "bank_transfer",
+                   "bill_to": {"name": "Jadran d.o.o.", "tax_id": "69435151530"},
+                   "lines": [{"description": "Meeting room", "quantity": 1, "unit_price": 12000}]}),
+        )
+        .await
+        .expect(201)
+        .body;
     let id = inv["id"].as_str().unwrap();
     fiscal_is(&app, id, "fiscalized").await;
-    assert_eq!(sim.violations(), Vec::<String>::new());
     let s = submission_of(&app, id).await;
-    std::fs::write(path, s["exchanges"][0]["request"].as_str().unwrap()).unwrap();
+    std::fs::write(&path, s["exchanges"][0]["request"].as_str().unwrap()).unwrap();
+    sim.set_today(
+        app.clock()
+            .now()
+            .with_timezone(&chrono_tz::Europe::Zagreb)
+            .date_naive(),
+    );
+    app.post(
+        &format!("/v1/invoices/{id}/payment-method"),
+        json!({"payment_method": "card"}),
+    )
+    .await
+    .expect(200);
+    let change = crate::support::eventually(WAIT, "the change accepted", || async {
+        let all = app
+            .all("/v1/compliance/submissions?kind=fiscal_payment_change")
+            .await;
+        match all.first() {
+            Some(c) if c["status"] == "accepted" => Ok(c["id"].as_str().unwrap().to_string()),
+            other => Err(other.map(|c| c["status"].clone())),
+        }
+    })
+    .await;
+    let c = app
+        .get(&format!("/v1/compliance/submissions/{change}"))
+        .await
+        .body;
+    let request = c["exchanges"].as_array().unwrap().last().unwrap()["request"].clone();
+    std::fs::write(format!("{path}.change"), request.as_str().unwrap()).unwrap();
+    assert_eq!(sim.violations(), Vec::<String>::new());
 }
