@@ -49,10 +49,16 @@ struct MemberPage {
     /// (tag, name) of the languages, and theirs.
     languages: Vec<(String, String)>,
     language: String,
-    /// The operator mark printed on their invoices, and their own OIB.
+    /// The operator mark printed on their invoices, and their own OIB (as typed, when the
+    /// form came back refused), with the error next to each.
     operator_mark: String,
     oib: String,
+    mark_error: Option<String>,
+    oib_error: Option<String>,
 }
+
+/// The operator form as typed, and its refusal by field: (mark, OIB, field errors).
+type Operator = (String, String, Vec<crate::error::FieldError>);
 
 /// A password or secret shown once, with a way on.
 #[derive(Template)]
@@ -214,7 +220,7 @@ async fn member_page(
     s: &DeskSession,
     t: T,
     id: String,
-    outcome: Outcome,
+    (outcome, typed): (Outcome, Option<Operator>),
 ) -> Response {
     let u = match staff::get(&state.svc, &s.principal, id).await {
         Ok(u) => u,
@@ -230,8 +236,15 @@ async fn member_page(
         roles: roles(&t),
         languages: super::account::languages(&t),
         language: u.language.clone().unwrap_or_default(),
-        operator_mark: u.operator_mark.clone().unwrap_or_default(),
-        oib: u.oib.clone().unwrap_or_default(),
+        mark_error: error_at(&t, &typed, "operator_mark"),
+        oib_error: error_at(&t, &typed, "oib"),
+        operator_mark: typed.as_ref().map_or_else(
+            || u.operator_mark.clone().unwrap_or_default(),
+            |(m, _, _)| m.clone(),
+        ),
+        oib: typed
+            .as_ref()
+            .map_or_else(|| u.oib.clone().unwrap_or_default(), |(_, o, _)| o.clone()),
         role: u.role.as_str().to_string(),
         disabled: u.disabled_at.is_some(),
         me: u.id == s.principal.actor.id,
@@ -250,7 +263,7 @@ pub async fn member(
     state: Data<&Arc<DeskState>>,
 ) -> Response {
     let (s, t) = or_answer!(open(req, &state, super::ADMIN).await);
-    member_page(req, &state, &s, t, id, Outcome::fresh()).await
+    member_page(req, &state, &s, t, id, (Outcome::fresh(), None)).await
 }
 
 /// `POST /admin/staff/{id}/{action}`: `role` (with `role`), `password` (a new one, shown
@@ -267,7 +280,7 @@ pub async fn act(
     if !["role", "language", "operator-mark"].contains(&action.as_str()) && !form.confirm {
         let problem = Some(t.t("staff-confirm"));
         let outcome = Outcome::refused(StatusCode::UNPROCESSABLE_ENTITY, Vec::new(), problem);
-        return member_page(req, &state, &s, t, id, outcome).await;
+        return member_page(req, &state, &s, t, id, (outcome, None)).await;
     }
     let done = match action.as_str() {
         "role" => staff::set_role(svc, p, id.clone(), &form.role)
@@ -290,7 +303,7 @@ pub async fn act(
         "password" => {
             return match staff::reset_password(svc, p, id.clone()).await {
                 Ok(made) => password_page(&s, t, made, "staff-reset"),
-                Err(e) => refused(req, &state, &s, t, id, e).await,
+                Err(e) => refused(req, &state, &s, t, id, (e, None)).await,
             };
         }
         _ => {
@@ -307,8 +320,21 @@ pub async fn act(
             StatusCode::SEE_OTHER,
             &format!("/admin/staff/{id}?done={flash}"),
         ),
-        Err(e) => refused(req, &state, &s, t, id, e).await,
+        Err(e) => {
+            let typed =
+                (action == "operator-mark").then(|| (form.operator_mark.clone(), form.oib.clone()));
+            refused(req, &state, &s, t, id, (e, typed)).await
+        }
     }
+}
+
+/// The error a refused operator form shows next to `field`, in words.
+fn error_at(t: &T, typed: &Option<Operator>, field: &str) -> Option<String> {
+    let (_, _, errors) = typed.as_ref()?;
+    errors
+        .iter()
+        .find(|e| e.field == field)
+        .map(|e| super::rules::say(t, e))
 }
 
 /// The staff member's page again with a use case's refusal in words.
@@ -318,7 +344,7 @@ async fn refused(
     s: &DeskSession,
     t: T,
     id: String,
-    e: AppError,
+    (e, typed): (AppError, Option<(String, String)>),
 ) -> Response {
     let status = match e.kind {
         Kind::Conflict => StatusCode::CONFLICT,
@@ -338,5 +364,6 @@ async fn refused(
         None => super::rules::detail(&t, &e),
     };
     let outcome = Outcome::refused(status, Vec::new(), Some(problem));
-    member_page(req, state, s, t, id, outcome).await
+    let typed = typed.map(|(mark, oib)| (mark, oib, e.errors.clone()));
+    member_page(req, state, s, t, id, (outcome, typed)).await
 }

@@ -43,6 +43,7 @@ async fn an_invoice_prints_the_mark_of_who_issued_it_and_its_time() {
         "{}",
         bad.text
     );
+    assert!(bad.text.contains("id=\"operator_mark-error\"") && bad.text.contains("value=\"M K!\""));
     assert_eq!(mark(&marta_id, "mk").await.status, 303);
     let shown = a.get(&format!("/admin/staff/{marta_id}")).await;
     assert!(shown.text.contains("value=\"MK\""), "kept in capitals");
@@ -140,6 +141,8 @@ async fn a_receipt_names_its_own_operator_to_cis() {
         "{}",
         wrong.text
     );
+    assert!(wrong.text.contains("id=\"oib-error\""), "next to its field");
+    assert!(wrong.text.contains("value=\"12345678901\"") && wrong.text.contains("value=\"MK\""));
     assert_eq!(set("HR 12345678903").await.status, 303);
 
     let g = app.guest("Ana", "Kovač").await;

@@ -59,12 +59,8 @@ pub struct Receipt {
 /// alone or as a Croatian VAT number (`HR` and the OIB), spaces aside. Anything else (a
 /// foreign VAT number, a typo) is not an OIB, and the receipt carries none.
 pub fn buyer_oib(tax_id: &str) -> Option<String> {
-    let plain: String = tax_id.chars().filter(|c| !c.is_whitespace()).collect();
-    let plain = plain
-        .strip_prefix("HR")
-        .or_else(|| plain.strip_prefix("hr"))
-        .unwrap_or(&plain);
-    crate::config::fiscal::oib_valid(plain).then(|| plain.to_string())
+    let plain = crate::domain::seller::digits_of("HR", tax_id);
+    crate::domain::seller::oib_valid(&plain).then_some(plain)
 }
 
 /// A change of payment method as queued: the receipt as CIS has it (its first `NacinPlac`)
