@@ -29,6 +29,8 @@ const FEED_MARK_EVERY: Duration = Duration::from_secs(1);
 const MAINTENANCE_EVERY: Duration = Duration::from_secs(3600);
 /// How often the server looks whether the day's backup is due.
 const BACKUP_CHECK_EVERY: Duration = Duration::from_secs(60);
+/// How often innkeep checks whether the registration code tables are due to be fetched.
+const TABLES_CHECK_EVERY: Duration = Duration::from_secs(600);
 
 /// The daily backup's plan from `[backup]`, when a directory is set.
 fn backup_plan(
@@ -245,6 +247,21 @@ impl App {
             feed
         });
         let compliance = self.compliance.compliance();
+        let (db, scheme) = (self.db.clone(), compliance.registration.clone());
+        let tables = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(TABLES_CHECK_EVERY);
+            loop {
+                tick.tick().await;
+                match crate::service::registration::refresh_tables(&db, scheme.clone(), false).await
+                {
+                    Ok(Some(n)) => tracing::info!(tables = n, "registration code tables fetched"),
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::warn!(error = %e, "fetching the registration code tables failed; the loaded ones stay in use")
+                    }
+                }
+            }
+        });
         let mut handlers: Vec<Arc<dyn Handler>> = vec![
             Arc::new(WebhookHandler::new(
                 self.destinations,
@@ -295,6 +312,7 @@ impl App {
         };
         maintenance.abort();
         scheduler.abort();
+        tables.abort();
         if let Some(p) = pusher {
             p.abort();
         }

@@ -62,6 +62,12 @@ pub(super) fn config_check(l: &Loaded, json: bool) -> Result<(), String> {
                 r.username,
                 r.endpoint
             ),
+            config::RegistrationSchemeName::HrEvisitor => println!(
+                "registration:   hr-evisitor for facility {} as {} at {} (password set)",
+                r.facility,
+                r.username,
+                r.endpoint_in_use()
+            ),
         }
         match &l.config.hub {
             None => println!("hub:            none"),

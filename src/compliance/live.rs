@@ -139,6 +139,34 @@ impl RegistrationScheme for LiveRegistration {
     fn roles(&self, guests: &[crate::model::Guest]) -> Vec<GuestRole> {
         self.scheme().roles(guests)
     }
+
+    fn departure(
+        &self,
+        registered: &[super::PreparedRow],
+        at: chrono::NaiveDateTime,
+    ) -> Vec<super::PreparedRow> {
+        self.scheme().departure(registered, at)
+    }
+
+    fn withdrawal(
+        &self,
+        registered: &[super::PreparedRow],
+        reason: &str,
+    ) -> Vec<super::PreparedRow> {
+        self.scheme().withdrawal(registered, reason)
+    }
+
+    fn resends_changes(&self) -> bool {
+        self.scheme().resends_changes()
+    }
+
+    fn fetches_tables(&self) -> bool {
+        self.scheme().fetches_tables()
+    }
+
+    fn fetch_tables(&self) -> super::FetchedTables {
+        self.scheme().fetch_tables()
+    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@
 pub mod alloggiati;
 pub mod cis;
 pub mod codes;
+pub mod collect;
+pub mod evisitor;
 pub mod live;
 pub mod transport;
 
@@ -189,7 +191,49 @@ pub trait RegistrationScheme: Send + Sync {
     fn roles(&self, _guests: &[crate::model::Guest]) -> Vec<GuestRole> {
         Vec::new()
     }
+
+    /// The rows telling the authority that the guests of `registered` (the rows that
+    /// registered them) left at `at` (property-local); empty when it needs no such message.
+    fn departure(
+        &self,
+        _registered: &[PreparedRow],
+        _at: chrono::NaiveDateTime,
+    ) -> Vec<PreparedRow> {
+        Vec::new()
+    }
+
+    /// The rows withdrawing the registration of `registered` (a check-in undone) for
+    /// `reason`; empty when the scheme has no such message.
+    fn withdrawal(&self, _registered: &[PreparedRow], _reason: &str) -> Vec<PreparedRow> {
+        Vec::new()
+    }
+
+    /// Whether a guest whose registered data changes while in the house is sent again.
+    fn resends_changes(&self) -> bool {
+        false
+    }
+
+    /// Whether the scheme fetches its code tables from the authority.
+    fn fetches_tables(&self) -> bool {
+        false
+    }
+
+    /// Fetches the code tables (on a blocking thread): the exchanges made and every table,
+    /// or why they could not be had.
+    fn fetch_tables(&self) -> FetchedTables {
+        (
+            Vec::new(),
+            Err(format!("{} tables are imported by hand", self.name())),
+        )
+    }
 }
+
+/// Code tables fetched from an authority: the exchanges made, and every table with its rows
+/// or why they could not be had.
+pub type FetchedTables = (
+    Vec<Exchange>,
+    Result<Vec<(&'static str, Vec<crate::model::codes::CodeRow>)>, String>,
+);
 
 /// A guest's place in a registered party.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -312,6 +356,21 @@ impl Compliance {
         let r = &config.registration;
         let registration: Arc<dyn RegistrationScheme> = match r.scheme {
             Name::None => Arc::new(NoRegistration),
+            Name::HrEvisitor => Arc::new(evisitor::Evisitor::new(
+                evisitor::Settings {
+                    root: r.endpoint_in_use().trim_end_matches('/').to_string(),
+                    username: r.username.clone(),
+                    password: r.password.expose().to_string(),
+                    api_key: r.api_key.expose().to_string(),
+                    defaults: evisitor::tourist::Defaults {
+                        facility: r.facility.trim().to_string(),
+                        arrival_organisation: r.arrival_organisation.trim().to_string(),
+                        service_type: r.service_type.trim().to_string(),
+                        tax_category: r.tax_category.trim().to_string(),
+                    },
+                },
+                transport,
+            )),
             Name::ItAlloggiati => Arc::new(alloggiati::Alloggiati::new(
                 alloggiati::Settings {
                     endpoint: r.endpoint.clone(),

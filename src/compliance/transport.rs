@@ -18,6 +18,8 @@ pub struct Reply {
     pub body: String,
     /// `Retry-After`, when given (capped at a day).
     pub retry_after: Option<Duration>,
+    /// The `name=value` of every `Set-Cookie`, in order.
+    pub cookies: Vec<String>,
 }
 
 /// Why no answer came.
@@ -29,7 +31,30 @@ pub enum TransportError {
     NoAnswer(String),
 }
 
-/// Posts a body to a URL.
+/// The log's record of one call: `request` and the answer as `redact` leaves them.
+pub fn exchange(
+    operation: &str,
+    request: String,
+    result: &Result<Reply, TransportError>,
+    started_at: chrono::DateTime<chrono::Utc>,
+    clock: std::time::Instant,
+    redact: impl Fn(&str) -> String,
+) -> crate::compliance::Exchange {
+    crate::compliance::Exchange {
+        operation: operation.to_string(),
+        request: Some(request),
+        response: result.as_ref().ok().map(|r| redact(&r.body)),
+        http_status: result.as_ref().ok().map(|r| r.status),
+        error: result.as_ref().err().map(|e| match e {
+            TransportError::NotSent(m) => format!("not sent: {m}"),
+            TransportError::NoAnswer(m) => format!("no answer: {m}"),
+        }),
+        started_at,
+        duration_ms: clock.elapsed().as_millis() as i64,
+    }
+}
+
+/// Posts a body to a URL, or reads one.
 pub trait Transport: Send + Sync {
     /// One POST with these headers; blocking.
     fn post(
@@ -38,6 +63,9 @@ pub trait Transport: Send + Sync {
         headers: &[(&str, &str)],
         body: &str,
     ) -> Result<Reply, TransportError>;
+
+    /// One GET with these headers; blocking.
+    fn get(&self, url: &str, headers: &[(&str, &str)]) -> Result<Reply, TransportError>;
 }
 
 /// The real transport: ureq, no connection reuse, a whole-call timeout.
@@ -132,17 +160,41 @@ impl Transport for HttpTransport {
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
-        let mut resp = req.send(body).map_err(classify)?;
-        let status = resp.status().as_u16();
-        let retry_after = crate::outbound::retry_after(&resp);
-        let body = resp
-            .body_mut()
-            .read_to_string()
-            .map_err(|e| TransportError::NoAnswer(format!("the answer broke off: {e}")))?;
-        Ok(Reply {
-            status,
-            body,
-            retry_after,
-        })
+        read(req.send(body).map_err(classify)?)
     }
+
+    fn get(&self, url: &str, headers: &[(&str, &str)]) -> Result<Reply, TransportError> {
+        let mut req = self.agent.get(url);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        read(req.call().map_err(classify)?)
+    }
+}
+
+/// An answer read whole; a body that breaks off is no answer.
+fn read(mut resp: ureq::http::Response<ureq::Body>) -> Result<Reply, TransportError> {
+    let status = resp.status().as_u16();
+    let retry_after = crate::outbound::retry_after(&resp);
+    let cookies = resp
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.split(';').next())
+        .map(|v| v.trim().to_string())
+        .filter(|v| v.contains('='))
+        .collect();
+    let body = resp
+        .body_mut()
+        .with_config()
+        .limit(64 * 1024 * 1024)
+        .read_to_string()
+        .map_err(|e| TransportError::NoAnswer(format!("the answer broke off: {e}")))?;
+    Ok(Reply {
+        status,
+        body,
+        retry_after,
+        cookies,
+    })
 }

@@ -10,6 +10,19 @@
 //! dry_run = false               # true: call Test instead of Send
 //! ```
 //!
+//! ```toml
+//! [compliance.registration]
+//! scheme = "hr-evisitor"
+//! endpoint = "https://www.evisitor.hr/eVisitorRhetos_API"   # test: .../testApi
+//! facility = "0000022"          # the facility code eVisitor gave the property
+//! username = "..."
+//! password = "..."
+//! api_key = "..."               # only the test platform asks for one
+//! arrival_organisation = "I"    # CodeMI of ArrivalOrganisationLookup: I = on their own
+//! service_type = "Noćenje"      # Name of OfferedServiceTypeLookup
+//! tax_category = "14"           # a guest's tourist-tax category when none is given
+//! ```
+//!
 //! Secrets are [`Secret`]s: they print as `[redacted]` everywhere (Debug, `config check`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -17,6 +30,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// The Alloggiati Web production endpoint.
 pub const ALLOGGIATI_ENDPOINT: &str =
     "https://alloggiatiweb.poliziadistato.it/service/service.asmx";
+/// The eVisitor production API root.
+pub const EVISITOR_ENDPOINT: &str = "https://www.evisitor.hr/eVisitorRhetos_API";
 
 /// A value that must never be shown.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -93,15 +108,30 @@ pub enum RegistrationSchemeName {
     /// Italy: Alloggiati Web.
     #[serde(rename = "it-alloggiati")]
     ItAlloggiati,
+    /// Croatia: eVisitor (the tourist boards' system).
+    #[serde(rename = "hr-evisitor")]
+    HrEvisitor,
+}
+
+impl RegistrationSchemeName {
+    /// The name as configured.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::ItAlloggiati => "it-alloggiati",
+            Self::HrEvisitor => "hr-evisitor",
+        }
+    }
 }
 
 /// `[compliance.registration]`
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RegistrationConfig {
-    /// `none` or `it-alloggiati`.
+    /// `none`, `it-alloggiati` or `hr-evisitor`.
     pub scheme: RegistrationSchemeName,
-    /// The service URL.
+    /// The service URL (eVisitor: the API root); the scheme's production service when left
+    /// at the default.
     pub endpoint: String,
     /// The account's user name.
     pub username: String,
@@ -111,6 +141,17 @@ pub struct RegistrationConfig {
     pub ws_key: Secret,
     /// Validate with `Test` instead of storing with `Send`.
     pub dry_run: bool,
+    /// eVisitor: the facility code (`Facility`).
+    pub facility: String,
+    /// eVisitor: the application key (the test platform asks for one).
+    pub api_key: Secret,
+    /// eVisitor: how guests arrive unless a guest says otherwise (`ArrivalOrganisation`).
+    pub arrival_organisation: String,
+    /// eVisitor: the service the property offers (`OfferedServiceType`).
+    pub service_type: String,
+    /// eVisitor: the tourist-tax category of a guest who has none (empty: each guest must
+    /// have one).
+    pub tax_category: String,
 }
 
 impl Default for RegistrationConfig {
@@ -122,6 +163,11 @@ impl Default for RegistrationConfig {
             password: Secret::default(),
             ws_key: Secret::default(),
             dry_run: false,
+            facility: String::new(),
+            api_key: Secret::default(),
+            arrival_organisation: "I".into(),
+            service_type: "Noćenje".into(),
+            tax_category: String::new(),
         }
     }
 }
@@ -133,19 +179,41 @@ impl RegistrationConfig {
             return Ok(());
         }
         check_url("compliance.registration.endpoint", &self.endpoint)?;
+        let evisitor = self.scheme == RegistrationSchemeName::HrEvisitor;
         for (key, empty) in [
             ("username", self.username.trim().is_empty()),
             ("password", self.password.is_empty()),
-            ("ws_key", self.ws_key.is_empty()),
+            ("ws_key", !evisitor && self.ws_key.is_empty()),
+            ("facility", evisitor && self.facility.trim().is_empty()),
+            (
+                "arrival_organisation",
+                evisitor && self.arrival_organisation.trim().is_empty(),
+            ),
+            (
+                "service_type",
+                evisitor && self.service_type.trim().is_empty(),
+            ),
         ] {
             if empty {
                 return Err(format!(
-                    "compliance.registration.{key} is required when scheme = \"it-alloggiati\" \
+                    "compliance.registration.{key} is required when scheme = \"{}\" \
                      (set it in the config file or INNKEEP_COMPLIANCE__REGISTRATION__{})",
+                    self.scheme.as_str(),
                     key.to_ascii_uppercase()
                 ));
             }
         }
         Ok(())
+    }
+
+    /// The endpoint to call: the scheme's production service while `endpoint` is left at
+    /// the default (the Alloggiati one).
+    pub fn endpoint_in_use(&self) -> &str {
+        match self.scheme {
+            RegistrationSchemeName::HrEvisitor if self.endpoint == ALLOGGIATI_ENDPOINT => {
+                EVISITOR_ENDPOINT
+            }
+            _ => &self.endpoint,
+        }
     }
 }

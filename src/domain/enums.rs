@@ -124,8 +124,14 @@ string_enum! {
 string_enum! {
     /// What a compliance submission carries to a national authority.
     pub enum SubmissionKind {
-        /// Guests registered with the police (Italy: Alloggiati Web).
+        /// Guests registered with the police (Italy: Alloggiati Web) or the tourist board
+        /// (Croatia: eVisitor; also a guest's changed data sent again).
         GuestRegistration = "guest_registration",
+        /// Guests who left, reported (Croatia: eVisitor's `CheckOutTourist`).
+        GuestDeparture = "guest_departure",
+        /// A registration withdrawn because the check-in was undone (Croatia: eVisitor's
+        /// `CancelTouristCheckIn`).
+        GuestWithdrawal = "guest_withdrawal",
         /// A fiscal receipt (Croatia: CIS).
         FiscalReceipt = "fiscal_receipt",
         /// A change of an issued receipt's payment method (Croatia: CIS's PromijeniNacPlac).
@@ -151,7 +157,9 @@ impl SubmissionKind {
     /// The queue job that sends submissions of this kind.
     pub const fn job(self) -> JobKind {
         match self {
-            SubmissionKind::GuestRegistration => JobKind::Registration,
+            SubmissionKind::GuestRegistration
+            | SubmissionKind::GuestDeparture
+            | SubmissionKind::GuestWithdrawal => JobKind::Registration,
             SubmissionKind::FiscalReceipt | SubmissionKind::FiscalPaymentChange => JobKind::Fiscal,
         }
     }

@@ -7,7 +7,8 @@
 //! the outcome. A run that finds the submission still `sending` knows that a previous
 //! process died with the rows in flight: that is an Unknown outcome, never a blind resend.
 //! A send refused for an expired token is repeated once with a fresh token (the refusal,
-//! logged, shows that nothing was stored).
+//! logged, shows that nothing was stored). A submission about a reservation waits while an
+//! earlier one about it is still on its way: a check-out never overtakes its check-in.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -54,10 +55,17 @@ impl RegistrationHandler {
         let found = db
             .read(move |c| {
                 let tz = store::settings::get(c)?.time_zone;
-                Ok((store::submissions::get(c, &id)?, clock.today_in(&tz)))
+                let sub = store::submissions::get(c, &id)?;
+                let behind = match &sub {
+                    Some(s) => {
+                        store::submissions::earlier_open(c, &s.subject_id, &s.id, &s.created_at.0)?
+                    }
+                    None => false,
+                };
+                Ok((sub, clock.today_in(&tz), behind))
             })
             .await?;
-        let (Some(sub), today) = found else {
+        let (Some(sub), today, behind) = found else {
             return authority::finish_job(db, job_id).await;
         };
         let scheme = self.scheme.clone();
@@ -76,6 +84,15 @@ impl RegistrationHandler {
                 .await;
             }
             _ => return authority::finish_job(db, job_id).await,
+        }
+        if behind {
+            let outcome = Outcome::Retry {
+                reason: "waits for the earlier submission about this stay to be answered first"
+                    .into(),
+                after: Some(std::time::Duration::from_secs(30)),
+            };
+            return authority::registration_outcome(db, job_id, &sub, scheme, Vec::new(), outcome)
+                .await;
         }
         if let Some(day) = sub.record_date
             && let Err(why) = scheme.sendable(day.0, today)

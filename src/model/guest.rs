@@ -58,6 +58,27 @@ input_object! {
     }
 }
 
+input_object! {
+    stored
+    /// What a tourist board asks of a guest's stay beyond identity (Croatia's eVisitor).
+    /// The property's defaults (`[compliance.registration]`) fill the first three when absent.
+    pub struct Tourist {
+        /// Tourist-tax category code (eVisitor `TTPaymentCategory`, such as `14` for a tourist
+        /// in a hotel or `1` for a child under 12); it must be one the facility may use.
+        pub tax_category: Option<Line<20>>,
+        /// How the guest came (`ArrivalOrganisation` code: `I` on their own, `A` through an
+        /// agency).
+        pub arrival_organisation: Option<Line<20>>,
+        /// The service given (`OfferedServiceType` name, such as `Noćenje`).
+        pub service_type: Option<Line<60>>,
+        /// For a guest resident outside the EU: the border crossing where they entered (its
+        /// code or name in eVisitor's list).
+        pub border_crossing: Option<Line<100>>,
+        /// For a guest resident outside the EU: the day they entered.
+        pub entry_date: Option<Date>,
+    }
+}
+
 /// A person who stays, or will stay, at the property.
 #[derive(Debug, Clone, Object)]
 pub struct Guest {
@@ -83,6 +104,8 @@ pub struct Guest {
     pub document: Option<Document>,
     /// Home address.
     pub address: Option<Address>,
+    /// What a tourist board asks beyond identity (Croatia).
+    pub tourist: Option<Tourist>,
     /// Free-text notes for staff.
     pub notes: Option<String>,
     /// Incremented by every change; served as the ETag.
@@ -116,6 +139,8 @@ input_object! {
         pub document: Option<Document>,
         /// Home address.
         pub address: Option<Address>,
+        /// What a tourist board asks beyond identity (Croatia).
+        pub tourist: Option<Tourist>,
         /// Notes for staff.
         pub notes: Option<Text<4000>>,
     }
@@ -146,6 +171,8 @@ input_object! {
         pub document: MaybeUndefined<Document>,
         /// Home address (replaced as a whole).
         pub address: MaybeUndefined<Address>,
+        /// What a tourist board asks beyond identity (replaced as a whole).
+        pub tourist: MaybeUndefined<Tourist>,
         /// Notes for staff.
         pub notes: MaybeUndefined<Text<4000>>,
     }

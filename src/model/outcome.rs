@@ -18,6 +18,8 @@ pub struct Party {
     pub guests: Vec<Guest>,
     /// The property-local day the party actually arrives (the check-in day).
     pub arrival: NaiveDate,
+    /// The property-local time they checked in (or check in now).
+    pub arrived_at: chrono::NaiveTime,
     /// The day they leave.
     pub departure: NaiveDate,
 }
@@ -136,6 +138,14 @@ pub enum Outcome {
     Reauthenticate {
         /// The authority's words.
         reason: String,
+    },
+    /// The first rows (one call each) got an answer, then the batch stopped: those rows take
+    /// their results and the rest follows `then` (a retry, a fresh sign-in, an unknown).
+    Progress {
+        /// Results of the first rows sent, in order.
+        rows: Vec<RowResult>,
+        /// What happened to the rest.
+        then: Box<Outcome>,
     },
 }
 

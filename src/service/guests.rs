@@ -46,6 +46,7 @@ pub(crate) fn create_in(tx: &Tx, actor: &Actor, input: GuestCreate) -> AppResult
         birth_place: input.birth_place,
         document: input.document,
         address: input.address,
+        tourist: input.tourist,
         notes: input.notes.map(Into::into),
         version: 1,
         created_at: now.clone(),
@@ -77,8 +78,13 @@ pub async fn update(
 ) -> AppResult<Guest> {
     p.require(Scope::GuestsWrite)?;
     let actor = p.actor.clone();
+    let c = svc.compliance().clone();
     svc.db()
-        .write(move |tx| update_in(tx, &actor, &id, if_match.as_ref(), input))
+        .write(move |tx| {
+            let g = update_in(tx, &actor, &id, if_match.as_ref(), input)?;
+            crate::service::registration::guest_changed(tx, &c, &g.id)?;
+            Ok(g)
+        })
         .await
 }
 
@@ -104,6 +110,7 @@ pub(crate) fn update_in(
     set_optional(&mut g.birth_place, input.birth_place);
     set_optional(&mut g.document, input.document);
     set_optional(&mut g.address, input.address);
+    set_optional(&mut g.tourist, input.tourist);
     set_optional(&mut g.notes, input.notes);
     check_dates(tx, &g, &mut errs)?;
     fail_on(errs)?;

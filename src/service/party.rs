@@ -142,9 +142,17 @@ pub async fn save(svc: &Services, p: &Principal, id: String, edit: PartyEdit) ->
         p.require(Scope::ReservationsWrite)?;
     }
     let actor = p.actor.clone();
-    let registration = svc.compliance().registration.enabled();
+    let c = svc.compliance().clone();
     svc.db()
-        .write(move |tx| apply_in(tx, &actor, registration, &id, edit))
+        .write(move |tx| {
+            apply_in(tx, &actor, c.registration.enabled(), &id, edit)?;
+            match store::reservations::get(tx, &id)? {
+                Some(r) if r.status == Status::CheckedIn => {
+                    crate::service::registration::resend_changed(tx, &c, &r).map(|_| ())
+                }
+                _ => Ok(()),
+            }
+        })
         .await
 }
 

@@ -58,6 +58,7 @@ const ERASED: &[&str] = &[
     "birth_place",
     "document",
     "address",
+    "tourist",
     "notes",
 ];
 
@@ -191,6 +192,7 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
             (g.email, g.phone, g.birth_date, g.gender, g.nationality) =
                 (None, None, None, None, None);
             (g.birth_place, g.document, g.address, g.notes) = (None, None, None, None);
+            g.tourist = None;
             g.version += 1;
             g.updated_at = Instant(tx.now_text());
             store::guests::update(tx, &old, &g)?;

@@ -15,8 +15,13 @@ use crate::model::{Date, Registration, Reservation, SubmissionRow};
 use crate::service::Services;
 use crate::store;
 
-/// The party of a reservation arriving on `arrival`.
-pub fn party(tx: &rusqlite::Connection, r: &Reservation, arrival: NaiveDate) -> AppResult<Party> {
+/// The party of a reservation arriving on `arrival` at `arrived_at` (property-local).
+pub fn party(
+    tx: &rusqlite::Connection,
+    r: &Reservation,
+    arrival: NaiveDate,
+    arrived_at: chrono::NaiveTime,
+) -> AppResult<Party> {
     let mut guests = Vec::with_capacity(r.guest_ids.len());
     for id in &r.guest_ids {
         guests.extend(store::guests::get(tx, id)?);
@@ -25,8 +30,22 @@ pub fn party(tx: &rusqlite::Connection, r: &Reservation, arrival: NaiveDate) -> 
         reservation: r.clone(),
         guests,
         arrival,
+        arrived_at,
         departure: r.departure.0,
     })
+}
+
+/// The property-local day and time a reservation checked in (now, if it has not).
+fn checked_in_local(tx: &Tx, r: &Reservation) -> AppResult<(NaiveDate, chrono::NaiveTime)> {
+    let tz = store::settings::get(tx)?.time_zone;
+    let at = r
+        .checked_in_at
+        .as_ref()
+        .and_then(|at| crate::clock::local_time(&at.0, &tz));
+    Ok(at.unwrap_or_else(|| {
+        let now = tx.clock().local_now_in(&tz);
+        (now.date(), now.time())
+    }))
 }
 
 /// 422 `registration_incomplete`, listing each guest's missing or unusable fields.
@@ -87,7 +106,8 @@ pub async fn gaps(
                 let Some(r) = store::reservations::get(c, &id)? else {
                     continue;
                 };
-                let party = party(c, &r, r.arrival.0)?;
+                let noon = chrono::NaiveTime::from_hms_opt(12, 0, 0).unwrap_or_default();
+                let party = party(c, &r, r.arrival.0, noon)?;
                 let problems = scheme.prepare(c, &party)?.err().unwrap_or_default();
                 out.push((id, problems));
             }
@@ -115,32 +135,14 @@ pub fn at_check_in(
     if !scheme.enabled() {
         return Ok(None);
     }
-    let party = party(tx, r, today)?;
+    let (_, at) = checked_in_local(tx, r)?;
+    let party = party(tx, r, today, at)?;
     let prepared = prepare(tx, scheme, &party)?;
-    let rows: Vec<SubmissionRow> = prepared
-        .rows
-        .into_iter()
-        .map(|p| SubmissionRow {
-            guest_id: p.guest_id,
-            line: p.line,
-            status: RowStatus::Pending,
-            error: None,
-        })
-        .collect();
-    let payload = payload_of(scheme, &rows);
-    let due = crate::clock::format_instant(scheme.due_at(&party, now));
-    let id = super::submissions::open(
-        tx,
-        &NewSubmission {
-            kind: SubmissionKind::GuestRegistration,
-            scheme: scheme.name(),
-            subject_id: r.id.clone(),
-            due_at: due,
-            rows,
-            payload,
-            record_date: prepared.record_date.map(Date),
-        },
-    )?;
+    let due = scheme.due_at(&party, now);
+    let what = (SubmissionKind::GuestRegistration, prepared.rows, today);
+    let Some(id) = queue(tx, scheme, r, what, due)? else {
+        return Ok(None);
+    };
     Ok(Some(Registration {
         status: SubmissionStatus::Queued,
         submission_id: id,
@@ -166,7 +168,8 @@ pub fn rebuild(
 ) -> AppResult<bool> {
     let r = store::reservations::get(tx, subject_id)?
         .ok_or_else(|| AppError::not_found("reservation", subject_id))?;
-    let party = party(tx, &r, day)?;
+    let (_, at) = checked_in_local(tx, &r)?;
+    let party = party(tx, &r, day, at)?;
     let prepared = prepare(tx, scheme, &party)?;
     let fresh = |id: &str| {
         prepared
@@ -292,4 +295,190 @@ pub async fn places(svc: &Services, p: &Principal, typed: &str) -> AppResult<Vec
             province,
         })
         .collect())
+}
+
+/// The rows that registered each guest of `r` (the newest not refused per guest), in the
+/// order they were sent.
+fn registered_rows(tx: &Tx, r: &Reservation) -> AppResult<Vec<crate::compliance::PreparedRow>> {
+    let mut rows: Vec<crate::compliance::PreparedRow> = Vec::new();
+    let subs = store::submissions::of_subject(tx, &r.id, SubmissionKind::GuestRegistration)?;
+    for row in subs.iter().flat_map(|s| &s.rows) {
+        if row.status == RowStatus::Rejected {
+            continue;
+        }
+        let fresh = crate::compliance::PreparedRow {
+            guest_id: row.guest_id.clone(),
+            line: row.line.clone(),
+        };
+        match rows.iter_mut().find(|x| x.guest_id == row.guest_id) {
+            Some(x) => *x = fresh,
+            None => rows.push(fresh),
+        }
+    }
+    Ok(rows)
+}
+
+/// Queues a submission (`kind`) of `rows` about `r`, recorded for `day` and due by `due`;
+/// nothing when there are no rows.
+fn queue(
+    tx: &Tx,
+    scheme: &dyn RegistrationScheme,
+    r: &Reservation,
+    (kind, rows, day): (
+        SubmissionKind,
+        Vec<crate::compliance::PreparedRow>,
+        NaiveDate,
+    ),
+    due: DateTime<Utc>,
+) -> AppResult<Option<String>> {
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let rows: Vec<SubmissionRow> = rows
+        .into_iter()
+        .map(|p| SubmissionRow {
+            guest_id: p.guest_id,
+            line: p.line,
+            status: RowStatus::Pending,
+            error: None,
+        })
+        .collect();
+    let payload = payload_of(scheme, &rows);
+    super::submissions::open(
+        tx,
+        &NewSubmission {
+            kind,
+            scheme: scheme.name(),
+            subject_id: r.id.clone(),
+            due_at: crate::clock::format_instant(due),
+            rows,
+            payload,
+            record_date: Some(Date(day)),
+        },
+    )
+    .map(Some)
+}
+
+/// At check-out (an early departure too): the guests reported as gone, due 24 hours later,
+/// where the scheme reports departures. Inside the check-out transaction.
+pub fn at_check_out(tx: &Tx, c: &Compliance, r: &Reservation) -> AppResult<Option<String>> {
+    let scheme = c.registration.as_ref();
+    if !scheme.enabled() {
+        return Ok(None);
+    }
+    let tz = store::settings::get(tx)?.time_zone;
+    let local = tx.clock().local_now_in(&tz);
+    let rows = scheme.departure(&registered_rows(tx, r)?, local);
+    let due = tx.clock().now() + chrono::Duration::hours(24);
+    let kind = SubmissionKind::GuestDeparture;
+    queue(tx, scheme, r, (kind, rows, local.date()), due)
+}
+
+/// While a party is in the house: each guest whose registration would now read differently
+/// (their data, or the stay's dates, changed) is sent again, where the scheme takes changes;
+/// a change that leaves a guest unregistrable is refused (422 `registration_incomplete`).
+pub fn resend_changed(tx: &Tx, c: &Compliance, r: &Reservation) -> AppResult<Option<String>> {
+    let scheme = c.registration.as_ref();
+    if !scheme.enabled() || !scheme.resends_changes() {
+        return Ok(None);
+    }
+    let (day, at) = checked_in_local(tx, r)?;
+    let registered = registered_rows(tx, r)?;
+    let party = party(tx, r, day, at)?;
+    let prepared = prepare(tx, scheme, &party)?;
+    let changed: Vec<_> = prepared
+        .rows
+        .into_iter()
+        .filter(|p| {
+            !registered
+                .iter()
+                .any(|x| x.guest_id == p.guest_id && x.line == p.line)
+        })
+        .collect();
+    let due = tx.clock().now() + chrono::Duration::hours(24);
+    let kind = SubmissionKind::GuestRegistration;
+    queue(tx, scheme, r, (kind, changed, day), due)
+}
+
+/// A guest's data changed: sent again for every stay they are in the house on.
+pub fn guest_changed(tx: &Tx, c: &Compliance, guest_id: &str) -> AppResult<()> {
+    if !c.registration.resends_changes() {
+        return Ok(());
+    }
+    for r in store::reservations::in_house_with(tx, guest_id)? {
+        resend_changed(tx, c, &r)?;
+    }
+    Ok(())
+}
+
+/// A check-in undone: every registered guest withdrawn, where the scheme withdraws.
+pub fn withdraw(tx: &Tx, c: &Compliance, r: &Reservation) -> AppResult<Option<String>> {
+    let scheme = c.registration.as_ref();
+    if !scheme.enabled() {
+        return Ok(None);
+    }
+    let reason = "Check-in undone at the front desk (entered by mistake)";
+    let rows = scheme.withdrawal(&registered_rows(tx, r)?, reason);
+    let (day, _) = checked_in_local(tx, r)?;
+    let due = tx.clock().now() + chrono::Duration::hours(24);
+    queue(
+        tx,
+        scheme,
+        r,
+        (SubmissionKind::GuestWithdrawal, rows, day),
+        due,
+    )
+}
+
+/// How old fetched code tables may grow before they are fetched again.
+pub const TABLES_MAX_AGE: chrono::Duration = chrono::Duration::hours(24);
+
+/// Fetches the scheme's code tables from the authority when it has them fetched and they
+/// are missing or older than [`TABLES_MAX_AGE`] (or always, with `force`), replacing each in
+/// one transaction: the tables loaded, or none when nothing was due.
+pub async fn refresh_tables(
+    db: &Db,
+    scheme: std::sync::Arc<dyn RegistrationScheme>,
+    force: bool,
+) -> AppResult<Option<usize>> {
+    if !scheme.enabled() || !scheme.fetches_tables() {
+        return Ok(None);
+    }
+    let name = scheme.name();
+    let now = db.clock().now();
+    let versions = db.read(store::codes::versions).await?;
+    let fresh = |t: &store::codes::TableVersion| {
+        chrono::DateTime::parse_from_rfc3339(&t.imported_at)
+            .is_ok_and(|at| now - at.with_timezone(&Utc) < TABLES_MAX_AGE)
+    };
+    let mine: Vec<_> = versions.iter().filter(|t| t.scheme == name).collect();
+    if !force && !mine.is_empty() && mine.iter().all(|t| fresh(t)) {
+        return Ok(None);
+    }
+    let (log, fetched) = tokio::task::spawn_blocking(move || scheme.fetch_tables())
+        .await
+        .map_err(AppError::internal)?;
+    let calls = log.len();
+    let tables = fetched.map_err(|why| {
+        AppError::new(
+            Kind::Conflict,
+            "code_tables_unavailable",
+            format!("the code tables could not be fetched from {name} ({calls} calls): {why}"),
+        )
+    })?;
+    let n = tables.len();
+    let source = format!("fetched from {name}");
+    db.write(move |tx| {
+        for (table, rows) in &tables {
+            let text: String = rows
+                .iter()
+                .map(|r| format!("{}\t{}\t{}\n", r.code, r.description, r.province))
+                .collect();
+            let sha = crate::domain::digest::sha256_hex(text.as_bytes());
+            store::codes::replace(tx, name, table, rows, &sha, &source)?;
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(Some(n))
 }

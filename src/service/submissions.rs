@@ -158,7 +158,7 @@ fn requeue_rows(
     scheme: &dyn RegistrationScheme,
     s: &mut Submission,
 ) -> AppResult<&'static str> {
-    if s.status != SubmissionStatus::Rejected {
+    if s.status != SubmissionStatus::Rejected || s.kind != SubmissionKind::GuestRegistration {
         for r in s
             .rows
             .iter_mut()

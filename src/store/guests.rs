@@ -36,6 +36,7 @@ fn map(row: &Row) -> rusqlite::Result<Guest> {
         birth_place: r.nested("birth_place")?,
         document: r.nested("document")?,
         address: r.nested("address")?,
+        tourist: r.nested("tourist")?,
         notes: r.get("notes")?,
         version: r.get("version")?,
         created_at: r.get("created_at")?,
@@ -78,6 +79,7 @@ fn write(tx: &Tx, sql: &str, g: &Guest) -> AppResult<()> {
         ":birth_place": nested_text(&g.birth_place),
         ":document": nested_text(&g.document),
         ":address": nested_text(&g.address),
+        ":tourist": nested_text(&g.tourist),
         ":notes": &g.notes,
         ":name_key": name_key(g),
         ":sort_key": sort_key(g),
@@ -93,10 +95,10 @@ pub fn insert(tx: &Tx, g: &Guest) -> AppResult<()> {
     write(
         tx,
         "INSERT INTO guests (id, first_name, last_name, email, email_key, phone, phone_key, birth_date,
-             gender, nationality, birth_place, document, address, notes, name_key, sort_key,
+             gender, nationality, birth_place, document, address, tourist, notes, name_key, sort_key,
              version, created_at, updated_at)
          VALUES (:id, :first_name, :last_name, :email, :email_key, :phone, :phone_key, :birth_date,
-             :gender, :nationality, :birth_place, :document, :address, :notes, :name_key,
+             :gender, :nationality, :birth_place, :document, :address, :tourist, :notes, :name_key,
              :sort_key, :version, :created_at, :updated_at)",
         g,
     )
@@ -113,7 +115,7 @@ pub fn update(tx: &Tx, old: &Guest, g: &Guest) -> AppResult<()> {
              email_key = :email_key, phone = :phone, phone_key = :phone_key,
              birth_date = :birth_date, gender = :gender,
              nationality = :nationality, birth_place = :birth_place, document = :document,
-             address = :address, notes = :notes, name_key = :name_key, sort_key = :sort_key,
+             address = :address, tourist = :tourist, notes = :notes, name_key = :name_key, sort_key = :sort_key,
              version = :version, updated_at = :updated_at, created_at = :created_at
          WHERE id = :id",
         g,

@@ -88,6 +88,39 @@ pub fn newest_of(
         .optional()?)
 }
 
+/// Every submission of `kind` about `subject_id`, oldest first.
+pub fn of_subject(
+    conn: &Connection,
+    subject_id: &str,
+    kind: SubmissionKind,
+) -> AppResult<Vec<Submission>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT * FROM compliance_submissions WHERE subject_id = ?1 AND kind = ?2
+         ORDER BY created_at, id",
+    )?;
+    let rows = stmt.query_map((subject_id, kind), map)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Whether a submission about `subject_id` older than `id` (created before it) is still on
+/// its way (queued, sending or retrying).
+pub fn earlier_open(
+    conn: &Connection,
+    subject_id: &str,
+    id: &str,
+    created_at: &str,
+) -> AppResult<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT 1 FROM compliance_submissions WHERE subject_id = ?1 AND id != ?2
+               AND (created_at < ?3 OR (created_at = ?3 AND id < ?2))
+               AND status IN ('queued', 'sending', 'retrying') LIMIT 1",
+        )?
+        .query_row((subject_id, id, created_at), |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
 /// A submission's stored payload.
 pub fn payload(conn: &Connection, id: &str) -> AppResult<Option<String>> {
     Ok(conn

@@ -45,6 +45,7 @@ mod desk_welcome;
 mod desk_welcome_compliance;
 mod doctor;
 mod events;
+mod evisitor;
 mod feed;
 mod fiscal;
 mod fiscal_faults;

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::support::alloggiati_sim::{Fault, PASSWORD, Sim, USER, WS_KEY};
 use crate::support::receiver::Receiver;
 use crate::support::registration::{DAY, WAIT, day, hotel, italian};
-use crate::support::{TestApp, eventually, spawn_app};
+use crate::support::{TestApp, spawn_app};
 
 async fn guest(app: &TestApp, body: Value) -> String {
     app.post("/v1/guests", body).await.expect(201).id()
@@ -50,22 +50,7 @@ async fn submission_of(app: &TestApp, guests: &[String], nights: u64) -> (String
 }
 
 async fn status_is(app: &TestApp, id: &str, want: &str) -> Value {
-    eventually(
-        WAIT,
-        &format!("submission {id} should be {want}"),
-        || async {
-            let s = app
-                .get(&format!("/v1/compliance/submissions/{id}"))
-                .await
-                .body;
-            if s["status"] == want {
-                Ok(s)
-            } else {
-                Err(s["status"].clone())
-            }
-        },
-    )
-    .await
+    crate::support::submission_is(app, id, want, WAIT).await
 }
 
 async fn family(app: &TestApp) -> Vec<String> {

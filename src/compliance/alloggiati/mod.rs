@@ -98,18 +98,14 @@ impl Alloggiati {
                         .replace(*x, REDACTED)
                 })
         };
-        let exchange = Exchange {
-            operation: operation.to_string(),
-            request: Some(redact(&body)),
-            response: result.as_ref().ok().map(|r| redact(&r.body)),
-            http_status: result.as_ref().ok().map(|r| r.status),
-            error: result.as_ref().err().map(|e| match e {
-                TransportError::NotSent(m) => format!("not sent: {m}"),
-                TransportError::NoAnswer(m) => format!("no answer: {m}"),
-            }),
+        let exchange = super::transport::exchange(
+            operation,
+            redact(&body),
+            &result,
             started_at,
-            duration_ms: clock.elapsed().as_millis() as i64,
-        };
+            clock,
+            redact,
+        );
         (exchange, result)
     }
 }

@@ -8,9 +8,10 @@
 
 use super::record::{MAX_NIGHTS, Record, guest_type, record_document_number, record_name};
 use crate::compliance::codes::{DOCUMENT_TYPES, PLACES, STATE_PROVINCE, iso_state_name, name_key};
+use crate::compliance::collect::Collect;
 use crate::compliance::{Party, Problem};
 use crate::domain::enums::{DocumentType, Gender};
-use crate::domain::said::{Said, Value};
+use crate::domain::said::Value;
 use crate::error::AppResult;
 use crate::model::Guest;
 use crate::model::codes::CodeLookup;
@@ -19,43 +20,9 @@ use crate::model::codes::CodeLookup;
 pub const SCHEME: &str = "it-alloggiati";
 const ITALY: &str = "IT";
 
-struct Collect<'a> {
-    codes: &'a dyn CodeLookup,
-    index: usize,
-    guest: &'a Guest,
-    problems: Vec<Problem>,
-}
-
 impl Collect<'_> {
-    fn add(
-        &mut self,
-        field: &str,
-        rule: &'static str,
-        message: impl Into<String>,
-        (key, values): (&'static str, Vec<(&'static str, Value)>),
-    ) {
-        let mut named = vec![("guest", Value::Text(String::new()))];
-        named.extend(values);
-        self.problems.push(Problem {
-            guest_index: self.index,
-            guest_id: self.guest.id.clone(),
-            field: field.to_string(),
-            rule,
-            message: message.into(),
-            said: Said::new(key, named),
-        });
-    }
-
     fn required<T>(&mut self, value: Option<T>, field: &str) -> Option<T> {
-        if value.is_none() {
-            self.add(
-                field,
-                "required",
-                format!("{field} is required for Alloggiati Web"),
-                ("problem-reg-required", vec![]),
-            );
-        }
-        value
+        self.require(value, field, "Alloggiati Web", "problem-reg-required")
     }
 
     /// The state code of an ISO country.
@@ -151,12 +118,7 @@ pub fn records(
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for (index, (guest, &kind)) in party.guests.iter().zip(&types).enumerate() {
-        let mut c = Collect {
-            codes,
-            index,
-            guest,
-            problems: Vec::new(),
-        };
+        let mut c = Collect::new(codes, index, guest);
         let record = record(&mut c, party, kind, nights)?;
         problems.append(&mut c.problems);
         out.extend(record);

@@ -48,6 +48,13 @@ fn apply(
 ) -> AppResult<Option<EventType>> {
     sub.next_attempt_at = None;
     let outcome = match outcome {
+        Outcome::Progress { rows, then } => {
+            mark_first(sub, &rows);
+            *then
+        }
+        other => other,
+    };
+    let outcome = match outcome {
         Outcome::Retry { reason, after } => {
             return schedule(tx, sub, reason, after, job_id).map(|()| None);
         }
@@ -69,6 +76,12 @@ fn apply(
                 .filter(|r| r.status == RowStatus::Pending)
             {
                 row.status = RowStatus::Accepted;
+            }
+            if sub.rows.iter().any(|r| r.status == RowStatus::Rejected) {
+                sub.authority_reference = Some(authority_reference);
+                let event = reject(sub, None)?;
+                store::jobs::finish(tx, job_id)?;
+                return Ok(event);
             }
             move_to(sub, SubmissionStatus::Accepted)?;
             sub.authority_reference = Some(authority_reference);
@@ -95,7 +108,7 @@ fn apply(
             ));
             None
         }
-        Outcome::Retry { .. } | Outcome::Reauthenticate { .. } => None,
+        Outcome::Retry { .. } | Outcome::Reauthenticate { .. } | Outcome::Progress { .. } => None,
     };
     store::jobs::finish(tx, job_id)?;
     Ok(event)
@@ -116,6 +129,23 @@ fn mark_rows(sub: &mut Submission, results: &[RowResult], reason: &str) {
         };
         row.status = status;
         row.error = error.or_else(|| (status == RowStatus::Rejected).then(|| reason.to_string()));
+    }
+}
+
+/// Applies the results of the first rows sent (one call each) before a batch stopped; the
+/// rest stay pending.
+fn mark_first(sub: &mut Submission, results: &[RowResult]) {
+    let sent = sub
+        .rows
+        .iter_mut()
+        .filter(|r| r.status == RowStatus::Pending);
+    for (row, r) in sent.zip(results) {
+        row.status = if r.accepted {
+            RowStatus::Accepted
+        } else {
+            RowStatus::Rejected
+        };
+        row.error = r.error.clone();
     }
 }
 

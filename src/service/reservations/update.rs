@@ -66,6 +66,7 @@ pub async fn update(
     p.require(Scope::ReservationsWrite)?;
     let db = svc.db();
     let actor = p.actor.clone();
+    let c = svc.compliance().clone();
     db.write(move |tx| {
         let old = store::reservations::get(tx, &id)?
             .ok_or_else(|| AppError::not_found("reservation", &id))?;
@@ -180,6 +181,9 @@ pub async fn update(
             && let Some(left) = &old.room_id
         {
             crate::service::stays::mark_dirty(tx, left, &r.updated_at)?;
+        }
+        if old.status == Status::CheckedIn && r.status == Status::CheckedIn {
+            crate::service::registration::resend_changed(tx, &c, &r)?;
         }
         let event = match (old.status, r.status) {
             (a, Status::Cancelled) if a != Status::Cancelled => EventType::ReservationCancelled,

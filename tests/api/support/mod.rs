@@ -8,6 +8,8 @@ pub mod browser;
 pub mod cis_sim;
 pub mod crash_check;
 pub mod desk;
+pub mod evisitor;
+pub mod evisitor_sim;
 pub mod fiscal;
 pub mod hub;
 pub mod oauth;
@@ -453,4 +455,29 @@ where
         }
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
+}
+
+/// Waits (up to `wait`) until compliance submission `id` has status `want`; the submission.
+pub async fn submission_is(
+    app: &TestApp,
+    id: &str,
+    want: &str,
+    wait: std::time::Duration,
+) -> serde_json::Value {
+    eventually(
+        wait,
+        &format!("submission {id} should be {want}"),
+        || async {
+            let s = app
+                .get(&format!("/v1/compliance/submissions/{id}"))
+                .await
+                .body;
+            if s["status"] == want {
+                Ok(s)
+            } else {
+                Err((s["status"].clone(), s["last_error"].clone()))
+            }
+        },
+    )
+    .await
 }

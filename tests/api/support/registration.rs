@@ -32,6 +32,7 @@ pub fn config(sim: &Sim) -> ComplianceConfig {
             password: Secret::new(PASSWORD),
             ws_key: Secret::new(WS_KEY),
             dry_run: false,
+            ..Default::default()
         },
         ..Default::default()
     }

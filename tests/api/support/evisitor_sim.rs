@@ -1,0 +1,566 @@
+//! An eVisitor simulator, built from the public Web API (`Javno.Web-API`, 2023; see
+//! `docs/research/hr-evisitor.md`): the forms login that sets three cookies which must all
+//! come back joined with `;` (a space after the `;` is refused with the firewall's HTML
+//! page, as the FAQ warns), `CheckInTourist` (a second post with the same ID edits the
+//! active check-in), `CheckOutTourist`, `CancelTouristCheckIn`, and the look-ups with their
+//! `filters`. Every action is validated as the page lists it, strictly (required fields,
+//! codes in the lists, the facility's tax categories, the non-EU border rule, the dates, the
+//! duplicate tourist); refusals come as HTTP 400 `{UserMessage, SystemMessage}`. Faults on
+//! demand: sessions that expire, a refusal sent as HTTP 200 with a message, an answer that
+//! comes too late, and an outage.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::NaiveDate;
+use poem::http::StatusCode;
+use poem::web::{Data, Path, Query};
+use poem::{EndpointExt, Request, Response, Route, handler, post};
+use serde_json::{Value, json};
+
+pub const USER: &str = "hotel-adriatic";
+pub const PASSWORD: &str = "pw-Tajna$lozinka";
+pub const FACILITY: &str = "0000022";
+const FACILITY_ID: &str = "7c4a1f0e-0000-4000-8000-000000000022";
+const WAF_PAGE: &str = "<html><head><title>Request Rejected</title></head><body>The requested URL was rejected. Please consult with your administrator.<br><br>Your support ID is: 11000000000000000000</body></html>";
+
+/// Countries: (alpha-2, alpha-3, EU member).
+const COUNTRIES: [(&str, &str, bool); 8] = [
+    ("HR", "HRV", true),
+    ("DE", "DEU", true),
+    ("AT", "AUT", true),
+    ("IT", "ITA", true),
+    ("SI", "SVN", true),
+    ("US", "USA", false),
+    ("GB", "GBR", false),
+    ("CH", "CHE", false),
+];
+const DOCUMENTS: [(&str, &str); 6] = [
+    ("002", "Osobna putovnica (strana)"),
+    ("027", "Osobna iskaznica (strana)"),
+    ("032", "Vozačka dozvola (strana)"),
+    ("051", "Osobna iskaznica (domaća)"),
+    ("103", "Vozačka dozvola (domaća)"),
+    ("036", "Putovnica (domaća)"),
+];
+const SETTLEMENTS: [(&str, &str); 4] = [
+    ("Zagreb", "10000"),
+    ("Split", "21000"),
+    ("Rovinj", "52210"),
+    ("Dubrovnik", "20000"),
+];
+/// Tourist-tax categories; the facility may use the first three.
+const CATEGORIES: [(&str, &str); 4] = [
+    ("14", "Turist u ugostiteljskom objektu"),
+    ("1", "Djeca do 12 godina"),
+    ("2", "Djeca od 12 do 18 godina"),
+    ("18", "Vlasnici kuće za odmor i članovi obitelji"),
+];
+const ARRIVALS: [(&str, &str); 2] = [("I", "Osobno"), ("A", "Agencija")];
+const SERVICES: [&str; 2] = ["Noćenje", "Polupansion"];
+const CROSSINGS: [(&str, &str); 2] = [("053", "Zračna luka Zagreb"), ("071", "Bregana")];
+
+/// A fault for the next action (or login, for [`Fault::Outage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Every session ends before the call is processed.
+    ExpireSessions,
+    /// Refuse the call with HTTP 200 and a `UserMessage` (nothing stored).
+    RefuseWith200,
+    /// Process the call, then answer only after this long.
+    Timeout(Duration),
+}
+
+/// One guest's check-in as the simulator holds it.
+#[derive(Debug, Clone)]
+pub struct Held {
+    pub body: Value,
+    pub edits: usize,
+    pub checked_out: Option<(String, String)>,
+    pub cancelled: Option<String>,
+}
+
+#[derive(Default)]
+struct State {
+    today: Mutex<Option<NaiveDate>>,
+    sessions: Mutex<Vec<String>>,
+    held: Mutex<HashMap<String, Held>>,
+    calls: Mutex<Vec<String>>,
+    faults: Mutex<VecDeque<Fault>>,
+    down: Mutex<bool>,
+}
+
+pub struct Sim {
+    pub addr: SocketAddr,
+    state: Arc<State>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Sim {
+    pub async fn start() -> Sim {
+        let state = Arc::new(State::default());
+        let app = Route::new()
+            .at(
+                "/api/Resources/AspNetFormsAuth/Authentication/Login",
+                post(login),
+            )
+            .at("/api/Rest/Htz/:name/", poem::get(browse).post(action))
+            .data(state.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        drop(listener);
+        let acceptor = poem::listener::TcpListener::bind(addr.to_string());
+        let task = tokio::spawn(async move {
+            let _ = poem::Server::new(acceptor).run(app).await;
+        });
+        for _ in 0..50 {
+            if tokio::net::TcpStream::connect(addr).await.is_ok() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        Sim { addr, state, task }
+    }
+
+    /// The API root to configure.
+    pub fn url(&self) -> String {
+        format!("http://{}/api", self.addr)
+    }
+
+    pub fn set_today(&self, day: NaiveDate) {
+        *self.state.today.lock().unwrap() = Some(day);
+    }
+
+    pub fn fault(&self, f: Fault) {
+        self.state.faults.lock().unwrap().push_back(f);
+    }
+
+    /// While down, every call answers 503 and nothing is processed.
+    pub fn set_down(&self, down: bool) {
+        *self.state.down.lock().unwrap() = down;
+    }
+
+    /// Every check-in held, by ID.
+    pub fn held(&self) -> HashMap<String, Held> {
+        self.state.held.lock().unwrap().clone()
+    }
+
+    /// The operations called, in order (`Login`, `CheckInTourist`, `GET CountryLookup`, ...).
+    pub fn calls(&self) -> Vec<String> {
+        self.state.calls.lock().unwrap().clone()
+    }
+}
+
+fn error(status: StatusCode, user: Option<&str>, system: &str) -> Response {
+    Response::builder()
+        .status(status)
+        .content_type("application/json; charset=utf-8")
+        .body(json!({"UserMessage": user, "SystemMessage": system}).to_string())
+}
+
+fn refuse(message: &str) -> Response {
+    error(StatusCode::BAD_REQUEST, Some(message), "")
+}
+
+/// Field names case-insensitively, as the service reads them.
+fn field<'a>(body: &'a Value, name: &str) -> Option<&'a Value> {
+    body.as_object()?
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v)
+}
+
+fn text<'a>(body: &'a Value, name: &str) -> &'a str {
+    field(body, name)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .trim()
+}
+
+#[handler]
+fn login(state: Data<&Arc<State>>, body: String) -> Response {
+    let state = state.0;
+    state.calls.lock().unwrap().push("Login".into());
+    if *state.down.lock().unwrap() {
+        return error(StatusCode::SERVICE_UNAVAILABLE, None, "Service unavailable");
+    }
+    let Ok(body) = serde_json::from_str::<Value>(&body) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            None,
+            "The request is not valid JSON.",
+        );
+    };
+    if text(&body, "UserName").is_empty() {
+        return refuse("Empty UserName is not allowed.");
+    }
+    if text(&body, "UserName") != USER || text(&body, "Password") != PASSWORD {
+        return Response::builder()
+            .content_type("application/json")
+            .body("false");
+    }
+    let token = uuid::Uuid::now_v7().simple().to_string();
+    state.sessions.lock().unwrap().push(token.clone());
+    Response::builder()
+        .content_type("application/json")
+        .header("Set-Cookie", format!(".ASPXAUTH={token}; path=/; HttpOnly"))
+        .header(
+            "Set-Cookie",
+            "BIGipServerAffinity=4211147274.20480.0000; path=/",
+        )
+        .header("Set-Cookie", "Language=hr; path=/")
+        .body("true")
+}
+
+/// The answer refusing a request without a valid session, if it has none.
+fn session(state: &State, req: &Request) -> Option<Response> {
+    if *state.down.lock().unwrap() {
+        return Some(error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            None,
+            "Service unavailable",
+        ));
+    }
+    let cookie = req.header("Cookie").unwrap_or("");
+    if cookie.contains("; ") {
+        return Some(
+            Response::builder()
+                .status(StatusCode::OK)
+                .content_type("text/html")
+                .body(WAF_PAGE),
+        );
+    }
+    let jar: HashMap<&str, &str> = cookie
+        .split(';')
+        .filter_map(|c| c.split_once('='))
+        .collect();
+    let complete = ["BIGipServerAffinity", "Language"]
+        .iter()
+        .all(|k| jar.contains_key(k));
+    let known = jar
+        .get(".ASPXAUTH")
+        .is_some_and(|t| state.sessions.lock().unwrap().iter().any(|s| s == t));
+    if !known || !complete {
+        return Some(error(
+            StatusCode::BAD_REQUEST,
+            None,
+            "User is not authenticated.",
+        ));
+    }
+    None
+}
+
+#[derive(serde::Deserialize)]
+struct Browse {
+    filters: Option<String>,
+}
+
+#[handler]
+fn browse(
+    state: Data<&Arc<State>>,
+    req: &Request,
+    Path(name): Path<String>,
+    Query(q): Query<Browse>,
+) -> Response {
+    let state = state.0;
+    state.calls.lock().unwrap().push(format!("GET {name}"));
+    if let Some(refused) = session(state, req) {
+        return refused;
+    }
+    let filters: Vec<Value> = match q.filters.as_deref().map(serde_json::from_str) {
+        None => Vec::new(),
+        Some(Ok(Value::Array(f))) => f,
+        Some(_) => return error(StatusCode::BAD_REQUEST, None, "Invalid filter format."),
+    };
+    let rows: Vec<Value> = match name.as_str() {
+        "CountryLookup" => COUNTRIES.iter().map(|(a2, a3, eu)| json!({"ID": format!("c-{a2}"), "Active": true, "CodeTwoLetters": a2, "CodeThreeLetters": a3, "IsEUMember": eu, "NameNational": a3})).collect(),
+        "DocumentTtypeLookup" => DOCUMENTS.iter().map(|(c, n)| json!({"ID": format!("d-{c}"), "Active": true, "Code": c, "CodeMI": c, "Name": n})).collect(),
+        "SettlementLookup" => SETTLEMENTS.iter().map(|(n, z)| json!({"ID": format!("s-{z}"), "Active": true, "Name": n, "ZIPCode": z})).collect(),
+        "TTPaymentCategoryLookup2" => CATEGORIES.iter().enumerate().map(|(i, (c, n))| json!({"ID": format!("t-{c}"), "FacilityID": if i < 3 { FACILITY_ID } else { "other" }, "Active": true, "Code": c, "Name": n})).collect(),
+        "ArrivalOrganisationLookup" => ARRIVALS.iter().map(|(c, n)| json!({"ID": format!("a-{c}"), "Active": true, "CodeMI": c, "Name": n})).collect(),
+        "OfferedServiceTypeLookup" => SERVICES.iter().map(|n| json!({"ID": format!("o-{n}"), "Active": true, "Name": n})).collect(),
+        "BorderCrossingHRlookup" => CROSSINGS.iter().map(|(c, n)| json!({"ID": format!("b-{c}"), "Active": true, "CodeMI": c, "Name": n})).collect(),
+        "FacilityBrowse" => vec![json!({"ID": FACILITY_ID, "Code": FACILITY, "Name": "Hotel Adriatic"})],
+        other => return error(StatusCode::BAD_REQUEST, None, &format!("Resource Htz.{other} is not found.")),
+    };
+    let keep = |r: &Value| {
+        filters.iter().all(|f| {
+            let (p, v) = (text(f, "Property"), &f["Value"]);
+            let want = v
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string());
+            r.get(p).is_some_and(|have| {
+                have.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| have.to_string())
+                    == want
+            })
+        })
+    };
+    let records: Vec<Value> = rows.into_iter().filter(keep).collect();
+    Response::builder()
+        .content_type("application/json")
+        .body(json!({"Records": records}).to_string())
+}
+
+#[handler]
+async fn action(
+    state: Data<&Arc<State>>,
+    req: &Request,
+    Path(name): Path<String>,
+    body: String,
+) -> Response {
+    let state = state.0.clone();
+    state.calls.lock().unwrap().push(name.clone());
+    if let Some(refused) = session(&state, req) {
+        return refused;
+    }
+    let fault = state.faults.lock().unwrap().pop_front();
+    match fault {
+        Some(Fault::ExpireSessions) => {
+            state.sessions.lock().unwrap().clear();
+            return error(StatusCode::BAD_REQUEST, None, "User is not authenticated.");
+        }
+        Some(Fault::RefuseWith200) => {
+            return Response::builder()
+                .status(StatusCode::OK)
+                .content_type("application/json")
+                .body(json!({"UserMessage": "Servis je privremeno nedostupan, pokušajte kasnije.", "SystemMessage": null}).to_string());
+        }
+        _ => {}
+    }
+    let Ok(body) = serde_json::from_str::<Value>(&body) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            Some(
+                "Operation could not be completed because the request sent to the server was not valid or not properly formatted.",
+            ),
+            "JSON",
+        );
+    };
+    let today = state
+        .today
+        .lock()
+        .unwrap()
+        .unwrap_or_else(|| chrono::Local::now().date_naive());
+    let answer = match name.as_str() {
+        "CheckInTourist" => check_in(&state, &body, today),
+        "CheckOutTourist" => check_out(&state, &body, today),
+        "CancelTouristCheckIn" => cancel(&state, &body),
+        other => Err(format!("Action Htz.{other} is not found.")),
+    };
+    if let Some(Fault::Timeout(d)) = fault {
+        tokio::time::sleep(d).await;
+    }
+    match answer {
+        Ok(()) => Response::builder().status(StatusCode::OK).body(""),
+        Err(m) => refuse(&m),
+    }
+}
+
+fn day(s: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(s, "%Y%m%d")
+        .ok()
+        .filter(|_| s.len() == 8)
+}
+
+fn time_ok(s: &str) -> bool {
+    s.len() == 5 && chrono::NaiveTime::parse_from_str(s, "%H:%M").is_ok()
+}
+
+fn check_in(state: &State, b: &Value, today: NaiveDate) -> Result<(), String> {
+    let id = text(b, "ID");
+    if id.is_empty() {
+        return Err("[[[Nije zadan ID.]]]".into());
+    }
+    for f in [
+        "Facility",
+        "StayFrom",
+        "TimeStayFrom",
+        "ForeseenStayUntil",
+        "TimeEstimatedStayUntil",
+        "DocumentType",
+        "DocumentNumber",
+        "TouristName",
+        "TouristSurname",
+        "Gender",
+        "DateOfBirth",
+        "Citizenship",
+        "CountryOfBirth",
+        "CountryOfResidence",
+        "TTPaymentCategory",
+        "ArrivalOrganisation",
+        "OfferedServiceType",
+    ] {
+        if text(b, f).is_empty() {
+            return Err(format!(
+                "Svi podaci su obavezni osim onih koji su označeni kao neobavezni. ({f})"
+            ));
+        }
+    }
+    if text(b, "Facility") != FACILITY {
+        return Err("Objekt nije pronađen.".into());
+    }
+    let (Some(from), Some(until), Some(_)) = (
+        day(text(b, "StayFrom")),
+        day(text(b, "ForeseenStayUntil")),
+        day(text(b, "DateOfBirth")),
+    ) else {
+        return Err("Datum nije u ispravnom formatu (YYYYMMDD).".into());
+    };
+    if !time_ok(text(b, "TimeStayFrom")) || !time_ok(text(b, "TimeEstimatedStayUntil")) {
+        return Err("Vrijeme nije u ispravnom formatu (hh:mm).".into());
+    }
+    if from > until {
+        return Err("Upisan datum boravka do je manji od datuma boravka od.".into());
+    }
+    if from + chrono::Days::new(15) < today || from > today {
+        return Err(
+            "Nije dopušten unos datuma boravka od koji ne zadovoljava definirana prava.".into(),
+        );
+    }
+    if !["muški", "ženski"].contains(&text(b, "Gender")) {
+        return Err("Spol nije ispravan.".into());
+    }
+    let country = |k: &str| COUNTRIES.iter().find(|c| c.1 == text(b, k)).copied();
+    let (Some(_), Some(birth), Some(residence)) = (
+        country("Citizenship"),
+        country("CountryOfBirth"),
+        country("CountryOfResidence"),
+    ) else {
+        return Err("Država nije pronađena u šifrarniku.".into());
+    };
+    let settlement = |k: &str| SETTLEMENTS.iter().any(|s| s.0 == text(b, k));
+    if text(b, "CityOfBirth").is_empty() || (birth.0 == "HR" && !settlement("CityOfBirth")) {
+        return Err("Grad rođenja nije zadan.".into());
+    }
+    if text(b, "CityOfResidence").is_empty()
+        || (residence.0 == "HR" && !settlement("CityOfResidence"))
+    {
+        return Err("Grad prebivališta nije zadan.".into());
+    }
+    if !DOCUMENTS.iter().any(|d| d.0 == text(b, "DocumentType")) {
+        return Err("Vrsta putne isprave nije pronađena.".into());
+    }
+    if !CATEGORIES[..3]
+        .iter()
+        .any(|c| c.0 == text(b, "TTPaymentCategory"))
+    {
+        return Err("Kategorija plaćanja boravišne pristojbe nije dozvoljena za objekt.".into());
+    }
+    if !ARRIVALS
+        .iter()
+        .any(|a| a.0 == text(b, "ArrivalOrganisation"))
+    {
+        return Err("Organizacija dolaska nije pronađena.".into());
+    }
+    if !SERVICES.contains(&text(b, "OfferedServiceType")) {
+        return Err("Vrsta pružene usluge nije pronađena.".into());
+    }
+    if !residence.2 {
+        let crossing = [text(b, "BorderCrossing"), text(b, "BorderCrossingHr")]
+            .into_iter()
+            .find(|c| !c.is_empty());
+        let known = crossing.is_some_and(|c| CROSSINGS.iter().any(|x| x.0 == c));
+        if !known || day(text(b, "PassageDate")).is_none() {
+            return Err("Potrebno je upisati granični prijelaz, te datum prijelaza.".into());
+        }
+    }
+    let mut held = state.held.lock().unwrap();
+    let same_person = |h: &Held| {
+        [
+            "DateOfBirth",
+            "DocumentType",
+            "DocumentNumber",
+            "CountryOfResidence",
+        ]
+        .iter()
+        .all(|k| text(&h.body, k) == text(b, k))
+    };
+    if held.iter().any(|(other, h)| {
+        other != id && h.checked_out.is_none() && h.cancelled.is_none() && same_person(h)
+    }) {
+        return Err("Turist je već prijavljen u navedenom objektu.".into());
+    }
+    match held.get_mut(id) {
+        Some(h) if h.checked_out.is_some() || h.cancelled.is_some() => {
+            Err("Moguće je izmjeniti samo aktivne prijave.".into())
+        }
+        Some(h) if text(&h.body, "StayFrom") != text(b, "StayFrom") => {
+            Err("Datum i vrijeme boravka od nije moguće mijenjati.".into())
+        }
+        Some(h) => {
+            h.body = b.clone();
+            h.edits += 1;
+            Ok(())
+        }
+        None => {
+            held.insert(
+                id.to_string(),
+                Held {
+                    body: b.clone(),
+                    edits: 0,
+                    checked_out: None,
+                    cancelled: None,
+                },
+            );
+            Ok(())
+        }
+    }
+}
+
+fn check_out(state: &State, b: &Value, today: NaiveDate) -> Result<(), String> {
+    let (id, date, time) = (
+        text(b, "ID"),
+        text(b, "CheckOutDate"),
+        text(b, "CheckOutTime"),
+    );
+    if id.is_empty() || date.is_empty() || time.is_empty() {
+        return Err("Svi podaci su obavezni.".into());
+    }
+    let Some(out) = day(date).filter(|_| time_ok(time)) else {
+        return Err("Datum nije u ispravnom formatu (YYYYMMDD).".into());
+    };
+    let mut held = state.held.lock().unwrap();
+    let Some(h) = held.get_mut(id) else {
+        return Err("Prijava turista nije pronađena.".into());
+    };
+    if h.cancelled.is_some() {
+        return Err("Prijava turista je poništena.".into());
+    }
+    if h.checked_out.is_some() {
+        return Err("Turist je već odjavljen.".into());
+    }
+    if day(text(&h.body, "StayFrom")).is_some_and(|from| out < from) {
+        return Err("Upisan datum odjave je manji od datuma boravka od.".into());
+    }
+    if out > today {
+        return Err("Datum odjave turista ne smije biti veći od današnjeg datuma.".into());
+    }
+    h.checked_out = Some((date.to_string(), time.to_string()));
+    Ok(())
+}
+
+fn cancel(state: &State, b: &Value) -> Result<(), String> {
+    let mut held = state.held.lock().unwrap();
+    let Some(h) = held.get_mut(text(b, "ID")) else {
+        return Err("Prijava turista nije pronađena.".into());
+    };
+    if h.cancelled.is_some() {
+        return Err("Prijava je već poništena.".into());
+    }
+    if h.checked_out.is_some() {
+        return Err("Nije moguće poništiti prijavu odjavljenog turista.".into());
+    }
+    h.cancelled = Some(text(b, "Reason").to_string());
+    Ok(())
+}
