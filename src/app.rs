@@ -252,7 +252,7 @@ impl App {
             let mut tick = tokio::time::interval(TABLES_CHECK_EVERY);
             loop {
                 tick.tick().await;
-                match crate::service::registration::refresh_tables(&db, scheme.clone(), false).await
+                match crate::service::code_tables::refresh_tables(&db, scheme.clone(), false).await
                 {
                     Ok(Some(n)) => tracing::info!(tables = n, "registration code tables fetched"),
                     Ok(None) => {}

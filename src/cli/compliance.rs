@@ -13,14 +13,20 @@ use crate::service::{self, PageRequest};
 /// `innkeep compliance …`
 #[derive(Debug, Subcommand)]
 pub enum ComplianceCommand {
-    /// Load an official code table (the authority's `;`-separated CSV), replacing the
-    /// loaded one: `Luoghi` (places and states) or `Tipi_Documento` (document types).
+    /// Load an official code table by hand, replacing the loaded one: for Alloggiati Web
+    /// the `;`-separated CSV `Tabella` gives (`Luoghi`, `Tipi_Documento`); for eVisitor,
+    /// the offline fallback to fetching, a look-up's JSON answer (`CountryLookup`,
+    /// `DocumentTtypeLookup`, `SettlementLookup`, `TTPaymentCategoryLookup2`,
+    /// `ArrivalOrganisationLookup`, `OfferedServiceTypeLookup`, `BorderCrossingHRlookup`).
     ImportTable {
-        /// `Luoghi` or `Tipi_Documento`.
+        /// The table's name, as listed above.
         table: String,
-        /// The CSV file, as `Tabella` gives it.
+        /// The file.
         file: PathBuf,
     },
+    /// Fetch the code tables from the registration authority now (eVisitor; innkeep also
+    /// does it every day while it runs).
+    FetchTables,
     /// Show the code tables loaded.
     Tables,
     /// Write a day's guest registrations as the authority's upload file (the manual
@@ -69,6 +75,25 @@ pub enum SubmissionsCommand {
 /// Runs `innkeep compliance …`.
 pub fn compliance(l: &Loaded, cmd: &ComplianceCommand) -> Result<(), String> {
     match cmd {
+        ComplianceCommand::FetchTables => {
+            let c = Compliance::configured(&l.config.compliance)?;
+            let scheme = c.registration.clone();
+            if !scheme.fetches_tables() {
+                return Err(format!(
+                    "the registration scheme {} has no tables to fetch; import them with `innkeep compliance import-table`",
+                    scheme.name()
+                ));
+            }
+            let n = with_db(l, async |db| {
+                service::code_tables::refresh_tables(db, scheme, true).await
+            })?;
+            println!(
+                "{} code tables fetched from {}.",
+                n.unwrap_or(0),
+                c.registration.name()
+            );
+            Ok(())
+        }
         ComplianceCommand::ImportTable { table, file } => {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
@@ -77,7 +102,9 @@ pub fn compliance(l: &Loaded, cmd: &ComplianceCommand) -> Result<(), String> {
             let n = with_db(l, async |db| {
                 service::registration::import_table(db, &table, text, source).await
             })?;
-            let name = crate::compliance::codes::table_name(&table).unwrap_or(&table);
+            let name = crate::compliance::codes::table_name(&table)
+                .or_else(|| crate::compliance::evisitor::tables::table_name(&table))
+                .unwrap_or(&table);
             println!("{n} rows loaded into {name}.");
             Ok(())
         }

@@ -102,7 +102,41 @@ pub fn judge(l: &Loaded, f: &Facts, now: DateTime<Utc>) -> Vec<Check> {
         certificate(f.certificate.as_ref(), now),
         webhooks(f),
         numbering(f.numbering_held),
+        tables(f.tables.as_ref(), now),
     ]
+}
+
+/// Fetched code tables are loaded and not older than three days (they are fetched daily).
+fn tables(t: Option<&(String, usize, usize, Option<String>)>, now: DateTime<Utc>) -> Check {
+    let Some((scheme, kept, loaded, oldest)) = t else {
+        return ok("tables", "No code tables are fetched from an authority.");
+    };
+    let age = oldest
+        .as_deref()
+        .and_then(|at| DateTime::parse_from_rfc3339(at).ok())
+        .map(|at| (now - at.with_timezone(&Utc)).num_hours());
+    match age {
+        Some(hours) if loaded >= kept && hours <= 72 => ok(
+            "tables",
+            format!("The {loaded} code tables of {scheme} were fetched {hours} hours ago at most."),
+        ),
+        _ if loaded < kept => attention(
+            "tables",
+            format!(
+                "Only {loaded} of the {kept} code tables of {scheme} are loaded, so check-ins \
+                 cannot be checked: innkeep fetches them while it runs and is online; check the \
+                 internet connection and the account in [compliance.registration], or import \
+                 them with `innkeep compliance import-table`."
+            ),
+        ),
+        _ => attention(
+            "tables",
+            format!(
+                "The code tables of {scheme} were last fetched more than three days ago: check \
+                 the internet connection and the account in [compliance.registration]."
+            ),
+        ),
+    }
 }
 
 fn clock(newest: Option<&str>, now: DateTime<Utc>) -> Check {
@@ -311,6 +345,27 @@ mod tests {
         );
         assert!(!clock(None, at("2001-01-01T00:00:00Z")).ok);
         assert!(clock(None, now).ok);
+    }
+
+    #[test]
+    fn fetched_tables_missing_or_stale_need_attention() {
+        let now = at("2026-11-25T10:00:00Z");
+        let t =
+            |loaded: usize, at: &str| ("hr-evisitor".to_string(), 7, loaded, Some(at.to_string()));
+        assert!(tables(None, now).ok);
+        assert!(tables(Some(&t(7, "2026-11-25T04:00:00Z")), now).ok);
+        let stale = tables(Some(&t(7, "2026-11-20T04:00:00Z")), now);
+        assert!(
+            !stale.ok && stale.message.contains("three days"),
+            "{}",
+            stale.message
+        );
+        let missing = tables(Some(&t(3, "2026-11-25T04:00:00Z")), now);
+        assert!(
+            !missing.ok && missing.message.contains("Only 3 of the 7"),
+            "{}",
+            missing.message
+        );
     }
 
     #[test]

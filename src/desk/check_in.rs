@@ -74,7 +74,10 @@ async fn render(
         Err(e) => return server_error(&t, &e),
     };
     let guests = if state.svc.compliance().registration.enabled() {
-        party_form::parts(&state.svc, &t, &v.guests, values, errors)
+        let lists = crate::service::code_tables::tourist_lists(&state.svc, p)
+            .await
+            .unwrap_or_default();
+        party_form::parts(&state.svc, &t, &v.guests, (values, &lists), errors)
     } else {
         Vec::new()
     };

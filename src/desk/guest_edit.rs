@@ -41,8 +41,13 @@ fn form_page(
     values: &HashMap<String, String>,
     errors: &[FieldError],
     problem: Option<String>,
+    lists: &super::party_form::Lists,
 ) -> Response {
-    let fields = guest_form::fields(t, "", None, values, errors, "");
+    let names = guest_form::guest_page_fields(lists.is_some());
+    let mut fields = guest_form::fields(t, "", Some(&names), values, errors, "");
+    if let Some(lists) = lists {
+        guest_form::offer(&mut fields, lists, t);
+    }
     let unplaced = guest_form::unplaced(t, errors, &fields, "");
     let problem = problem
         .or_else(|| (!errors.is_empty()).then(|| t.n("guest-edit-errors", errors.len() as i64)))
@@ -75,6 +80,9 @@ pub async fn edit(req: &Request, Path(id): Path<String>, state: Data<&Arc<DeskSt
     };
     let name = format!("{} {}", g.first_name, g.last_name);
     let shell = Shell::new(&s, t, "guests");
+    let lists = crate::service::code_tables::tourist_lists(&state.svc, &s.principal)
+        .await
+        .unwrap_or_default();
     form_page(
         StatusCode::OK,
         shell,
@@ -85,6 +93,7 @@ pub async fn edit(req: &Request, Path(id): Path<String>, state: Data<&Arc<DeskSt
         &guest_form::values_of(&g, ""),
         &[],
         None,
+        &lists,
     )
 }
 
@@ -106,6 +115,9 @@ pub async fn save(
         form.get("first_name").map(String::as_str).unwrap_or(""),
         form.get("last_name").map(String::as_str).unwrap_or("")
     );
+    let lists = crate::service::code_tables::tourist_lists(&state.svc, &s.principal)
+        .await
+        .unwrap_or_default();
     let again = |status, errors: &[FieldError], problem: Option<String>| {
         let shell = Shell::new(&s, t, "guests");
         form_page(
@@ -118,12 +130,16 @@ pub async fn save(
             &form,
             errors,
             problem,
+            &lists,
         )
     };
+    let names = guest_form::guest_page_fields(lists.is_some());
     let mut errors = Vec::new();
-    let Some(input) =
-        GuestUpdate::from_json(&guest_form::body_of(&form, "", None), "", &mut errors)
-    else {
+    let Some(input) = GuestUpdate::from_json(
+        &guest_form::body_of(&form, "", Some(&names)),
+        "",
+        &mut errors,
+    ) else {
         return again(StatusCode::UNPROCESSABLE_ENTITY, &errors, None);
     };
     let if_match = Some(IfMatch::Versions(vec![version]));

@@ -108,8 +108,85 @@ pub const FIELDS: &[(&str, &str, &str, Option<&str>)] = &[
         "field-country",
         Some("country"),
     ),
+    (
+        "tax_category",
+        "tourist.tax_category",
+        "field-tax-category",
+        None,
+    ),
+    (
+        "arrival_organisation",
+        "tourist.arrival_organisation",
+        "field-arrival-organisation",
+        None,
+    ),
+    (
+        "service_type",
+        "tourist.service_type",
+        "field-service-type",
+        None,
+    ),
+    (
+        "border_crossing",
+        "tourist.border_crossing",
+        "field-border-crossing",
+        None,
+    ),
+    ("entry_date", "tourist.entry_date", "field-entry-date", None),
     ("notes", "notes", "field-notes-staff", None),
 ];
+
+/// The fields a tourist board asks beyond identity (Croatia's eVisitor), shown only where
+/// the registration scheme asks them.
+pub const TOURIST: &[&str] = &[
+    "tax_category",
+    "arrival_organisation",
+    "service_type",
+    "border_crossing",
+    "entry_date",
+];
+
+/// The fields registration asks at check-in: [`REGISTRATION`], and [`TOURIST`] with
+/// `tourist`.
+pub fn registration_fields(tourist: bool) -> Vec<&'static str> {
+    let extra = if tourist { TOURIST } else { &[] };
+    REGISTRATION.iter().chain(extra).copied().collect()
+}
+
+/// Every field of the guest page, the [`TOURIST`] ones only with `tourist`.
+pub fn guest_page_fields(tourist: bool) -> Vec<&'static str> {
+    FIELDS
+        .iter()
+        .map(|(form, ..)| *form)
+        .filter(|f| tourist || !TOURIST.contains(f))
+        .collect()
+}
+
+/// Offers the authority's lists as choices: each field named in `lists` (by its form name)
+/// becomes a select of (code, label), led by an empty choice (the hotel's default where it
+/// has one, else "pick from the list"); a value held that is not in the list stays offered,
+/// so nothing typed is lost. A field whose list is empty (not fetched yet) stays a text field.
+pub fn offer(fields: &mut [FormField], lists: &[(&str, Vec<(String, String)>)], t: &T) {
+    for f in fields.iter_mut() {
+        let Some((_, list)) = lists
+            .iter()
+            .find(|(name, list)| f.name.ends_with(name) && !list.is_empty())
+        else {
+            continue;
+        };
+        let empty = match f.name.ends_with("border_crossing") {
+            true => t.t("tourist-pick"),
+            false => t.t("tourist-as-set"),
+        };
+        let mut choices = vec![(String::new(), empty)];
+        if !f.value.is_empty() && !list.iter().any(|(code, _)| *code == f.value) {
+            choices.push((f.value.clone(), f.value.clone()));
+        }
+        choices.extend(list.iter().cloned());
+        f.kind = "select";
+        f.choices = choices;
+    }
+}
 
 /// The fields a registration asks about at check-in (names and contact stay on the guest's
 /// own page).
@@ -133,7 +210,7 @@ pub const REGISTRATION: &[&str] = &[
 
 /// The fields that hold a day: typed the way the page's language writes one
 /// (`15/03/1980`, `15.03.1980.`) or as the API does, and shown the page's way.
-pub(super) const DATES: &[&str] = &["birth_date", "document_expiry"];
+pub(super) const DATES: &[&str] = &["birth_date", "document_expiry", "entry_date"];
 
 /// The fields that hold a country: shown and typed by name in the page's language (from the
 /// page's list of countries), stored as the ISO code.
@@ -180,6 +257,7 @@ fn group_field(path: &str) -> &str {
         "document" => "document.type",
         "birth_place" => "birth_place.country",
         "address" => "address.line1",
+        "tourist" => "tourist.tax_category",
         other => other,
     }
 }

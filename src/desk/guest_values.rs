@@ -16,6 +16,7 @@ pub fn values_of(g: &Guest, prefix: &str) -> HashMap<String, String> {
     let d = g.document.as_ref();
     let a = g.address.as_ref();
     let b = g.birth_place.as_ref();
+    let tt = g.tourist.as_ref();
     let line = |v: Option<String>| v.unwrap_or_default();
     [
         ("first_name", g.first_name.clone()),
@@ -70,6 +71,26 @@ pub fn values_of(g: &Guest, prefix: &str) -> HashMap<String, String> {
             line(a.and_then(|a| a.country.clone()).map(|c| c.0)),
         ),
         ("notes", line(g.notes.clone())),
+        (
+            "tax_category",
+            line(tt.and_then(|t| t.tax_category.clone()).map(|l| l.0)),
+        ),
+        (
+            "arrival_organisation",
+            line(tt.and_then(|t| t.arrival_organisation.clone()).map(|l| l.0)),
+        ),
+        (
+            "service_type",
+            line(tt.and_then(|t| t.service_type.clone()).map(|l| l.0)),
+        ),
+        (
+            "border_crossing",
+            line(tt.and_then(|t| t.border_crossing.clone()).map(|l| l.0)),
+        ),
+        (
+            "entry_date",
+            line(tt.and_then(|t| t.entry_date).map(|d| d.to_string())),
+        ),
     ]
     .into_iter()
     .map(|(k, v)| (format!("{prefix}{k}"), v))
@@ -140,6 +161,9 @@ pub fn body_of(f: &HashMap<String, String>, prefix: &str, only: Option<&[&str]>)
             ("expiry_date", "document_expiry")], &["type", "number"]),
         "address": object(&[("line1", "line1"), ("line2", "line2"), ("city", "city"),
             ("postal_code", "postal_code"), ("region", "region"), ("country", "country")], &[]),
+        "tourist": object(&[("tax_category", "tax_category"),
+            ("arrival_organisation", "arrival_organisation"), ("service_type", "service_type"),
+            ("border_crossing", "border_crossing"), ("entry_date", "entry_date")], &[]),
     });
     if let Value::Object(groups) = groups {
         for (name, v) in groups {
@@ -147,6 +171,7 @@ pub fn body_of(f: &HashMap<String, String>, prefix: &str, only: Option<&[&str]>)
             let first = match name.as_str() {
                 "birth_place" => "birth_country",
                 "document" => "document_type",
+                "tourist" => "tax_category",
                 _ => "line1",
             };
             if has(first) {

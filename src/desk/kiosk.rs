@@ -115,7 +115,10 @@ async fn register_screen(
 ) -> Result<Screen, AppError> {
     let r = reservations::get(&state.svc, &k.principal, id.to_string()).await?;
     let party = desk_views::party(&state.svc, &k.principal, &r).await?;
-    let mut parts = party_form::parts(&state.svc, t, &party, typed, errors);
+    let lists = crate::service::code_tables::tourist_lists(&state.svc, &k.principal)
+        .await
+        .unwrap_or_default();
+    let mut parts = party_form::parts(&state.svc, t, &party, (typed, &lists), errors);
     // The place picker asks the desk's `/places`, which is for staff: a guest at the kiosk
     // types the place, checked by name at registration.
     for f in parts.iter_mut().flat_map(|p| p.fields.iter_mut()) {

@@ -43,16 +43,21 @@ pub fn prefix(i: usize) -> String {
     format!("g{i}_")
 }
 
+/// The tourist board's lists, by field name, when the scheme asks those fields.
+pub type Lists = Option<Vec<(&'static str, Vec<(String, String)>)>>;
+
 /// Every guest's registration part: their stored values, or `typed` when the form comes
-/// back, and the errors placed under `guest_ids[i].`.
+/// back, and the errors placed under `guest_ids[i].`; with `lists`, the tourist board's
+/// fields too, offered from its lists.
 pub fn parts(
     svc: &Services,
     t: &T,
     party: &[Guest],
-    typed: Option<&HashMap<String, String>>,
+    (typed, lists): (Option<&HashMap<String, String>>, &Lists),
     errors: &[FieldError],
 ) -> Vec<GuestPart> {
     let roles = svc.compliance().registration.roles(party);
+    let names = guest_form::registration_fields(lists.is_some());
     party
         .iter()
         .enumerate()
@@ -63,14 +68,20 @@ pub fn parts(
                 name: format!("{} {}", g.first_name, g.last_name),
                 role: roles.get(i).map(|r| t.t(r.key())),
                 version: g.version,
-                fields: guest_form::fields(
-                    t,
-                    &pre,
-                    Some(REGISTRATION),
-                    typed.unwrap_or(&stored),
-                    errors,
-                    &format!("guest_ids[{i}]."),
-                ),
+                fields: {
+                    let mut fields = guest_form::fields(
+                        t,
+                        &pre,
+                        Some(&names),
+                        typed.unwrap_or(&stored),
+                        errors,
+                        &format!("guest_ids[{i}]."),
+                    );
+                    if let Some(lists) = lists {
+                        guest_form::offer(&mut fields, lists, t);
+                    }
+                    fields
+                },
                 prefix: pre,
             }
         })
@@ -121,8 +132,11 @@ pub fn edit_of(
         if !form.contains_key(&format!("{pre}version")) {
             continue;
         }
-        let body = guest_form::body_of(form, &pre, Some(REGISTRATION));
-        let stored = guest_form::body_of(&guest_form::values_of(g, &pre), &pre, Some(REGISTRATION));
+        // The tourist board's fields count when the page showed them.
+        let names =
+            guest_form::registration_fields(form.contains_key(&format!("{pre}tax_category")));
+        let body = guest_form::body_of(form, &pre, Some(&names));
+        let stored = guest_form::body_of(&guest_form::values_of(g, &pre), &pre, Some(&names));
         if body == stored {
             continue;
         }

@@ -24,6 +24,9 @@ pub struct Facts {
     pub certificate: Option<(String, DateTime<Utc>)>,
     /// Whether invoices wait for the numbering to be confirmed after a restore.
     pub numbering_held: bool,
+    /// For a registration scheme that fetches its code tables: its name, how many tables it
+    /// keeps, how many are loaded, and when the oldest was fetched.
+    pub tables: Option<(String, usize, usize, Option<String>)>,
 }
 
 /// Reads the facts.
@@ -49,7 +52,23 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
         .await?
         .hold
         .is_some();
+    let scheme = svc.compliance().registration.clone();
+    let tables = if scheme.enabled() && scheme.fetches_tables() {
+        let name = scheme.name();
+        let loaded: Vec<_> = db
+            .read(store::codes::versions)
+            .await?
+            .into_iter()
+            .filter(|t| t.scheme == name)
+            .collect();
+        let oldest = loaded.iter().map(|t| t.imported_at.clone()).min();
+        let kept = crate::compliance::evisitor::tables::TABLES.len();
+        Some((name.to_string(), kept, loaded.len(), oldest))
+    } else {
+        None
+    };
     Ok(Facts {
+        tables,
         failed_jobs,
         overdue,
         disabled_webhooks,

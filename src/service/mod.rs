@@ -8,6 +8,7 @@ pub mod availability;
 pub mod backups;
 pub mod board;
 pub mod charges;
+pub mod code_tables;
 pub mod compliance_centre;
 mod context;
 pub mod deliveries;

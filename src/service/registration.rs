@@ -233,29 +233,31 @@ pub async fn export(
 
 /// Imports an official code table (replacing the loaded one); returns how many rows.
 pub async fn import_table(db: &Db, table: &str, text: String, source: String) -> AppResult<usize> {
-    use crate::compliance::codes;
-    let table = codes::table_name(table).ok_or_else(|| {
-        AppError::invalid_field(
+    use crate::compliance::{codes, evisitor::tables as evisitor};
+    let (scheme, table, rows) = if let Some(table) = codes::table_name(table) {
+        let rows = codes::parse_table(table, &text)
+            .map_err(|rule| AppError::validation(vec![FieldError::of("file", rule)]))?;
+        (crate::compliance::alloggiati::party::SCHEME, table, rows)
+    } else if let Some(table) = evisitor::table_name(table) {
+        let rows = evisitor::parse(table, &text)
+            .map_err(|why| AppError::invalid_field("file", "invalid_table", why))?;
+        (evisitor::SCHEME, table, rows)
+    } else {
+        let all: Vec<&str> = codes::TABLES
+            .iter()
+            .chain(&evisitor::TABLES)
+            .copied()
+            .collect();
+        return Err(AppError::invalid_field(
             "table",
             "invalid_value",
-            format!("must be one of {}", codes::TABLES.join(", ")),
-        )
-    })?;
-    let rows = codes::parse_table(table, &text)
-        .map_err(|rule| AppError::validation(vec![FieldError::of("file", rule)]))?;
+            format!("must be one of {}", all.join(", ")),
+        ));
+    };
     let sha = crate::domain::digest::sha256_hex(text.as_bytes());
     let n = rows.len();
-    db.write(move |tx| {
-        store::codes::replace(
-            tx,
-            crate::compliance::alloggiati::party::SCHEME,
-            table,
-            &rows,
-            &sha,
-            &source,
-        )
-    })
-    .await?;
+    db.write(move |tx| store::codes::replace(tx, scheme, table, &rows, &sha, &source))
+        .await?;
     Ok(n)
 }
 
@@ -428,57 +430,4 @@ pub fn withdraw(tx: &Tx, c: &Compliance, r: &Reservation) -> AppResult<Option<St
         (SubmissionKind::GuestWithdrawal, rows, day),
         due,
     )
-}
-
-/// How old fetched code tables may grow before they are fetched again.
-pub const TABLES_MAX_AGE: chrono::Duration = chrono::Duration::hours(24);
-
-/// Fetches the scheme's code tables from the authority when it has them fetched and they
-/// are missing or older than [`TABLES_MAX_AGE`] (or always, with `force`), replacing each in
-/// one transaction: the tables loaded, or none when nothing was due.
-pub async fn refresh_tables(
-    db: &Db,
-    scheme: std::sync::Arc<dyn RegistrationScheme>,
-    force: bool,
-) -> AppResult<Option<usize>> {
-    if !scheme.enabled() || !scheme.fetches_tables() {
-        return Ok(None);
-    }
-    let name = scheme.name();
-    let now = db.clock().now();
-    let versions = db.read(store::codes::versions).await?;
-    let fresh = |t: &store::codes::TableVersion| {
-        chrono::DateTime::parse_from_rfc3339(&t.imported_at)
-            .is_ok_and(|at| now - at.with_timezone(&Utc) < TABLES_MAX_AGE)
-    };
-    let mine: Vec<_> = versions.iter().filter(|t| t.scheme == name).collect();
-    if !force && !mine.is_empty() && mine.iter().all(|t| fresh(t)) {
-        return Ok(None);
-    }
-    let (log, fetched) = tokio::task::spawn_blocking(move || scheme.fetch_tables())
-        .await
-        .map_err(AppError::internal)?;
-    let calls = log.len();
-    let tables = fetched.map_err(|why| {
-        AppError::new(
-            Kind::Conflict,
-            "code_tables_unavailable",
-            format!("the code tables could not be fetched from {name} ({calls} calls): {why}"),
-        )
-    })?;
-    let n = tables.len();
-    let source = format!("fetched from {name}");
-    db.write(move |tx| {
-        for (table, rows) in &tables {
-            let text: String = rows
-                .iter()
-                .map(|r| format!("{}\t{}\t{}\n", r.code, r.description, r.province))
-                .collect();
-            let sha = crate::domain::digest::sha256_hex(text.as_bytes());
-            store::codes::replace(tx, name, table, rows, &sha, &source)?;
-        }
-        Ok(())
-    })
-    .await?;
-    Ok(Some(n))
 }

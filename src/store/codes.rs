@@ -96,6 +96,16 @@ pub fn starting(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Every row of a table, (code, description), by description.
+pub fn rows(conn: &Connection, scheme: &str, table: &str) -> AppResult<Vec<(String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT code, description FROM compliance_codes WHERE scheme = ?1 AND table_name = ?2
+         ORDER BY name_key, code",
+    )?;
+    let rows = stmt.query_map((scheme, table), |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Whether a code exists in a table.
 pub fn exists(conn: &Connection, scheme: &str, table: &str, code: &str) -> AppResult<bool> {
     Ok(conn
