@@ -852,6 +852,7 @@ rule-invalid_choice = must be one of { $list }
 problem-stay-state = A { $status } reservation cannot be { $done }; only { $from } ones can.
 problem-stay-ended = This stay ended on { $date }; it can no longer be checked in.
 problem-check-in-too-early = This reservation arrives on { $date }; check-in opens that day.
+problem-undo-too-late = This guest checked in on { $date }; a check-in can be undone only on its own day. Check the guest out instead.
 problem-no-show-too-early = A reservation can only be marked no_show on or after its arrival date ({ $date }).
 problem-cannot-become = A { $from } reservation cannot become { $to }.
 problem-in-house-locked = While checked in, only departure, room_id, the guests and notes can change; not { $fields }.

@@ -871,6 +871,7 @@ rule-invalid_choice = mora biti jedno od: { $list }
 problem-stay-state = Nije moguće: rezervacija je u stanju „{ $status }”.
 problem-stay-ended = Ovaj boravak završio je { $date }; prijava više nije moguća.
 problem-check-in-too-early = Gost po ovoj rezervaciji dolazi { $date }; prijava je moguća od tog dana.
+problem-undo-too-late = Ovaj gost prijavljen je { $date }; prijava se može poništiti samo istoga dana. Umjesto toga odjavite gosta.
 problem-no-show-too-early = Nedolazak se može upisati tek od dana dolaska ({ $date }).
 problem-cannot-become = Rezervacija u stanju „{ $from }” ne može prijeći u stanje „{ $to }”.
 problem-in-house-locked = Dok je gost u hotelu, mogu se mijenjati samo odlazak, soba, gosti i napomene.

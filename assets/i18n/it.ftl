@@ -851,6 +851,7 @@ rule-invalid_choice = deve essere uno tra: { $list }
 problem-stay-state = Non è possibile: questa prenotazione è nello stato «{ $status }».
 problem-stay-ended = Questo soggiorno è finito il { $date }: il check-in non è più possibile.
 problem-check-in-too-early = Questa prenotazione arriva il { $date }: il check-in si apre quel giorno.
+problem-undo-too-late = Questo ospite ha fatto il check-in il { $date }; un check-in si può annullare solo il giorno stesso. Fai invece il check-out.
 problem-no-show-too-early = Il mancato arrivo si può segnare solo dal giorno d'arrivo ({ $date }) in poi.
 problem-cannot-become = Una prenotazione nello stato «{ $from }» non può passare a «{ $to }».
 problem-in-house-locked = Con l'ospite in casa si possono cambiare solo la partenza, la camera, gli ospiti e le note.

@@ -1,4 +1,5 @@
-//! `POST /v1/check-in`, `POST /v1/check-out`, `/v1/reservations/{id}/charges`.
+//! `POST /v1/check-in`, `POST /v1/check-out`, `POST /v1/reservations/{id}/undo-check-in`,
+//! `/v1/reservations/{id}/charges`.
 
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
@@ -80,6 +81,38 @@ impl StaysApi {
         Ok(CheckedOut::Ok(Json(
             service::stays::check_out(svc.0, &token.0.principal, body.0).await?,
         )))
+    }
+
+    /// Undo a check-in made by mistake
+    ///
+    /// On the day of the check-in only (property time): the reservation is `confirmed` again
+    /// (`checked_in_at` and `registration` cleared, the room still assigned, folio charges
+    /// kept), and every guest's registration is withdrawn where the national system allows
+    /// it: for `hr-evisitor`, a `guest_withdrawal` submission sends `CancelTouristCheckIn`
+    /// for each guest after their check-in has been answered. Alloggiati Web has no such
+    /// operation: a registration already sent stays, and is corrected on the portal.
+    /// Records `reservation.updated`. 409 `invalid_state_transition` unless `checked_in`;
+    /// 409 `undo_too_late` on a later day (check the guest out instead). innkeep's addition
+    /// to the contract: the reservation graph gains `checked_in` → `confirmed` by this
+    /// operation (see `GET /v1/meta/state-machines`).
+    #[oai(
+        path = "/reservations/:id/undo-check-in",
+        method = "post",
+        operation_id = "undoCheckIn",
+        tag = "Tag::Reservations"
+    )]
+    async fn undo_check_in(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::FrontDesk")] token: Token,
+        /// `res_…`
+        id: Path<String>,
+    ) -> Result<Tagged<Reservation>, ApiError<ActionErrors>> {
+        Ok(
+            service::undo_check_in::undo(svc.0, &token.0.principal, id.0)
+                .await?
+                .into(),
+        )
     }
 
     /// List a reservation's folio charges

@@ -47,6 +47,8 @@ pub enum Via {
     CheckOut,
     /// `PUT /v1/reservations/{id}` with the new `status`.
     Put,
+    /// `POST /v1/reservations/{id}/undo-check-in`: a check-in made by mistake, on its day.
+    UndoCheckIn,
 }
 
 impl Via {
@@ -56,6 +58,7 @@ impl Via {
             Via::CheckIn => "POST /v1/check-in",
             Via::CheckOut => "POST /v1/check-out",
             Via::Put => "PUT /v1/reservations/{id}",
+            Via::UndoCheckIn => "POST /v1/reservations/{id}/undo-check-in",
         }
     }
 }
@@ -66,6 +69,7 @@ pub const TRANSITIONS: &[(Status, Status, Via)] = &[
     (Status::CheckedIn, Status::CheckedOut, Via::CheckOut),
     (Status::Confirmed, Status::Cancelled, Via::Put),
     (Status::Confirmed, Status::NoShow, Via::Put),
+    (Status::CheckedIn, Status::Confirmed, Via::UndoCheckIn),
 ];
 
 /// The status an operation other than PUT moves a reservation to from `from`, or `None`

@@ -20,6 +20,9 @@ pub struct Party {
     pub arrival: NaiveDate,
     /// The property-local time they checked in (or check in now).
     pub arrived_at: chrono::NaiveTime,
+    /// How many times a check-in of this reservation was undone before (so that a new one
+    /// is told apart from the one withdrawn).
+    pub undone: usize,
     /// The day they leave.
     pub departure: NaiveDate,
 }

@@ -16,6 +16,11 @@ pub enum Refusal {
         /// The arrival.
         arrival: NaiveDate,
     },
+    /// A check-in undone after the day it was made.
+    UndoTooLate {
+        /// The day of the check-in.
+        checked_in: NaiveDate,
+    },
     /// Check-in after the stay ended.
     StayEnded {
         /// The departure.
@@ -145,6 +150,11 @@ impl Refusal {
                 Kind::Conflict,
                 "too_early",
                 said("problem-check-in-too-early", vec![("date", Day(*arrival))]),
+            ),
+            Self::UndoTooLate { checked_in } => (
+                Kind::Conflict,
+                "undo_too_late",
+                said("problem-undo-too-late", vec![("date", Day(*checked_in))]),
             ),
             Self::StayEnded { departure } => (
                 Kind::Conflict,
@@ -322,6 +332,7 @@ impl Refusal {
         vec![
             Self::CheckInTooEarly { arrival: day },
             Self::StayEnded { departure: day },
+            Self::UndoTooLate { checked_in: day },
             Self::StayState {
                 status: Status::CheckedOut,
                 done: "checked in",

@@ -44,6 +44,7 @@ pub mod setup_plan;
 pub mod staff;
 pub mod stays;
 pub mod submissions;
+pub mod undo_check_in;
 pub mod webhooks;
 pub mod welcome;
 

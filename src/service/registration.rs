@@ -31,6 +31,7 @@ pub fn party(
         guests,
         arrival,
         arrived_at,
+        undone: store::submissions::of_subject(tx, &r.id, SubmissionKind::GuestWithdrawal)?.len(),
         departure: r.departure.0,
     })
 }

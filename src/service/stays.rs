@@ -16,13 +16,13 @@ use crate::service::invoicing::{Draft, DraftLine, issue};
 use crate::service::reservations::today;
 use crate::store;
 
-fn load(tx: &Tx, id: &str) -> AppResult<Reservation> {
+pub(crate) fn load(tx: &Tx, id: &str) -> AppResult<Reservation> {
     store::reservations::get(tx, id)?.ok_or_else(|| AppError::not_found("reservation", id))
 }
 
 /// The status `via` moves `r` to, through the domain's graph, or 409
 /// `invalid_state_transition` naming the statuses it may start from.
-fn next_status(r: &Reservation, via: Via, done: &'static str) -> AppResult<Status> {
+pub(crate) fn next_status(r: &Reservation, via: Via, done: &'static str) -> AppResult<Status> {
     rules::transition(r.status, via).ok_or_else(|| {
         let from: Vec<&str> = rules::sources(via).iter().map(|s| s.as_str()).collect();
         Refusal::StayState {

@@ -423,3 +423,44 @@ async fn an_outage_is_sent_late_within_the_deadline_and_the_check_out_waits_for_
         Some(("20261123".into(), "08:00".into()))
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_check_in_undone_on_its_day_is_withdrawn_and_a_new_one_gets_new_ids() {
+    let sim = Sim::start().await;
+    let app = hotel(&sim, None).await;
+    let a = guest(&app, german("Lukas", "Braun", "male", "1984-04-04", "U1")).await;
+    let b = guest(&app, german("Mia", "Braun", "female", "1986-06-06", "U2")).await;
+    let r = book(&app, &[a, b], 2).await;
+    let sub = checked_in(&app, &r).await;
+    status_is(&app, &sub, "accepted").await;
+    let undone = app
+        .post(&format!("/v1/reservations/{r}/undo-check-in"), json!({}))
+        .await
+        .expect(200);
+    assert_eq!(undone.body["status"], "confirmed");
+    assert!(undone.body["checked_in_at"].is_null());
+    let w = newest(&app, &r, "guest_withdrawal").await;
+    status_is(&app, w["id"].as_str().unwrap(), "accepted").await;
+    let held = sim.held();
+    assert_eq!(held.len(), 2);
+    assert!(
+        held.values().all(|h| h.cancelled.is_some()),
+        "both withdrawn"
+    );
+    app.post(&format!("/v1/reservations/{r}/undo-check-in"), json!({}))
+        .await
+        .problem(409, "invalid_state_transition");
+
+    // Checked in again: new IDs (eVisitor edits only active check-ins).
+    let again = checked_in(&app, &r).await;
+    status_is(&app, &again, "accepted").await;
+    let held = sim.held();
+    assert_eq!(held.len(), 4);
+    assert_eq!(held.values().filter(|h| h.cancelled.is_none()).count(), 2);
+
+    // The next day it is too late: the guest is checked out instead.
+    app.clock().set_now("2026-11-23T09:00:00Z".parse().unwrap());
+    app.post(&format!("/v1/reservations/{r}/undo-check-in"), json!({}))
+        .await
+        .problem(409, "undo_too_late");
+}

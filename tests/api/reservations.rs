@@ -243,7 +243,7 @@ async fn cancellation_and_no_show_follow_the_state_machine() {
     let machines = app.get("/v1/meta/state-machines").await.expect(200);
     let m = &machines.body["data"][0];
     assert_eq!(m["resource"], "reservation");
-    assert_eq!(m["transitions"].as_array().unwrap().len(), 4);
+    assert_eq!(m["transitions"].as_array().unwrap().len(), 5);
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 //!
 //! A row's line is the operation, a space, and the JSON body: `CheckInTourist {"ID":…}`.
 //! Each guest's check-in has its own client GUID (`ID`), derived from the reservation, the
-//! guest and the day they arrived, so that sending a changed guest again (an edit of the
+//! guest, the day they arrived and how many check-ins of the stay were undone, so that sending a changed guest again (an edit of the
 //! active check-in, which eVisitor keys on that ID) reuses it; it is stored in the rows of
 //! the check-in submission, from which the check-out and the cancellation take it.
 //! Values follow eVisitor's Web API page (`Javno.Web-API`, 2023): dates `YYYYMMDD` and times
@@ -65,9 +65,9 @@ pub fn parse(line: &str) -> Option<(&str, Json)> {
 }
 
 /// The client GUID of a guest's check-in (a UUID shape over SHA-256).
-pub fn guid(reservation_id: &str, guest_id: &str, arrival: NaiveDate) -> String {
+pub fn guid(reservation_id: &str, guest_id: &str, arrival: NaiveDate, undone: usize) -> String {
     let hex = crate::domain::digest::sha256_hex(
-        format!("innkeep-evisitor:{reservation_id}:{guest_id}:{arrival}").as_bytes(),
+        format!("innkeep-evisitor:{reservation_id}:{guest_id}:{arrival}:{undone}").as_bytes(),
     );
     format!(
         "{}-{}-4{}-8{}-{}",
@@ -342,7 +342,7 @@ fn body(c: &mut Collect, party: &Party, d: &Defaults) -> AppResult<Option<Json>>
         return Ok(None);
     };
     let mut body = json!({
-        "ID": guid(&party.reservation.id, &g.id, party.arrival),
+        "ID": guid(&party.reservation.id, &g.id, party.arrival, party.undone),
         "Facility": d.facility,
         "StayFrom": date(party.arrival),
         "TimeStayFrom": party.arrived_at.format("%H:%M").to_string(),
