@@ -87,7 +87,7 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
             );
             if let Some(n) = accommodation(desc, &l["quantity"]) {
                 nights.entry(res).or_default().push(n);
-            } else if desc.starts_with("City tax") {
+            } else if desc.starts_with("Boravišna pristojba") {
                 *city_tax.entry(res).or_default() += amount;
             } else {
                 *extras.entry(res).or_default() += amount;
@@ -169,13 +169,15 @@ fn expected_city_tax(s: &Stay, nights: i64) -> i64 {
     (s.plan.adults + children_taxed) as i64 * nights.min(max_nights) * amount
 }
 
-/// `Accommodation, room 101: 3 nights from 2026-12-10 to 2026-12-13`.
+/// The Croatian hotel's accommodation line:
+/// `Smještaj, soba 101: 3 noćenja od 10.12.2026. do 13.12.2026.`.
 fn accommodation(desc: &str, quantity: &Value) -> Option<Nights> {
-    if !desc.starts_with("Accommodation") {
+    if !desc.starts_with("Smještaj") {
         return None;
     }
-    let (from, to) = desc.rsplit_once(" from ")?.1.split_once(" to ")?;
-    Some((quantity.as_i64()?, from.parse().ok()?, to.parse().ok()?))
+    let (from, to) = desc.rsplit_once(" od ")?.1.split_once(" do ")?;
+    let day = |s: &str| NaiveDate::parse_from_str(s.trim(), "%d.%m.%Y.").ok();
+    Some((quantity.as_i64()?, day(from)?, day(to)?))
 }
 
 /// Every invoice fiscalized, its receipt received once by the authority (matched by the
@@ -239,16 +241,26 @@ pub fn check_receipts(b: &mut Books, invoices: &[Value], received: &[(String, St
     }
 }
 
-/// Every stay that was checked in has its registration accepted, and the authority holds
-/// one row per guest of those stays.
-pub fn check_registrations(b: &mut Books, stays: &[Stay], reservations: &[Value], rows: usize) {
+/// Every stay that was checked in has its registration accepted; the tourist board holds
+/// one check-in per guest of those stays, and every guest of a stay that left is checked
+/// out there.
+pub fn check_registrations(
+    b: &mut Books,
+    stays: &[Stay],
+    reservations: &[Value],
+    held: &HashMap<String, crate::support::evisitor_sim::Held>,
+) {
     let by_id: HashMap<&str, &Value> = reservations.iter().map(|r| (text(&r["id"]), r)).collect();
     let mut guests = 0;
+    let mut left = 0;
     for s in stays
         .iter()
         .filter(|s| matches!(s.state, State::InHouse | State::Out))
     {
         guests += s.guests.len();
+        if s.state == State::Out {
+            left += s.guests.len();
+        }
         let status = by_id
             .get(s.id.as_str())
             .map(|r| &r["registration"]["status"]);
@@ -272,10 +284,43 @@ pub fn check_registrations(b: &mut Books, stays: &[Stay], reservations: &[Value]
             ));
         }
     }
+    let rows = held.len();
     if rows != guests {
         b.fail(format!(
-            "the authority holds {rows} rows for {guests} guests checked in"
+            "the authority holds {rows} check-ins for {guests} guests checked in"
         ));
+    }
+    let out = held.values().filter(|h| h.checked_out.is_some()).count();
+    if out != left {
+        b.fail(format!(
+            "the authority has {out} guests checked out, the run {left}"
+        ));
+    }
+}
+
+/// Every registration and departure was answered, and accepted before its deadline (24
+/// hours after arrival or departure).
+pub fn check_deadlines(b: &mut Books, submissions: &[Value]) {
+    for s in submissions
+        .iter()
+        .filter(|s| text(&s["kind"]).starts_with("guest_"))
+    {
+        if s["status"] != "accepted" {
+            b.fail(format!(
+                "{}: {} {}",
+                text(&s["id"]),
+                text(&s["kind"]),
+                s["status"]
+            ));
+        } else if text(&s["updated_at"]) > text(&s["due_at"]) {
+            b.fail(format!(
+                "{}: {} accepted at {}, after its deadline {}",
+                text(&s["id"]),
+                text(&s["kind"]),
+                text(&s["updated_at"]),
+                text(&s["due_at"])
+            ));
+        }
     }
 }
 

@@ -1,6 +1,5 @@
-//! The simulated hotel: a Croatian-run property (euro, Zagreb time, 13 % default VAT) that
-//! fiscalizes with the CIS simulator and registers its guests with the Alloggiati Web
-//! simulator, its room types and rooms, a city tax, a webhook to a receiver taking every
+//! The simulated hotel: a Croatian property (euro, Zagreb time, 13 % default VAT) that
+//! fiscalizes with the CIS simulator and registers its guests with the eVisitor simulator, its room types and rooms, a city tax, a webhook to a receiver taking every
 //! event, and a receptionist signed in to the desk. Also the guests' records.
 
 use chrono::{Datelike, NaiveDate};
@@ -107,8 +106,9 @@ const TOWNS: [(&str, &str); 4] = [
     ("Lecco", ""),
 ];
 
-/// A guest's record: Italian, German or British; the party's first guest carries an
-/// identity document (the registration needs it); a child has `born`.
+/// A guest's record: Italian, German or British, with everything eVisitor asks (an identity
+/// document for everyone, the home town, for a child the children's tourist-tax category,
+/// for a British resident the border crossing and day of entry); a child has `born`.
 pub fn guest(rng: &mut StdRng, n: usize, first: bool, born: Option<NaiveDate>) -> Value {
     let male = rng.gen_bool(0.5);
     let names: &[&str] = if male { &FIRST_M } else { &FIRST_F };
@@ -123,10 +123,9 @@ pub fn guest(rng: &mut StdRng, n: usize, first: bool, born: Option<NaiveDate>) -
         0..6 => {
             let (town, province) = TOWNS[rng.gen_range(0..TOWNS.len())];
             let mut g = italian(given, family, gender, &born.to_string(), town, province);
-            if first {
-                g["document"] = json!({"type": "id_card", "number": format!("CA{n:06}AB"),
-                                       "issuing_place": town});
-            }
+            g["document"] = json!({"type": "id_card", "number": format!("CA{n:06}AB"),
+                                   "issuing_place": town, "issuing_country": "IT"});
+            g["address"] = json!({"city": town, "country": "IT"});
             g
         }
         country => {
@@ -137,14 +136,23 @@ pub fn guest(rng: &mut StdRng, n: usize, first: bool, born: Option<NaiveDate>) -
             };
             let mut g = json!({"first_name": given, "last_name": family, "gender": gender,
                 "birth_date": born.to_string(), "nationality": code,
-                "birth_place": {"country": code, "municipality": town}});
-            if first {
-                g["document"] = json!({"type": "passport", "number": format!("P{n:08}"),
-                                       "issuing_country": code});
+                "birth_place": {"country": code, "municipality": town},
+                "address": {"city": town, "country": code},
+                "document": {"type": "passport", "number": format!("P{n:08}"), "issuing_country": code}});
+            if code == "GB" {
+                g["tourist"] = json!({"border_crossing": "053", "entry_date": "2026-12-01"});
             }
             g
         }
     };
+    if !first {
+        // The children's category: eVisitor's 1 (under 12) or 2 (12 to 18); adults take the
+        // hotel's default (14).
+        let age = 2027 - born.year();
+        if age < 18 {
+            g["tourist"]["tax_category"] = json!(if age < 12 { "1" } else { "2" });
+        }
+    }
     if first && born.year() % 3 == 0 {
         g["email"] = json!(format!("guest{n}@example.com"));
     }

@@ -1,5 +1,5 @@
 //! A year in a box: a hotel's year replayed through the real HTTP API and desk pages, the
-//! national authorities' simulators (Alloggiati Web for registrations, the Croatian CIS for
+//! national authorities' simulators (eVisitor for registrations, the Croatian CIS for
 //! fiscal receipts) and a webhook receiver taking every event, on simulated time, ending in
 //! checks that the books balance (see `books`).
 //!
@@ -29,8 +29,8 @@ use std::time::Instant;
 use chrono::{Days, NaiveDate};
 use rand::SeedableRng;
 
-use support::alloggiati_sim;
 use support::cis_sim;
+use support::evisitor_sim;
 use support::receiver::Receiver;
 
 /// The first simulated day: mid-December, so that every run crosses a new year (invoice
@@ -51,11 +51,11 @@ async fn a_year_in_a_box_balances() {
     let seed = setting("INNKEEP_YEAR_SEED", 2026);
     let first: NaiveDate = FIRST_DAY.parse().unwrap();
 
-    let alloggiati = alloggiati_sim::Sim::start(first).await;
+    let evisitor = evisitor_sim::Sim::start().await;
     let cis = cis_sim::Sim::start();
-    let mut app = support::registration::hotel_fiscalizing(&alloggiati, &cis).await;
+    let mut app = support::evisitor::hotel(&evisitor, Some(&cis)).await;
     let started = Instant::now();
-    settle::set_day(&app, &alloggiati, first);
+    settle::set_day(&app, &evisitor, first);
     let receiver = Receiver::start().await;
     let (_, secret) = support::webhooks::register(&app, &receiver.url("/hooks"), &["*"]).await;
     let api = api::Api::new(&app);
@@ -67,7 +67,7 @@ async fn a_year_in_a_box_balances() {
     run.open_books(first).await;
     for n in 0..days {
         let d = first + Days::new(n);
-        settle::set_day(&app, &alloggiati, d);
+        settle::set_day(&app, &evisitor, d);
         run.day(d).await;
         desk.visit(&api, d, n % 7 == 0).await;
         settle::queue_done(&api).await;
@@ -84,12 +84,9 @@ async fn a_year_in_a_box_balances() {
         .map(|r| (r.zki, r.number))
         .collect();
     books::check_receipts(&mut books, &invoices, &received);
-    books::check_registrations(
-        &mut books,
-        &run.stays,
-        &reservations,
-        alloggiati.stored().len(),
-    );
+    let submissions = api.all("/v1/compliance/submissions").await;
+    books::check_registrations(&mut books, &run.stays, &reservations, &evisitor.held());
+    books::check_deadlines(&mut books, &submissions);
     let delivered = settle::deliveries(&mut books, &feed, &receiver, &secret).await;
     let errors = api.errors();
 
@@ -101,6 +98,11 @@ async fn a_year_in_a_box_balances() {
         books: &books,
         events: feed.ids.len(),
         delivered,
+        registered: {
+            let held = evisitor.held();
+            let out = held.values().filter(|h| h.checked_out.is_some()).count();
+            (held.len(), out)
+        },
         requests: api.requests(),
         desk_pages: desk.pages.load(std::sync::atomic::Ordering::Relaxed),
         simulated,

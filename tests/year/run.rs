@@ -305,11 +305,27 @@ impl<'a> Run<'a> {
     async fn book(&mut self, requests: Vec<Booking>) {
         self.tally.requested += requests.len() as u64;
         let mut work = Vec::new();
+        // A returning guest is never booked twice at once: the tourist board refuses a
+        // person already checked in at the property.
+        let mut busy: std::collections::HashSet<String> = self
+            .stays
+            .iter()
+            .filter(|s| matches!(s.state, State::Confirmed | State::InHouse))
+            .flat_map(|s| s.guests.iter().cloned())
+            .collect();
         for b in requests {
-            let returning = (b.returning && !self.past_guests.is_empty()).then(|| {
-                let n = rand::Rng::gen_range(&mut self.rng, 0..self.past_guests.len());
-                self.past_guests[n].clone()
+            let free: Vec<&String> = self
+                .past_guests
+                .iter()
+                .filter(|g| !busy.contains(*g))
+                .collect();
+            let returning = (b.returning && !free.is_empty()).then(|| {
+                let n = rand::Rng::gen_range(&mut self.rng, 0..free.len());
+                free[n].clone()
             });
+            if let Some(g) = &returning {
+                busy.insert(g.clone());
+            }
             let mut bodies = Vec::new();
             for k in 0..b.adults + b.children.len() {
                 if k == 0 && returning.is_some() {

@@ -13,8 +13,8 @@ use crate::api::Api;
 use crate::books::Books;
 use crate::run::Run;
 use crate::support::TestApp;
-use crate::support::alloggiati_sim::Sim;
 use crate::support::desk::{Browser, staff};
+use crate::support::evisitor_sim::Sim;
 use crate::support::receiver::Receiver;
 
 /// How long the queue may take to finish a day's registrations and receipts.
@@ -156,6 +156,8 @@ pub struct Report<'a> {
     pub books: &'a Books,
     pub events: usize,
     pub delivered: usize,
+    /// Guests the tourist board holds as checked in, and of those, checked out.
+    pub registered: (usize, usize),
     pub requests: u64,
     pub desk_pages: u64,
     pub simulated: Duration,
@@ -207,6 +209,11 @@ impl fmt::Display for Report<'_> {
             f,
             "numbering: invoices per series {:?}; {} fiscal receipts, {} bank transfers outside the fiscal system",
             b.series, b.receipts, b.outside_fiscal
+        )?;
+        writeln!(
+            f,
+            "eVisitor: {} guests checked in, {} of them checked out, every one within 24 hours",
+            self.registered.0, self.registered.1
         )?;
         writeln!(
             f,
