@@ -176,6 +176,7 @@ impl Shell {
 /// The actions a page can report having done (`?done=…`), each `flash-…` in the catalogue.
 pub const FLASHES: &[&str] = &[
     "checked-in",
+    "check-in-undone",
     "checked-out",
     "charge-added",
     "companion-added",

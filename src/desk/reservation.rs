@@ -63,6 +63,7 @@ struct Actions {
     invoice: Option<String>,
     cancel: bool,
     no_show: bool,
+    undo_check_in: bool,
     charge: bool,
     change: bool,
 }
@@ -267,6 +268,11 @@ pub(super) async fn show(
         invoice: r.invoice_id.clone(),
         cancel: write && confirmed,
         no_show: write && confirmed && today >= r.arrival.0,
+        undo_check_in: desk
+            && r.status == Status::CheckedIn
+            && r.checked_in_at.as_ref().is_some_and(|at| {
+                crate::clock::local_time(&at.0, &s.time_zone).is_some_and(|(d, _)| d == today)
+            }),
         charge: desk && matches!(r.status, Status::Confirmed | Status::CheckedIn),
         change: write && matches!(r.status, Status::Confirmed | Status::CheckedIn),
     };

@@ -162,6 +162,10 @@ pub fn mount(r: Route) -> Route {
             "/reservations/:id/no-show",
             poem::post(super::stay_actions::no_show),
         )
+        .at(
+            "/reservations/:id/undo-check-in",
+            poem::post(super::stay_actions::undo_check_in),
+        )
         .at("/guests", poem::get(super::guests::guests))
         .at("/places", poem::get(super::places::places))
         .at(

@@ -288,6 +288,33 @@ pub async fn cancel(
     set_status(req, id, body, &state, "cancelled", "cancelled").await
 }
 
+/// `POST /reservations/{id}/undo-check-in`: a check-in made by mistake taken back, once
+/// the staff member has ticked the confirmation.
+#[handler]
+pub async fn undo_check_in(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, posted) =
+        or_answer!(open_form::<StatusForm>(req, body, &state, super::CHANGES).await);
+    if !posted.fields.confirm {
+        let refusal = Refusal {
+            problem: Some(t.t("confirm-check-in-undone")),
+            ..Refusal::default()
+        };
+        return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
+    }
+    match crate::service::undo_check_in::undo(&state.svc, &s.principal, id.clone()).await {
+        Ok(_) => done(&id, "check-in-undone"),
+        Err(e) => match refusal_of(&e, HashMap::new(), &t) {
+            Some(r) => refuse(&state, &s, t, id, status_of(&e), r).await,
+            None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
+        },
+    }
+}
+
 /// `POST /reservations/{id}/no-show`.
 #[handler]
 pub async fn no_show(

@@ -243,3 +243,85 @@ async fn post_kiosk(k: &Browser, form: &[(String, String)]) -> crate::support::R
     let pairs: Vec<(&str, &str)> = form.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     k.post("/kiosk/check-in", &pairs).await
 }
+
+/// A check-in made by mistake is taken back from the reservation page, on its day, once
+/// the receptionist ticks that it was a mistake; eVisitor's check-in is withdrawn.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mistaken_check_in_is_undone_from_the_reservation_page() {
+    let sim = Sim::start().await;
+    let app = hotel(&sim, None).await;
+    let g = app
+        .post(
+            "/v1/guests",
+            crate::support::evisitor::german("Ida", "Lang", "female", "1991-01-01", "L1"),
+        )
+        .await
+        .expect(201)
+        .id();
+    let rt = app.room_type("SGL", 1).await;
+    let room = app.room("31", &rt).await;
+    let departure = DAY.parse::<chrono::NaiveDate>().unwrap() + chrono::Days::new(1);
+    let r = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "room_id": room,
+            "arrival": DAY, "departure": departure.to_string(), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let sub = app
+        .post("/v1/check-in", json!({"reservation_id": r}))
+        .await
+        .expect(200)
+        .body["registration"]["submission_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    submission_is(&app, &sub, "accepted", WAIT).await;
+    let password = staff(&app, "ana", "front_desk").await;
+    let b = Browser::sign_in(&app, "ana", &password).await;
+    let page = b.get(&format!("/reservations/{r}")).await;
+    assert!(page.text.contains("Undo check-in"), "{}", page.text);
+    let csrf = Browser::csrf(&page);
+    let version = crate::support::desk::hidden(&page.text, "version").unwrap();
+    let path = format!("/reservations/{r}/undo-check-in");
+    let unticked = b
+        .post(&path, &[("csrf", &csrf), ("version", &version)])
+        .await;
+    assert_eq!(unticked.status, 422);
+    assert!(
+        unticked.text.contains("this check-in was a mistake"),
+        "{}",
+        unticked.text
+    );
+    let done = b
+        .post(
+            &path,
+            &[("csrf", &csrf), ("version", &version), ("confirm", "yes")],
+        )
+        .await;
+    assert_eq!(done.status, 303, "{}", done.text);
+    let back = b
+        .get(&format!("/reservations/{r}?done=check-in-undone"))
+        .await;
+    assert!(
+        back.text.contains("The check-in is undone"),
+        "{}",
+        back.text
+    );
+    assert!(!back.text.contains("Undo check-in"));
+    assert_eq!(
+        app.get(&format!("/v1/reservations/{r}")).await.body["status"],
+        "confirmed"
+    );
+    crate::support::eventually(WAIT, "the check-in withdrawn at eVisitor", || async {
+        let held = sim.held();
+        if held.values().all(|h| h.cancelled.is_some()) {
+            Ok(())
+        } else {
+            Err(held.len())
+        }
+    })
+    .await;
+}
