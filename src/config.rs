@@ -21,7 +21,10 @@ pub mod fiscal;
 pub mod hub;
 pub mod own;
 
-pub use compliance::{ComplianceConfig, RegistrationConfig, RegistrationSchemeName, Secret};
+pub use compliance::{
+    ComplianceConfig, EVISITOR_ENDPOINT, EVISITOR_TEST_ENDPOINT, RegistrationConfig,
+    RegistrationSchemeName, Secret,
+};
 pub use fiscal::{FiscalConfig, FiscalSchemeName};
 
 /// The system-wide configuration file of an installed innkeep.

@@ -48,7 +48,7 @@ pub struct SetupArgs {
     /// The seller on invoices.
     #[command(flatten)]
     pub seller: super::setup_seller::SellerArgs,
-    /// Guest registration with the police: none or it-alloggiati.
+    /// Guest registration: none, it-alloggiati (Italy) or hr-evisitor (Croatia).
     #[arg(long, value_name = "SCHEME")]
     pub registration: Option<String>,
     /// Fiscal receipts: none or hr-cis.

@@ -47,13 +47,23 @@ impl Pending {
 pub fn ask(ask: &mut Ask, l: &Loaded, args: &SetupArgs, country: &str) -> Result<Pending, String> {
     let mut edit = OwnEdit::open(&l.data_dir).map_err(|e| e.to_string())?;
     let mut sets: Vec<(String, String)> = Vec::new();
-    let registration = offer(
-        ask,
-        &args.registration,
-        country == "IT",
-        "Register guests with the police (Alloggiati Web)?",
-        ("Yes, with Alloggiati Web", "it-alloggiati"),
-    )?;
+    let registration = if country == "HR" {
+        offer(
+            ask,
+            &args.registration,
+            true,
+            "Check guests in and out with the tourist board (eVisitor)?",
+            ("Yes, with eVisitor", "hr-evisitor"),
+        )?
+    } else {
+        offer(
+            ask,
+            &args.registration,
+            country == "IT",
+            "Register guests with the police (Alloggiati Web)?",
+            ("Yes, with Alloggiati Web", "it-alloggiati"),
+        )?
+    };
     let fiscal = offer(
         ask,
         &args.fiscal,
@@ -73,6 +83,9 @@ pub fn ask(ask: &mut Ask, l: &Loaded, args: &SetupArgs, country: &str) -> Result
     if ask.interactive() && args.set.is_empty() {
         if registration == "it-alloggiati" {
             alloggiati(ask, &mut sets)?;
+        }
+        if registration == "hr-evisitor" {
+            evisitor(ask, &mut sets)?;
         }
         if fiscal == "hr-cis" {
             cis(ask, &mut sets)?;
@@ -129,6 +142,27 @@ fn alloggiati(ask: &mut Ask, sets: &mut Vec<(String, String)>) -> Result<(), Str
         ("password", password),
         ("ws_key", key),
         ("dry_run", test.to_string()),
+    ] {
+        sets.push((format!("compliance.registration.{k}"), v));
+    }
+    Ok(())
+}
+
+fn evisitor(ask: &mut Ask, sets: &mut Vec<(String, String)>) -> Result<(), String> {
+    println!("\neVisitor: the facility code and the user the tourist board gave the hotel.");
+    let facility = ask.prompt("  Facility code", None, need)?;
+    let user = ask.prompt("  User name", None, need)?;
+    let password = ask.secret("  Password", need)?.unwrap_or_default();
+    let category = ask.prompt(
+        "  Tourist-tax category of a guest who has none (14: a tourist in a hotel)",
+        Some("14"),
+        need,
+    )?;
+    for (k, v) in [
+        ("facility", facility),
+        ("username", user),
+        ("password", password),
+        ("tax_category", category),
     ] {
         sets.push((format!("compliance.registration.{k}"), v));
     }

@@ -32,6 +32,8 @@ pub const ALLOGGIATI_ENDPOINT: &str =
     "https://alloggiatiweb.poliziadistato.it/service/service.asmx";
 /// The eVisitor production API root.
 pub const EVISITOR_ENDPOINT: &str = "https://www.evisitor.hr/eVisitorRhetos_API";
+/// The eVisitor test platform's API root.
+pub const EVISITOR_TEST_ENDPOINT: &str = "https://www.evisitor.hr/testApi";
 
 /// A value that must never be shown.
 #[derive(Clone, Default, PartialEq, Eq)]

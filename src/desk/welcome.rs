@@ -90,6 +90,8 @@ const SECRETS: &[&str] = &[
     "password_again",
     "password_alloggiati",
     "ws_key",
+    "evisitor_password",
+    "evisitor_api_key",
     "certificate_password",
 ];
 

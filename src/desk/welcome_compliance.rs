@@ -37,6 +37,14 @@ const ALLOGGIATI: &[(&str, &str)] = &[
     ("ws_key", "welcome-alloggiati-ws-key"),
 ];
 
+/// The fields of eVisitor: (form name, label key).
+const EVISITOR: &[(&str, &str)] = &[
+    ("facility", "welcome-evisitor-facility"),
+    ("evisitor_username", "welcome-evisitor-username"),
+    ("evisitor_password", "welcome-evisitor-password"),
+    ("evisitor_api_key", "welcome-evisitor-api-key"),
+];
+
 /// The fields of CIS: (form name, label key).
 const CIS: &[(&str, &str)] = &[
     ("certificate", "welcome-cis-certificate"),
@@ -79,6 +87,20 @@ pub(super) fn step(
             ),
         },
         Scheme {
+            choice: "evisitor",
+            legend: t.t("welcome-registration-hr"),
+            label: t.t("welcome-evisitor"),
+            hint: t.t("welcome-evisitor-hint"),
+            chosen: ticked(form, "evisitor"),
+            configured: now.registration != "none",
+            fields: fields(EVISITOR),
+            option: (
+                "evisitor_test",
+                t.t("welcome-evisitor-test"),
+                ticked(form, "evisitor_test"),
+            ),
+        },
+        Scheme {
             choice: "cis",
             legend: t.t("welcome-fiscal"),
             label: t.t("welcome-cis"),
@@ -107,6 +129,12 @@ pub(super) fn answers_of(
         password: get("password_alloggiati"),
         ws_key: get("ws_key"),
         test_only: ticked(form, "test_only"),
+        evisitor: ticked(form, "evisitor"),
+        facility: get("facility"),
+        evisitor_username: get("evisitor_username"),
+        evisitor_password: get("evisitor_password"),
+        evisitor_test: ticked(form, "evisitor_test"),
+        evisitor_api_key: get("evisitor_api_key"),
         cis: ticked(form, "cis"),
         certificate,
         certificate_password: get("certificate_password"),

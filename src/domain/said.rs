@@ -133,6 +133,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-not-a-percentage", &[]),
     ("problem-not-an-amount", &[]),
     ("problem-not-an-oib", &[]),
+    ("problem-one-registration", &[]),
     ("problem-seller-oib", &[]),
     ("problem-operator-mark", &[]),
     ("problem-scheme-overridden", &[]),

@@ -32,6 +32,18 @@ pub struct ComplianceAnswers {
     pub ws_key: String,
     /// Only test the registrations (the service's Test instead of Send).
     pub test_only: bool,
+    /// Register guests with eVisitor (Croatia).
+    pub evisitor: bool,
+    /// The facility code eVisitor gave the property.
+    pub facility: String,
+    /// The eVisitor user name.
+    pub evisitor_username: String,
+    /// The eVisitor password.
+    pub evisitor_password: String,
+    /// Use eVisitor's test platform (which also takes the application key).
+    pub evisitor_test: bool,
+    /// The application key of the test platform.
+    pub evisitor_api_key: String,
     /// Fiscalise receipts with CIS.
     pub cis: bool,
     /// The company's fiscal certificate (.p12), as uploaded.
@@ -77,6 +89,40 @@ pub fn sets_of(a: &ComplianceAnswers) -> Result<Vec<(String, String)>, Vec<Field
                 ("password", a.password.clone()),
                 ("ws_key", a.ws_key.trim().to_string()),
                 ("dry_run", a.test_only.to_string()),
+            ]
+            .map(|(k, v)| (format!("compliance.registration.{k}"), v)),
+        );
+    }
+    if a.evisitor && a.alloggiati {
+        let why = "Choose one guest registration: Alloggiati Web in Italy, eVisitor in Croatia.";
+        // Said at the first field of eVisitor's settings, where the page shows it.
+        errs.push(
+            FieldError::new("facility", "conflict", why).said("problem-one-registration", vec![]),
+        );
+    }
+    if a.evisitor {
+        for (field, v) in [
+            ("facility", &a.facility),
+            ("evisitor_username", &a.evisitor_username),
+            ("evisitor_password", &a.evisitor_password),
+        ] {
+            required(field, v, &mut errs);
+        }
+        if a.evisitor_test {
+            required("evisitor_api_key", &a.evisitor_api_key, &mut errs);
+        }
+        if a.evisitor_test {
+            let root = crate::config::EVISITOR_TEST_ENDPOINT.to_string();
+            sets.push(("compliance.registration.endpoint".into(), root));
+        }
+        sets.extend(
+            [
+                ("scheme", "hr-evisitor".to_string()),
+                ("facility", a.facility.trim().to_string()),
+                ("username", a.evisitor_username.trim().to_string()),
+                ("password", a.evisitor_password.clone()),
+                ("api_key", a.evisitor_api_key.trim().to_string()),
+                ("tax_category", "14".to_string()),
             ]
             .map(|(k, v)| (format!("compliance.registration.{k}"), v)),
         );

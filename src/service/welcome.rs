@@ -138,6 +138,15 @@ impl Welcome {
         if let Some(staged) = staged {
             staged.commit();
             tracing::info!(schemes = ?svc.compliance().schemes(), "compliance set up from the first-run page");
+            // A scheme that fetches its code tables gets them now, not at the next daily
+            // check: the first check-in needs them.
+            let (db, scheme) = (svc.db().clone(), svc.compliance().registration.clone());
+            tokio::spawn(async move {
+                if let Err(e) = crate::service::code_tables::refresh_tables(&db, scheme, true).await
+                {
+                    tracing::warn!(error = %e, "fetching the registration code tables failed; innkeep tries again every 10 minutes");
+                }
+            });
         }
         self.close();
         tracing::info!(admin = %done.admin, "set up from the first-run page");

@@ -250,6 +250,126 @@ async fn a_croatian_hotel_uploads_its_certificate_and_fiscalises_at_once() {
     assert_eq!(sim.violations(), Vec::<String>::new());
 }
 
+/// A Croatian hotel ticks eVisitor: one registration scheme only, its facility and user
+/// asked; then in force at once, its look-ups fetched, and the first check-in registered.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_croatian_hotel_ticks_evisitor_and_registers_its_first_guest_at_once() {
+    use crate::support::evisitor_sim::{
+        FACILITY, PASSWORD as EV_PASSWORD, Sim as Evisitor, USER as EV_USER,
+    };
+    let sim = Evisitor::start().await;
+    sim.set_today(day());
+    let dir = tempfile::tempdir().unwrap();
+    let before = format!("[compliance.registration]\nendpoint = \"{}\"\n", sim.url());
+    let app = new_hotel(dir.path(), &before).await;
+    let code = app.first_run_code.clone().unwrap();
+    let b = Browser::new(&app);
+    let both = form(
+        &code,
+        "Croatia",
+        &[
+            ("evisitor", "yes"),
+            ("alloggiati", "yes"),
+            ("facility", FACILITY),
+            ("evisitor_username", EV_USER),
+            ("evisitor_password", EV_PASSWORD),
+            ("username", "u"),
+            ("password_alloggiati", "p"),
+            ("ws_key", "k"),
+        ],
+    );
+    let refused = post(&b, &both).await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert!(
+        refused.text.contains("id=\"facility-error\"")
+            && refused.text.contains("Choose one guest registration"),
+        "{}",
+        refused.text
+    );
+    let missing = post(
+        &b,
+        &form(
+            &code,
+            "Croatia",
+            &[("evisitor", "yes"), ("evisitor_username", EV_USER)],
+        ),
+    )
+    .await;
+    assert_eq!(missing.status, 422);
+    assert!(
+        missing.text.contains("id=\"facility-error\"")
+            && missing.text.contains("id=\"evisitor_password-error\""),
+        "{}",
+        missing.text
+    );
+    assert!(!missing.text.contains(EV_PASSWORD));
+    assert_eq!(own_file(dir.path()), before, "nothing written");
+
+    let done = post(
+        &b,
+        &form(
+            &code,
+            "Croatia",
+            &[
+                ("evisitor", "yes"),
+                ("facility", FACILITY),
+                ("evisitor_username", EV_USER),
+                ("evisitor_password", EV_PASSWORD),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(done.status, 303, "{}", done.text);
+    let own = own_file(dir.path());
+    assert!(
+        own.contains("scheme = \"hr-evisitor\"")
+            && own.contains(&format!("facility = \"{FACILITY}\"")),
+        "{own}"
+    );
+    assert!(
+        own.contains(&sim.url()),
+        "the endpoint the file named stays: {own}"
+    );
+    assert!(owner_only(&dir.path().join("innkeep.toml")));
+
+    // In force at once: the look-ups are fetched and the first guest is checked in.
+    crate::support::evisitor::tables_fetched(&app).await;
+    let mut settings = crate::support::in_country("HR");
+    settings["time_zone"] = json!("Europe/Zagreb");
+    app.put("/v1/settings", settings).await.expect(200);
+    app.clock()
+        .set_now(format!("{DAY}T09:30:00Z").parse().unwrap());
+    let g = app
+        .post(
+            "/v1/guests",
+            crate::support::evisitor::german("Jan", "Berg", "male", "1979-03-03", "B7"),
+        )
+        .await
+        .expect(201)
+        .id();
+    let rt = app.room_type("SGL", 1).await;
+    let room = app.room("9", &rt).await;
+    let r = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "room_id": room,
+        "arrival": DAY, "departure": (day() + chrono::Days::new(1)).to_string(), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let sub = app
+        .post("/v1/check-in", json!({"reservation_id": r}))
+        .await
+        .expect(200)
+        .body["registration"]["submission_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    crate::support::submission_is(&app, &sub, "accepted", WAIT).await;
+    assert_eq!(sim.held().len(), 1);
+}
+
 /// In a real browser, in Italian and Croatian: CIS ticked shows its settings in the page's
 /// language, and axe finds nothing.
 #[tokio::test(flavor = "multi_thread")]

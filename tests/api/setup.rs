@@ -167,6 +167,19 @@ fn bad_flags_name_the_flag_and_the_rule_and_write_nothing() {
             &[
                 "--room-type",
                 "A:One:2:95:1",
+                "--registration",
+                "hr-evisitor",
+                "--set",
+                "compliance.registration.username=hotel1",
+                "--set",
+                "compliance.registration.password=pw-secret",
+            ][..],
+            "compliance.registration.facility is required when scheme = \"hr-evisitor\"",
+        ),
+        (
+            &[
+                "--room-type",
+                "A:One:2:95:1",
                 "--seller-name",
                 "Sole s.r.l.",
                 "--seller-street",
