@@ -131,7 +131,14 @@ async fn table(
                         i.status.as_str().to_string(),
                         i.issue_date.0.to_string(),
                         i.bill_to.name.0.clone(),
-                        opt(&i.bill_to.tax_id.as_ref().map(|t| t.0.clone())),
+                        opt(&i.bill_to.kind.map(|k| k.as_str())),
+                        opt(&i
+                            .bill_to
+                            .vat_id
+                            .as_ref()
+                            .or(i.bill_to.tax_id.as_ref())
+                            .map(|t| t.0.clone())),
+                        opt(&i.bill_to.tax_code.as_ref().map(|t| t.0.clone())),
                         opt(&i.guest_id),
                         opt(&i.reservation_id),
                         i.currency.clone(),
@@ -150,7 +157,9 @@ async fn table(
                 "status",
                 "issue_date",
                 "bill_to",
-                "tax_id",
+                "bill_to_kind",
+                "vat_id",
+                "tax_code",
                 "guest_id",
                 "reservation_id",
                 "currency",

@@ -47,6 +47,10 @@ struct CheckOutPage {
     pay_later: bool,
     /// The errors, by form field.
     errors: std::collections::HashMap<&'static str, String>,
+    /// Who the invoice goes to: the guest or a business ((value, label, chosen)).
+    bill_kinds: Vec<(String, String, bool)>,
+    /// The business's fields.
+    fields: Vec<super::guest_form::FormField>,
 }
 
 /// One payment row of the form: its fields' names, what they hold, its label's key.
@@ -188,6 +192,8 @@ async fn render(
             },
         ],
         pay_later: get("pay_later") == "yes",
+        bill_kinds: super::bill_to_form::kinds(&t, typed),
+        fields: super::bill_to_form::fields(&t, typed, &errors),
         errors: shown,
         shell: Shell::new(s, t, "today"),
     };
@@ -278,7 +284,10 @@ pub async fn submit(
     let (s, t, posted) =
         or_answer!(open_form::<CheckOutForm>(req, body, &state, super::FRONT_DESK).await);
     let form = posted.typed;
-    let (input, mut errors) = posted.fields.request(&id);
+    let (mut input, mut errors) = posted.fields.request(&id);
+    if let Some(bill_to) = super::bill_to_form::body(&form) {
+        input["bill_to"] = bill_to;
+    }
     let parsed = CheckOut::from_json(&input, "", &mut errors).filter(|_| errors.is_empty());
     let Some(input) = parsed else {
         let problem = Some(t.n("form-errors", errors.len().max(1) as i64));

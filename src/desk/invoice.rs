@@ -214,8 +214,17 @@ pub(super) async fn render(
     if let Some(a) = &b.address {
         bill_to.extend(address_lines(a));
     }
-    if let Some(tax_id) = &b.tax_id {
-        bill_to.push(t.with("invoice-tax-id", &[("id", Arg::Text(tax_id.0.clone()))]));
+    if let Some(vat_id) = b.vat_id.as_ref().or(b.tax_id.as_ref()) {
+        bill_to.push(t.with(
+            "invoice-buyer-vat-id",
+            &[("id", Arg::Text(vat_id.0.clone()))],
+        ));
+    }
+    if let Some(code) = &b.tax_code {
+        bill_to.push(t.with(
+            "invoice-buyer-tax-code",
+            &[("id", Arg::Text(code.0.clone()))],
+        ));
     }
     let seller = inv.seller.as_ref().map_or_else(Vec::new, |s| {
         let mut lines = vec![s.legal_name.0.clone()];

@@ -8,6 +8,7 @@
 pub mod account;
 pub mod admin;
 pub mod admin_form;
+pub mod bill_to_form;
 pub mod board;
 pub mod check_in;
 pub mod check_out;

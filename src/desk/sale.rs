@@ -85,6 +85,10 @@ struct SalePage {
     /// A rule about the lines as a whole ("at least one"), or about the guest.
     lines_error: Option<String>,
     guest_error: Option<String>,
+    /// Who the invoice goes to: the guest or a business ((value, label, chosen)).
+    bill_kinds: Vec<(String, String, bool)>,
+    /// The business's fields.
+    fields: Vec<super::guest_form::FormField>,
 }
 
 /// A form field's value, trimmed.
@@ -191,6 +195,8 @@ async fn render(
         methods: super::check_out::methods(&t),
         method: field(f, "method"),
         method_error: error_at("payment_method").map(|_| t.t("error-payment-method")),
+        bill_kinds: super::bill_to_form::kinds(&t, Some(f)),
+        fields: super::bill_to_form::fields(&t, Some(f), &outcome.errors),
         shell: Shell::new(s, t, "invoices"),
     };
     page(outcome.status, &body)
@@ -279,11 +285,14 @@ pub async fn submit(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> 
     let mut errors = Vec::new();
     let typed = lines(&f, &t, &mut errors);
     let places: Vec<usize> = typed.iter().map(|(i, _)| *i).collect();
-    let input = json!({
+    let mut input = json!({
         "guest_id": field(&f, "guest"),
         "payment_method": Some(field(&f, "method")).filter(|m| !m.is_empty()),
         "lines": typed.into_iter().map(|(_, l)| l).collect::<Vec<_>>(),
     });
+    if let Some(bill_to) = super::bill_to_form::body(&f) {
+        input["bill_to"] = bill_to;
+    }
     let mut api = Vec::new();
     let parsed = InvoiceCreate::from_json(&input, "", &mut api);
     on_form(api, &places, &mut errors);

@@ -69,6 +69,11 @@ string_enum! {
 }
 
 string_enum! {
+    /// Who an invoice is addressed to.
+    pub enum BuyerKind { Person = "person", Business = "business" }
+}
+
+string_enum! {
     /// Kinds of identity document.
     pub enum DocumentType {
         Passport = "passport",

@@ -92,9 +92,68 @@ pub fn check(
     broken
 }
 
+/// Every rule a bill-to breaks, by field under `bill_to.`: a business buying in Croatia or
+/// Italy (`country`: the buyer's, else the property's) gives its VAT number, and a VAT
+/// number given there is that country's (the OIB, the partita IVA), by its check digit.
+pub fn buyer_check(
+    country: Option<&str>,
+    business: bool,
+    vat_id: Option<&str>,
+) -> Vec<(&'static str, Rule)> {
+    let mut broken = Vec::new();
+    let local = matches!(country, Some("HR" | "IT"));
+    match vat_id.map(str::trim).filter(|v| !v.is_empty()) {
+        None if business && local => {
+            let rule = Rule::new("required", "is required for a business in Croatia or Italy")
+                .said("problem-buyer-vat-id-required", vec![]);
+            broken.push(("vat_id", rule));
+        }
+        Some(v) => {
+            let (ok, why, key) = match country {
+                Some("HR") => (
+                    oib_valid(&digits_of("HR", v)),
+                    "must be the OIB: 11 digits, the last of them the check digit (HR before it is allowed)",
+                    "problem-buyer-oib",
+                ),
+                Some("IT") => (
+                    partita_iva_valid(&digits_of("IT", v)),
+                    "must be the partita IVA: 11 digits, the last of them the check digit (IT before it is allowed)",
+                    "problem-buyer-partita-iva",
+                ),
+                _ => (true, "", ""),
+            };
+            if !ok {
+                broken.push(("vat_id", Rule::new("invalid", why).said(key, vec![])));
+            }
+        }
+        None => {}
+    }
+    broken
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_business_buying_at_home_gives_its_own_countrys_number() {
+        assert!(buyer_check(Some("HR"), false, None).is_empty());
+        assert_eq!(buyer_check(Some("HR"), true, None)[0].1.code, "required");
+        assert!(buyer_check(Some("HR"), true, Some("HR 69435151530")).is_empty());
+        assert_eq!(
+            buyer_check(Some("HR"), true, Some("69435151531"))[0].1.code,
+            "invalid"
+        );
+        assert_eq!(
+            buyer_check(Some("IT"), true, Some("01234567890"))[0].1.code,
+            "invalid"
+        );
+        assert!(
+            buyer_check(Some("DE"), true, None).is_empty(),
+            "abroad: as the buyer has it"
+        );
+        assert!(buyer_check(Some("DE"), true, Some("DE123456789")).is_empty());
+    }
 
     #[test]
     fn check_digits() {

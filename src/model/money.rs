@@ -3,7 +3,7 @@
 use crate::domain::enums::FiscalStatus;
 use poem_openapi::Object;
 
-use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentKind, PaymentMethod};
+use crate::domain::enums::{BuyerKind, InvoiceKind, InvoiceStatus, PaymentKind, PaymentMethod};
 use crate::input_object;
 use crate::model::fields::{Currency, GuestId, Int, InvoiceId, Line, ReservationId, RoomId};
 use crate::model::{Address, Date, Instant, Reservation};
@@ -53,13 +53,23 @@ pub struct Charge {
 
 input_object! {
     stored
-    /// Who the invoice is addressed to.
+    /// Who the invoice is addressed to: a person or a business, with the particulars the
+    /// law asks of each (VAT Directive art. 226).
     pub struct BillTo {
+        /// `person` or `business`; when absent, `business` if a VAT number is given, else
+        /// `person`.
+        pub kind: Option<BuyerKind>,
         /// Name of the person or company.
         pub name: Line<200>,
         /// Postal address.
         pub address: Option<Address>,
-        /// VAT or tax number.
+        /// VAT identification number: a business in Croatia gives its OIB, in Italy its
+        /// partita IVA (each checked by its check digit; the country prefix allowed).
+        pub vat_id: Option<Line<40>>,
+        /// Tax code (Italy: codice fiscale), where the buyer has one.
+        pub tax_code: Option<Line<40>>,
+        /// The VAT number by its older name: read as `vat_id` when that is absent, and
+        /// always answered equal to it.
         pub tax_id: Option<Line<40>>,
     }
 }

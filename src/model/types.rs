@@ -12,7 +12,7 @@ use serde_json::Value;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 use crate::domain::enums::{
-    ActorKind, DeliveryOutcome, DeviceCodeStatus, DocumentType, FiscalStatus, Gender,
+    ActorKind, BuyerKind, DeliveryOutcome, DeviceCodeStatus, DocumentType, FiscalStatus, Gender,
     HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind, JobStatus, PaymentKind, PaymentMethod,
     RowStatus, Source, SubmissionKind, SubmissionStatus,
 };
@@ -163,6 +163,7 @@ macro_rules! enum_glue {
 }
 
 enum_glue!(
+    BuyerKind,
     Gender,
     DocumentType,
     HousekeepingStatus,

@@ -2,6 +2,7 @@
 
 use crate::compliance::Compliance;
 use crate::db::Tx;
+use crate::domain::enums::BuyerKind;
 use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentKind};
 use crate::domain::events::EventType;
 use crate::domain::history::Note;
@@ -21,20 +22,48 @@ use crate::service::invoicing::{Draft, DraftLine, issue};
 use crate::service::{Page, PageRequest, fail_on, page};
 use crate::store::{self, invoices::InvoiceFilter};
 
-/// The addressee given, or else the guest's name and address.
+/// The addressee given (its kind settled, its VAT number checked by the buyer's country,
+/// else the property's; 422 at `bill_to.…`), or else the guest as a person.
 pub(crate) fn bill_to_or_guest(
     tx: &Tx,
     given: Option<BillTo>,
     guest_id: &str,
 ) -> AppResult<BillTo> {
-    if let Some(b) = given {
+    if let Some(mut b) = given {
+        if b.vat_id.is_none() {
+            b.vat_id = b.tax_id.clone();
+        }
+        b.tax_id = b.vat_id.clone();
+        let business = b
+            .kind
+            .map_or(b.vat_id.is_some(), |k| k == BuyerKind::Business);
+        b.kind = Some(if business {
+            BuyerKind::Business
+        } else {
+            BuyerKind::Person
+        });
+        let country = match b.address.as_ref().and_then(|a| a.country.as_ref()) {
+            Some(c) => Some(c.0.clone()),
+            None => store::settings::get(tx)?.country,
+        };
+        let vat = b.vat_id.as_ref().map(|v| v.0.as_str());
+        let broken = crate::domain::seller::buyer_check(country.as_deref(), business, vat);
+        fail_on(
+            broken
+                .into_iter()
+                .map(|(field, rule)| FieldError::of(format!("bill_to.{field}"), rule))
+                .collect(),
+        )?;
         return Ok(b);
     }
     let g =
         store::guests::get(tx, guest_id)?.ok_or_else(|| AppError::not_found("guest", guest_id))?;
     Ok(BillTo {
+        kind: Some(BuyerKind::Person),
         name: Line(format!("{} {}", g.first_name, g.last_name)),
         address: g.address,
+        vat_id: None,
+        tax_code: None,
         tax_id: None,
     })
 }

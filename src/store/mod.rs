@@ -135,11 +135,24 @@ mod tests {
         pinned(&address, stored_address.clone());
         pinned(
             &BillTo {
+                kind: Some(crate::domain::enums::BuyerKind::Person),
                 name: Line("Anna Rossi".into()),
                 address: Some(address),
+                vat_id: None,
+                tax_code: None,
                 tax_id: None,
             },
-            json!({"name": "Anna Rossi", "address": stored_address, "tax_id": null}),
+            json!({"kind": "person", "name": "Anna Rossi", "address": stored_address,
+                "vat_id": null, "tax_code": null, "tax_id": null}),
+        );
+        // Invoices issued before the buyer's kind and VAT number read as they were.
+        let older: BillTo = serde_json::from_value(
+            json!({"name": "Jadran d.o.o.", "address": null, "tax_id": "HR1"}),
+        )
+        .unwrap();
+        assert_eq!(
+            (older.kind, older.tax_id.map(|t| t.0)),
+            (None, Some("HR1".into()))
         );
         pinned(
             &CityTax {

@@ -143,6 +143,24 @@ async fn a_hub_killed_in_the_middle_of_batches_loses_and_repeats_nothing() {
     assert!(wanted.len() > 60, "{} events of load", wanted.len());
     assert_eq!(at_hub, wanted);
     assert_mirrors(&pg, "killed", "seaside", &a).await;
+    // The buyer's kind is in the read model, for every invoice.
+    let kinds: Vec<Option<String>> = pg
+        .client("killed")
+        .await
+        .query(
+            "SELECT bill_to_kind FROM invoices WHERE property = 'seaside'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert!(!kinds.is_empty());
+    assert!(
+        kinds.iter().all(|k| k.as_deref() == Some("person")),
+        "{kinds:?}"
+    );
 }
 
 /// Restarts a stopped server on its data directory and address.

@@ -146,3 +146,80 @@ async fn issued_invoices_cannot_be_changed_even_in_the_database() {
         .unwrap();
     assert_eq!(gross, 500);
 }
+
+/// A bill-to is a person or a business: a business buying in Croatia gives its OIB (checked
+/// by its check digit; `HR` before it allowed), a foreign one its own number as it has it;
+/// `tax_id`, the older name, is read as `vat_id` and answered equal to it; the default
+/// addressee is the guest, as a person.
+#[tokio::test]
+async fn a_bill_to_is_a_person_or_a_business_with_its_vat_number() {
+    let app = spawn_app().await;
+    app.put("/v1/settings", crate::support::in_country("HR"))
+        .await
+        .expect(200);
+    let g = app.guest("Ivana", "Horvat").await;
+    let sale = |bill_to: serde_json::Value| {
+        json!({"guest_id": g, "payment_method": "card", "bill_to": bill_to,
+               "lines": [{"description": "Dinner", "quantity": 1, "unit_price": 4500}]})
+    };
+    let r = app
+        .post(
+            "/v1/invoices",
+            sale(json!({"kind": "business", "name": "Jadran d.o.o."})),
+        )
+        .await;
+    assert_eq!(
+        (r.status.as_u16(), r.body["code"].as_str()),
+        (422, Some("validation_failed"))
+    );
+    assert_eq!(r.body["errors"][0]["field"], "bill_to.vat_id", "{}", r.body);
+    assert_eq!(r.body["errors"][0]["code"], "required");
+    let r = app
+        .post(
+            "/v1/invoices",
+            sale(json!({"name": "Jadran d.o.o.", "vat_id": "69435151531"})),
+        )
+        .await;
+    assert_eq!(r.body["errors"][0]["field"], "bill_to.vat_id", "{}", r.body);
+    assert_eq!(r.body["errors"][0]["code"], "invalid");
+    let ok = app
+        .post(
+            "/v1/invoices",
+            sale(json!({"name": "Jadran d.o.o.", "tax_id": "HR 69435151530",
+            "address": {"line1": "Obala 3", "city": "Split", "country": "HR"}})),
+        )
+        .await
+        .expect(201);
+    let b = &ok.body["bill_to"];
+    assert_eq!(
+        (
+            b["kind"].as_str(),
+            b["vat_id"].as_str(),
+            b["tax_id"].as_str()
+        ),
+        (
+            Some("business"),
+            Some("HR 69435151530"),
+            Some("HR 69435151530")
+        )
+    );
+    let abroad = app
+        .post(
+            "/v1/invoices",
+            sale(json!({"kind": "business", "name": "Alpen GmbH",
+            "vat_id": "DE123456789", "address": {"city": "München", "country": "DE"}})),
+        )
+        .await
+        .expect(201);
+    assert_eq!(abroad.body["bill_to"]["vat_id"], "DE123456789");
+    let person = app
+        .post(
+            "/v1/invoices",
+            json!({"guest_id": g, "payment_method": "cash",
+               "lines": [{"description": "Coffee", "quantity": 1, "unit_price": 300}]}),
+        )
+        .await
+        .expect(201);
+    assert_eq!(person.body["bill_to"]["kind"], "person");
+    assert_eq!(person.body["bill_to"]["name"], "Ivana Horvat");
+}

@@ -18,6 +18,7 @@ mod crash_loop;
 mod desk;
 mod desk_admin;
 mod desk_bar;
+mod desk_bill_to;
 mod desk_board;
 mod desk_booking;
 mod desk_browser;

@@ -342,8 +342,9 @@ impl FiscalScheme for Cis {
             zki: String::new(),
             buyer_oib: inv
                 .bill_to
-                .tax_id
+                .vat_id
                 .as_ref()
+                .or(inv.bill_to.tax_id.as_ref())
                 .and_then(|t| receipt::buyer_oib(&t.0)),
         };
         r.zki = receipt::zki(&self.credentials.key, &r.zki_input());
