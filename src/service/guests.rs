@@ -82,7 +82,7 @@ pub async fn update(
     svc.db()
         .write(move |tx| {
             let g = update_in(tx, &actor, &id, if_match.as_ref(), input)?;
-            crate::service::registration::guest_changed(tx, &c, &g.id)?;
+            crate::service::registration_changes::guest_changed(tx, &c, &g.id)?;
             Ok(g)
         })
         .await

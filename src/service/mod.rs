@@ -33,6 +33,7 @@ pub mod party;
 pub mod payment_method;
 pub mod privacy;
 pub mod registration;
+pub mod registration_changes;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;

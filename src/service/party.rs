@@ -148,7 +148,8 @@ pub async fn save(svc: &Services, p: &Principal, id: String, edit: PartyEdit) ->
             apply_in(tx, &actor, c.registration.enabled(), &id, edit)?;
             match store::reservations::get(tx, &id)? {
                 Some(r) if r.status == Status::CheckedIn => {
-                    crate::service::registration::resend_changed(tx, &c, &r).map(|_| ())
+                    crate::service::registration_changes::resend_changed(tx, &c, &r, true)
+                        .map(|_| ())
                 }
                 _ => Ok(()),
             }

@@ -10,7 +10,6 @@ use crate::domain::enums::{RowStatus, SubmissionKind, SubmissionStatus};
 use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError, Kind};
 use crate::model::Principal;
-use crate::model::outcome::NewSubmission;
 use crate::model::{Date, Registration, Reservation, SubmissionRow};
 use crate::service::Services;
 use crate::store;
@@ -37,7 +36,10 @@ pub fn party(
 }
 
 /// The property-local day and time a reservation checked in (now, if it has not).
-fn checked_in_local(tx: &Tx, r: &Reservation) -> AppResult<(NaiveDate, chrono::NaiveTime)> {
+pub(super) fn checked_in_local(
+    tx: &Tx,
+    r: &Reservation,
+) -> AppResult<(NaiveDate, chrono::NaiveTime)> {
     let tz = store::settings::get(tx)?.time_zone;
     let at = r
         .checked_in_at
@@ -118,7 +120,11 @@ pub async fn gaps(
 }
 
 /// Validates and builds the party's rows, or answers 422 `registration_incomplete`.
-fn prepare(tx: &Tx, scheme: &dyn RegistrationScheme, party: &Party) -> AppResult<Prepared> {
+pub(super) fn prepare(
+    tx: &Tx,
+    scheme: &dyn RegistrationScheme,
+    party: &Party,
+) -> AppResult<Prepared> {
     scheme
         .prepare(&**tx, party)?
         .map_err(|p| incomplete(scheme, party, p))
@@ -141,7 +147,7 @@ pub fn at_check_in(
     let prepared = prepare(tx, scheme, &party)?;
     let due = scheme.due_at(&party, now);
     let what = (SubmissionKind::GuestRegistration, prepared.rows, today);
-    let Some(id) = queue(tx, scheme, r, what, due)? else {
+    let Some(id) = super::registration_changes::queue(tx, scheme, r, what, due)? else {
         return Ok(None);
     };
     Ok(Some(Registration {
@@ -298,137 +304,4 @@ pub async fn places(svc: &Services, p: &Principal, typed: &str) -> AppResult<Vec
             province,
         })
         .collect())
-}
-
-/// The rows that registered each guest of `r` (the newest not refused per guest), in the
-/// order they were sent.
-fn registered_rows(tx: &Tx, r: &Reservation) -> AppResult<Vec<crate::compliance::PreparedRow>> {
-    let mut rows: Vec<crate::compliance::PreparedRow> = Vec::new();
-    let subs = store::submissions::of_subject(tx, &r.id, SubmissionKind::GuestRegistration)?;
-    for row in subs.iter().flat_map(|s| &s.rows) {
-        if row.status == RowStatus::Rejected {
-            continue;
-        }
-        let fresh = crate::compliance::PreparedRow {
-            guest_id: row.guest_id.clone(),
-            line: row.line.clone(),
-        };
-        match rows.iter_mut().find(|x| x.guest_id == row.guest_id) {
-            Some(x) => *x = fresh,
-            None => rows.push(fresh),
-        }
-    }
-    Ok(rows)
-}
-
-/// Queues a submission (`kind`) of `rows` about `r`, recorded for `day` and due by `due`;
-/// nothing when there are no rows.
-fn queue(
-    tx: &Tx,
-    scheme: &dyn RegistrationScheme,
-    r: &Reservation,
-    (kind, rows, day): (
-        SubmissionKind,
-        Vec<crate::compliance::PreparedRow>,
-        NaiveDate,
-    ),
-    due: DateTime<Utc>,
-) -> AppResult<Option<String>> {
-    if rows.is_empty() {
-        return Ok(None);
-    }
-    let rows: Vec<SubmissionRow> = rows
-        .into_iter()
-        .map(|p| SubmissionRow {
-            guest_id: p.guest_id,
-            line: p.line,
-            status: RowStatus::Pending,
-            error: None,
-        })
-        .collect();
-    let payload = payload_of(scheme, &rows);
-    super::submissions::open(
-        tx,
-        &NewSubmission {
-            kind,
-            scheme: scheme.name(),
-            subject_id: r.id.clone(),
-            due_at: crate::clock::format_instant(due),
-            rows,
-            payload,
-            record_date: Some(Date(day)),
-        },
-    )
-    .map(Some)
-}
-
-/// At check-out (an early departure too): the guests reported as gone, due 24 hours later,
-/// where the scheme reports departures. Inside the check-out transaction.
-pub fn at_check_out(tx: &Tx, c: &Compliance, r: &Reservation) -> AppResult<Option<String>> {
-    let scheme = c.registration.as_ref();
-    if !scheme.enabled() {
-        return Ok(None);
-    }
-    let tz = store::settings::get(tx)?.time_zone;
-    let local = tx.clock().local_now_in(&tz);
-    let rows = scheme.departure(&registered_rows(tx, r)?, local);
-    let due = tx.clock().now() + chrono::Duration::hours(24);
-    let kind = SubmissionKind::GuestDeparture;
-    queue(tx, scheme, r, (kind, rows, local.date()), due)
-}
-
-/// While a party is in the house: each guest whose registration would now read differently
-/// (their data, or the stay's dates, changed) is sent again, where the scheme takes changes;
-/// a change that leaves a guest unregistrable is refused (422 `registration_incomplete`).
-pub fn resend_changed(tx: &Tx, c: &Compliance, r: &Reservation) -> AppResult<Option<String>> {
-    let scheme = c.registration.as_ref();
-    if !scheme.enabled() || !scheme.resends_changes() {
-        return Ok(None);
-    }
-    let (day, at) = checked_in_local(tx, r)?;
-    let registered = registered_rows(tx, r)?;
-    let party = party(tx, r, day, at)?;
-    let prepared = prepare(tx, scheme, &party)?;
-    let changed: Vec<_> = prepared
-        .rows
-        .into_iter()
-        .filter(|p| {
-            !registered
-                .iter()
-                .any(|x| x.guest_id == p.guest_id && x.line == p.line)
-        })
-        .collect();
-    let due = tx.clock().now() + chrono::Duration::hours(24);
-    let kind = SubmissionKind::GuestRegistration;
-    queue(tx, scheme, r, (kind, changed, day), due)
-}
-
-/// A guest's data changed: sent again for every stay they are in the house on.
-pub fn guest_changed(tx: &Tx, c: &Compliance, guest_id: &str) -> AppResult<()> {
-    if !c.registration.resends_changes() {
-        return Ok(());
-    }
-    for r in store::reservations::in_house_with(tx, guest_id)? {
-        resend_changed(tx, c, &r)?;
-    }
-    Ok(())
-}
-
-/// A check-in undone: every registered guest withdrawn, where the scheme withdraws.
-pub fn withdraw(tx: &Tx, c: &Compliance, r: &Reservation) -> AppResult<Option<String>> {
-    let scheme = c.registration.as_ref();
-    if !scheme.enabled() {
-        return Ok(None);
-    }
-    let reason = "Check-in undone at the front desk (entered by mistake)";
-    let rows = scheme.withdrawal(&registered_rows(tx, r)?, reason);
-    let (day, _) = checked_in_local(tx, r)?;
-    let due = tx.clock().now() + chrono::Duration::hours(24);
-    queue(
-        tx,
-        scheme,
-        r,
-        (SubmissionKind::GuestWithdrawal, rows, day),
-        due,
-    )
 }

@@ -301,7 +301,7 @@ pub async fn check_out(
         if let Some(room_id) = &r.room_id {
             mark_dirty(tx, room_id, &now)?;
         }
-        crate::service::registration::at_check_out(tx, &c, &r)?;
+        crate::service::registration_changes::at_check_out(tx, &c, &r)?;
         r.status = next;
         r.checked_out_at = Some(now.clone());
         r.invoice_id = Some(invoice.id.clone());

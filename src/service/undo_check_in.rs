@@ -35,7 +35,7 @@ pub async fn undo(svc: &Services, p: &Principal, id: String) -> AppResult<Reserv
                 return Err(Refusal::UndoTooLate { checked_in: day }.into());
             }
             let old = r.clone();
-            crate::service::registration::withdraw(tx, &c, &r)?;
+            crate::service::registration_changes::withdraw(tx, &c, &r)?;
             r.status = next;
             r.checked_in_at = None;
             r.registration = None;

@@ -2,86 +2,15 @@
 //! `support::evisitor_sim`). Check-in is refused until every guest has what eVisitor needs,
 //! then each guest is checked in with their own ID; a guest's data changed in the house goes
 //! again under the same ID; check-out (and an invoice fiscalized at CIS, paid by bank
-//! transfer) checks them out; the service's quirks (cookies, a session that expires, a
-//! refusal sent as HTTP 200, a lost answer, an outage) end registered, once per guest.
+//! transfer) checks them out; a check-in undone is withdrawn. The service's quirks are in
+//! `evisitor_faults`.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::support::evisitor::{DAY, WAIT, german, hotel};
-use crate::support::evisitor_sim::{Fault, Sim};
-use crate::support::{TestApp, eventually};
-
-async fn guest(app: &TestApp, body: Value) -> String {
-    app.post("/v1/guests", body).await.expect(201).id()
-}
-
-/// Books a room for `guests` from today for `nights`; the reservation id.
-async fn book(app: &TestApp, guests: &[String], nights: u64) -> String {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let rt = app.room_type(&format!("T{n}"), 4).await;
-    let room = app.room(&format!("R{n}"), &rt).await;
-    let departure = DAY.parse::<chrono::NaiveDate>().unwrap() + chrono::Days::new(nights);
-    app.post(
-        "/v1/reservations",
-        json!({"primary_guest_id": guests[0], "guest_ids": guests[1..],
-            "room_type_id": rt, "room_id": room, "arrival": DAY, "departure": departure.to_string(),
-            "adults": guests.len()}),
-    )
-    .await
-    .expect(201)
-    .id()
-}
-
-async fn checked_in(app: &TestApp, r: &str) -> String {
-    let answer = app
-        .post("/v1/check-in", json!({"reservation_id": r}))
-        .await
-        .expect(200);
-    answer.body["registration"]["submission_id"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
-async fn status_is(app: &TestApp, id: &str, want: &str) -> Value {
-    crate::support::submission_is(app, id, want, WAIT).await
-}
-
-/// The newest submission of `kind` about reservation `r`.
-async fn newest(app: &TestApp, r: &str, kind: &str) -> Value {
-    eventually(WAIT, &format!("a {kind} submission for {r}"), || async {
-        let list = app
-            .get(&format!("/v1/compliance/submissions?kind={kind}&limit=100"))
-            .await
-            .body;
-        let found = list["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .rev()
-            .find(|s| s["subject_id"] == r)
-            .cloned();
-        found.ok_or(list["data"].as_array().unwrap().len())
-    })
-    .await
-}
-
-/// Asks for submission `id` to be sent again now.
-async fn retry(app: &TestApp, id: &str) {
-    app.post(&format!("/v1/compliance/submissions/{id}/retry"), json!({}))
-        .await
-        .expect(202);
-}
-
-fn fields_of(problem: &Value) -> Vec<String> {
-    problem["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap().to_string())
-        .collect()
-}
+use crate::support::evisitor::{
+    book, checked_in, fields_of, german, guest, hotel, newest, status_is,
+};
+use crate::support::evisitor_sim::Sim;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_croatian_stay_from_refused_check_in_to_checked_out_with_its_receipt() {
@@ -235,6 +164,27 @@ async fn a_croatian_stay_from_refused_check_in_to_checked_out_with_its_receipt()
             .count(),
         2
     );
+    // A guest in the house cannot lose what eVisitor holds: refused, nothing changed.
+    app.put(&format!("/v1/guests/{anna}"), json!({"document": null}))
+        .await
+        .problem(422, "registration_incomplete");
+    // A longer stay is told to eVisitor for both guests, under their IDs.
+    app.put(
+        &format!("/v1/reservations/{r}"),
+        json!({"departure": "2026-11-26"}),
+    )
+    .await
+    .expect(200);
+    let longer = newest(&app, &r, "guest_registration").await;
+    status_is(&app, longer["id"].as_str().unwrap(), "accepted").await;
+    let held = sim.held();
+    assert_eq!(held.len(), 2);
+    assert!(
+        held.values()
+            .all(|h| h.body["ForeseenStayUntil"] == "20261126"),
+        "{held:?}"
+    );
+    assert_eq!(held[&anna_id].edits, 2);
 
     // An early departure, paid by bank transfer: fiscalized, and both guests checked out.
     app.clock().set_now("2026-11-24T08:15:00Z".parse().unwrap());
@@ -298,129 +248,6 @@ async fn a_guest_resident_outside_the_eu_needs_the_border_crossing_and_the_day_o
             h.body["PassageDate"].as_str()
         ),
         (Some("053"), Some("20261120"))
-    );
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn the_services_quirks_end_with_each_guest_registered_once() {
-    let sim = Sim::start().await;
-    let app = hotel(&sim, None).await;
-    let calls_before = sim.calls().iter().filter(|c| *c == "Login").count();
-    assert_eq!(calls_before, 1, "the tables were fetched under one session");
-
-    // The session expired: sign in again and send again; nothing was stored by the refusal.
-    sim.fault(Fault::ExpireSessions);
-    let a = guest(&app, german("Max", "Weber", "male", "1980-01-01", "P1")).await;
-    let b = guest(&app, german("Eva", "Weber", "female", "1982-02-02", "P2")).await;
-    let r = book(&app, &[a, b], 2).await;
-    let sub = checked_in(&app, &r).await;
-    let s = status_is(&app, &sub, "accepted").await;
-    let ops: Vec<&str> = s["exchanges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["operation"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        ops,
-        [
-            "CheckInTourist",
-            "note",
-            "Login",
-            "CheckInTourist",
-            "CheckInTourist"
-        ],
-        "{s}"
-    );
-    assert_eq!(sim.held().len(), 2);
-    let log = s["exchanges"].to_string();
-    assert!(
-        !log.contains(crate::support::evisitor_sim::PASSWORD),
-        "the password never reaches the log"
-    );
-
-    // A refusal that comes as HTTP 200 is a refusal: the row waits for a retry.
-    sim.fault(Fault::RefuseWith200);
-    let c = guest(&app, german("Jonas", "Klein", "male", "1990-05-05", "P3")).await;
-    let r2 = book(&app, &[c], 1).await;
-    let sub2 = checked_in(&app, &r2).await;
-    let s = status_is(&app, &sub2, "rejected").await;
-    assert!(
-        s["last_error"]
-            .as_str()
-            .unwrap()
-            .contains("privremeno nedostupan"),
-        "{s}"
-    );
-    retry(&app, &sub2).await;
-    status_is(&app, &sub2, "accepted").await;
-    assert_eq!(sim.held().len(), 3);
-
-    // The answer was lost after eVisitor stored the check-in: sent again under the same ID,
-    // which edits the active check-in instead of registering the guest twice.
-    sim.fault(Fault::Timeout(std::time::Duration::from_secs(3)));
-    let d = guest(&app, german("Paul", "Roth", "male", "1970-07-07", "P4")).await;
-    let r3 = book(&app, &[d], 1).await;
-    let sub3 = checked_in(&app, &r3).await;
-    let s = status_is(&app, &sub3, "retrying").await;
-    assert!(s["last_error"].as_str().unwrap().contains("same ID"), "{s}");
-    retry(&app, &sub3).await;
-    status_is(&app, &sub3, "accepted").await;
-    let held = sim.held();
-    assert_eq!(held.len(), 4, "one record per guest");
-    assert_eq!(
-        held.values()
-            .find(|h| h.body["TouristName"] == "Paul")
-            .unwrap()
-            .edits,
-        1
-    );
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn an_outage_is_sent_late_within_the_deadline_and_the_check_out_waits_for_it() {
-    let sim = Sim::start().await;
-    let app = hotel(&sim, None).await;
-    sim.set_down(true);
-    let g = guest(&app, german("Clara", "Vogel", "female", "1999-09-09", "V1")).await;
-    let r = book(&app, &[g], 1).await;
-    let sub = checked_in(&app, &r).await;
-    let s = status_is(&app, &sub, "retrying").await;
-    assert!(s["last_error"].as_str().unwrap().contains("503"), "{s}");
-    // The guest leaves while eVisitor is still down: the check-out waits for the check-in.
-    app.clock().set_now("2026-11-23T07:00:00Z".parse().unwrap());
-    sim.set_today("2026-11-23".parse().unwrap());
-    app.post(
-        "/v1/check-out",
-        json!({"reservation_id": r, "payment_method": "cash"}),
-    )
-    .await
-    .expect(200);
-    let departure = newest(&app, &r, "guest_departure").await;
-    let dep = departure["id"].as_str().unwrap().to_string();
-    let s = status_is(&app, &dep, "retrying").await;
-    assert!(
-        s["last_error"]
-            .as_str()
-            .unwrap()
-            .contains("earlier submission"),
-        "{s}"
-    );
-    // eVisitor is back; an hour later every wait has run out, and both go, in order.
-    sim.set_down(false);
-    app.clock().set_now("2026-11-23T08:00:00Z".parse().unwrap());
-    let s = status_is(&app, &sub, "accepted").await;
-    assert!(
-        s["updated_at"].as_str().unwrap() < s["due_at"].as_str().unwrap(),
-        "within 24 hours: {s}"
-    );
-    // The check-out looks again 30 seconds later.
-    app.clock().set_now("2026-11-23T08:01:00Z".parse().unwrap());
-    status_is(&app, &dep, "accepted").await;
-    let held = sim.held();
-    assert_eq!(
-        held.values().next().unwrap().checked_out,
-        Some(("20261123".into(), "08:00".into()))
     );
 }
 

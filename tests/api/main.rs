@@ -48,6 +48,7 @@ mod desk_welcome_compliance;
 mod doctor;
 mod events;
 mod evisitor;
+mod evisitor_faults;
 mod feed;
 mod fiscal;
 mod fiscal_faults;

@@ -324,12 +324,7 @@ async fn faults_that_stored_nothing_are_retried_and_an_expired_token_is_renewed(
         "nationality": "CH", "birth_place": {"country": "CH"}, "document": {"type": "passport", "number": "X1", "issuing_country": "CH"}})).await;
     let (_, second) = submission_of(&app, &[zoe], 1).await;
     let s = status_is(&app, &second, "accepted").await;
-    let ops: Vec<&str> = s["exchanges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["operation"].as_str().unwrap())
-        .collect();
+    let ops = crate::support::operations(&s);
     assert_eq!(
         ops,
         ["Send", "note", "GenerateToken", "Send"],

@@ -12,6 +12,8 @@
 //! again; a lost answer to a check-out or a cancellation is Unknown. The password, the API
 //! key and the cookies never reach the exchange log. See `docs/research/hr-evisitor.md`.
 
+pub mod answer;
+pub mod leave;
 pub mod tables;
 pub mod tourist;
 
@@ -19,8 +21,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant as Clock;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
-use serde_json::{Value as Json, json};
+use serde_json::json;
 
+use self::answer::{Step, judge, message};
 use self::tables::{FACILITIES, SCHEME, TABLES, TAX_CATEGORIES};
 use self::tourist::{CHECK_IN, Defaults};
 use super::transport::{Reply, Transport, TransportError};
@@ -57,13 +60,6 @@ pub struct Evisitor {
     settings: Settings,
     transport: Arc<dyn Transport>,
     cookies: Mutex<Option<String>>,
-}
-
-/// How one action went.
-enum Step {
-    Done,
-    Refused(String),
-    Stop(Outcome),
 }
 
 impl Evisitor {
@@ -233,65 +229,6 @@ impl Evisitor {
     }
 }
 
-/// The error message of an eVisitor answer, if it carries one (`[[[…]]]` marks removed).
-pub fn message(body: &str) -> Option<String> {
-    let doc: Json = serde_json::from_str(body.trim()).ok()?;
-    let pick = |k: &str| {
-        doc.get(k)
-            .and_then(Json::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-    };
-    let text = pick("UserMessage").or_else(|| pick("SystemMessage"))?;
-    Some(
-        text.trim_start_matches("[[[")
-            .trim_end_matches("]]]")
-            .to_string(),
-    )
-}
-
-/// What an action's answer means.
-fn judge(r: &Reply, op: &str) -> Step {
-    let body = r.body.trim();
-    let said = message(body);
-    let expired = |m: &str| m.to_lowercase().contains("not authenticated");
-    match (r.status, said) {
-        (200, None) if body.is_empty() || body == "null" => Step::Done,
-        (401 | 403, _) => Step::Stop(Outcome::Reauthenticate {
-            reason: format!("eVisitor answered HTTP {}", r.status),
-        }),
-        (_, Some(m)) if expired(&m) => Step::Stop(Outcome::Reauthenticate { reason: m }),
-        (500.., m) => Step::Stop(Outcome::Retry {
-            reason: format!(
-                "eVisitor answered HTTP {}: {}",
-                r.status,
-                m.unwrap_or_default()
-            ),
-            after: r.retry_after,
-        }),
-        // A check-out or cancellation repeated after a lost answer: already done.
-        (_, Some(m)) if op != CHECK_IN && already_done(&m) => Step::Done,
-        (200 | 400, Some(m)) => Step::Refused(m),
-        (status, None) => Step::Stop(Outcome::Retry {
-            reason: format!(
-                "eVisitor's answer (HTTP {status}) is not one of its own; a firewall page such as \"The requested URL was rejected\" means the request was blocked before it was processed"
-            ),
-            after: r.retry_after,
-        }),
-        (status, Some(m)) => Step::Stop(Outcome::Retry {
-            reason: format!("eVisitor answered HTTP {status}: {m}"),
-            after: r.retry_after,
-        }),
-    }
-}
-
-/// Whether a refusal says the guest is already checked out or the check-in already cancelled
-/// (the wording is not documented; these are the simulator's and the likely phrases).
-fn already_done(m: &str) -> bool {
-    let m = m.to_lowercase();
-    m.contains("već odjavljen") || m.contains("već poništen") || m.contains("već storniran")
-}
-
 impl RegistrationScheme for Evisitor {
     fn name(&self) -> &'static str {
         SCHEME
@@ -409,11 +346,11 @@ impl RegistrationScheme for Evisitor {
     }
 
     fn departure(&self, registered: &[PreparedRow], at: NaiveDateTime) -> Vec<PreparedRow> {
-        tourist::check_outs(registered, at)
+        leave::check_outs(registered, at)
     }
 
     fn withdrawal(&self, registered: &[PreparedRow], reason: &str) -> Vec<PreparedRow> {
-        tourist::cancellations(registered, reason)
+        leave::cancellations(registered, reason)
     }
 
     fn resends_changes(&self) -> bool {

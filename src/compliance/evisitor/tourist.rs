@@ -14,7 +14,7 @@
 //! `BorderCrossing` and `BorderCrossingHr` (clients differ; the service ignores unknown
 //! members), and the gender as `muški` / `ženski` (the page's spelling).
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::NaiveDate;
 use serde_json::{Value as Json, json};
 
 use super::tables::{
@@ -376,44 +376,4 @@ fn body(c: &mut Collect, party: &Party, d: &Defaults) -> AppResult<Option<Json>>
         None => {}
     }
     Ok(Some(body))
-}
-
-/// The ID a registered row carries.
-fn id_of(line: &str) -> Option<String> {
-    let (op, body) = parse(line)?;
-    (op == CHECK_IN).then(|| body["ID"].as_str().map(str::to_string))?
-}
-
-/// `CheckOutTourist` for every guest of `registered` (their check-in rows), leaving at `at`
-/// (Croatian local time).
-pub fn check_outs(registered: &[PreparedRow], at: NaiveDateTime) -> Vec<PreparedRow> {
-    registered
-        .iter()
-        .filter_map(|r| {
-            let id = id_of(&r.line)?;
-            let body = json!({
-                "ID": id,
-                "CheckOutDate": date(at.date()),
-                "CheckOutTime": at.format("%H:%M").to_string(),
-            });
-            Some(PreparedRow {
-                guest_id: r.guest_id.clone(),
-                line: line(CHECK_OUT, &body),
-            })
-        })
-        .collect()
-}
-
-/// `CancelTouristCheckIn` for every guest of `registered`, for `reason`.
-pub fn cancellations(registered: &[PreparedRow], reason: &str) -> Vec<PreparedRow> {
-    registered
-        .iter()
-        .filter_map(|r| {
-            let body = json!({"ID": id_of(&r.line)?, "Reason": reason});
-            Some(PreparedRow {
-                guest_id: r.guest_id.clone(),
-                line: line(CANCEL, &body),
-            })
-        })
-        .collect()
 }

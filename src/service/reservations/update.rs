@@ -183,7 +183,7 @@ pub async fn update(
             crate::service::stays::mark_dirty(tx, left, &r.updated_at)?;
         }
         if old.status == Status::CheckedIn && r.status == Status::CheckedIn {
-            crate::service::registration::resend_changed(tx, &c, &r)?;
+            crate::service::registration_changes::resend_changed(tx, &c, &r, false)?;
         }
         let event = match (old.status, r.status) {
             (a, Status::Cancelled) if a != Status::Cancelled => EventType::ReservationCancelled,

@@ -85,3 +85,76 @@ pub fn german(first: &str, last: &str, gender: &str, born: &str, passport: &str)
            "address": {"line1": "Leopoldstraße 12", "city": "München", "country": "DE"},
            "document": {"type": "passport", "number": passport, "issuing_country": "DE"}})
 }
+
+/// A guest created from `body`; its id.
+pub async fn guest(app: &TestApp, body: Value) -> String {
+    app.post("/v1/guests", body).await.expect(201).id()
+}
+
+/// Books a room for `guests` from today for `nights`; the reservation id.
+pub async fn book(app: &TestApp, guests: &[String], nights: u64) -> String {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let rt = app.room_type(&format!("T{n}"), 4).await;
+    let room = app.room(&format!("R{n}"), &rt).await;
+    let departure = DAY.parse::<chrono::NaiveDate>().unwrap() + chrono::Days::new(nights);
+    app.post(
+        "/v1/reservations",
+        json!({"primary_guest_id": guests[0], "guest_ids": guests[1..],
+            "room_type_id": rt, "room_id": room, "arrival": DAY, "departure": departure.to_string(),
+            "adults": guests.len()}),
+    )
+    .await
+    .expect(201)
+    .id()
+}
+
+pub async fn checked_in(app: &TestApp, r: &str) -> String {
+    let answer = app
+        .post("/v1/check-in", json!({"reservation_id": r}))
+        .await
+        .expect(200);
+    answer.body["registration"]["submission_id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+pub async fn status_is(app: &TestApp, id: &str, want: &str) -> Value {
+    crate::support::submission_is(app, id, want, WAIT).await
+}
+
+/// The newest submission of `kind` about reservation `r`.
+pub async fn newest(app: &TestApp, r: &str, kind: &str) -> Value {
+    eventually(WAIT, &format!("a {kind} submission for {r}"), || async {
+        let list = app
+            .get(&format!("/v1/compliance/submissions?kind={kind}&limit=100"))
+            .await
+            .body;
+        let found = list["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|s| s["subject_id"] == r)
+            .cloned();
+        found.ok_or(list["data"].as_array().unwrap().len())
+    })
+    .await
+}
+
+/// Asks for submission `id` to be sent again now.
+pub async fn retry(app: &TestApp, id: &str) {
+    app.post(&format!("/v1/compliance/submissions/{id}/retry"), json!({}))
+        .await
+        .expect(202);
+}
+
+pub fn fields_of(problem: &Value) -> Vec<String> {
+    problem["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap().to_string())
+        .collect()
+}

@@ -481,3 +481,13 @@ pub async fn submission_is(
     )
     .await
 }
+
+/// The operations of a submission's exchange log, in order.
+pub fn operations(s: &serde_json::Value) -> Vec<&str> {
+    s["exchanges"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["operation"].as_str())
+        .collect()
+}
