@@ -90,7 +90,8 @@ impl StaysApi {
     /// kept), and every guest's registration is withdrawn where the national system allows
     /// it: for `hr-evisitor`, a `guest_withdrawal` submission sends `CancelTouristCheckIn`
     /// for each guest after their check-in has been answered. Alloggiati Web has no such
-    /// operation: a registration already sent stays, and is corrected on the portal.
+    /// operation, so with `it-alloggiati` the undo is 409 `undo_not_possible` (check the
+    /// guest out, and correct the registration on the portal).
     /// Records `reservation.updated`. 409 `invalid_state_transition` unless `checked_in`;
     /// 409 `undo_too_late` on a later day (check the guest out instead). innkeep's addition
     /// to the contract: the reservation graph gains `checked_in` → `confirmed` by this
@@ -109,7 +110,7 @@ impl StaysApi {
         id: Path<String>,
     ) -> Result<Tagged<Reservation>, ApiError<ActionErrors>> {
         Ok(
-            service::undo_check_in::undo(svc.0, &token.0.principal, id.0)
+            service::undo_check_in::undo(svc.0, &token.0.principal, id.0, None)
                 .await?
                 .into(),
         )

@@ -131,14 +131,12 @@ async fn table(
                         i.status.as_str().to_string(),
                         i.issue_date.0.to_string(),
                         i.bill_to.name.0.clone(),
-                        opt(&i.bill_to.kind.map(|k| k.as_str())),
                         opt(&i
                             .bill_to
                             .vat_id
                             .as_ref()
                             .or(i.bill_to.tax_id.as_ref())
                             .map(|t| t.0.clone())),
-                        opt(&i.bill_to.tax_code.as_ref().map(|t| t.0.clone())),
                         opt(&i.guest_id),
                         opt(&i.reservation_id),
                         i.currency.clone(),
@@ -148,6 +146,8 @@ async fn table(
                         format_amount(i.paid_amount),
                         opt(&i.payment_method.map(|m| m.as_str())),
                         i.id.clone(),
+                        opt(&i.bill_to.kind.map(|k| k.as_str())),
+                        opt(&i.bill_to.tax_code.as_ref().map(|t| t.0.clone())),
                     ]
                 })
                 .collect();
@@ -157,9 +157,7 @@ async fn table(
                 "status",
                 "issue_date",
                 "bill_to",
-                "bill_to_kind",
-                "vat_id",
-                "tax_code",
+                "tax_id",
                 "guest_id",
                 "reservation_id",
                 "currency",
@@ -169,6 +167,8 @@ async fn table(
                 "paid",
                 "payment_method",
                 "id",
+                "bill_to_kind",
+                "tax_code",
             ];
             Ok((head.iter().map(|h| h.to_string()).collect(), rows))
         }

@@ -160,6 +160,14 @@ impl RegistrationScheme for LiveRegistration {
         self.scheme().resends_changes()
     }
 
+    fn unknown_advice(&self) -> &'static str {
+        self.scheme().unknown_advice()
+    }
+
+    fn withdraws(&self) -> bool {
+        self.scheme().withdraws()
+    }
+
     fn fetches_tables(&self) -> bool {
         self.scheme().fetches_tables()
     }

@@ -208,6 +208,18 @@ pub trait RegistrationScheme: Send + Sync {
         Vec::new()
     }
 
+    /// Whether a registration can be withdrawn (a check-in undone); a scheme that cannot
+    /// makes an undo impossible once guests are registered.
+    fn withdraws(&self) -> bool {
+        false
+    }
+
+    /// What an operator does when whether the authority took the rows is unknown.
+    fn unknown_advice(&self) -> &'static str {
+        "Check the authority's records for these guests (for Alloggiati Web, the day's receipt on the portal); \
+         if they are missing, retry this submission, or upload the day's export by hand."
+    }
+
     /// Whether a guest whose registered data changes while in the house is sent again.
     fn resends_changes(&self) -> bool {
         false

@@ -269,6 +269,7 @@ pub(super) async fn show(
         cancel: write && confirmed,
         no_show: write && confirmed && today >= r.arrival.0,
         undo_check_in: desk
+            && crate::service::undo_check_in::possible(&state.svc)
             && r.status == Status::CheckedIn
             && r.checked_in_at.as_ref().is_some_and(|at| {
                 crate::clock::local_time(&at.0, &s.time_zone).is_some_and(|(d, _)| d == today)

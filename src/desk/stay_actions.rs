@@ -306,7 +306,8 @@ pub async fn undo_check_in(
         };
         return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
     }
-    match crate::service::undo_check_in::undo(&state.svc, &s.principal, id.clone()).await {
+    let version = posted.fields.version.parse().ok();
+    match crate::service::undo_check_in::undo(&state.svc, &s.principal, id.clone(), version).await {
         Ok(_) => done(&id, "check-in-undone"),
         Err(e) => match refusal_of(&e, HashMap::new(), &t) {
             Some(r) => refuse(&state, &s, t, id, status_of(&e), r).await,

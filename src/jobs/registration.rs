@@ -87,7 +87,8 @@ impl RegistrationHandler {
         }
         if behind {
             let outcome = Outcome::Retry {
-                reason: "waits for the earlier submission about this stay to be answered first"
+                reason: "waits for the earlier submission about this stay to be answered first \
+                         (when its outcome is unknown, settle it in the compliance centre)"
                     .into(),
                 after: Some(std::time::Duration::from_secs(30)),
             };

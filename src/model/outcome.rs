@@ -152,6 +152,29 @@ pub enum Outcome {
     },
 }
 
+impl Outcome {
+    /// Why, in words: the authority's or innkeep's.
+    pub fn reason(&self) -> &str {
+        match self {
+            Outcome::Accepted {
+                authority_reference,
+            }
+            | Outcome::Duplicate {
+                authority_reference,
+            }
+            | Outcome::Partial {
+                authority_reference,
+                ..
+            } => authority_reference,
+            Outcome::Rejected { reason, .. }
+            | Outcome::Retry { reason, .. }
+            | Outcome::Unknown { reason }
+            | Outcome::Reauthenticate { reason } => reason,
+            Outcome::Progress { then, .. } => then.reason(),
+        }
+    }
+}
+
 /// A new submission, its payload built (and hashed by the store) in the caller's
 /// transaction; `service::submissions::open` writes it and queues its job, for every scheme.
 #[derive(Debug, Clone)]

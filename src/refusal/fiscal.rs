@@ -24,6 +24,16 @@ pub enum FiscalRefusal {
         scheme: String,
     },
     /// An invoice in a country whose law wants the seller's particulars, before they are set.
+    /// A check-in undone where the registration scheme cannot withdraw it.
+    CannotWithdraw {
+        /// The scheme.
+        scheme: String,
+    },
+    /// A check-in before the registration scheme's code tables were ever loaded.
+    TablesMissing {
+        /// The scheme.
+        scheme: String,
+    },
     SellerMissing {
         /// The property's country.
         country: String,
@@ -57,6 +67,22 @@ impl FiscalRefusal {
                 "fiscal_scheme_not_configured",
                 Said {
                     key: "problem-payment-change-scheme-gone",
+                    values: vec![("scheme", Value::Text(scheme.clone()))],
+                },
+            ),
+            Self::CannotWithdraw { scheme } => (
+                Kind::Conflict,
+                "undo_not_possible",
+                Said {
+                    key: "problem-undo-not-possible",
+                    values: vec![("scheme", Value::Text(scheme.clone()))],
+                },
+            ),
+            Self::TablesMissing { scheme } => (
+                Kind::Conflict,
+                "registration_tables_missing",
+                Said {
+                    key: "problem-registration-tables-missing",
                     values: vec![("scheme", Value::Text(scheme.clone()))],
                 },
             ),
@@ -95,6 +121,12 @@ impl FiscalRefusal {
             },
             Self::SellerMissing {
                 country: "HR".into(),
+            },
+            Self::TablesMissing {
+                scheme: "hr-evisitor".into(),
+            },
+            Self::CannotWithdraw {
+                scheme: "it-alloggiati".into(),
             },
             Self::InvoiceReversed {
                 number: "2026-17".into(),

@@ -30,22 +30,30 @@ pub(crate) fn bill_to_or_guest(
     guest_id: &str,
 ) -> AppResult<BillTo> {
     if let Some(mut b) = given {
-        if b.vat_id.is_none() {
-            b.vat_id = b.tax_id.clone();
+        let country = match b.address.as_ref().and_then(|a| a.country.as_ref()) {
+            Some(c) => Some(c.0.clone()),
+            None => store::settings::get(tx)?.country,
+        };
+        // The older `tax_id` ("VAT or tax number"): a VAT number where it is one by the
+        // buyer's country's rule, else a tax code. It never makes the buyer a business.
+        let explicit = b.vat_id.is_some();
+        if let (None, Some(t)) = (&b.vat_id, b.tax_id.clone()) {
+            let vat = crate::domain::seller::buyer_check(country.as_deref(), true, Some(&t.0));
+            if vat.is_empty() {
+                b.vat_id = Some(t);
+            } else if b.tax_code.is_none() {
+                b.tax_code = Some(t);
+            }
         }
-        b.tax_id = b.vat_id.clone();
-        let business = b
-            .kind
-            .map_or(b.vat_id.is_some(), |k| k == BuyerKind::Business);
+        if b.vat_id.is_some() {
+            b.tax_id = b.vat_id.clone();
+        }
+        let business = b.kind.map_or(explicit, |k| k == BuyerKind::Business);
         b.kind = Some(if business {
             BuyerKind::Business
         } else {
             BuyerKind::Person
         });
-        let country = match b.address.as_ref().and_then(|a| a.country.as_ref()) {
-            Some(c) => Some(c.0.clone()),
-            None => store::settings::get(tx)?.country,
-        };
         let vat = b.vat_id.as_ref().map(|v| v.0.as_str());
         let broken = crate::domain::seller::buyer_check(country.as_deref(), business, vat);
         fail_on(

@@ -148,8 +148,13 @@ pub async fn save(svc: &Services, p: &Principal, id: String, edit: PartyEdit) ->
             apply_in(tx, &actor, c.registration.enabled(), &id, edit)?;
             match store::reservations::get(tx, &id)? {
                 Some(r) if r.status == Status::CheckedIn => {
-                    crate::service::registration_changes::resend_changed(tx, &c, &r, true)
-                        .map(|_| ())
+                    crate::service::registration_changes::resend_changed(
+                        tx,
+                        &c,
+                        &r,
+                        crate::service::registration_changes::Strict::Party,
+                    )
+                    .map(|_| ())
                 }
                 _ => Ok(()),
             }

@@ -111,7 +111,12 @@ pub async fn gaps(
                 };
                 let noon = chrono::NaiveTime::from_hms_opt(12, 0, 0).unwrap_or_default();
                 let party = party(c, &r, r.arrival.0, noon)?;
-                let problems = scheme.prepare(c, &party)?.err().unwrap_or_default();
+                // Tables not loaded yet are said at check-in itself, not here.
+                let problems = match scheme.prepare(c, &party) {
+                    Ok(built) => built.err().unwrap_or_default(),
+                    Err(e) if e.kind == Kind::Conflict => Vec::new(),
+                    Err(e) => return Err(e),
+                };
                 out.push((id, problems));
             }
             Ok(out)
@@ -142,7 +147,11 @@ pub fn at_check_in(
     if !scheme.enabled() {
         return Ok(None);
     }
-    let (_, at) = checked_in_local(tx, r)?;
+    // The time the check-in records (`checked_in_at` is this same `now`), so that a guest
+    // sent again later reads the same arrival.
+    let tz = store::settings::get(tx)?.time_zone;
+    let at = crate::clock::local_time(&crate::clock::format_instant(now), &tz)
+        .map_or_else(|| tx.clock().local_now_in(&tz).time(), |(_, t)| t);
     let party = party(tx, r, today, at)?;
     let prepared = prepare(tx, scheme, &party)?;
     let due = scheme.due_at(&party, now);
@@ -175,6 +184,14 @@ pub fn rebuild(
 ) -> AppResult<bool> {
     let r = store::reservations::get(tx, subject_id)?
         .ok_or_else(|| AppError::not_found("reservation", subject_id))?;
+    if r.status == crate::domain::reservation::Status::Confirmed {
+        return Err(AppError::new(
+            Kind::Conflict,
+            "invalid_state_transition",
+            "The check-in of this stay was undone, so its guests are not registered again; \
+             they are registered when the stay is checked in again.",
+        ));
+    }
     let (_, at) = checked_in_local(tx, &r)?;
     let party = party(tx, &r, day, at)?;
     let prepared = prepare(tx, scheme, &party)?;

@@ -166,9 +166,14 @@ fn requeue_rows(
         {
             r.status = RowStatus::Pending;
         }
-        return Ok(
-            "retry requested by an operator after an unknown outcome: the rows not known to be accepted are sent again",
-        );
+        return Ok(match s.status {
+            SubmissionStatus::Rejected => {
+                "retry requested by an operator: the refused rows are sent again as they were"
+            }
+            _ => {
+                "retry requested by an operator after an unknown outcome: the rows not known to be accepted are sent again"
+            }
+        });
     }
     let day = s
         .record_date

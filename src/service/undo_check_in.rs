@@ -13,15 +13,34 @@ use crate::service::Services;
 use crate::service::stays::{load, next_status};
 use crate::store;
 
-/// Undoes the check-in of reservation `id` (today's only); records `reservation.updated`.
-pub async fn undo(svc: &Services, p: &Principal, id: String) -> AppResult<Reservation> {
+/// Whether check-ins can be undone: where guests are registered, only with a scheme that
+/// can withdraw them (Alloggiati Web cannot).
+pub fn possible(svc: &Services) -> bool {
+    let r = &svc.compliance().registration;
+    !r.enabled() || r.withdraws()
+}
+
+/// Undoes the check-in of reservation `id` (today's only, at `version` when given); records
+/// `reservation.updated`.
+pub async fn undo(
+    svc: &Services,
+    p: &Principal,
+    id: String,
+    version: Option<i64>,
+) -> AppResult<Reservation> {
     p.require(Scope::FrontDesk)?;
     let c = svc.compliance().clone();
     let actor = p.actor.clone();
     svc.db()
         .write(move |tx| {
             let mut r = load(tx, &id)?;
+            let if_match = version.map(|v| crate::service::IfMatch::Versions(vec![v]));
+            crate::service::IfMatch::check(if_match.as_ref(), r.version)?;
             let next = next_status(&r, Via::UndoCheckIn, "taken back to confirmed")?;
+            if !c.registration.withdraws() && c.registration.enabled() {
+                let scheme = c.registration.name().to_string();
+                return Err(crate::refusal::FiscalRefusal::CannotWithdraw { scheme }.into());
+            }
             let tz = store::settings::get(tx)?.time_zone;
             let today = tx.clock().today_in(&tz);
             let day = r

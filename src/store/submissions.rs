@@ -103,7 +103,8 @@ pub fn of_subject(
 }
 
 /// Whether a submission about `subject_id` older than `id` (created before it) is still on
-/// its way (queued, sending or retrying).
+/// its way (queued, sending or retrying) or waits for an operator (its outcome unknown):
+/// what follows it must not overtake it.
 pub fn earlier_open(
     conn: &Connection,
     subject_id: &str,
@@ -114,7 +115,8 @@ pub fn earlier_open(
         .prepare_cached(
             "SELECT 1 FROM compliance_submissions WHERE subject_id = ?1 AND id != ?2
                AND (created_at < ?3 OR (created_at = ?3 AND id < ?2))
-               AND status IN ('queued', 'sending', 'retrying') LIMIT 1",
+               AND status IN ('queued', 'sending', 'retrying', 'unknown', 'manual_required')
+             LIMIT 1",
         )?
         .query_row((subject_id, id, created_at), |_| Ok(()))
         .optional()?

@@ -23,9 +23,11 @@ async fn a_croatian_stay_from_refused_check_in_to_checked_out_with_its_receipt()
         "birth_date": "1988-03-02", "nationality": "DE"}),
     )
     .await;
-    let mut lena = german("Lena", "Becker", "female", "2017-06-01", "C01X00T47");
-    lena["tourist"] = json!({"tax_category": "1"});
-    let lena = guest(&app, lena).await;
+    let lena = guest(
+        &app,
+        german("Lena", "Becker", "female", "2017-06-01", "C01X00T47"),
+    )
+    .await;
     let r = book(&app, &[anna.clone(), lena.clone()], 3).await;
 
     // Refused, naming each missing field of each guest, nothing sent.
@@ -45,18 +47,25 @@ async fn a_croatian_stay_from_refused_check_in_to_checked_out_with_its_receipt()
             "guest_ids[0].birth_place.municipality",
             "guest_ids[0].address.country",
             "guest_ids[0].address.city",
-            "guest_ids[0].document"
+            "guest_ids[0].document",
+            "guest_ids[1].tourist.tax_category"
         ],
         "{}",
         refused.body
     );
     assert_eq!(refused.body["guests"][0]["guest_id"], anna.as_str());
     assert_eq!(
-        refused.body["guests"].as_array().unwrap().len(),
-        1,
-        "the child is complete"
+        refused.body["guests"][1]["missing"],
+        json!(["tourist.tax_category"]),
+        "a child is not given the hotel's adult category"
     );
     assert!(sim.held().is_empty());
+    app.put(
+        &format!("/v1/guests/{lena}"),
+        json!({"tourist": {"tax_category": "1"}}),
+    )
+    .await
+    .expect(200);
 
     // A category the facility may not use is refused by name.
     let mut full = german("Anna", "Becker", "female", "1988-03-02", "C01X00T48");
@@ -164,10 +173,20 @@ async fn a_croatian_stay_from_refused_check_in_to_checked_out_with_its_receipt()
             .count(),
         2
     );
-    // A guest in the house cannot lose what eVisitor holds: refused, nothing changed.
-    app.put(&format!("/v1/guests/{anna}"), json!({"document": null}))
+    // A guest in the house cannot lose what eVisitor holds: refused at the guest's own
+    // field, nothing changed.
+    let refused = app
+        .put(&format!("/v1/guests/{anna}"), json!({"document": null}))
         .await
-        .problem(422, "registration_incomplete");
+        .expect(422);
+    assert_eq!(refused.body["code"], "registration_incomplete");
+    assert_eq!(fields_of(&refused.body), ["document"], "{}", refused.body);
+    assert!(
+        refused.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("is in the house")
+    );
     // A longer stay is told to eVisitor for both guests, under their IDs.
     app.put(
         &format!("/v1/reservations/{r}"),

@@ -185,8 +185,10 @@ async fn a_bill_to_is_a_person_or_a_business_with_its_vat_number() {
     let ok = app
         .post(
             "/v1/invoices",
-            sale(json!({"name": "Jadran d.o.o.", "tax_id": "HR 69435151530",
-            "address": {"line1": "Obala 3", "city": "Split", "country": "HR"}})),
+            sale(
+                json!({"kind": "business", "name": "Jadran d.o.o.", "tax_id": "HR 69435151530",
+            "address": {"line1": "Obala 3", "city": "Split", "country": "HR"}}),
+            ),
         )
         .await
         .expect(201);
@@ -202,6 +204,24 @@ async fn a_bill_to_is_a_person_or_a_business_with_its_vat_number() {
             Some("HR 69435151530"),
             Some("HR 69435151530")
         )
+    );
+    // The older `tax_id` alone: a VAT number where it is one, else a tax code; it never
+    // makes the buyer a business.
+    let older = app
+        .post(
+            "/v1/invoices",
+            sale(json!({"name": "Ivana Horvat", "tax_id": "RSSMRA80A01H501U"})),
+        )
+        .await
+        .expect(201);
+    let b = &older.body["bill_to"];
+    assert_eq!(
+        (
+            b["kind"].as_str(),
+            b["vat_id"].as_str(),
+            b["tax_code"].as_str()
+        ),
+        (Some("person"), None, Some("RSSMRA80A01H501U"))
     );
     let abroad = app
         .post(

@@ -528,3 +528,18 @@ fn the_cli_imports_tables_checks_the_config_and_lists_submissions() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+/// Alloggiati Web cannot withdraw a registration: a check-in is not undone there.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_check_in_registered_with_the_police_cannot_be_undone() {
+    let sim = Sim::start(day()).await;
+    let app = hotel(&sim).await;
+    let (r, _) = submission_of(&app, &family(&app).await[..1], 2).await;
+    app.post(&format!("/v1/reservations/{r}/undo-check-in"), json!({}))
+        .await
+        .problem(409, "undo_not_possible");
+    assert_eq!(
+        app.get(&format!("/v1/reservations/{r}")).await.body["status"],
+        "checked_in"
+    );
+}

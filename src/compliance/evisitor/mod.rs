@@ -83,20 +83,37 @@ impl Evisitor {
         *self.cookies.lock().unwrap_or_else(|p| p.into_inner()) = value;
     }
 
+    /// `text` with the secrets replaced, as they are and as JSON writes them (a quote or a
+    /// backslash in a password is escaped in a body).
     fn redact(&self, text: &str) -> String {
         let s = &self.settings;
         [s.password.as_str(), s.api_key.as_str()]
             .iter()
             .filter(|x| !x.is_empty())
-            .fold(text.to_string(), |acc, x| acc.replace(*x, REDACTED))
+            .flat_map(|x| {
+                let escaped = serde_json::to_string(x).unwrap_or_default();
+                [escaped.trim_matches('"').to_string(), x.to_string()]
+            })
+            .fold(text.to_string(), |acc, x| acc.replace(&x, REDACTED))
     }
 
-    /// One call; the exchange is logged with the secrets replaced.
+    /// One call; the exchange is logged with the secrets replaced (`logged`: the body as
+    /// the log keeps it, when it differs from the one sent).
     fn call(
         &self,
         operation: &str,
         url: &str,
         body: Option<&str>,
+    ) -> (Exchange, Result<Reply, TransportError>) {
+        self.call_logged(operation, url, body, None)
+    }
+
+    fn call_logged(
+        &self,
+        operation: &str,
+        url: &str,
+        body: Option<&str>,
+        logged: Option<String>,
     ) -> (Exchange, Result<Reply, TransportError>) {
         let cookie = self.cookie().unwrap_or_default();
         let mut headers = vec![("Accept", "application/json")];
@@ -112,8 +129,8 @@ impl Evisitor {
             Some(b) => self.transport.post(url, &headers, b),
             None => self.transport.get(url, &headers),
         };
-        let request = body
-            .map(|b| self.redact(b))
+        let request = logged
+            .or_else(|| body.map(|b| self.redact(b)))
             .unwrap_or_else(|| url.to_string());
         let redact = |t: &str| self.redact(t);
         let exchange =
@@ -130,7 +147,18 @@ impl Evisitor {
         }
         let url = format!("{}/Resources/AspNetFormsAuth/Authentication/Login", s.root);
         self.set_cookie(None);
-        let (exchange, result) = self.call("Login", &url, Some(&body.to_string()));
+        // The log keeps the body with the secrets taken out as values, not found in text.
+        let mut shown = body.clone();
+        shown["Password"] = json!(REDACTED);
+        if !s.api_key.is_empty() {
+            shown["apikey"] = json!(REDACTED);
+        }
+        let (exchange, result) = self.call_logged(
+            "Login",
+            &url,
+            Some(&body.to_string()),
+            Some(shown.to_string()),
+        );
         let retry = |reason: String| Outcome::Retry {
             reason,
             after: None,
@@ -139,10 +167,13 @@ impl Evisitor {
             Err(TransportError::NotSent(m) | TransportError::NoAnswer(m)) => {
                 Err(retry(format!("cannot sign in to eVisitor: {m}")))
             }
-            Ok(r) if r.status == 200 && r.body.trim() == "true" => {
+            Ok(r) if r.status == 200 && r.body.trim() == "true" && !r.cookies.is_empty() => {
                 self.set_cookie(Some(r.cookies.join(";")));
                 Ok(())
             }
+            Ok(r) if r.status == 200 && r.body.trim() == "true" => Err(retry(
+                "eVisitor said the sign-in worked but set no cookies, so no call can follow; a proxy between innkeep and eVisitor may be removing them".into(),
+            )),
             Ok(r) if r.status == 200 && r.body.trim() == "false" => Err(retry(
                 "eVisitor refused the user name or password; check compliance.registration.username and password".into(),
             )),
@@ -243,6 +274,11 @@ impl RegistrationScheme for Evisitor {
         codes: &dyn CodeLookup,
         party: &Party,
     ) -> AppResult<Result<Prepared, Vec<Problem>>> {
+        // Croatia is in every country list eVisitor has: without it, none was ever loaded.
+        if !codes.exists(SCHEME, tables::COUNTRIES, "HRV")? {
+            let scheme = SCHEME.to_string();
+            return Err(crate::refusal::FiscalRefusal::TablesMissing { scheme }.into());
+        }
         Ok(
             tourist::check_ins(codes, party, &self.settings.defaults)?.map(|rows| Prepared {
                 rows,
@@ -357,6 +393,16 @@ impl RegistrationScheme for Evisitor {
         true
     }
 
+    fn withdraws(&self) -> bool {
+        true
+    }
+
+    fn unknown_advice(&self) -> &'static str {
+        "Look these guests up on eVisitor (the list of check-ins and check-outs): if they are not there, retry this \
+         submission (a check-in is sent under the same ID, which never counts a guest twice; a check-out eVisitor \
+         already has counts as done)."
+    }
+
     fn fetches_tables(&self) -> bool {
         true
     }
@@ -368,7 +414,7 @@ impl RegistrationScheme for Evisitor {
                 Ok(mut e) => log.append(&mut e),
                 Err((mut e, outcome)) => {
                     log.append(&mut e);
-                    return (log, Err(format!("{outcome:?}")));
+                    return (log, Err(outcome.reason().to_string()));
                 }
             }
             match self.fetch(&mut log) {
@@ -377,5 +423,45 @@ impl RegistrationScheme for Evisitor {
             }
         }
         (log, Err("eVisitor kept asking to sign in again".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Nowhere;
+
+    impl Transport for Nowhere {
+        fn post(&self, _: &str, _: &[(&str, &str)], _: &str) -> Result<Reply, TransportError> {
+            Err(TransportError::NotSent("no network in this test".into()))
+        }
+        fn get(&self, _: &str, _: &[(&str, &str)]) -> Result<Reply, TransportError> {
+            Err(TransportError::NotSent("no network in this test".into()))
+        }
+    }
+
+    #[test]
+    fn a_password_with_quotes_never_reaches_the_log() {
+        let password = r#"pa"ss\word"#;
+        let e = Evisitor::new(
+            Settings {
+                root: "http://127.0.0.1:9".into(),
+                username: "hotel".into(),
+                password: password.into(),
+                api_key: "key-123".into(),
+                defaults: Defaults::default(),
+            },
+            Arc::new(Nowhere),
+        );
+        let (exchange, _) = e.login();
+        let logged = exchange.request.unwrap();
+        assert!(
+            !logged.contains("ss\\\\word") && !logged.contains("key-123"),
+            "{logged}"
+        );
+        assert!(logged.contains(REDACTED));
+        let body = json!({"Password": password}).to_string();
+        assert_eq!(e.redact(&body), format!("{{\"Password\":\"{REDACTED}\"}}"));
     }
 }

@@ -175,7 +175,12 @@ impl Collect<'_> {
         self.add(
             field,
             "not_found",
-            format!("{value:?} is not in eVisitor's list {table} for this facility"),
+            match table {
+                TAX_CATEGORIES => {
+                    format!("{value:?} is not a tourist-tax category eVisitor allows this facility")
+                }
+                _ => format!("{value:?} is not in eVisitor's list {table}"),
+            },
             (
                 "problem-evisitor-code",
                 vec![("value", Value::Text(value.to_string()))],
@@ -280,7 +285,13 @@ fn body(c: &mut Collect, party: &Party, d: &Defaults) -> AppResult<Option<Json>>
         own.map(|v| v.0.clone())
             .or_else(|| (!default.is_empty()).then(|| default.to_string()))
     };
-    let category = pick(t.and_then(|t| t.tax_category.as_ref()), &d.tax_category);
+    // The hotel's default is an adult's: a guest under 18 on arrival is given theirs.
+    let minor = g.birth_date.is_some_and(|b| {
+        b.0.checked_add_months(chrono::Months::new(18 * 12))
+            .is_some_and(|adult| adult > party.arrival)
+    });
+    let default = if minor { "" } else { d.tax_category.as_str() };
+    let category = pick(t.and_then(|t| t.tax_category.as_ref()), default);
     let category = c.listed(
         category.as_deref(),
         (TAX_CATEGORIES, false),

@@ -27,7 +27,7 @@ pub async fn registration_outcome(
     db.write(move |tx| {
         store::submissions::append_exchanges(tx, &sub.id, sub.attempts, &log)?;
         let now = tx.clock().now();
-        let event = apply(tx, &mut sub, outcome, job_id)?;
+        let event = apply(tx, &mut sub, outcome, job_id, scheme.unknown_advice())?;
         sub.updated_at = Instant(format_instant(now));
         let payload = payload_of(scheme.as_ref(), &sub.rows);
         store::submissions::save(tx, &sub, &payload)?;
@@ -45,6 +45,7 @@ fn apply(
     sub: &mut Submission,
     outcome: Outcome,
     job_id: i64,
+    advice: &str,
 ) -> AppResult<Option<EventType>> {
     sub.next_attempt_at = None;
     let outcome = match outcome {
@@ -102,10 +103,7 @@ fn apply(
         }
         Outcome::Unknown { reason } => {
             move_to(sub, SubmissionStatus::ManualRequired)?;
-            sub.last_error = Some(format!(
-                "{reason}. Check the authority's records for these guests (for Alloggiati Web, the day's receipt on the portal); \
-                 if they are missing, retry this submission, or upload the day's export by hand."
-            ));
+            sub.last_error = Some(format!("{reason}. {advice}"));
             None
         }
         Outcome::Retry { .. } | Outcome::Reauthenticate { .. } | Outcome::Progress { .. } => None,

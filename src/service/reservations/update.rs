@@ -183,7 +183,12 @@ pub async fn update(
             crate::service::stays::mark_dirty(tx, left, &r.updated_at)?;
         }
         if old.status == Status::CheckedIn && r.status == Status::CheckedIn {
-            crate::service::registration_changes::resend_changed(tx, &c, &r, false)?;
+            crate::service::registration_changes::resend_changed(
+                tx,
+                &c,
+                &r,
+                crate::service::registration_changes::Strict::Never,
+            )?;
         }
         let event = match (old.status, r.status) {
             (a, Status::Cancelled) if a != Status::Cancelled => EventType::ReservationCancelled,
