@@ -212,7 +212,7 @@ error-gender = Scegli il sesso come risulta dal documento dell'ospite.
 flash-checked-in = Check-in fatto. La camera è dell'ospite.
 flash-checked-out = Check-out fatto. La fattura è qui sotto, pronta da stampare.
 flash-charge-added = L'addebito è sul conto.
-flash-companion-added = L'accompagnatore è nel gruppo. I dati per la schedina si chiedono al check-in.
+flash-companion-added = L'accompagnatore è nel gruppo. I dati per la registrazione si chiedono al check-in.
 flash-cancelled = La prenotazione è annullata. La camera è di nuovo libera.
 flash-no-show = Segnata come mancato arrivo. La camera è di nuovo libera.
 flash-paid = Il pagamento è registrato.
@@ -253,7 +253,7 @@ submission-manual_required = da inviare a mano (vedi il centro adempimenti)
 check-in-title = Check-in di { $guest } · { $code }
 check-in-room = La camera
 check-in-no-room = Nessuna camera di questa tipologia è libera e in servizio adesso. Liberane una nel planning, o cambia la tipologia della prenotazione.
-check-in-registration-of = Dati per la schedina di
+check-in-registration-of = Dati per la registrazione di
 check-in-companion = Aggiungi un accompagnatore
 welcome-title = Benvenuti in innkeep
 welcome-intro = Questo innkeep è nuovo. Indicate i dati dell'hotel e create il primo amministratore; tutto si può cambiare più tardi in Amministrazione.
@@ -306,7 +306,7 @@ welcome-cis-outside-vat = L'hotel non è nel sistema IVA
 welcome-scheme-configured = Già configurato nel file di configurazione.
 welcome-submit = Configura innkeep ed entra
 welcome-other-origin = Questo modulo va inviato dalla pagina di innkeep. Riaprite l'indirizzo di innkeep e compilatelo lì.
-check-in-companion-hint = Chi alloggia nella stessa camera. Scrivete nome e dati per la schedina: si salvano con il check-in o con «Aggiungi accompagnatore».
+check-in-companion-hint = Chi alloggia nella stessa camera. Scrivete nome e dati per la registrazione: si salvano con il check-in o con «Aggiungi accompagnatore».
 action-add-companion = Aggiungi accompagnatore
 guest-role-single = ospite singolo
 guest-role-family-head = capofamiglia
@@ -315,8 +315,8 @@ guest-role-family-member = familiare
 guest-role-group-member = membro del gruppo
 check-in-guest-changed = Qualcun altro ha modificato i dati di un ospite nel frattempo. La pagina mostra quello che hai scritto; controllalo e rifai il check-in.
 check-in-registration-missing = { $count ->
-    [one] Per la schedina alloggiati manca ancora un dato; è segnato qui sotto. Completalo e rifai il check-in.
-   *[other] Per la schedina alloggiati mancano ancora { $count } dati; sono segnati qui sotto. Completali e rifai il check-in.
+    [one] Per la registrazione dell'ospite manca ancora un dato; è segnato qui sotto. Completalo e rifai il check-in.
+   *[other] Per la registrazione dell'ospite mancano ancora { $count } dati; sono segnati qui sotto. Completali e rifai il check-in.
 }
 back-to-reservation = Torna alla prenotazione
 housekeeping-clean = pulita
@@ -777,7 +777,7 @@ compliance-for = Per
 compliance-due = Scadenza (UTC)
 compliance-problem = Ultimo problema
 compliance-send-again = Invia di nuovo
-submission-kind-guest_registration = schedina alloggiati
+submission-kind-guest_registration = registrazione degli ospiti
 submission-kind-fiscal_receipt = ricevuta fiscale
 submission-kind-fiscal_payment_change = cambio del metodo di pagamento
 submission-kind-guest_departure = partenza degli ospiti
