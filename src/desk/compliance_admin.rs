@@ -37,6 +37,8 @@ struct CentrePage {
     open: Vec<Row>,
     registration: bool,
     day: String,
+    /// Whether the tables are fetched from the authority (a button fetches them now).
+    fetched: bool,
     tables: Vec<[String; 4]>,
     table_names: Vec<String>,
     upload_error: Option<String>,
@@ -157,6 +159,7 @@ async fn render(
             certificate_warning = Some(t.n("compliance-certificate-renew", days));
         }
     }
+    let fetched = state.svc.compliance().registration.fetches_tables();
     let body = CentrePage {
         problem,
         facts,
@@ -179,7 +182,13 @@ async fn render(
                 ]
             })
             .collect(),
-        table_names: TABLES.iter().map(|x| x.to_string()).collect(),
+        table_names: match fetched {
+            true => crate::compliance::evisitor::tables::TABLES.iter(),
+            false => TABLES.iter(),
+        }
+        .map(|x| x.to_string())
+        .collect(),
+        fetched,
         upload_error,
         shell,
     };
@@ -224,6 +233,27 @@ pub async fn retry(
                 None,
             )
             .await
+        }
+        Err(e) => server_error(&t, &e),
+    }
+}
+
+/// `POST /admin/compliance/tables/fetch`: fetches the authority's code tables now.
+#[handler]
+pub async fn fetch(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t, _) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
+    match crate::service::code_tables::fetch_now(&state.svc, &s.principal).await {
+        Ok(_) => web::redirect(
+            StatusCode::SEE_OTHER,
+            "/admin/compliance?done=tables-fetched",
+        ),
+        Err(e) if e.kind == Kind::Conflict => {
+            let shell = Shell::new(&s, t, "admin");
+            let problem = Some(shell.t.with(
+                "compliance-fetch-failed",
+                &[("why", Arg::Text(e.detail.clone()))],
+            ));
+            render(&state, &s, shell, StatusCode::CONFLICT, problem, None).await
         }
         Err(e) => server_error(&t, &e),
     }

@@ -212,6 +212,7 @@ pub const FLASHES: &[&str] = &[
     "webhook-redelivered",
     "submission-retried",
     "table-imported",
+    "tables-fetched",
     "language-saved",
     "staff-language",
     "staff-operator-mark",

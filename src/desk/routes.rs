@@ -62,6 +62,10 @@ pub fn mount(r: Route) -> Route {
             poem::post(super::compliance_admin::upload),
         )
         .at(
+            "/admin/compliance/tables/fetch",
+            poem::post(super::compliance_admin::fetch),
+        )
+        .at(
             "/admin/webhooks",
             poem::get(super::webhooks_admin::list).post(super::webhooks_admin::add),
         )

@@ -65,6 +65,14 @@ pub async fn refresh_tables(
     Ok(Some(n))
 }
 
+/// Fetches the registration scheme's code tables now, for an administrator: how many tables
+/// were loaded (none when the scheme keeps no fetched tables).
+pub async fn fetch_now(svc: &Services, p: &Principal) -> AppResult<usize> {
+    p.require(Scope::Compliance)?;
+    let scheme = svc.compliance().registration.clone();
+    Ok(refresh_tables(svc.db(), scheme, true).await?.unwrap_or(0))
+}
+
 /// The lists a receptionist picks the tourist board's values from, by the desk's field name
 /// ((code, label) each), when the scheme asks them; `None` when it does not.
 pub async fn tourist_lists(

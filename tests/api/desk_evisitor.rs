@@ -325,3 +325,47 @@ async fn a_mistaken_check_in_is_undone_from_the_reservation_page() {
     })
     .await;
 }
+
+/// The compliance centre lists eVisitor's lists as fetched and fetches them again on
+/// request; when eVisitor cannot be reached, it says so and keeps the ones loaded.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_compliance_centre_fetches_evisitors_lists_on_request() {
+    let sim = Sim::start().await;
+    let app = hotel(&sim, None).await;
+    let root = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &root).await;
+    let page = a.get("/admin/compliance").await;
+    assert!(
+        page.text.contains("Croatia, eVisitor")
+            && page.text.contains("TTPaymentCategoryLookup2")
+            && page.text.contains("fetched from hr-evisitor")
+            && page.text.contains("Fetch the lists now"),
+        "{}",
+        page.text
+    );
+    let csrf = Browser::csrf(&page);
+    let logins = sim.calls().iter().filter(|c| *c == "Login").count();
+    let done = a
+        .post("/admin/compliance/tables/fetch", &[("csrf", &csrf)])
+        .await;
+    assert_eq!(done.status, 303, "{}", done.text);
+    assert!(sim.calls().iter().filter(|c| *c == "Login").count() >= logins);
+    assert!(
+        sim.calls()
+            .iter()
+            .filter(|c| *c == "GET CountryLookup")
+            .count()
+            >= 2
+    );
+    sim.set_down(true);
+    let failed = a
+        .post("/admin/compliance/tables/fetch", &[("csrf", &csrf)])
+        .await;
+    assert_eq!(failed.status, 409, "{}", failed.text);
+    assert!(
+        failed.text.contains("the ones loaded stay in use"),
+        "{}",
+        failed.text
+    );
+    assert!(failed.text.contains("CountryLookup"));
+}
