@@ -172,6 +172,10 @@ impl RegistrationScheme for LiveRegistration {
         self.scheme().fetches_tables()
     }
 
+    fn table_names(&self) -> &'static [&'static str] {
+        self.scheme().table_names()
+    }
+
     fn fetch_tables(&self) -> super::FetchedTables {
         self.scheme().fetch_tables()
     }

@@ -225,6 +225,11 @@ pub trait RegistrationScheme: Send + Sync {
         false
     }
 
+    /// The code tables the scheme reads (imported or fetched), by their official names.
+    fn table_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Whether the scheme fetches its code tables from the authority.
     fn fetches_tables(&self) -> bool {
         false

@@ -182,10 +182,11 @@ async fn render(
                 ]
             })
             .collect(),
-        table_names: match fetched {
-            true => crate::compliance::evisitor::tables::TABLES.iter(),
-            false => TABLES.iter(),
+        table_names: match state.svc.compliance().registration.table_names() {
+            [] => TABLES.as_slice(),
+            names => names,
         }
+        .iter()
         .map(|x| x.to_string())
         .collect(),
         fetched,

@@ -270,10 +270,23 @@ pub(super) async fn apply(
             Some(page) => web::redirect(StatusCode::SEE_OTHER, &format!("{page}&done={flash}")),
             None => done(&id, flash),
         },
-        Err(e) => match refusal_of(&e, typed, &t) {
-            Some(r) => refuse(state, s, t, id, status_of(&e), r).await,
-            None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
-        },
+        Err(e) => refused(state, s, t, id, e, typed).await,
+    }
+}
+
+/// The reservation page again after the use case refused, with `typed` kept; a failure
+/// that is not a refusal answered as a failed read.
+async fn refused(
+    state: &DeskState,
+    s: &crate::service::desk::DeskSession,
+    t: T,
+    id: String,
+    e: AppError,
+    typed: HashMap<String, String>,
+) -> Response {
+    match refusal_of(&e, typed, &t) {
+        Some(r) => refuse(state, s, t, id, status_of(&e), r).await,
+        None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
     }
 }
 
@@ -309,10 +322,7 @@ pub async fn undo_check_in(
     let version = posted.fields.version.parse().ok();
     match crate::service::undo_check_in::undo(&state.svc, &s.principal, id.clone(), version).await {
         Ok(_) => done(&id, "check-in-undone"),
-        Err(e) => match refusal_of(&e, HashMap::new(), &t) {
-            Some(r) => refuse(&state, &s, t, id, status_of(&e), r).await,
-            None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
-        },
+        Err(e) => refused(&state, &s, t, id, e, HashMap::new()).await,
     }
 }
 

@@ -62,7 +62,7 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
             .filter(|t| t.scheme == name)
             .collect();
         let oldest = loaded.iter().map(|t| t.imported_at.clone()).min();
-        let kept = crate::compliance::evisitor::tables::TABLES.len();
+        let kept = scheme.table_names().len();
         Some((name.to_string(), kept, loaded.len(), oldest))
     } else {
         None

@@ -344,12 +344,10 @@ async fn the_compliance_centre_fetches_evisitors_lists_on_request() {
         page.text
     );
     let csrf = Browser::csrf(&page);
-    let logins = sim.calls().iter().filter(|c| *c == "Login").count();
     let done = a
         .post("/admin/compliance/tables/fetch", &[("csrf", &csrf)])
         .await;
     assert_eq!(done.status, 303, "{}", done.text);
-    assert!(sim.calls().iter().filter(|c| *c == "Login").count() >= logins);
     assert!(
         sim.calls()
             .iter()

@@ -331,4 +331,8 @@ impl RegistrationScheme for Alloggiati {
     fn export(&self, lines: &[String]) -> String {
         lines.join(SEPARATOR)
     }
+
+    fn table_names(&self) -> &'static [&'static str] {
+        &crate::compliance::codes::TABLES
+    }
 }

@@ -407,6 +407,10 @@ impl RegistrationScheme for Evisitor {
         true
     }
 
+    fn table_names(&self) -> &'static [&'static str] {
+        &TABLES
+    }
+
     fn fetch_tables(&self) -> super::FetchedTables {
         let mut log = Vec::new();
         for fresh in [false, true] {
