@@ -272,6 +272,9 @@ impl App {
             Arc::new(crate::jobs::fiscal::FiscalHandler::new(
                 compliance.fiscal.clone(),
             )),
+            Arc::new(crate::jobs::einvoice::EInvoiceHandler::new(
+                compliance.einvoice.clone(),
+            )),
         ];
         if let Some((_, plan)) = backup {
             handlers.push(Arc::new(crate::jobs::backup::BackupHandler::new(plan)));

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 pub mod backup;
 pub mod compliance;
 pub mod desk;
+pub mod einvoice;
 pub mod fiscal;
 pub mod hub;
 pub mod own;
@@ -25,6 +26,7 @@ pub use compliance::{
     ComplianceConfig, EVISITOR_ENDPOINT, EVISITOR_TEST_ENDPOINT, RegistrationConfig,
     RegistrationSchemeName, Secret,
 };
+pub use einvoice::{EInvoiceConfig, EInvoiceSchemeName};
 pub use fiscal::{FiscalConfig, FiscalSchemeName};
 
 /// The system-wide configuration file of an installed innkeep.
@@ -350,6 +352,7 @@ pub fn load(
         .check()
         .map_err(ConfigError)?;
     config.compliance.fiscal.check().map_err(ConfigError)?;
+    config.compliance.einvoice.check().map_err(ConfigError)?;
     if !(1..=3650).contains(&config.desk.kiosk_days) {
         return Err(ConfigError(format!(
             "desk.kiosk_days must be between 1 and 3650 (days a kiosk stays paired), not {}",

@@ -865,6 +865,7 @@ rule-invalid_phone = must be a phone number such as +39 055 123 4567 (5 to 20 di
 rule-invalid_country = must be an ISO 3166-1 alpha-2 country code in upper case, such as IT or HR
 rule-invalid_currency = must be an ISO 4217 currency code in upper case, such as EUR
 rule-invalid_code = must be 1 to 16 characters of A-Z, 0-9, _ and -
+rule-invalid_kpd_code = must be a KPD 2025 code of six digits in pairs, such as 55.10.00
 rule-invalid_pattern = may contain letters, digits, -, _, / and the placeholder {"{"}year{"}"} (1 to 32 characters)
 rule-invalid_date = must be a real date written YYYY-MM-DD
 rule-invalid_time_zone = must be an IANA time zone such as Europe/Rome

@@ -884,6 +884,7 @@ rule-invalid_phone = mora biti telefonski broj, npr. +385 1 234 5678 (5 do 20 zn
 rule-invalid_country = mora biti oznaka države velikim slovima (ISO 3166-1), npr. HR ili IT
 rule-invalid_currency = mora biti oznaka valute velikim slovima (ISO 4217), npr. EUR
 rule-invalid_code = 1 do 16 znakova od A-Z, 0-9, _ i -
+rule-invalid_kpd_code = mora biti šifra KPD 2025 od šest znamenki u parovima, npr. 55.10.00
 rule-invalid_pattern = smije sadržavati slova, znamenke, -, _, / i oznaku {"{"}year{"}"} (1 do 32 znaka)
 rule-invalid_date = mora biti stvaran datum u obliku GGGG-MM-DD
 rule-invalid_time_zone = mora biti IANA vremenska zona, npr. Europe/Zagreb

@@ -864,6 +864,7 @@ rule-invalid_phone = deve essere un numero di telefono come +39 055 123 4567 (da
 rule-invalid_country = deve essere la sigla del paese in maiuscolo (ISO 3166-1), come IT o HR
 rule-invalid_currency = deve essere la sigla della valuta in maiuscolo (ISO 4217), come EUR
 rule-invalid_code = da 1 a 16 caratteri tra A-Z, 0-9, _ e -
+rule-invalid_kpd_code = deve essere un codice KPD 2025 di sei cifre a coppie, come 55.10.00
 rule-invalid_pattern = può contenere lettere, cifre, -, _, / e il segnaposto {"{"}year{"}"} (da 1 a 32 caratteri)
 rule-invalid_date = deve essere una data vera, scritta AAAA-MM-GG
 rule-invalid_time_zone = deve essere un fuso orario IANA come Europe/Rome

@@ -39,6 +39,8 @@ impl Switch {
         Compliance {
             fiscal: Arc::new(LiveFiscal(self.clone())),
             registration: Arc::new(LiveRegistration(self.clone())),
+            // Configured in the file only, never switched while running.
+            einvoice: self.now().einvoice,
         }
     }
 }

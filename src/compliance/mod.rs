@@ -15,8 +15,11 @@ pub mod alloggiati;
 pub mod cis;
 pub mod codes;
 pub mod collect;
+pub mod einvoice;
+pub mod eracun;
 pub mod evisitor;
 pub mod live;
+pub mod mer;
 pub mod transport;
 
 use std::sync::Arc;
@@ -339,6 +342,8 @@ pub struct Compliance {
     pub fiscal: Arc<dyn FiscalScheme>,
     /// Guest registration.
     pub registration: Arc<dyn RegistrationScheme>,
+    /// E-invoices to businesses.
+    pub einvoice: Arc<dyn einvoice::EInvoiceScheme>,
 }
 
 impl Default for Compliance {
@@ -346,6 +351,7 @@ impl Default for Compliance {
         Compliance {
             fiscal: Arc::new(NoFiscal),
             registration: Arc::new(NoRegistration),
+            einvoice: Arc::new(einvoice::NoEInvoice),
         }
     }
 }
@@ -386,7 +392,7 @@ impl Compliance {
                         tax_category: r.tax_category.trim().to_string(),
                     },
                 },
-                transport,
+                transport.clone(),
             )),
             Name::ItAlloggiati => Arc::new(alloggiati::Alloggiati::new(
                 alloggiati::Settings {
@@ -396,12 +402,13 @@ impl Compliance {
                     ws_key: r.ws_key.expose().to_string(),
                     dry_run: r.dry_run,
                 },
-                transport,
+                transport.clone(),
             )),
         };
         Ok(Compliance {
             registration,
             fiscal: fiscal_scheme(&config.fiscal)?,
+            einvoice: einvoice_scheme(&config.einvoice, transport),
         })
     }
 
@@ -411,6 +418,42 @@ impl Compliance {
             config,
             Arc::new(transport::HttpTransport::new(CALL_TIMEOUT)),
         )
+    }
+}
+
+/// The e-invoice scheme `[compliance.einvoice]` configures, sending through `transport`.
+fn einvoice_scheme(
+    e: &crate::config::EInvoiceConfig,
+    transport: Arc<dyn transport::Transport>,
+) -> Arc<dyn einvoice::EInvoiceScheme> {
+    use crate::config::EInvoiceSchemeName as Name;
+    use crate::config::einvoice::IntermediaryName;
+    match e.scheme {
+        Name::None => Arc::new(einvoice::NoEInvoice),
+        Name::HrEracun => {
+            let intermediary: Arc<dyn einvoice::Intermediary> = match e.intermediary {
+                IntermediaryName::MojEracun => Arc::new(mer::MojEracun::new(
+                    mer::Account {
+                        root: e.endpoint.trim_end_matches('/').to_string(),
+                        username: e.username.clone(),
+                        password: e.password.expose().to_string(),
+                        company_id: e.company_id.clone(),
+                        company_bu: e.company_bu.clone(),
+                        software_id: e.software_id.clone(),
+                    },
+                    transport,
+                )),
+            };
+            Arc::new(eracun::HrEracun::new(
+                eracun::Settings {
+                    iban: e.iban.clone(),
+                    operator: (e.operator_name.clone(), e.operator_oib.clone()),
+                    kpd_default: e.kpd_default.clone(),
+                    due_days: e.due_days,
+                },
+                intermediary,
+            ))
+        }
     }
 }
 

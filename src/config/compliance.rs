@@ -84,6 +84,8 @@ pub struct ComplianceConfig {
     pub registration: RegistrationConfig,
     /// Fiscal receipts.
     pub fiscal: super::fiscal::FiscalConfig,
+    /// E-invoices to businesses.
+    pub einvoice: super::einvoice::EInvoiceConfig,
 }
 
 /// Checks that `value` (the key `key`) is an http or https URL with a host.

@@ -116,6 +116,24 @@ string_enum! {
 }
 
 string_enum! {
+    /// What an invoice line bills: the stay's nights, a folio charge, or the city tax.
+    pub enum LineKind { Accommodation = "accommodation", Charge = "charge", CityTax = "city_tax" }
+}
+
+string_enum! {
+    /// Where an e-invoice stands: `queued` (built, waiting for the intermediary), `sent` (the
+    /// intermediary took it), `delivered` (the buyer has it), `fiscalized` (the tax
+    /// administration has it), `rejected` (refused, with the reason).
+    pub enum EInvoiceStatus {
+        Queued = "queued",
+        Sent = "sent",
+        Delivered = "delivered",
+        Fiscalized = "fiscalized",
+        Rejected = "rejected",
+    }
+}
+
+string_enum! {
     /// An invoice or its reversal.
     pub enum InvoiceKind { Invoice = "invoice", CreditNote = "credit_note" }
 }
@@ -141,6 +159,12 @@ string_enum! {
         FiscalReceipt = "fiscal_receipt",
         /// A change of an issued receipt's payment method (Croatia: CIS's PromijeniNacPlac).
         FiscalPaymentChange = "fiscal_payment_change",
+        /// An e-invoice sent through the intermediary (Croatia: eRačun), followed until it is
+        /// fiscalized or rejected.
+        EInvoice = "einvoice",
+        /// A month's payments of e-invoices, reported by the 20th of the next (Croatia:
+        /// eIzvještavanje, `EvidentirajNaplatu`).
+        EInvoicePayments = "einvoice_payments",
     }
 }
 
@@ -155,6 +179,8 @@ string_enum! {
         Registration = "registration",
         /// Takes the daily backup.
         Backup = "backup",
+        /// Sends an e-invoice or a payment report through the intermediary.
+        EInvoice = "einvoice",
     }
 }
 
@@ -166,6 +192,7 @@ impl SubmissionKind {
             | SubmissionKind::GuestDeparture
             | SubmissionKind::GuestWithdrawal => JobKind::Registration,
             SubmissionKind::FiscalReceipt | SubmissionKind::FiscalPaymentChange => JobKind::Fiscal,
+            SubmissionKind::EInvoice | SubmissionKind::EInvoicePayments => JobKind::EInvoice,
         }
     }
 }

@@ -32,6 +32,10 @@ string_enum! {
         /// An issued invoice's payment method was changed (reported to the fiscal system
         /// where the law needs it).
         InvoicePaymentMethodChanged = "invoice.payment_method_changed",
+        /// An invoice's e-invoice moved on at the intermediary: sent, or delivered to the
+        /// buyer (its fiscalization is `invoice.fiscalized`, a rejection
+        /// `invoice.fiscalization_failed`).
+        InvoiceEInvoiceUpdated = "invoice.einvoice_updated",
         /// The authority accepted a guest registration.
         RegistrationAccepted = "registration.accepted",
         /// The authority rejected a guest registration.

@@ -252,6 +252,18 @@ pub fn currency(s: &String) -> Check {
     }
 }
 
+/// A KPD 2025 code: `NN.NN.NN`.
+pub fn kpd_code(s: &String) -> Check {
+    if crate::domain::kpd::valid(s) {
+        Ok(())
+    } else {
+        Err(Rule::new(
+            "invalid_kpd_code",
+            "must be a KPD 2025 code of six digits in pairs, such as 55.10.00",
+        ))
+    }
+}
+
 /// A room-type code: 1 to 16 of `A-Z`, `0-9`, `_` and `-`.
 pub fn room_type_code(s: &String) -> Check {
     let ok = (1..=16).contains(&s.len())

@@ -79,6 +79,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("rule-invalid_country", &[]),
     ("rule-invalid_currency", &[]),
     ("rule-invalid_code", &[]),
+    ("rule-invalid_kpd_code", &[]),
     ("rule-invalid_pattern", &[]),
     ("rule-invalid_date", &[]),
     ("rule-invalid_time_zone", &[]),

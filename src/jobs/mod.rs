@@ -19,6 +19,7 @@
 
 pub mod backup;
 pub mod destination;
+pub mod einvoice;
 pub mod fiscal;
 pub mod hub;
 pub mod registration;

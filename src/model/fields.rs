@@ -108,6 +108,12 @@ pub struct Code(pub String);
 scalar_type!(impl [] Code, "room_type_code".to_string(), string_schema(Some(1), 16, "^[A-Z0-9_-]{1,16}$"));
 string_field!(impl [] Code, Code, rules::room_type_code);
 
+/// A KPD 2025 code (Croatia's product classification), `NN.NN.NN`, such as `55.10.00`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kpd(pub String);
+scalar_type!(impl [] Kpd, "kpd_code".to_string(), string_schema(Some(8), 8, r"^\d{2}\.\d{2}\.\d{2}$"));
+string_field!(impl [] Kpd, Kpd, rules::kpd_code);
+
 /// The shape of every IANA time zone name (the spec's pattern for `time_zone`).
 pub const TIME_ZONE_PATTERN: &str = r"^[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*$";
 
@@ -344,6 +350,7 @@ into_string!(impl [const MAX: usize] Text<MAX>);
 into_string!(impl [] Email);
 into_string!(impl [] Phone);
 into_string!(impl [] Code);
+into_string!(impl [] Kpd);
 into_string!(impl [] TimeZone);
 into_string!(impl [] Series);
 into_string!(impl [] Country);

@@ -1,11 +1,13 @@
 //! Folio charges, invoices, credit notes and payments.
 
-use crate::domain::enums::FiscalStatus;
+use crate::domain::enums::{EInvoiceStatus, FiscalStatus};
 use poem_openapi::Object;
 
-use crate::domain::enums::{BuyerKind, InvoiceKind, InvoiceStatus, PaymentKind, PaymentMethod};
+use crate::domain::enums::{
+    BuyerKind, InvoiceKind, InvoiceStatus, LineKind, PaymentKind, PaymentMethod,
+};
 use crate::input_object;
-use crate::model::fields::{Currency, GuestId, Int, InvoiceId, Line, ReservationId, RoomId};
+use crate::model::fields::{Currency, GuestId, Int, InvoiceId, Kpd, Line, ReservationId, RoomId};
 use crate::model::{Address, Date, Instant, Reservation};
 
 input_object! {
@@ -21,6 +23,9 @@ input_object! {
         pub tax_rate: Option<Int<0, 10_000>>,
         /// The day it was delivered; defaults to today.
         pub service_date: Option<Date>,
+        /// Its KPD 2025 code on a Croatian e-invoice (`NN.NN.NN`, such as `56.30.00` for
+        /// drinks served); absent takes the property's default.
+        pub kpd_code: Option<Kpd>,
     }
 }
 
@@ -47,6 +52,8 @@ pub struct Charge {
     pub service_date: Date,
     /// The invoice that billed it, once billed.
     pub invoice_id: Option<String>,
+    /// Its KPD 2025 code on a Croatian e-invoice, when it names one.
+    pub kpd_code: Option<String>,
     /// When it was added.
     pub created_at: Instant,
 }
@@ -95,6 +102,11 @@ pub struct InvoiceLine {
     pub gross_amount: i64,
     /// The day it was delivered.
     pub service_date: Option<Date>,
+    /// What it bills: `accommodation` (the stay's nights), `charge` (a folio charge or a
+    /// sale's line) or `city_tax`.
+    pub kind: LineKind,
+    /// The KPD 2025 code its e-invoice classified it with (Croatia), when it has one.
+    pub kpd_code: Option<String>,
 }
 
 /// Sums of the lines.
@@ -174,6 +186,31 @@ pub struct Fiscal {
     /// The latest time the receipt may reach the authority (for `hr-cis`, two days after
     /// issue).
     pub deliver_by: Option<Instant>,
+    /// The e-invoice, when the invoice is one (Croatia, `hr-eracun`): its status at the
+    /// intermediary and the SHA-256 of the document as issued (served at
+    /// `GET /invoices/{id}/einvoice.xml`). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub einvoice: Option<EInvoice>,
+}
+
+/// An invoice's e-invoice and where it stands.
+///
+/// `status`: `queued` (built, waiting for the intermediary), `sent` (the intermediary took
+/// it), `delivered` (the buyer has it), `fiscalized` (the tax administration has it; the
+/// fiscal record is `fiscalized` too) or `rejected` (refused; `last_error` says why, and the
+/// fiscal record is `failed`).
+#[derive(Debug, Clone, Object, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EInvoice {
+    /// Where it stands.
+    pub status: EInvoiceStatus,
+    /// The intermediary that carries it, such as `moj-eracun`.
+    pub intermediary: String,
+    /// The intermediary's id of the document, once it has one.
+    pub reference: Option<String>,
+    /// SHA-256 of the document, hex.
+    pub sha256: String,
+    /// The last problem, in plain words.
+    pub last_error: Option<String>,
 }
 
 impl Fiscal {
@@ -189,6 +226,7 @@ impl Fiscal {
             last_error: None,
             receipt_number: None,
             deliver_by: None,
+            einvoice: None,
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::domain::enums::HousekeepingStatus;
 use crate::input_object;
 use crate::model::Patch;
 use crate::model::fields::{
-    Code, Country, Currency, Int, Line, RoomTypeId, Series, Text, TimeZone,
+    Code, Country, Currency, Int, Kpd, Line, RoomTypeId, Series, Text, TimeZone,
 };
 use crate::model::{Date, Instant};
 
@@ -134,6 +134,9 @@ pub struct RoomType {
     pub base_rate: i64,
     /// ISO 4217 currency of `base_rate`.
     pub currency: String,
+    /// The KPD 2025 code its nights carry on a Croatian e-invoice; null takes the
+    /// property's default (`55.10.00`, hotel accommodation, unless configured otherwise).
+    pub kpd_code: Option<String>,
     /// Incremented by every change; served as the ETag.
     pub version: i64,
     /// When it was created.
@@ -157,6 +160,9 @@ input_object! {
         pub base_rate: Int<0, 100_000_000>,
         /// ISO 4217 currency; defaults to the property's.
         pub currency: Option<Currency>,
+        /// The KPD 2025 code its nights carry on a Croatian e-invoice (`NN.NN.NN`); absent
+        /// takes the property's default.
+        pub kpd_code: Option<Kpd>,
     }
 }
 
@@ -175,6 +181,8 @@ input_object! {
         pub base_rate: Patch<Int<0, 100_000_000>>,
         /// ISO 4217 currency.
         pub currency: Patch<Currency>,
+        /// The KPD 2025 code its nights carry on a Croatian e-invoice; null clears it.
+        pub kpd_code: MaybeUndefined<Kpd>,
     }
     ignore ["id", "version", "created_at", "updated_at"]
 }

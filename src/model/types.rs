@@ -12,9 +12,9 @@ use serde_json::Value;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 use crate::domain::enums::{
-    ActorKind, BuyerKind, DeliveryOutcome, DeviceCodeStatus, DocumentType, FiscalStatus, Gender,
-    HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind, JobStatus, PaymentKind, PaymentMethod,
-    RowStatus, Source, SubmissionKind, SubmissionStatus,
+    ActorKind, BuyerKind, DeliveryOutcome, DeviceCodeStatus, DocumentType, EInvoiceStatus,
+    FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind, JobStatus,
+    LineKind, PaymentKind, PaymentMethod, RowStatus, Source, SubmissionKind, SubmissionStatus,
 };
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
@@ -176,6 +176,8 @@ enum_glue!(
     SubmissionKind,
     SubmissionStatus,
     FiscalStatus,
+    LineKind,
+    EInvoiceStatus,
     RowStatus,
     DeliveryOutcome,
     JobStatus,

@@ -34,6 +34,7 @@ pub(crate) fn insert(
             .service_date
             .unwrap_or(Date(tx.clock().now().date_naive())),
         invoice_id: None,
+        kpd_code: line.kpd_code,
         created_at: now.clone(),
     };
     store::charges::insert(tx, &charge)?;

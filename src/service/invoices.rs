@@ -91,6 +91,8 @@ pub(crate) fn lines_from(
             tax_rate: c.tax_rate.map_or(default_rate, |r| r.0),
             service_date: Some(c.service_date.unwrap_or(Date(today))),
             charge_id: None,
+            kind: crate::domain::enums::LineKind::Charge,
+            kpd_code: c.kpd_code.as_ref().map(|k| k.0.clone()),
         })
         .collect()
 }
@@ -154,12 +156,14 @@ fn credit_note(
             tax_rate: l.tax_rate,
             service_date: l.service_date,
             charge_id: None,
+            kind: l.kind,
+            kpd_code: l.kpd_code.clone(),
         })
         .collect();
     let credit = issue(
         tx,
         actor,
-        c.fiscal.as_ref(),
+        c,
         Draft {
             kind: InvoiceKind::CreditNote,
             reservation_id: original.reservation_id.clone(),
@@ -170,6 +174,7 @@ fn credit_note(
             lines,
             corrects_invoice_id: Some(original.id.clone()),
             reason,
+            period: None,
         },
     )?;
     original.status = InvoiceStatus::Cancelled;
@@ -229,8 +234,9 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
                 lines,
                 corrects_invoice_id: None,
                 reason: None,
+                period: Some((r.arrival.0, r.departure.0)),
             };
-            return issue(tx, &actor, c.fiscal.as_ref(), draft);
+            return issue(tx, &actor, &c, draft);
         }
         let mut errs = only(
             &input,
@@ -279,8 +285,9 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
             ),
             corrects_invoice_id: None,
             reason: None,
+            period: None,
         };
-        issue(tx, &actor, c.fiscal.as_ref(), draft)
+        issue(tx, &actor, &c, draft)
     })
     .await
 }
@@ -355,6 +362,7 @@ pub(crate) fn record_payment(
         paid_at: now.clone(),
     };
     store::invoices::insert_payment(tx, &payment)?;
+    crate::service::einvoice_payments::queue(tx, inv, &payment)?;
     // A refund is money given back: a credit note's paid amount goes down to its total.
     inv.paid_amount += match payment.kind {
         PaymentKind::Payment => payment.amount,
@@ -383,6 +391,25 @@ pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Invoice
         store::invoices::get(c, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))
     })
     .await
+}
+
+/// `GET /v1/invoices/{id}/einvoice.xml`: the invoice's number, e-invoice document and its
+/// SHA-256; 404 when the invoice is not an e-invoice.
+pub async fn einvoice(
+    svc: &Services,
+    p: &Principal,
+    id: String,
+) -> AppResult<(String, String, String)> {
+    p.require(Scope::InvoicesRead)?;
+    svc.db()
+        .read(move |c| {
+            let inv =
+                store::invoices::get(c, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))?;
+            let e = store::einvoices::get(c, &id)?
+                .ok_or_else(|| AppError::not_found("e-invoice of invoice", &id))?;
+            Ok((inv.number, e.document, e.sha256))
+        })
+        .await
 }
 
 /// A page of invoices.

@@ -7,10 +7,11 @@
 
 use chrono::Datelike;
 
-use crate::compliance::{FiscalScheme, SealInput};
+use crate::compliance::einvoice::BuildInput;
+use crate::compliance::{Compliance, SealInput};
 use crate::db::Tx;
 use crate::domain::enums::FiscalStatus;
-use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentMethod};
+use crate::domain::enums::{InvoiceKind, InvoiceStatus, LineKind, PaymentMethod};
 use crate::domain::events::EventType;
 use crate::domain::money;
 use crate::error::{AppError, AppResult, FieldError};
@@ -37,6 +38,10 @@ pub struct DraftLine {
     pub service_date: Option<Date>,
     /// The folio charge it bills, if any.
     pub charge_id: Option<String>,
+    /// What it bills.
+    pub kind: LineKind,
+    /// Its own KPD 2025 code (a room type's or a charge's), for an e-invoice.
+    pub kpd_code: Option<String>,
 }
 
 impl From<Charge> for DraftLine {
@@ -49,6 +54,8 @@ impl From<Charge> for DraftLine {
             tax_rate: ch.tax_rate,
             service_date: Some(ch.service_date),
             charge_id: Some(ch.id),
+            kind: LineKind::Charge,
+            kpd_code: ch.kpd_code,
         }
     }
 }
@@ -74,6 +81,8 @@ pub struct Draft {
     pub corrects_invoice_id: Option<String>,
     /// For a credit note: why.
     pub reason: Option<String>,
+    /// The stay it bills (arrival, departure), for an e-invoice's invoice period.
+    pub period: Option<(chrono::NaiveDate, chrono::NaiveDate)>,
 }
 
 fn too_large() -> AppError {
@@ -100,12 +109,8 @@ pub fn series_for(pattern: &str, issue_date: chrono::NaiveDate) -> String {
 }
 
 /// Issues a draft (inside the caller's transaction) and records `invoice.created`.
-pub fn issue(
-    tx: &Tx,
-    actor: &Actor,
-    fiscal: &dyn FiscalScheme,
-    draft: Draft,
-) -> AppResult<Invoice> {
+pub fn issue(tx: &Tx, actor: &Actor, c: &Compliance, draft: Draft) -> AppResult<Invoice> {
+    let fiscal = c.fiscal.as_ref();
     if draft.lines.is_empty() {
         return Err(AppError::invalid_field(
             "lines",
@@ -127,6 +132,8 @@ pub fn issue(
             tax_amount: a.tax,
             gross_amount: a.gross,
             service_date: l.service_date,
+            kind: l.kind,
+            kpd_code: None,
         });
     }
     let amounts: Vec<money::Amounts> = lines
@@ -168,9 +175,12 @@ pub fn issue(
         crate::domain::enums::ActorKind::Staff => store::clients::get_user(tx, &actor.id)?,
         _ => None,
     };
-    let (operator_mark, operator_oib) = match operator {
-        Some(u) => (u.operator_mark, u.oib),
-        None => (None, None),
+    let (operator_mark, operator_oib, operator_name) = match operator {
+        Some(u) => {
+            let name = u.operator_mark.clone().unwrap_or(u.username);
+            (u.operator_mark, u.oib, Some(name))
+        }
+        None => (None, None, None),
     };
     let mut invoice = Invoice {
         id: crate::ids::new("inv"),
@@ -224,9 +234,51 @@ pub fn issue(
             ]));
         }
     }
-    let operator = (&settings.time_zone[..], operator_oib.as_deref());
-    invoice.fiscal = seal(tx, fiscal, &invoice, operator)?;
-    store::invoices::insert(tx, &invoice, seq, &charges)?;
+    let reverses = match &invoice.corrects_invoice_id {
+        Some(id) => {
+            Some(store::invoices::get(tx, id)?.ok_or_else(|| AppError::not_found("invoice", id))?)
+        }
+        None => None,
+    };
+    if c.einvoice.covers(&invoice, reverses.as_ref()) {
+        let operator = operator_name.as_deref().zip(operator_oib.as_deref());
+        let input = BuildInput {
+            invoice: &invoice,
+            reverses: reverses.as_ref(),
+            local_time: tx.clock().local_now_in(&settings.time_zone),
+            now: tx.clock().now(),
+            operator,
+            period: draft.period,
+        };
+        let built = c.einvoice.build(input)?;
+        for (line, kpd) in invoice.lines.iter_mut().zip(&built.kpd) {
+            line.kpd_code = Some(kpd.clone());
+        }
+        invoice.fiscal = built.fiscal;
+        store::invoices::insert(tx, &invoice, seq, &charges)?;
+        store::einvoices::insert(
+            tx,
+            &store::einvoices::Stored {
+                invoice_id: invoice.id.clone(),
+                scheme: c.einvoice.name().into(),
+                intermediary: c
+                    .einvoice
+                    .intermediary()
+                    .map_or("none", |i| i.name())
+                    .into(),
+                document: built.document,
+                sha256: built.sha256,
+                status: crate::domain::enums::EInvoiceStatus::Queued,
+                reference: None,
+                last_error: None,
+            },
+        )?;
+        submissions::open(tx, &built.submission)?;
+    } else {
+        let operator = (&settings.time_zone[..], operator_oib.as_deref());
+        invoice.fiscal = seal(tx, fiscal, &invoice, reverses.as_ref(), operator)?;
+        store::invoices::insert(tx, &invoice, seq, &charges)?;
+    }
     store::events::record(
         tx,
         actor,
@@ -242,21 +294,14 @@ pub fn issue(
 /// `(tz, operator_oib)`: the property's time zone and the issuing staff member's OIB.
 fn seal(
     tx: &Tx,
-    fiscal: &dyn FiscalScheme,
+    fiscal: &dyn crate::compliance::FiscalScheme,
     invoice: &Invoice,
+    reverses: Option<&Invoice>,
     (tz, operator_oib): (&str, Option<&str>),
 ) -> AppResult<Fiscal> {
-    let reverses = match &invoice.corrects_invoice_id {
-        Some(id) => Some(
-            store::invoices::get(tx, id)?
-                .ok_or_else(|| AppError::not_found("invoice", id))?
-                .fiscal,
-        ),
-        None => None,
-    };
     let input = SealInput {
         invoice,
-        reverses: reverses.as_ref(),
+        reverses: reverses.map(|r| &r.fiscal),
         local_time: tx.clock().local_now_in(tz),
         now: tx.clock().now(),
         operator_oib,

@@ -16,6 +16,7 @@ pub mod desk;
 pub mod desk_lists;
 pub mod desk_views;
 pub mod doctor;
+pub mod einvoice_payments;
 pub mod events;
 pub mod feed;
 pub mod guests;

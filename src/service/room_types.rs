@@ -45,6 +45,7 @@ pub async fn create(svc: &Services, p: &Principal, input: RoomTypeCreate) -> App
             max_occupancy: input.max_occupancy.into(),
             base_rate: input.base_rate.into(),
             currency,
+            kpd_code: input.kpd_code.map(|k| k.0),
             version: 1,
             created_at: now.clone(),
             updated_at: now,
@@ -87,6 +88,7 @@ pub async fn update(
         input.max_occupancy.apply(&mut t.max_occupancy);
         input.base_rate.apply(&mut t.base_rate);
         input.currency.apply(&mut t.currency);
+        set_optional(&mut t.kpd_code, input.kpd_code);
         if unchanged(&old, &t) {
             return Ok(old);
         }

@@ -146,6 +146,7 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
         Some(id) => store::rooms::get(tx, id)?.map(|room| room.number),
         None => None,
     };
+    let room_type_kpd = store::room_types::get(tx, &r.room_type_id)?.and_then(|t| t.kpd_code);
     let mut lines = vec![DraftLine {
         description: crate::domain::stay_lines::accommodation(
             settings.country.as_deref(),
@@ -159,6 +160,8 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
         tax_rate: settings.default_tax_rate,
         service_date: Some(r.arrival),
         charge_id: None,
+        kind: crate::domain::enums::LineKind::Accommodation,
+        kpd_code: room_type_kpd,
     }];
     lines.extend(
         store::charges::uninvoiced(tx, &r.id)?
@@ -212,6 +215,8 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
                 tax_rate: tax.tax_rate.map_or(0, |t| t.0),
                 service_date: Some(r.arrival),
                 charge_id: None,
+                kind: crate::domain::enums::LineKind::CityTax,
+                kpd_code: None,
             });
         }
     }
@@ -292,8 +297,9 @@ pub async fn check_out(
             lines,
             corrects_invoice_id: None,
             reason: None,
+            period: Some((r.arrival.0, r.departure.0)),
         };
-        let mut invoice = issue(tx, &actor, c.fiscal.as_ref(), draft)?;
+        let mut invoice = issue(tx, &actor, &c, draft)?;
         for (i, p) in payments.into_iter().enumerate() {
             let field = format!("payments[{i}].amount");
             crate::service::invoices::record_payment(tx, &actor, &mut invoice, p, &field)?;

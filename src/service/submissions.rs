@@ -30,8 +30,13 @@ pub const DUE_SOON: chrono::Duration = chrono::Duration::hours(24);
 /// Stores a new submission and queues the job that sends it, in the caller's transaction:
 /// the one way every scheme's submissions enter the queue. Returns its id.
 pub fn open(tx: &Tx, s: &NewSubmission) -> AppResult<String> {
+    open_at(tx, s, &tx.now_text())
+}
+
+/// [`open`], its job first run at `run_at` (such as a monthly report's first day).
+pub fn open_at(tx: &Tx, s: &NewSubmission, run_at: &str) -> AppResult<String> {
     let id = store::submissions::insert(tx, s)?;
-    store::jobs::enqueue(tx, s.kind.job(), &id, "{}", &tx.now_text())?;
+    store::jobs::enqueue(tx, s.kind.job(), &id, "{}", run_at)?;
     Ok(id)
 }
 

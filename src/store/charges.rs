@@ -25,6 +25,7 @@ fn map(row: &Row) -> rusqlite::Result<Charge> {
         currency: r.get("currency")?,
         service_date: r.get("service_date")?,
         invoice_id: r.get("invoice_id")?,
+        kpd_code: r.get("kpd_code")?,
         created_at: r.get("created_at")?,
     })
 }
@@ -33,7 +34,7 @@ fn map(row: &Row) -> rusqlite::Result<Charge> {
 pub fn insert(tx: &Tx, c: &Charge) -> AppResult<()> {
     tx.prepare_cached(
         "INSERT INTO folio_charges (id, reservation_id, description, quantity, unit_price, tax_rate,
-             service_date, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+             service_date, created_at, kpd_code) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute((
         &c.id,
@@ -44,6 +45,7 @@ pub fn insert(tx: &Tx, c: &Charge) -> AppResult<()> {
         c.tax_rate,
         c.service_date,
         &c.created_at.0,
+        &c.kpd_code,
     ))?;
     Ok(())
 }

@@ -6,15 +6,27 @@ use rusqlite::{Connection, OptionalExtension, Row};
 use super::nested_text;
 use super::page::{self, ListQuery, Position};
 use crate::db::Tx;
-use crate::domain::enums::InvoiceStatus;
+use crate::domain::enums::{InvoiceStatus, LineKind};
 use crate::error::{AppError, AppResult};
 use crate::model::{Date, Invoice, InvoiceLine, Payment, Totals, tax_breakdown};
 
 const LINES: &str = ", (SELECT json_group_array(json_array(position, description, quantity, unit_price, \
-    tax_rate, net_amount, tax_amount, gross_amount, service_date)) FROM (SELECT * FROM invoice_lines \
+    tax_rate, net_amount, tax_amount, gross_amount, service_date, kind, kpd_code)) FROM (SELECT * FROM invoice_lines \
     WHERE invoice_id = t.id ORDER BY position)) AS lines_json";
 
-type LineRow = (i64, String, i64, i64, i64, i64, i64, i64, Option<String>);
+type LineRow = (
+    i64,
+    String,
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    Option<String>,
+    String,
+    Option<String>,
+);
 
 fn map(row: &Row) -> rusqlite::Result<Invoice> {
     let r = super::Named::new(row);
@@ -25,7 +37,19 @@ fn map(row: &Row) -> rusqlite::Result<Invoice> {
     let lines: Vec<InvoiceLine> = rows
         .into_iter()
         .map(
-            |(position, description, quantity, unit_price, tax_rate, net, tax, gross, date)| {
+            |(
+                position,
+                description,
+                quantity,
+                unit_price,
+                tax_rate,
+                net,
+                tax,
+                gross,
+                date,
+                kind,
+                kpd,
+            )| {
                 InvoiceLine {
                     position,
                     description,
@@ -36,6 +60,8 @@ fn map(row: &Row) -> rusqlite::Result<Invoice> {
                     tax_amount: tax,
                     gross_amount: gross,
                     service_date: date.and_then(|d| Date::parse(&d).ok()),
+                    kind: LineKind::parse(&kind).unwrap_or(LineKind::Charge),
+                    kpd_code: kpd,
                 }
             },
         )
@@ -118,8 +144,8 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
     })?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO invoice_lines (invoice_id, position, description, quantity, unit_price, tax_rate,
-             net_amount, tax_amount, gross_amount, service_date, charge_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+             net_amount, tax_amount, gross_amount, service_date, charge_id, kind, kpd_code)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?;
     for (l, charge) in inv
         .lines
@@ -138,6 +164,8 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
             l.gross_amount,
             l.service_date,
             charge,
+            l.kind.as_str(),
+            &l.kpd_code,
         ])?;
     }
     Ok(())

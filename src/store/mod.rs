@@ -7,6 +7,7 @@ pub mod clients;
 pub mod codes;
 pub mod desk;
 pub mod desk_views;
+pub mod einvoices;
 pub mod events;
 pub mod fiscal;
 pub mod grants;

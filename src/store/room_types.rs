@@ -19,6 +19,7 @@ fn map(row: &Row) -> rusqlite::Result<RoomType> {
         max_occupancy: r.get("max_occupancy")?,
         base_rate: r.get("base_rate")?,
         currency: r.get("currency")?,
+        kpd_code: r.get("kpd_code")?,
         version: r.get("version")?,
         created_at: r.get("created_at")?,
         updated_at: r.get("updated_at")?,
@@ -50,6 +51,7 @@ fn write(tx: &Tx, sql: &str, t: &RoomType) -> AppResult<()> {
         ":max_occupancy": t.max_occupancy,
         ":base_rate": t.base_rate,
         ":currency": &t.currency,
+        ":kpd_code": &t.kpd_code,
         ":version": t.version,
         ":created_at": &t.created_at.0,
         ":updated_at": &t.updated_at.0,
@@ -62,9 +64,9 @@ pub fn insert(tx: &Tx, t: &RoomType) -> AppResult<()> {
     write(
         tx,
         "INSERT INTO room_types (id, code, name, description, max_occupancy, base_rate,
-                                 currency, version, created_at, updated_at)
+                                 currency, kpd_code, version, created_at, updated_at)
          VALUES (:id, :code, :name, :description, :max_occupancy, :base_rate, :currency,
-                 :version, :created_at, :updated_at)",
+                 :kpd_code, :version, :created_at, :updated_at)",
         t,
     )
 }
@@ -78,7 +80,7 @@ pub fn update(tx: &Tx, old: &RoomType, t: &RoomType) -> AppResult<()> {
         tx,
         "UPDATE room_types SET code = :code, name = :name, description = :description,
                 max_occupancy = :max_occupancy, base_rate = :base_rate, currency = :currency,
-                version = :version, created_at = :created_at, updated_at = :updated_at
+                kpd_code = :kpd_code, version = :version, created_at = :created_at, updated_at = :updated_at
          WHERE id = :id",
         t,
     )

@@ -100,6 +100,7 @@ async fn a_failed_check_out_leaves_no_gap() {
         .compliance(Compliance {
             fiscal: Arc::new(Flaky(armed.clone())),
             registration: Arc::new(NoRegistration),
+            ..Compliance::default()
         })
         .start()
         .await;

@@ -46,6 +46,7 @@ mod desk_webhooks_admin;
 mod desk_welcome;
 mod desk_welcome_compliance;
 mod doctor;
+mod eracun;
 mod events;
 mod evisitor;
 mod evisitor_faults;

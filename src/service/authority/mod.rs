@@ -3,11 +3,13 @@
 //! call is one write transaction: the log, the submission moved on through the domain's
 //! edges, the invoice's fiscal record or the rows, the event (by the system actor) and the job.
 
+mod einvoice;
 mod fiscal;
 mod registration;
 
 use chrono::Utc;
 
+pub use einvoice::{FOLLOW_UP, einvoice_outcome, payment_outcome};
 pub use fiscal::{change_outcome, fiscal_outcome};
 pub use registration::registration_outcome;
 
