@@ -43,7 +43,8 @@ pub enum ComplianceCommand {
         output: Option<PathBuf>,
     },
     /// Check the connection to the fiscal authority (for hr-cis: CIS `echo` over the
-    /// client-certificate connection).
+    /// client-certificate connection) and to the e-invoice intermediary (a ping, then a query
+    /// with the account's credentials).
     Echo,
 }
 
@@ -123,8 +124,15 @@ pub fn compliance(l: &Loaded, cmd: &ComplianceCommand) -> Result<(), String> {
         }
         ComplianceCommand::Echo => {
             let c = Compliance::configured(&l.config.compliance)?;
-            let answer = c.fiscal.check_connection()?;
-            println!("{} answered: {answer}", c.fiscal.name());
+            let intermediary = c.einvoice.intermediary();
+            if c.fiscal.name() != "none" || intermediary.is_none() {
+                let answer = c.fiscal.check_connection()?;
+                println!("{} answered: {answer}", c.fiscal.name());
+            }
+            if let Some(i) = intermediary {
+                let answer = i.check()?;
+                println!("{}: {answer}", i.name());
+            }
             Ok(())
         }
         ComplianceCommand::Export { date, all, output } => {

@@ -103,6 +103,7 @@ pub fn judge(l: &Loaded, f: &Facts, now: DateTime<Utc>) -> Vec<Check> {
         webhooks(f),
         numbering(f.numbering_held),
         tables(f.tables.as_ref(), now),
+        super::doctor_einvoice::einvoices(&f.einvoice, &f.einvoices),
     ]
 }
 

@@ -9,6 +9,7 @@ mod backup;
 mod compliance;
 mod config_cmd;
 mod doctor;
+mod doctor_einvoice;
 mod doctor_files;
 mod export;
 mod import;

@@ -16,7 +16,7 @@ use poem::{Body, Request, Response, handler};
 use super::{DeskState, Shell, open, open_post, or_answer, page, refused, server_error, signed_in};
 use super::{web, words};
 use crate::compliance::codes::TABLES;
-use crate::domain::enums::SubmissionStatus;
+use crate::domain::enums::{EInvoiceStatus, SubmissionKind, SubmissionStatus};
 use crate::error::Kind;
 use crate::i18n::{Arg, T};
 use crate::service::compliance_centre::{self, Centre};
@@ -87,6 +87,13 @@ fn rows_of(t: &T, c: &Centre, time_zone: &str) -> Vec<Row> {
                 (_, true) => "due-soon",
                 _ => "",
             };
+            let einvoice = c
+                .einvoices
+                .get(&s.subject_id)
+                .copied()
+                .filter(|_| s.kind == SubmissionKind::EInvoice);
+            let reissue =
+                einvoice == Some(EInvoiceStatus::Rejected) && s.authority_reference.is_some();
             let due = crate::clock::local_time(&s.due_at.0, time_zone)
                 .map_or_else(|| s.due_at.0.clone(), |(d, at)| t.moment(d, at));
             Row {
@@ -99,23 +106,34 @@ fn rows_of(t: &T, c: &Centre, time_zone: &str) -> Vec<Row> {
                         .cloned()
                         .unwrap_or_else(|| s.subject_id.clone()),
                 ),
-                status: t.t(&format!("submission-{}", s.status.as_str())),
+                // An e-invoice on its way says how far it got (sent, delivered).
+                status: match einvoice {
+                    _ if reissue => t.t("einvoice-refused-after-delivery"),
+                    Some(e) if e != EInvoiceStatus::Rejected => {
+                        t.t(&format!("einvoice-status-{}", e.as_str()))
+                    }
+                    _ => t.t(&format!("submission-{}", s.status.as_str())),
+                },
                 due: match urgency {
                     "overdue" => t.with("submission-overdue", &[("due", Arg::Text(due))]),
                     _ => due,
                 },
                 urgency,
                 error: match &s.last_error {
+                    Some(raw) if reissue => (t.t("compliance-error-einvoice-reissue"), raw.clone()),
                     Some(raw) if !raw.trim().is_empty() => (plain(t, raw), raw.clone()),
                     _ => (String::new(), String::new()),
                 },
-                retryable: matches!(
-                    s.status,
-                    SubmissionStatus::Rejected
-                        | SubmissionStatus::ManualRequired
-                        | SubmissionStatus::Unknown
-                        | SubmissionStatus::Retrying
-                ),
+                // An e-invoice the tax administration refused after the intermediary took it
+                // cannot go again under its number: it is reversed and issued anew.
+                retryable: !reissue
+                    && matches!(
+                        s.status,
+                        SubmissionStatus::Rejected
+                            | SubmissionStatus::ManualRequired
+                            | SubmissionStatus::Unknown
+                            | SubmissionStatus::Retrying
+                    ),
             }
         })
         .collect()
@@ -140,6 +158,10 @@ async fn render(
             t.t(&format!("scheme-{}", c.registration)),
         ),
         (t.t("settings-fiscal"), t.t(&format!("scheme-{}", c.fiscal))),
+        (
+            t.t("settings-einvoice"),
+            t.t(&format!("scheme-{}", c.einvoice)),
+        ),
     ];
     let mut certificate_warning = None;
     if let Some((subject, until)) = &c.certificate {

@@ -38,6 +38,8 @@ struct InvoicePage {
     total: String,
     /// (label, value) of the fiscal record.
     fiscal: Vec<(String, String)>,
+    /// Whether the invoice is an e-invoice (its XML can be downloaded).
+    einvoice: bool,
     qr: Option<String>,
     stay: Option<(String, String)>,
     /// The other document: (id, "Reverses invoice …" or "Reversed by credit note …").
@@ -243,7 +245,23 @@ pub(super) async fn render(
     });
     let f = &inv.fiscal;
     let mut fiscal = Vec::new();
-    if f.scheme != "none" {
+    if let Some(e) = &f.einvoice {
+        fiscal.push((
+            t.t("einvoice-status"),
+            t.t(&format!("einvoice-status-{}", e.status.as_str())),
+        ));
+        let by = match e.intermediary.as_str() {
+            "moj-eracun" => "moj-eRačun".to_string(),
+            other => other.to_string(),
+        };
+        fiscal.push((t.t("einvoice-intermediary"), by));
+        if let Some(r) = &e.reference {
+            fiscal.push((t.t("einvoice-reference"), r.clone()));
+        }
+        if let Some(why) = &e.last_error {
+            fiscal.push((t.t("einvoice-problem"), why.clone()));
+        }
+    } else if f.scheme != "none" {
         fiscal.push((
             t.t("fiscal-status"),
             t.t(&format!("fiscal-status-{}", f.status.as_str())),
@@ -353,6 +371,7 @@ pub(super) async fn render(
             .map(|x| (rate(x.tax_rate), t.money(x.net, cur), t.money(x.tax, cur)))
             .collect(),
         total: t.money(inv.totals.gross, cur),
+        einvoice: inv.fiscal.einvoice.is_some(),
         fiscal,
         qr: f.qr_payload.as_deref().and_then(qr_svg),
         stay: v.stay.clone(),

@@ -219,3 +219,29 @@ pub async fn payment_method(
         Err(e) => refused(&state, &s, t, id, typed, e).await,
     }
 }
+
+/// `GET /invoices/{id}/einvoice.xml`: the invoice's e-invoice as issued, to download (the use
+/// case of `GET /v1/invoices/{id}/einvoice.xml`).
+#[handler]
+pub async fn einvoice(
+    req: &Request,
+    Path(id): Path<String>,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t) = or_answer!(super::open(req, &state, super::INVOICES).await);
+    match invoices::einvoice(&state.svc, &s.principal, id).await {
+        Ok((number, document, _)) => {
+            let name = number.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_");
+            Response::builder()
+                .status(StatusCode::OK)
+                .content_type("application/xml; charset=utf-8")
+                .header(
+                    "content-disposition",
+                    format!("attachment; filename=\"{name}.xml\""),
+                )
+                .header("cache-control", "no-store")
+                .body(document)
+        }
+        Err(e) => failed_read(&t, &e, "einvoice-missing", ("/", "back-to-today")),
+    }
+}

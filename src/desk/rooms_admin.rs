@@ -33,6 +33,7 @@ const TYPE: &[Spec] = &[
     required("max_occupancy", "rooms-type-guests", Kind::Number),
     required("base_rate", "rooms-type-rate", Kind::Money),
     optional("description", "rooms-type-description", Kind::Text),
+    optional("kpd_code", "rooms-type-kpd", Kind::Text),
 ];
 
 /// A room's fields.

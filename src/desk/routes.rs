@@ -144,6 +144,10 @@ pub fn mount(r: Route) -> Route {
             "/invoices/:id/payment-method",
             poem::post(super::invoice_actions::payment_method),
         )
+        .at(
+            "/invoices/:id/einvoice.xml",
+            poem::get(super::invoice_actions::einvoice),
+        )
         .at("/assets/desk.js", poem::get(super::files::script))
         .at("/assets/htmx-2.0.11.min.js", poem::get(super::files::htmx))
         .at(

@@ -39,6 +39,10 @@ pub struct Centre {
     pub registration: String,
     /// The fiscal scheme in force.
     pub fiscal: String,
+    /// The e-invoice scheme in force (`none` when off).
+    pub einvoice: String,
+    /// Where each open e-invoice stands, by invoice id.
+    pub einvoices: std::collections::HashMap<String, crate::domain::enums::EInvoiceStatus>,
     /// The fiscal certificate: subject and expiry.
     pub certificate: Option<(String, DateTime<Utc>)>,
     /// The code tables loaded.
@@ -60,11 +64,15 @@ pub async fn centre(svc: &Services, p: &Principal) -> AppResult<Centre> {
         (!a.overdue, !a.due_soon, &a.due_at.0).cmp(&(!b.overdue, !b.due_soon, &b.due_at.0))
     });
     let ids: Vec<String> = open.iter().map(|s| s.subject_id.clone()).collect();
-    let subjects = svc
+    let (subjects, einvoices) = svc
         .db()
         .read(move |c| {
             let mut named = std::collections::HashMap::new();
+            let mut einvoices = std::collections::HashMap::new();
             for id in ids {
+                if let Some(e) = store::einvoices::get(c, &id)? {
+                    einvoices.insert(id.clone(), e.status);
+                }
                 let name = if id.starts_with("inv_") {
                     store::invoices::get(c, &id)?.map(|i| i.number)
                 } else {
@@ -80,7 +88,7 @@ pub async fn centre(svc: &Services, p: &Principal) -> AppResult<Centre> {
                     named.insert(id, n);
                 }
             }
-            Ok(named)
+            Ok((named, einvoices))
         })
         .await?;
     let tables = svc
@@ -101,6 +109,8 @@ pub async fn centre(svc: &Services, p: &Principal) -> AppResult<Centre> {
         subjects,
         registration: c.registration.name().to_string(),
         fiscal: c.fiscal.name().to_string(),
+        einvoice: c.einvoice.name().to_string(),
+        einvoices,
         certificate: c.fiscal.certificate(),
         tables,
     })

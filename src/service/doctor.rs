@@ -27,6 +27,10 @@ pub struct Facts {
     /// For a registration scheme that fetches its code tables: its name, how many tables it
     /// keeps, how many are loaded, and when the oldest was fetched.
     pub tables: Option<(String, usize, usize, Option<String>)>,
+    /// The e-invoice scheme in force (`none` when off).
+    pub einvoice: String,
+    /// E-invoices not yet fiscalized, by status.
+    pub einvoices: Vec<(crate::domain::enums::EInvoiceStatus, i64)>,
 }
 
 /// Reads the facts.
@@ -67,7 +71,10 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
     } else {
         None
     };
+    let einvoices = db.read(store::einvoices::open_counts).await?;
     Ok(Facts {
+        einvoice: svc.compliance().einvoice.name().to_string(),
+        einvoices,
         tables,
         failed_jobs,
         overdue,

@@ -99,6 +99,9 @@ mod tests {
     #[test]
     fn local_times_become_utc() {
         let d = NaiveDate::from_ymd_opt(2026, 12, 20).unwrap();
-        assert_eq!(utc("Europe/Zagreb", d, 23, 59, 59), "2026-12-20T22:59:59.000Z");
+        assert_eq!(
+            utc("Europe/Zagreb", d, 23, 59, 59),
+            "2026-12-20T22:59:59.000Z"
+        );
     }
 }

@@ -44,7 +44,13 @@ pub async fn change(
             if inv.payment_method == Some(method) {
                 return Ok(inv);
             }
-            if inv.fiscal.status != FiscalStatus::NotRequired && inv.fiscal.scheme != "none" {
+            // An e-invoice's payments are reported each with its own method (eRačun's
+            // payment report); the document itself says only how to pay: nothing to report.
+            let einvoice = inv.fiscal.einvoice.is_some();
+            if !einvoice
+                && inv.fiscal.status != FiscalStatus::NotRequired
+                && inv.fiscal.scheme != "none"
+            {
                 if inv.fiscal.scheme != scheme.name() {
                     return Err(FiscalRefusal::SchemeGone {
                         scheme: inv.fiscal.scheme,

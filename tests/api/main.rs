@@ -28,6 +28,7 @@ mod desk_changes;
 mod desk_clients_admin;
 mod desk_compliance;
 mod desk_countries;
+mod desk_eracun;
 mod desk_evisitor;
 mod desk_housekeeping;
 mod desk_invoices;
