@@ -58,8 +58,9 @@ impl ComplianceApi {
         &self,
         svc: Data<&Services>,
         #[oai(scope = "Scope::Compliance")] token: Token,
-        /// Kinds, comma-separated: `guest_registration`, `fiscal_receipt`,
-        /// `fiscal_payment_change`.
+        /// Kinds, comma-separated: `guest_registration`, `guest_departure`,
+        /// `guest_withdrawal`, `fiscal_receipt`, `fiscal_payment_change`, `einvoice`,
+        /// `einvoice_payments`.
         kind: Query<Option<String>>,
         /// Statuses, comma-separated (`retrying,manual_required`).
         status: Query<Option<String>>,

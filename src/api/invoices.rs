@@ -64,7 +64,7 @@ impl InvoicesApi {
         id: Path<String>,
     ) -> Result<EInvoiceDocument, ApiError<GetErrors>> {
         let (number, document, sha256) =
-            service::invoices::einvoice(svc.0, &token.0.principal, id.0).await?;
+            service::einvoices::einvoice(svc.0, &token.0.principal, id.0).await?;
         let name = number.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_");
         Ok(EInvoiceDocument::Xml(
             PlainText(document),

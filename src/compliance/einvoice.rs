@@ -7,6 +7,8 @@
 //! the queue; a second intermediary is one more implementation of that trait. The scheme
 //! holds its intermediary and hands the queue's calls to it.
 
+use std::sync::Arc;
+
 use chrono::{NaiveDate, NaiveDateTime};
 
 use super::{Exchange, Outcome};
@@ -30,6 +32,8 @@ pub struct BuildInput<'a> {
     pub operator: Option<(&'a str, &'a str)>,
     /// The stay: arrival and departure.
     pub period: Option<(NaiveDate, NaiveDate)>,
+    /// What is paid with the issue itself (minor units).
+    pub prepaid: i64,
 }
 
 /// A built e-invoice: the document, the KPD code each line was classified with, the
@@ -139,5 +143,41 @@ pub struct NoEInvoice;
 impl EInvoiceScheme for NoEInvoice {
     fn name(&self) -> &'static str {
         "none"
+    }
+}
+
+/// The e-invoice scheme `[compliance.einvoice]` configures, sending through `transport`.
+pub fn from_config(
+    e: &crate::config::EInvoiceConfig,
+    transport: Arc<dyn super::transport::Transport>,
+) -> Arc<dyn EInvoiceScheme> {
+    use crate::config::EInvoiceSchemeName as Name;
+    use crate::config::einvoice::IntermediaryName;
+    match e.scheme {
+        Name::None => Arc::new(NoEInvoice),
+        Name::HrEracun => {
+            let intermediary: Arc<dyn Intermediary> = match e.intermediary {
+                IntermediaryName::MojEracun => Arc::new(super::mer::MojEracun::new(
+                    super::mer::Account {
+                        root: e.endpoint.trim_end_matches('/').to_string(),
+                        username: e.username.clone(),
+                        password: e.password.expose().to_string(),
+                        company_id: e.company_id.clone(),
+                        company_bu: e.company_bu.clone(),
+                        software_id: e.software_id.clone(),
+                    },
+                    transport,
+                )),
+            };
+            Arc::new(super::eracun::HrEracun::new(
+                super::eracun::Settings {
+                    iban: e.iban.clone(),
+                    operator: (e.operator_name.clone(), e.operator_oib.clone()),
+                    kpd_default: e.kpd_default.clone(),
+                    due_days: e.due_days,
+                },
+                intermediary,
+            ))
+        }
     }
 }

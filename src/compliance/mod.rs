@@ -408,7 +408,7 @@ impl Compliance {
         Ok(Compliance {
             registration,
             fiscal: fiscal_scheme(&config.fiscal)?,
-            einvoice: einvoice_scheme(&config.einvoice, transport),
+            einvoice: einvoice::from_config(&config.einvoice, transport),
         })
     }
 
@@ -418,42 +418,6 @@ impl Compliance {
             config,
             Arc::new(transport::HttpTransport::new(CALL_TIMEOUT)),
         )
-    }
-}
-
-/// The e-invoice scheme `[compliance.einvoice]` configures, sending through `transport`.
-fn einvoice_scheme(
-    e: &crate::config::EInvoiceConfig,
-    transport: Arc<dyn transport::Transport>,
-) -> Arc<dyn einvoice::EInvoiceScheme> {
-    use crate::config::EInvoiceSchemeName as Name;
-    use crate::config::einvoice::IntermediaryName;
-    match e.scheme {
-        Name::None => Arc::new(einvoice::NoEInvoice),
-        Name::HrEracun => {
-            let intermediary: Arc<dyn einvoice::Intermediary> = match e.intermediary {
-                IntermediaryName::MojEracun => Arc::new(mer::MojEracun::new(
-                    mer::Account {
-                        root: e.endpoint.trim_end_matches('/').to_string(),
-                        username: e.username.clone(),
-                        password: e.password.expose().to_string(),
-                        company_id: e.company_id.clone(),
-                        company_bu: e.company_bu.clone(),
-                        software_id: e.software_id.clone(),
-                    },
-                    transport,
-                )),
-            };
-            Arc::new(eracun::HrEracun::new(
-                eracun::Settings {
-                    iban: e.iban.clone(),
-                    operator: (e.operator_name.clone(), e.operator_oib.clone()),
-                    kpd_default: e.kpd_default.clone(),
-                    due_days: e.due_days,
-                },
-                intermediary,
-            ))
-        }
     }
 }
 

@@ -244,44 +244,7 @@ pub(super) async fn render(
         lines
     });
     let f = &inv.fiscal;
-    let mut fiscal = Vec::new();
-    if let Some(e) = &f.einvoice {
-        fiscal.push((
-            t.t("einvoice-status"),
-            t.t(&format!("einvoice-status-{}", e.status.as_str())),
-        ));
-        let by = match e.intermediary.as_str() {
-            "moj-eracun" => "moj-eRačun".to_string(),
-            other => other.to_string(),
-        };
-        fiscal.push((t.t("einvoice-intermediary"), by));
-        if let Some(r) = &e.reference {
-            fiscal.push((t.t("einvoice-reference"), r.clone()));
-        }
-        if let Some(why) = &e.last_error {
-            fiscal.push((t.t("einvoice-problem"), why.clone()));
-        }
-    } else if f.scheme != "none" {
-        fiscal.push((
-            t.t("fiscal-status"),
-            t.t(&format!("fiscal-status-{}", f.status.as_str())),
-        ));
-        let known = [
-            ("fiscal-receipt", &f.receipt_number),
-            ("fiscal-zki", &f.local_proof),
-        ];
-        for (key, value) in known {
-            if let Some(v) = value {
-                fiscal.push((t.t(key), v.clone()));
-            }
-        }
-        fiscal.push((
-            t.t("fiscal-jir"),
-            f.authority_reference
-                .clone()
-                .unwrap_or_else(|| t.t("fiscal-jir-pending")),
-        ));
-    }
+    let fiscal = super::invoice_fiscal::rows(&t, f);
     let may_write = s.principal.scopes.contains(Scope::InvoicesWrite);
     let payment = (owed > 0 && inv.status == InvoiceStatus::Issued && may_write).then(|| PayForm {
         refund,

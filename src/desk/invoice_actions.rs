@@ -229,7 +229,7 @@ pub async fn einvoice(
     state: Data<&Arc<DeskState>>,
 ) -> Response {
     let (s, t) = or_answer!(super::open(req, &state, super::INVOICES).await);
-    match invoices::einvoice(&state.svc, &s.principal, id).await {
+    match crate::service::einvoices::einvoice(&state.svc, &s.principal, id).await {
         Ok((number, document, _)) => {
             let name = number.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_");
             Response::builder()

@@ -24,6 +24,7 @@ pub mod guests;
 pub mod housekeeping;
 pub mod invoice;
 pub mod invoice_actions;
+mod invoice_fiscal;
 pub mod invoices;
 pub mod kiosk;
 pub mod kiosk_language;

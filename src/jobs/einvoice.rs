@@ -19,7 +19,7 @@ use super::{Handler, blocking};
 use crate::compliance::Outcome;
 use crate::compliance::einvoice::{EInvoiceScheme, PaymentReport, Tracked};
 use crate::db::Db;
-use crate::domain::enums::{JobKind, SubmissionKind, SubmissionStatus};
+use crate::domain::enums::{EInvoiceStatus, JobKind, SubmissionKind, SubmissionStatus};
 use crate::error::AppResult;
 use crate::model::Submission;
 use crate::service::authority::{self, einvoice_outcome, note, payment_outcome};
@@ -77,15 +77,22 @@ impl EInvoiceHandler {
                 };
                 let stored = store::einvoices::get(c, &invoice)?;
                 let inv = store::invoices::get(c, &invoice)?;
-                let taken =
-                    store::submissions::of_subject(c, &invoice, SubmissionKind::EInvoicePayments)?
-                        .iter()
-                        .filter(|s| s.status == SubmissionStatus::Accepted)
-                        .count();
-                Ok(Some((sub, stored, inv, taken)))
+                let siblings =
+                    store::submissions::of_subject(c, &invoice, SubmissionKind::EInvoicePayments)?;
+                let taken = siblings
+                    .iter()
+                    .filter(|s| s.status == SubmissionStatus::Accepted)
+                    .count();
+                // One payment report of an invoice at a time, oldest first: the count of
+                // reports taken reconciles a lost answer only when none runs beside it.
+                let before = siblings
+                    .iter()
+                    .take_while(|s| s.id != sub.id)
+                    .any(|s| open(s) && s.kind == sub.kind);
+                Ok(Some((sub, stored, inv, (taken, before))))
             })
             .await?;
-        let Some((sub, Some(stored), Some(inv), taken)) = found else {
+        let Some((sub, Some(stored), Some(inv), (taken, before))) = found else {
             return authority::finish_job(db, job_id).await;
         };
         if !open(&sub) {
@@ -112,7 +119,15 @@ impl EInvoiceHandler {
             return payment_outcome(db, job_id, sub, log, outcome).await;
         }
         if sub.kind == SubmissionKind::EInvoicePayments {
-            return self.report(db, job_id, sub, stored.reference, taken).await;
+            if before {
+                let outcome = Outcome::Retry {
+                    reason: "waiting for the report of an earlier payment of the same invoice"
+                        .into(),
+                    after: Some(std::time::Duration::from_secs(60)),
+                };
+                return payment_outcome(db, job_id, sub, Vec::new(), outcome).await;
+            }
+            return self.report(db, job_id, sub, &stored, taken).await;
         }
         let (number, year) = (inv.number.clone(), inv.issue_date.0.year());
         if let Some(reference) = stored.reference {
@@ -134,6 +149,16 @@ impl EInvoiceHandler {
             })
             .await?;
             log.extend(found_log);
+            let found = match found {
+                // The look-up was refused, not the document: try again later.
+                Tracked::Failed(Outcome::Rejected { reason, .. }) => {
+                    Tracked::Failed(Outcome::Retry {
+                        reason,
+                        after: None,
+                    })
+                }
+                other => other,
+            };
             if found != Tracked::Missing {
                 return einvoice_outcome(db, job_id, sub, log, found).await;
             }
@@ -142,9 +167,22 @@ impl EInvoiceHandler {
         sent.attempts += 1;
         authority::mark_sending(db, &sub, sent.attempts, log).await?;
         let document = stored.document;
-        let (log, tracked) = blocking(move || match scheme.intermediary() {
-            Some(i) => i.send(&number, &document),
-            None => (Vec::new(), Tracked::Missing),
+        let resend = sent.attempts > 1;
+        let (log, tracked) = blocking(move || {
+            let Some(i) = scheme.intermediary() else {
+                return (Vec::new(), Tracked::Missing);
+            };
+            let (mut log, tracked) = i.send(&number, &document);
+            if resend && matches!(tracked, Tracked::Failed(Outcome::Rejected { .. })) {
+                // A send again refused may be the intermediary refusing a number it has
+                // from an attempt whose answer was lost: look once more before concluding.
+                let (found_log, found) = i.find(&number, year);
+                log.extend(found_log);
+                if matches!(found, Tracked::At { .. }) {
+                    return (log, found);
+                }
+            }
+            (log, tracked)
         })
         .await?;
         einvoice_outcome(db, job_id, sent, log, tracked).await
@@ -155,13 +193,20 @@ impl EInvoiceHandler {
         db: &Db,
         job_id: i64,
         sub: Submission,
-        reference: Option<String>,
+        stored: &store::einvoices::Stored,
         taken_here: usize,
     ) -> AppResult<()> {
-        let Some(reference) = reference else {
-            let outcome = Outcome::Retry {
-                reason: "waiting for the e-invoice to reach the intermediary before reporting its payment".into(),
-                after: Some(authority::FOLLOW_UP),
+        let Some(reference) = stored.reference.clone() else {
+            let outcome = if stored.status == EInvoiceStatus::Rejected {
+                Outcome::Rejected {
+                    reason: "the e-invoice itself was refused before the intermediary took it, so there is nothing to report the payment against: once it is sent again (or issued anew), retry this report".into(),
+                    rows: Vec::new(),
+                }
+            } else {
+                Outcome::Retry {
+                    reason: "waiting for the e-invoice to reach the intermediary before reporting its payment".into(),
+                    after: Some(authority::FOLLOW_UP),
+                }
             };
             return payment_outcome(db, job_id, sub, Vec::new(), outcome).await;
         };

@@ -35,6 +35,7 @@ macro_rules! scalar_type {
 mod actor;
 pub mod codes;
 mod compliance;
+mod einvoice;
 pub mod fields;
 mod guest;
 mod history;
@@ -51,6 +52,7 @@ mod webhooks;
 
 pub use actor::Actor;
 pub use compliance::*;
+pub use einvoice::*;
 pub use guest::*;
 pub use history::*;
 pub use money::*;

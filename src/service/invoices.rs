@@ -175,6 +175,7 @@ fn credit_note(
             corrects_invoice_id: Some(original.id.clone()),
             reason,
             period: None,
+            prepaid: 0,
         },
     )?;
     original.status = InvoiceStatus::Cancelled;
@@ -235,6 +236,7 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
                 corrects_invoice_id: None,
                 reason: None,
                 period: Some((r.arrival.0, r.departure.0)),
+                prepaid: 0,
             };
             return issue(tx, &actor, &c, draft);
         }
@@ -286,6 +288,7 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
             corrects_invoice_id: None,
             reason: None,
             period: None,
+            prepaid: 0,
         };
         issue(tx, &actor, &c, draft)
     })
@@ -391,25 +394,6 @@ pub async fn get(svc: &Services, p: &Principal, id: String) -> AppResult<Invoice
         store::invoices::get(c, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))
     })
     .await
-}
-
-/// `GET /v1/invoices/{id}/einvoice.xml`: the invoice's number, e-invoice document and its
-/// SHA-256; 404 when the invoice is not an e-invoice.
-pub async fn einvoice(
-    svc: &Services,
-    p: &Principal,
-    id: String,
-) -> AppResult<(String, String, String)> {
-    p.require(Scope::InvoicesRead)?;
-    svc.db()
-        .read(move |c| {
-            let inv =
-                store::invoices::get(c, &id)?.ok_or_else(|| AppError::not_found("invoice", &id))?;
-            let e = store::einvoices::get(c, &id)?
-                .ok_or_else(|| AppError::not_found("e-invoice of invoice", &id))?;
-            Ok((inv.number, e.document, e.sha256))
-        })
-        .await
 }
 
 /// A page of invoices.

@@ -83,6 +83,9 @@ pub struct Draft {
     pub reason: Option<String>,
     /// The stay it bills (arrival, departure), for an e-invoice's invoice period.
     pub period: Option<(chrono::NaiveDate, chrono::NaiveDate)>,
+    /// What is paid with the issue itself (a check-out's payments), which an e-invoice
+    /// states as already paid.
+    pub prepaid: i64,
 }
 
 fn too_large() -> AppError {
@@ -133,7 +136,7 @@ pub fn issue(tx: &Tx, actor: &Actor, c: &Compliance, draft: Draft) -> AppResult<
             gross_amount: a.gross,
             service_date: l.service_date,
             kind: l.kind,
-            kpd_code: None,
+            kpd_code: l.kpd_code.clone(),
         });
     }
     let amounts: Vec<money::Amounts> = lines
@@ -249,10 +252,13 @@ pub fn issue(tx: &Tx, actor: &Actor, c: &Compliance, draft: Draft) -> AppResult<
             now: tx.clock().now(),
             operator,
             period: draft.period,
+            prepaid: draft.prepaid,
         };
         let built = c.einvoice.build(input)?;
         for (line, kpd) in invoice.lines.iter_mut().zip(&built.kpd) {
-            line.kpd_code = Some(kpd.clone());
+            // The city tax is a charge outside VAT on the document, with no KPD code.
+            let levy = crate::compliance::eracun::ubl::is_levy(line);
+            line.kpd_code = (!levy).then(|| kpd.clone());
         }
         invoice.fiscal = built.fiscal;
         store::invoices::insert(tx, &invoice, seq, &charges)?;
@@ -275,6 +281,10 @@ pub fn issue(tx: &Tx, actor: &Actor, c: &Compliance, draft: Draft) -> AppResult<
         )?;
         submissions::open(tx, &built.submission)?;
     } else {
+        // Only an e-invoice classifies its lines.
+        for line in &mut invoice.lines {
+            line.kpd_code = None;
+        }
         let operator = (&settings.time_zone[..], operator_oib.as_deref());
         invoice.fiscal = seal(tx, fiscal, &invoice, reverses.as_ref(), operator)?;
         store::invoices::insert(tx, &invoice, seq, &charges)?;

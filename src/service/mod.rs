@@ -17,6 +17,7 @@ pub mod desk_lists;
 pub mod desk_views;
 pub mod doctor;
 pub mod einvoice_payments;
+pub mod einvoices;
 pub mod events;
 pub mod feed;
 pub mod guests;

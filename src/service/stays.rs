@@ -298,6 +298,7 @@ pub async fn check_out(
             corrects_invoice_id: None,
             reason: None,
             period: Some((r.arrival.0, r.departure.0)),
+            prepaid: payments.iter().map(|p| p.amount.0).sum(),
         };
         let mut invoice = issue(tx, &actor, &c, draft)?;
         for (i, p) in payments.into_iter().enumerate() {

@@ -105,13 +105,24 @@ pub async fn retry(svc: &Services, p: &Principal, id: String) -> AppResult<Submi
     let c = svc.compliance();
     let scheme = c.registration.clone();
     let fiscal = c.fiscal.name();
+    let einvoice = c.einvoice.name();
     let sid = id.clone();
     db.write(move |tx| {
         let mut s = store::submissions::get(tx, &id)?
             .ok_or_else(|| AppError::not_found("submission", &id))?;
         let is_receipt = s.kind == SubmissionKind::FiscalReceipt;
         let is_change = s.kind == SubmissionKind::FiscalPaymentChange;
-        let configured = if is_receipt || is_change { fiscal } else { scheme.name() };
+        let is_einvoice = matches!(
+            s.kind,
+            SubmissionKind::EInvoice | SubmissionKind::EInvoicePayments
+        );
+        let configured = if is_receipt || is_change {
+            fiscal
+        } else if is_einvoice {
+            einvoice
+        } else {
+            scheme.name()
+        };
         if s.scheme != configured {
             return Err(AdminRefusal::SchemeGone {
                 scheme: s.scheme.clone(),
@@ -129,7 +140,13 @@ pub async fn retry(svc: &Services, p: &Principal, id: String) -> AppResult<Submi
                 .into());
             }
         }
-        let (why, payload) = if is_change {
+        let (why, payload) = if is_einvoice {
+            // The document (or the payment report) never changes: it goes again as it is,
+            // looked up first at the intermediary in case an earlier attempt arrived.
+            let payload = store::submissions::payload(tx, &s.id)?.unwrap_or_default();
+            let why = "retry requested by an operator: sent again as issued, after looking it up at the intermediary";
+            (why, payload)
+        } else if is_change {
             let payload = store::submissions::payload(tx, &s.id)?.unwrap_or_default();
             let why = "retry requested by an operator: the change of payment method is reported again";
             (why, payload)

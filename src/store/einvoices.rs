@@ -98,8 +98,9 @@ pub fn get(conn: &Connection, invoice_id: &str) -> AppResult<Option<Stored>> {
 /// `innkeep doctor`).
 pub fn open_counts(conn: &Connection) -> AppResult<Vec<(EInvoiceStatus, i64)>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT status, count(*) FROM einvoices WHERE status != 'fiscalized' GROUP BY status
-         ORDER BY status",
+        "SELECT e.status, count(*) FROM einvoices e JOIN invoices i ON i.id = e.invoice_id
+         WHERE e.status != 'fiscalized' AND i.status != 'cancelled'
+         GROUP BY e.status ORDER BY e.status",
     )?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
     let mut out = Vec::new();

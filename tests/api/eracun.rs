@@ -4,7 +4,7 @@
 //! monthly payment report are handled; a company paying at the desk by card gets a CIS
 //! receipt instead.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::support::eracun::{BUYER_OIB, company, einvoice_is, hotel, hotel_with, stay_billed};
 use crate::support::fiscal::later;
@@ -315,4 +315,112 @@ async fn the_simulator_refuses_what_the_rules_refuse() {
     .unwrap();
     assert!(reply.body.contains("HR-BR-2"), "{}", reply.body);
     assert_eq!(sim.docs().len(), 1, "refused, not taken");
+}
+
+/// A room type's and a charge's own KPD codes reach the lines; a discount (a negative line)
+/// and a check-out paid at once by transfer (stated as prepaid) pass the publishers' rules.
+#[tokio::test(flavor = "multi_thread")]
+async fn own_kpd_codes_allowances_and_payment_at_check_out() {
+    let sim = Sim::start().await;
+    let app = hotel(&sim, None).await;
+    let rt = app
+        .post(
+            "/v1/room-types",
+            json!({"code": "APT", "name": "Apartman", "max_occupancy": 4, "base_rate": 9000,
+                   "kpd_code": "55.20.01"}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let room = app.room("12", &rt).await;
+    let guest = app.guest("Luka", "Perić").await;
+    let r = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": guest, "room_type_id": rt, "room_id": room,
+                   "arrival": "2026-11-22", "departure": "2026-11-23", "adults": 1,
+                   "nightly_rate": 9000}),
+        )
+        .await
+        .expect(201)
+        .id();
+    app.post("/v1/check-in", json!({"reservation_id": r}))
+        .await
+        .expect(200);
+    app.clock().set_now("2026-11-23T08:30:00Z".parse().unwrap());
+    let out = app
+        .post(
+            "/v1/check-out",
+            json!({"reservation_id": r, "bill_to": company(),
+                   "payments": [{"method": "bank_transfer"}],
+                   "charges": [
+                {"description": "Piće iz minibara", "quantity": 2, "unit_price": 400,
+                 "tax_rate": 2500, "kpd_code": "56.30.00"},
+                {"description": "Popust za stalne goste", "quantity": 1, "unit_price": -1000,
+                 "tax_rate": 1300}]}),
+        )
+        .await
+        .expect(200)
+        .body;
+    let inv = &out["invoice"];
+    assert_eq!(inv["fiscal"]["scheme"], "hr-eracun", "{inv}");
+    let codes: Vec<&Value> = inv["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["kpd_code"])
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            &json!("55.20.01"),
+            &json!("56.30.00"),
+            &json!("55.10.00"),
+            &Value::Null
+        ],
+        "{inv}"
+    );
+    let id = inv["id"].as_str().unwrap();
+    einvoice_is(&app, id, "sent").await;
+    all_valid(&sim);
+    let xml = &sim.docs()[0].xml;
+    assert!(
+        xml.contains("<cbc:PrepaidAmount currencyID=\"EUR\">"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<cbc:PayableAmount currencyID=\"EUR\">0.00</cbc:PayableAmount>"),
+        "{xml}"
+    );
+    assert!(!xml.contains("<cbc:DueDate>"), "nothing left to pay: {xml}");
+    assert!(
+        xml.contains("<cbc:InvoicedQuantity unitCode=\"H87\">-1</cbc:InvoicedQuantity>"),
+        "{xml}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_e_invoice_can_be_retried() {
+    let sim = Sim::start().await;
+    let app = hotel_with(&sim, |c| c.password = innkeep::config::Secret::new("wrong")).await;
+    let out = stay_billed(&app, json!({"pay_later": true, "bill_to": company()})).await;
+    let id = out["invoice"]["id"].as_str().unwrap();
+    einvoice_is(&app, id, "rejected").await;
+    let subs = app.all("/v1/compliance/submissions?kind=einvoice").await;
+    let sub = subs[0]["id"].as_str().unwrap();
+    let again = app
+        .post(
+            &format!("/v1/compliance/submissions/{sub}/retry"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(again.status, 202, "{}", again.text);
+    // Queued again, it is looked up first (an earlier send may have arrived); the look-up
+    // is refused for the same account settings, so it waits for them to be fixed.
+    let waiting = submission_is(&app, sub, "retrying", crate::support::eracun::WAIT).await;
+    let ops = crate::support::operations(&waiting);
+    assert!(ops.contains(&"queryOutbox"), "looked up first: {ops:?}");
+    assert_eq!(ops.iter().filter(|o| **o == "send").count(), 1, "{ops:?}");
+    let why = waiting["last_error"].as_str().unwrap();
+    assert!(why.contains("[compliance.einvoice]"), "{why}");
 }

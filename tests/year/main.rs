@@ -18,6 +18,7 @@ mod support;
 
 mod api;
 mod books;
+mod einvoices;
 mod hotel;
 mod in_house;
 mod plan;
@@ -53,7 +54,8 @@ async fn a_year_in_a_box_balances() {
 
     let evisitor = evisitor_sim::Sim::start().await;
     let cis = cis_sim::Sim::start();
-    let mut app = support::evisitor::hotel(&evisitor, Some(&cis)).await;
+    let mer = support::mer_sim::Sim::start().await;
+    let mut app = support::evisitor::hotel_with(&evisitor, Some(&cis), Some(&mer)).await;
     let started = Instant::now();
     settle::set_day(&app, &evisitor, first);
     let receiver = Receiver::start().await;
@@ -75,6 +77,7 @@ async fn a_year_in_a_box_balances() {
     }
     let simulated = started.elapsed();
 
+    einvoices::settle(&api).await;
     let invoices = api.all("/v1/invoices").await;
     let reservations = api.all("/v1/reservations").await;
     let mut books = books::check_invoices(&run.stays, &invoices, run.tally.paid);
@@ -87,6 +90,7 @@ async fn a_year_in_a_box_balances() {
     let submissions = api.all("/v1/compliance/submissions").await;
     books::check_registrations(&mut books, &run.stays, &reservations, &evisitor.held());
     books::check_deadlines(&mut books, &submissions);
+    einvoices::check(&mut books, &invoices, &submissions, &mer.docs());
     let delivered = settle::deliveries(&mut books, &feed, &receiver, &secret).await;
     let errors = api.errors();
 

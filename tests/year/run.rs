@@ -178,8 +178,12 @@ impl<'a> Run<'a> {
         }
         let api = self.api;
         let bills = each(work, |(id, payment, charges)| async move {
-            let body = json!({"reservation_id": id, "payment_method": payment.method(),
+            let mut body = json!({"reservation_id": id, "payment_method": payment.method(),
                               "charges": charges});
+            if matches!(payment, Payment::Transfer { .. }) {
+                // Billed to the guest's company: an e-invoice.
+                body["bill_to"] = crate::einvoices::company();
+            }
             let out = api.post("/v1/check-out", body, &[200]).await?;
             let invoice = out.body["invoice"].clone();
             let paid_now = match payment {
@@ -281,7 +285,7 @@ impl<'a> Run<'a> {
                 .post(
                     "/v1/invoices",
                     json!({"guest_id": original["guest_id"], "payment_method": "bank_transfer",
-                           "bill_to": {"name": "Adriatic Travel d.o.o.", "tax_id": "HR12345678901"},
+                           "bill_to": crate::einvoices::agency(),
                            "lines": lines}),
                     &[201],
                 )

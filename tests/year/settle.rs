@@ -30,7 +30,10 @@ pub fn set_day(app: &TestApp, sim: &Sim, d: NaiveDate) {
 /// Waits until no registration or receipt is waiting to be sent.
 pub async fn queue_done(api: &Api<'_>) {
     let deadline = Instant::now() + QUEUE_WAIT;
-    let path = "/v1/compliance/submissions?status=queued,sending,retrying&limit=5";
+    // E-invoices wait days for their fiscalization and payment reports for the month's end:
+    // `einvoices::settle` waits for those.
+    let path = "/v1/compliance/submissions?status=queued,sending,retrying&limit=5\
+        &kind=guest_registration,guest_departure,guest_withdrawal,fiscal_receipt,fiscal_payment_change";
     loop {
         let r = api.app.get(path).await;
         let pending = r.body["data"].as_array().map_or(0, Vec::len);
@@ -207,8 +210,13 @@ impl fmt::Display for Report<'_> {
         )?;
         writeln!(
             f,
-            "numbering: invoices per series {:?}; {} fiscal receipts, {} bank transfers outside the fiscal system",
-            b.series, b.receipts, b.outside_fiscal
+            "numbering: invoices per series {:?}; {} fiscal receipts, {} bank transfers outside the fiscal system, {} e-invoices fiscalized, {} of their payments reported ({} waiting for the month's end)",
+            b.series,
+            b.receipts,
+            b.outside_fiscal,
+            b.einvoices,
+            b.payments_reported,
+            b.payments_waiting
         )?;
         writeln!(
             f,

@@ -13,6 +13,7 @@
 //! The document is built here, purely ([`ubl`]); the intermediary carries it
 //! ([`super::einvoice::Intermediary`]).
 
+mod parts;
 pub mod ubl;
 pub mod xml;
 
@@ -127,10 +128,17 @@ impl EInvoiceScheme for HrEracun {
             oib_of(&s.vat_id.0).map(|oib| party(&s.legal_name.0, oib, Some(&s.address)))
         });
         let Some(seller) = seller else {
-            return Err(crate::refusal::FiscalRefusal::SellerMissing {
-                country: "HR".into(),
+            if inv.seller.is_none() {
+                return Err(crate::refusal::FiscalRefusal::SellerMissing {
+                    country: "HR".into(),
+                }
+                .into());
             }
-            .into());
+            return Err(crate::error::AppError::invalid_field(
+                "seller.vat_id",
+                "invalid_oib",
+                "the seller's VAT number in the property settings must be its OIB (11 digits whose last is the check digit, HR in front allowed) for an e-invoice",
+            ));
         };
         let buyer_oib = business_oib(&inv.bill_to).ok_or_else(|| {
             crate::error::AppError::invalid_field(
@@ -159,12 +167,14 @@ impl EInvoiceScheme for HrEracun {
             seller,
             buyer,
             operator,
-            issued: input.local_time,
+            // The invoice's own issue date (read once, at numbering), at this time of day.
+            issued: chrono::NaiveDateTime::new(inv.issue_date.0, input.local_time.time()),
             due: today + Days::new(u64::from(self.settings.due_days)),
             period: input.period,
             corrects: input.reverses.map(|r| (r.number.clone(), r.issue_date.0)),
             iban: self.settings.iban.clone(),
             kpd: kpd.clone(),
+            prepaid: input.prepaid,
         });
         let sha256 = hex(&Sha256::digest(document.as_bytes()));
         let fiscal = Fiscal {

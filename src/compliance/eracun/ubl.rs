@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 
 use chrono::{NaiveDate, NaiveDateTime};
 
+use super::parts::{extensions, line, party, payment_reference, vat_scheme};
 use super::xml::{Xml, percent};
 use crate::domain::enums::{InvoiceKind, LineKind};
 use crate::model::{Invoice, InvoiceLine};
@@ -96,6 +97,8 @@ pub struct Document<'a> {
     pub iban: String,
     /// The KPD code of each line, in line order.
     pub kpd: Vec<String>,
+    /// What was paid with the issue itself (minor units), stated as prepaid.
+    pub prepaid: i64,
 }
 
 /// Whether a line is the city tax outside VAT (a document-level charge), not an item.
@@ -104,7 +107,7 @@ pub fn is_levy(l: &InvoiceLine) -> bool {
 }
 
 /// The CIUS-HR name of a VAT rate (`HR-TB-2`), where it has one.
-fn category_name(rate: i64) -> Option<&'static str> {
+pub(super) fn category_name(rate: i64) -> Option<&'static str> {
     match rate {
         2500 => Some("HR:PDV25"),
         1300 => Some("HR:PDV13"),
@@ -114,19 +117,19 @@ fn category_name(rate: i64) -> Option<&'static str> {
     }
 }
 
-fn category_id(rate: i64) -> &'static str {
+pub(super) fn category_id(rate: i64) -> &'static str {
     if rate == 0 { "Z" } else { "S" }
 }
 
-const LEVY_NAME: &str = "HR:N";
-const LEVY_REASON: &str = "Turistička pristojba";
+pub(super) const LEVY_NAME: &str = "HR:N";
+pub(super) const LEVY_REASON: &str = "Turistička pristojba";
 
 /// The sums the document states, in its own sign (a credit note's are positive).
-struct Sums {
-    lines: i64,
-    levies: i64,
-    tax: i64,
-    per_rate: BTreeMap<i64, (i64, i64)>,
+pub(super) struct Sums {
+    pub(super) lines: i64,
+    pub(super) levies: i64,
+    pub(super) tax: i64,
+    pub(super) per_rate: BTreeMap<i64, (i64, i64)>,
 }
 
 fn sums(inv: &Invoice, sign: i64) -> Sums {
@@ -177,7 +180,13 @@ pub fn write(d: &Document<'_>) -> String {
     x.leaf("cbc:ID", &inv.number);
     x.leaf("cbc:IssueDate", &d.issued.date().to_string());
     x.leaf("cbc:IssueTime", &d.issued.format("%H:%M:%S").to_string());
-    let payable = s.lines + s.levies + s.tax;
+    let total = s.lines + s.levies + s.tax;
+    let prepaid = if credit {
+        0
+    } else {
+        d.prepaid.clamp(0, total.max(0))
+    };
+    let payable = total - prepaid;
     if !credit && payable > 0 {
         x.leaf("cbc:DueDate", &d.due.to_string());
     }
@@ -273,9 +282,12 @@ pub fn write(d: &Document<'_>) -> String {
     x.open("cac:LegalMonetaryTotal", &[]);
     x.amount("cbc:LineExtensionAmount", cur, s.lines);
     x.amount("cbc:TaxExclusiveAmount", cur, s.lines + s.levies);
-    x.amount("cbc:TaxInclusiveAmount", cur, payable);
+    x.amount("cbc:TaxInclusiveAmount", cur, total);
     if s.levies != 0 {
         x.amount("cbc:ChargeTotalAmount", cur, s.levies);
+    }
+    if prepaid != 0 {
+        x.amount("cbc:PrepaidAmount", cur, prepaid);
     }
     x.amount("cbc:PayableAmount", cur, payable);
     x.close("cac:LegalMonetaryTotal");
@@ -286,171 +298,4 @@ pub fn write(d: &Document<'_>) -> String {
     }
     x.close(root);
     x.finish()
-}
-
-/// The extensions: the signature placeholder every official example carries and, when the
-/// document holds the city tax, `HRFISK20Data` (HR-BR-26, HR-BR-30), whose sums must close
-/// with the document's (HR-BR-27/32/54/55).
-fn extensions(x: &mut Xml, s: &Sums, cur: &str) {
-    x.open("ext:UBLExtensions", &[]);
-    if s.levies != 0 {
-        x.open("ext:UBLExtension", &[]);
-        x.open("ext:ExtensionContent", &[]);
-        x.open("hrextac:HRFISK20Data", &[]);
-        x.open("hrextac:HRTaxTotal", &[]);
-        x.amount("cbc:TaxAmount", cur, s.tax);
-        for (rate, (net, tax)) in &s.per_rate {
-            hr_subtotal(x, cur, (*net, *tax), category_id(*rate), *rate);
-        }
-        hr_subtotal(x, cur, (s.levies, 0), "O", 0);
-        x.close("hrextac:HRTaxTotal");
-        x.open("hrextac:HRLegalMonetaryTotal", &[]);
-        x.amount("cbc:TaxExclusiveAmount", cur, s.lines);
-        x.amount("hrextac:OutOfScopeOfVATAmount", cur, s.levies);
-        x.close("hrextac:HRLegalMonetaryTotal");
-        x.close("hrextac:HRFISK20Data");
-        x.close("ext:ExtensionContent");
-        x.close("ext:UBLExtension");
-    }
-    x.open("ext:UBLExtension", &[]);
-    x.open("ext:ExtensionContent", &[]);
-    x.open("sig:UBLDocumentSignatures", &[]);
-    // The official examples keep this element empty; HR-BR-33 exempts the signature.
-    x.open("sac:SignatureInformation", &[]);
-    x.close("sac:SignatureInformation");
-    x.close("sig:UBLDocumentSignatures");
-    x.close("ext:ExtensionContent");
-    x.close("ext:UBLExtension");
-    x.close("ext:UBLExtensions");
-}
-
-fn hr_subtotal(x: &mut Xml, cur: &str, (net, tax): (i64, i64), id: &str, rate: i64) {
-    x.open("hrextac:HRTaxSubtotal", &[]);
-    x.amount("cbc:TaxableAmount", cur, net);
-    x.amount("cbc:TaxAmount", cur, tax);
-    x.open("hrextac:HRTaxCategory", &[]);
-    x.leaf("cbc:ID", id);
-    let name = if id == "O" {
-        Some(LEVY_NAME)
-    } else {
-        category_name(rate)
-    };
-    x.leaf("cbc:Name", name.unwrap_or_default());
-    x.leaf("cbc:Percent", &percent(rate));
-    vat_scheme(x, "hrextac:HRTaxScheme");
-    x.close("hrextac:HRTaxCategory");
-    x.close("hrextac:HRTaxSubtotal");
-}
-
-fn vat_scheme(x: &mut Xml, element: &str) {
-    x.open(element, &[]);
-    x.leaf("cbc:ID", "VAT");
-    x.close(element);
-}
-
-fn party(x: &mut Xml, p: &Party) {
-    x.open("cac:Party", &[]);
-    x.leaf_with("cbc:EndpointID", &[("schemeID", "9934")], &p.oib);
-    x.open("cac:PostalAddress", &[]);
-    x.leaf("cbc:StreetName", p.street.as_deref().unwrap_or_default());
-    x.leaf("cbc:CityName", p.city.as_deref().unwrap_or_default());
-    x.leaf(
-        "cbc:PostalZone",
-        p.postal_code.as_deref().unwrap_or_default(),
-    );
-    x.open("cac:Country", &[]);
-    x.leaf("cbc:IdentificationCode", &p.country);
-    x.close("cac:Country");
-    x.close("cac:PostalAddress");
-    x.open("cac:PartyTaxScheme", &[]);
-    x.leaf("cbc:CompanyID", &format!("HR{}", p.oib));
-    vat_scheme(x, "cac:TaxScheme");
-    x.close("cac:PartyTaxScheme");
-    x.open("cac:PartyLegalEntity", &[]);
-    x.leaf("cbc:RegistrationName", &p.name);
-    x.close("cac:PartyLegalEntity");
-    x.close("cac:Party");
-}
-
-fn line(x: &mut Xml, l: &InvoiceLine, kpd: &str, sign: i64, credit: bool, cur: &str) {
-    let (element, quantity) = if credit {
-        ("cac:CreditNoteLine", "cbc:CreditedQuantity")
-    } else {
-        ("cac:InvoiceLine", "cbc:InvoicedQuantity")
-    };
-    let unit = if l.kind == LineKind::Accommodation {
-        "DAY"
-    } else {
-        "H87"
-    };
-    let net = sign * l.net_amount;
-    x.open(element, &[]);
-    x.leaf("cbc:ID", &l.position.to_string());
-    x.leaf_with(quantity, &[("unitCode", unit)], &l.quantity.to_string());
-    x.amount("cbc:LineExtensionAmount", cur, net);
-    x.open("cac:Item", &[]);
-    x.leaf("cbc:Name", &l.description);
-    x.open("cac:CommodityClassification", &[]);
-    x.leaf_with("cbc:ItemClassificationCode", &[("listID", "CG")], kpd);
-    x.close("cac:CommodityClassification");
-    x.open("cac:ClassifiedTaxCategory", &[]);
-    x.leaf("cbc:ID", category_id(l.tax_rate));
-    x.leaf("cbc:Name", category_name(l.tax_rate).unwrap_or_default());
-    x.leaf("cbc:Percent", &percent(l.tax_rate));
-    vat_scheme(x, "cac:TaxScheme");
-    x.close("cac:ClassifiedTaxCategory");
-    x.close("cac:Item");
-    x.open("cac:Price", &[]);
-    x.leaf_with(
-        "cbc:PriceAmount",
-        &[("currencyID", cur)],
-        &unit_price(net, l.quantity),
-    );
-    x.leaf_with("cbc:BaseQuantity", &[("unitCode", unit)], "1");
-    x.close("cac:Price");
-    x.close(element);
-}
-
-/// The net price of one unit with six decimals (net ÷ quantity, rounded half away from
-/// zero), as the official examples write prices.
-pub fn unit_price(net_minor: i64, quantity: i64) -> String {
-    let q = i128::from(quantity.max(1));
-    let scaled = i128::from(net_minor) * 10_000; // minor units (2 places) to 6 places
-    let half = q / 2;
-    let v = if scaled >= 0 {
-        (scaled + half) / q
-    } else {
-        (scaled - half) / q
-    };
-    let sign = if v < 0 { "-" } else { "" };
-    let a = v.unsigned_abs();
-    format!("{sign}{}.{:06}", a / 1_000_000, a % 1_000_000)
-}
-
-/// The payment reference: model `HR00` with the invoice number's digits and hyphens.
-pub fn payment_reference(number: &str) -> String {
-    let kept: String = number
-        .chars()
-        .filter(|c| c.is_ascii_digit() || *c == '-')
-        .collect();
-    format!("HR00 {}", kept.trim_matches('-'))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unit_prices_have_six_places() {
-        assert_eq!(unit_price(10000, 1), "100.000000");
-        assert_eq!(unit_price(10000, 3), "33.333333");
-        assert_eq!(unit_price(-20000, 3), "-66.666667");
-        assert_eq!(unit_price(5, 2), "0.025000");
-    }
-
-    #[test]
-    fn payment_reference_keeps_digits_and_hyphens() {
-        assert_eq!(payment_reference("2026-000012"), "HR00 2026-000012");
-        assert_eq!(payment_reference("B-2026-000012"), "HR00 2026-000012");
-    }
 }

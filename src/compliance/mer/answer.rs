@@ -185,7 +185,8 @@ pub fn fiscalization(v: &Json, message_type: i64) -> Option<Result<(), String>> 
     }
 }
 
-/// How many successful messages of `message_type` an answer lists.
+/// How many messages of `message_type` an answer lists that the tax administration took or
+/// is still taking (success or pending: either way the report arrived).
 pub fn successes(v: &Json, message_type: i64) -> usize {
     v.as_array()
         .into_iter()
@@ -194,7 +195,7 @@ pub fn successes(v: &Json, message_type: i64) -> usize {
         .flatten()
         .filter(|m| {
             m.get("messageType").and_then(Json::as_i64).unwrap_or(0) == message_type
-                && m.get("status").and_then(Json::as_i64) == Some(0)
+                && matches!(m.get("status").and_then(Json::as_i64), Some(0 | 2))
         })
         .count()
 }
@@ -223,7 +224,7 @@ mod tests {
         let why = fiscalization(&bad, 0).unwrap().unwrap_err();
         assert!(why.contains("S006: Neispravan OIB"), "{why}");
         assert_eq!(fiscalization(&json!([]), 0), None);
-        assert_eq!(successes(&ok, 0), 1);
+        assert_eq!(successes(&ok, 0), 2, "a pending one counts: it arrived");
     }
 
     #[test]

@@ -29,8 +29,8 @@ use crate::domain::enums::EInvoiceStatus;
 /// The intermediary's name.
 pub const NAME: &str = "moj-eracun";
 
-/// The account.
-#[derive(Debug, Clone)]
+/// The account (no `Debug`: it holds the password).
+#[derive(Clone)]
 pub struct Account {
     /// Base URL, such as `https://www.moj-eracun.hr`.
     pub root: String,

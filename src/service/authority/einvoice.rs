@@ -42,7 +42,12 @@ pub async fn einvoice_outcome(
                 reason,
             } => at(tx, job_id, &mut sub, &mut inv, (reference, status, reason))?,
             Tracked::Missing => {
-                let reason = "moj-eRačun does not have it yet; it goes again".to_string();
+                let reason = "the intermediary does not have it yet; it goes again".to_string();
+                schedule(tx, &mut sub, reason, None, job_id)?;
+                None
+            }
+            Tracked::Failed(Outcome::Rejected { reason, .. }) if sub.authority_reference.is_some() => {
+                // A look-up refused (the account's settings, say): the document stands.
                 schedule(tx, &mut sub, reason, None, job_id)?;
                 None
             }
@@ -127,8 +132,11 @@ fn at(
             Ok(Some(EventType::InvoiceFiscalized))
         }
         _ => {
+            // Past its deadline it is still followed, less often.
+            let late = sub.due_at.0 < format_instant(tx.clock().now());
+            let wait = if late { FOLLOW_UP * 6 } else { FOLLOW_UP };
             let at = format_instant(
-                tx.clock().now() + chrono::Duration::from_std(FOLLOW_UP).unwrap_or_default(),
+                tx.clock().now() + chrono::Duration::from_std(wait).unwrap_or_default(),
             );
             if sub.status != SubmissionStatus::Retrying {
                 move_to(sub, SubmissionStatus::Retrying)?;
@@ -140,8 +148,13 @@ fn at(
             sub.next_attempt_at = Some(Instant(at.clone()));
             store::jobs::retry_at(tx, job_id, &at, &note)?;
             store::einvoices::set_status(tx, &inv.id, status, Some(&reference), reason.as_deref())?;
-            if inv.fiscal.status == FiscalStatus::Offline {
+            if matches!(
+                inv.fiscal.status,
+                FiscalStatus::Offline | FiscalStatus::Failed
+            ) {
+                // Sent again after a refusal, or reachable again.
                 inv.fiscal.status = FiscalStatus::Pending;
+                inv.fiscal.last_error = None;
             }
             if let Some(e) = inv.fiscal.einvoice.as_mut() {
                 e.status = status;

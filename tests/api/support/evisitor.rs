@@ -33,12 +33,32 @@ pub fn config(sim: &Sim) -> RegistrationConfig {
 /// A hotel in Split registering with `sim` (and fiscalizing with `cis`), its clock at
 /// [`DAY`] 09:30 UTC, once the code tables are fetched; calls time out after 1.5 s.
 pub async fn hotel(sim: &Sim, cis: Option<&super::cis_sim::Sim>) -> TestApp {
+    hotel_with(sim, cis, None).await
+}
+
+/// [`hotel`], also sending e-invoices to `mer` when given (calls to it time out after 6 s).
+pub async fn hotel_with(
+    sim: &Sim,
+    cis: Option<&super::cis_sim::Sim>,
+    mer: Option<&super::mer_sim::Sim>,
+) -> TestApp {
     let mut cfg = ComplianceConfig {
         registration: config(sim),
         ..Default::default()
     };
     let transport = Arc::new(HttpTransport::new(Duration::from_millis(1500)));
+    if let Some(mer) = mer {
+        cfg.einvoice = super::eracun::config(mer);
+    }
     let mut compliance = Compliance::from_config(&cfg, transport).unwrap();
+    if let Some(mer) = mer {
+        let slow = Arc::new(HttpTransport::new(Duration::from_secs(6)));
+        let e = ComplianceConfig {
+            einvoice: super::eracun::config(mer),
+            ..Default::default()
+        };
+        compliance.einvoice = Compliance::from_config(&e, slow).unwrap().einvoice;
+    }
     if let Some(cis) = cis {
         let (f, fiscal) = super::fiscal::scheme(cis);
         cfg.fiscal = f;
