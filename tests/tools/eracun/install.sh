@@ -27,6 +27,35 @@ if [ "$(installed_version xslt3)" != "$XSLT3_VERSION" ] || [ "$(installed_versio
     "xslt3@$XSLT3_VERSION" "saxon-js@$SAXONJS_VERSION"
 fi
 
+# The official rules are the publishers' files and are not kept in this repository. With
+# --rules, fetch them where the network allows (pinned by SHA-256; nothing is fetched when
+# they are already in place, and a failed fetch only says so: the simulator then takes
+# documents unchecked, saying that on stderr).
+rules="${ERACUN_RULES:-$tools/rules}"
+fetch_rule() { # file url sha256
+  local file="$1" url="$2" sum="$3"
+  if [ -f "$rules/$file" ] && echo "$sum  $rules/$file" | sha256sum -c --status; then
+    return 0
+  fi
+  mkdir -p "$rules"
+  if curl -fsSL --max-time 60 -o "$rules/$file.part" "$url" 2>/dev/null \
+      && echo "$sum  $rules/$file.part" | sha256sum -c --status; then
+    mv "$rules/$file.part" "$rules/$file"
+    echo "== rules: $file"
+  else
+    rm -f "$rules/$file.part"
+    echo "== rules: $file could not be fetched from $url; e-invoices are not checked by it here"
+  fi
+}
+if [ "${1:-}" = "--rules" ]; then
+  fetch_rule EN16931-UBL-validation.xslt \
+    "https://raw.githubusercontent.com/ConnectingEurope/eInvoicing-EN16931/b6c9e06a59812fb1a83585da40923b3678a649ad/ubl/xslt/EN16931-UBL-validation.xslt" \
+    39f9d282867f1a49e7708d9e29a53da89643e1ee56f10cec1ebcf1277595fcbd
+  fetch_rule HR-CIUS-EXT-EN16931-UBL.xslt \
+    "https://raw.githubusercontent.com/phax/phive-rules/432f0e9a8cff5c03d06625abe7a5fd8e7e346a64/phive-rules-eracun/src/main/resources/external/schematron/1.0.3/HR-CIUS-EXT-EN16931-UBL.xslt" \
+    9d5d91da89c468ab8f291435eb1652390cbbb5928650ef62be25fba4397224df
+fi
+
 if [ "${1:-}" = "--precompile" ]; then
   ERACUN_TOOLS="$tools" node "$here/validate.mjs" --compile-only
 fi
