@@ -33,8 +33,10 @@ pub enum PaymentRecorded {
 /// An invoice's e-invoice document.
 #[derive(ApiResponse)]
 pub enum EInvoiceDocument {
-    /// The UBL 2.1 document exactly as issued (its SHA-256 is `fiscal.einvoice.sha256`).
-    #[oai(status = 200, content_type = "application/xml")]
+    /// The UBL 2.1 document exactly as issued (its SHA-256 is `fiscal.einvoice.sha256`),
+    /// as `text/xml` (RFC 7303's equivalent of `application/xml`, which generated clients
+    /// read as text), UTF-8.
+    #[oai(status = 200, content_type = "text/xml; charset=utf-8")]
     Xml(
         PlainText<String>,
         #[oai(header = "Content-Disposition")] String,

@@ -46,6 +46,14 @@ async fn a_stay_billed_to_a_company_is_delivered_fiscalized_and_its_payment_repo
 
     let xml = app.get(&format!("/v1/invoices/{id}/einvoice.xml")).await;
     assert_eq!(xml.status, 200, "{}", xml.text);
+    assert_eq!(
+        xml.header("content-type").as_deref(),
+        Some("text/xml; charset=utf-8")
+    );
+    assert_eq!(
+        xml.header("x-content-sha256").as_deref(),
+        inv["fiscal"]["einvoice"]["sha256"].as_str()
+    );
     assert!(
         xml.text.contains("urn:mfin.gov.hr:cius-2025:1.0"),
         "{}",
