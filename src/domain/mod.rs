@@ -12,6 +12,7 @@ pub mod events;
 pub mod history;
 pub mod iban;
 pub mod invoice;
+pub mod italy;
 pub mod kpd;
 pub mod limits;
 pub mod money;
