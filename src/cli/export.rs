@@ -40,6 +40,7 @@ fn guest_row(g: &Guest) -> Vec<String> {
         opt(&g.birth_date.map(|d| d.0)),
         opt(&g.gender.map(|x| x.as_str())),
         opt(&g.nationality),
+        opt(&g.tax_code),
         opt(&b.and_then(|b| b.country.as_ref().map(|c| c.0.clone()))),
         opt(&b.and_then(|b| b.municipality.as_ref().map(|c| c.0.clone()))),
         opt(&b.and_then(|b| b.region.as_ref().map(|c| c.0.clone()))),

@@ -29,6 +29,7 @@ pub const FIELDS: &[(&str, &str, &str, Option<&str>)] = &[
     ("birth_date", "birth_date", "field-birth-date", Some("bday")),
     ("gender", "gender", "field-gender", None),
     ("nationality", "nationality", "field-nationality", None),
+    ("tax_code", "tax_code", "field-tax-code", None),
     (
         "birth_country",
         "birth_place.country",

@@ -26,6 +26,7 @@ pub fn values_of(g: &Guest, prefix: &str) -> HashMap<String, String> {
         ("birth_date", line(g.birth_date.map(|d| d.to_string()))),
         ("gender", line(g.gender.map(|x| x.as_str().to_string()))),
         ("nationality", line(g.nationality.clone())),
+        ("tax_code", line(g.tax_code.clone())),
         (
             "birth_country",
             line(b.and_then(|b| b.country.clone()).map(|c| c.0)),
@@ -147,6 +148,7 @@ pub fn body_of(f: &HashMap<String, String>, prefix: &str, only: Option<&[&str]>)
         "birth_date",
         "gender",
         "nationality",
+        "tax_code",
         "notes",
     ] {
         if has(k) {

@@ -252,6 +252,17 @@ pub fn currency(s: &String) -> Check {
     }
 }
 
+/// An Italian codice fiscale of a person: 16 characters with their check character.
+pub fn codice_fiscale(s: &String) -> Check {
+    match crate::domain::italy::codice_fiscale_problem(s) {
+        None => Ok(()),
+        Some(why) => Err(Rule::new(
+            "invalid_codice_fiscale",
+            format!("is not a codice fiscale: it {why}"),
+        )),
+    }
+}
+
 /// A KPD 2025 code: `NN.NN.NN`.
 pub fn kpd_code(s: &String) -> Check {
     if crate::domain::kpd::valid(s) {

@@ -80,6 +80,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("rule-invalid_currency", &[]),
     ("rule-invalid_code", &[]),
     ("rule-invalid_kpd_code", &[]),
+    ("rule-invalid_codice_fiscale", &[]),
     ("rule-invalid_pattern", &[]),
     ("rule-invalid_date", &[]),
     ("rule-invalid_time_zone", &[]),

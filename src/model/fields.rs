@@ -114,6 +114,13 @@ pub struct Kpd(pub String);
 scalar_type!(impl [] Kpd, "kpd_code".to_string(), string_schema(Some(8), 8, r"^\d{2}\.\d{2}\.\d{2}$"));
 string_field!(impl [] Kpd, Kpd, rules::kpd_code);
 
+/// An Italian codice fiscale of a person, such as `RSSMRA85T10A562S` (spaces removed and
+/// upper-cased as typed; its check character verified).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodiceFiscale(pub String);
+scalar_type!(impl [] CodiceFiscale, "codice_fiscale".to_string(), string_schema(Some(16), 20, "^[A-Za-z0-9 ]{16,20}$"));
+string_field!(impl [] CodiceFiscale, |s: String| CodiceFiscale(crate::domain::italy::normalize(&s)), rules::codice_fiscale);
+
 /// The shape of every IANA time zone name (the spec's pattern for `time_zone`).
 pub const TIME_ZONE_PATTERN: &str = r"^[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*$";
 
@@ -351,6 +358,7 @@ into_string!(impl [] Email);
 into_string!(impl [] Phone);
 into_string!(impl [] Code);
 into_string!(impl [] Kpd);
+into_string!(impl [] CodiceFiscale);
 into_string!(impl [] TimeZone);
 into_string!(impl [] Series);
 into_string!(impl [] Country);

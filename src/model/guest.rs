@@ -6,7 +6,7 @@ use poem_openapi::types::MaybeUndefined;
 use crate::domain::enums::{DocumentType, Gender};
 use crate::input_object;
 use crate::model::Patch;
-use crate::model::fields::{Country, Email, Line, Phone, Text};
+use crate::model::fields::{CodiceFiscale, Country, Email, Line, Phone, Text};
 use crate::model::{Date, Instant};
 
 input_object! {
@@ -106,6 +106,9 @@ pub struct Guest {
     pub address: Option<Address>,
     /// What a tourist board asks beyond identity (Croatia).
     pub tourist: Option<Tourist>,
+    /// Italian codice fiscale, upper-case (Italy: what an invoice or receipt names a
+    /// private buyer by).
+    pub tax_code: Option<String>,
     /// Free-text notes for staff.
     pub notes: Option<String>,
     /// Incremented by every change; served as the ETag.
@@ -141,6 +144,9 @@ input_object! {
         pub address: Option<Address>,
         /// What a tourist board asks beyond identity (Croatia).
         pub tourist: Option<Tourist>,
+        /// Italian codice fiscale (16 characters; spaces and case as typed are accepted;
+        /// `422 invalid_codice_fiscale` when its shape or check character is wrong).
+        pub tax_code: Option<CodiceFiscale>,
         /// Notes for staff.
         pub notes: Option<Text<4000>>,
     }
@@ -173,6 +179,8 @@ input_object! {
         pub address: MaybeUndefined<Address>,
         /// What a tourist board asks beyond identity (replaced as a whole).
         pub tourist: MaybeUndefined<Tourist>,
+        /// Italian codice fiscale; null clears it.
+        pub tax_code: MaybeUndefined<CodiceFiscale>,
         /// Notes for staff.
         pub notes: MaybeUndefined<Text<4000>>,
     }

@@ -47,6 +47,7 @@ pub(crate) fn create_in(tx: &Tx, actor: &Actor, input: GuestCreate) -> AppResult
         document: input.document,
         address: input.address,
         tourist: input.tourist,
+        tax_code: input.tax_code.map(|c| c.0),
         notes: input.notes.map(Into::into),
         version: 1,
         created_at: now.clone(),
@@ -111,6 +112,7 @@ pub(crate) fn update_in(
     set_optional(&mut g.document, input.document);
     set_optional(&mut g.address, input.address);
     set_optional(&mut g.tourist, input.tourist);
+    set_optional(&mut g.tax_code, input.tax_code);
     set_optional(&mut g.notes, input.notes);
     check_dates(tx, &g, &mut errs)?;
     fail_on(errs)?;

@@ -41,6 +41,7 @@ pub const GUEST_COLUMNS: &[(&str, &str)] = &[
     ("birth_date", "birth_date"),
     ("gender", "gender"),
     ("nationality", "nationality"),
+    ("tax_code", "tax_code"),
     ("birth_country", "birth_place.country"),
     ("birth_municipality", "birth_place.municipality"),
     ("birth_region", "birth_place.region"),

@@ -13,6 +13,7 @@ mod basics;
 mod binary;
 mod catalogues;
 mod check_out_payments;
+mod codice_fiscale;
 mod concurrency;
 mod crash_loop;
 mod desk;

@@ -1,0 +1,84 @@
+//! A guest's Italian codice fiscale (issue 32, part 1): taken in any case and with spaces,
+//! stored upper-case, refused at its field with the rule when its shape or check character
+//! is wrong, cleared with null; the desk's guest page asks it and keeps what was typed.
+
+use serde_json::json;
+
+use crate::support::desk::{Browser, staff};
+use crate::support::spawn_app;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_guest_has_a_checked_codice_fiscale() {
+    let app = spawn_app().await;
+    let g = app
+        .post(
+            "/v1/guests",
+            json!({"first_name": "Mario", "last_name": "Rossi", "tax_code": "rssmra 85t10 a562s"}),
+        )
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(g["tax_code"], "RSSMRA85T10A562S", "{g}");
+    let id = g["id"].as_str().unwrap();
+    let bad = app
+        .post(
+            "/v1/guests",
+            json!({"first_name": "Maria", "last_name": "Rossi", "tax_code": "RSSMRA85T10A562T"}),
+        )
+        .await
+        .expect(422);
+    assert_eq!(bad.body["errors"][0]["field"], "tax_code", "{}", bad.text);
+    assert_eq!(bad.body["errors"][0]["code"], "invalid_codice_fiscale");
+    assert!(bad.text.contains("check character"), "{}", bad.text);
+    let cleared = app
+        .put(&format!("/v1/guests/{id}"), json!({"tax_code": null}))
+        .await
+        .expect(200)
+        .body;
+    assert!(cleared["tax_code"].is_null(), "{cleared}");
+
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let form = b.get(&format!("/guests/{id}/edit")).await;
+    assert!(form.text.contains("name=\"tax_code\""), "{}", form.text);
+    assert!(form.text.contains("Italian tax code (codice fiscale)"));
+    let csrf = Browser::csrf(&form);
+    let path = format!("/guests/{id}");
+    let refused = b
+        .post(
+            &path,
+            &[
+                ("csrf", csrf.as_str()),
+                ("version", "2"),
+                ("first_name", "Mario"),
+                ("last_name", "Rossi"),
+                ("tax_code", "RSSMRA85T10A562X"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert!(
+        refused.text.contains("id=\"tax_code-error\""),
+        "{}",
+        refused.text
+    );
+    assert!(
+        refused.text.contains("value=\"RSSMRA85T10A562X\""),
+        "what was typed is kept"
+    );
+    let saved = b
+        .post(
+            &path,
+            &[
+                ("csrf", csrf.as_str()),
+                ("version", "2"),
+                ("first_name", "Mario"),
+                ("last_name", "Rossi"),
+                ("tax_code", "RSSMRA85T10A562S"),
+            ],
+        )
+        .await;
+    assert!(saved.status.as_u16() < 400, "{}", saved.text);
+    let g = app.get(&format!("/v1/guests/{id}")).await.body;
+    assert_eq!(g["tax_code"], "RSSMRA85T10A562S", "{g}");
+}
