@@ -30,6 +30,13 @@ const FIELDS: &[(&str, &str, &str, Option<&str>)] = &[
         None,
     ),
     (
+        "bill_sdi_code",
+        "bill_to.sdi_code",
+        "field-bill-sdi-code",
+        None,
+    ),
+    ("bill_pec", "bill_to.pec", "field-bill-pec", Some("email")),
+    (
         "bill_line1",
         "bill_to.address.line1",
         "field-line1",
@@ -114,7 +121,12 @@ pub fn body(form: &HashMap<String, String>) -> Option<Value> {
     let mut b = Map::new();
     b.insert("kind".into(), json!("business"));
     b.insert("name".into(), json!(get("bill_name")));
-    for (key, name) in [("vat_id", "bill_vat_id"), ("tax_code", "bill_tax_code")] {
+    for (key, name) in [
+        ("vat_id", "bill_vat_id"),
+        ("tax_code", "bill_tax_code"),
+        ("sdi_code", "bill_sdi_code"),
+        ("pec", "bill_pec"),
+    ] {
         let v = get(name);
         if !v.is_empty() {
             b.insert(key.into(), json!(v));

@@ -263,6 +263,18 @@ pub fn codice_fiscale(s: &String) -> Check {
     }
 }
 
+/// An SdI recipient code: 7 letters and digits (6 for a public administration).
+pub fn sdi_code(s: &String) -> Check {
+    if crate::domain::italy::recipient_code_valid(&s.trim().to_ascii_uppercase()) {
+        Ok(())
+    } else {
+        Err(Rule::new(
+            "invalid_sdi_code",
+            "must be the 7-letter-and-digit recipient code the buyer gave for SdI (0000000 when they receive by PEC or have none)",
+        ))
+    }
+}
+
 /// A KPD 2025 code: `NN.NN.NN`.
 pub fn kpd_code(s: &String) -> Check {
     if crate::domain::kpd::valid(s) {

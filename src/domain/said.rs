@@ -81,6 +81,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("rule-invalid_code", &[]),
     ("rule-invalid_kpd_code", &[]),
     ("rule-invalid_codice_fiscale", &[]),
+    ("rule-invalid_sdi_code", &[]),
     ("rule-invalid_pattern", &[]),
     ("rule-invalid_date", &[]),
     ("rule-invalid_time_zone", &[]),

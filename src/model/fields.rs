@@ -121,6 +121,12 @@ pub struct CodiceFiscale(pub String);
 scalar_type!(impl [] CodiceFiscale, "codice_fiscale".to_string(), string_schema(Some(16), 20, "^[A-Za-z0-9 ]{16,20}$"));
 string_field!(impl [] CodiceFiscale, |s: String| CodiceFiscale(crate::domain::italy::normalize(&s)), rules::codice_fiscale);
 
+/// An SdI recipient code (`CodiceDestinatario`), such as `M5UXCR1`; upper-cased as typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SdiCode(pub String);
+scalar_type!(impl [] SdiCode, "sdi_code".to_string(), string_schema(Some(6), 7, "^[A-Za-z0-9]{6,7}$"));
+string_field!(impl [] SdiCode, |s: String| SdiCode(s.trim().to_ascii_uppercase()), rules::sdi_code);
+
 /// The shape of every IANA time zone name (the spec's pattern for `time_zone`).
 pub const TIME_ZONE_PATTERN: &str = r"^[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*$";
 
@@ -359,6 +365,7 @@ into_string!(impl [] Phone);
 into_string!(impl [] Code);
 into_string!(impl [] Kpd);
 into_string!(impl [] CodiceFiscale);
+into_string!(impl [] SdiCode);
 into_string!(impl [] TimeZone);
 into_string!(impl [] Series);
 into_string!(impl [] Country);

@@ -8,7 +8,9 @@ use crate::domain::enums::{
     BuyerKind, InvoiceKind, InvoiceStatus, LineKind, PaymentKind, PaymentMethod,
 };
 use crate::input_object;
-use crate::model::fields::{Currency, GuestId, Int, InvoiceId, Kpd, Line, ReservationId, RoomId};
+use crate::model::fields::{
+    Currency, Email, GuestId, Int, InvoiceId, Kpd, Line, ReservationId, RoomId, SdiCode,
+};
 use crate::model::{Address, Date, Instant, Reservation};
 
 input_object! {
@@ -79,6 +81,12 @@ input_object! {
         /// The VAT number by its older name: read as `vat_id` when that is absent, and
         /// always answered equal to it.
         pub tax_id: Option<Line<40>>,
+        /// Italy: the business's SdI recipient code (`CodiceDestinatario`, 7 letters and
+        /// digits); absent with `pec` absent means `0000000` (the tax agency's reserved area).
+        pub sdi_code: Option<SdiCode>,
+        /// Italy: the certified e-mail (PEC) the business receives invoices at, when it gave
+        /// no recipient code.
+        pub pec: Option<Email>,
     }
 }
 

@@ -71,8 +71,11 @@ pub(crate) fn bill_to_or_guest(
         name: Line(format!("{} {}", g.first_name, g.last_name)),
         address: g.address,
         vat_id: None,
-        tax_code: None,
+        // A private guest is named on an Italian invoice by their codice fiscale.
+        tax_code: g.tax_code.map(Line),
         tax_id: None,
+        sdi_code: None,
+        pec: None,
     })
 }
 

@@ -142,9 +142,12 @@ mod tests {
                 vat_id: None,
                 tax_code: None,
                 tax_id: None,
+                sdi_code: None,
+                pec: None,
             },
             json!({"kind": "person", "name": "Anna Rossi", "address": stored_address,
-                "vat_id": null, "tax_code": null, "tax_id": null}),
+                "vat_id": null, "tax_code": null, "tax_id": null, "sdi_code": null,
+                "pec": null}),
         );
         // Invoices issued before the buyer's kind and VAT number read as they were.
         let older: BillTo = serde_json::from_value(

@@ -73,3 +73,78 @@ async fn a_guest_has_a_checked_codice_fiscale() {
     let g = app.get(&format!("/v1/guests/{id}")).await.body;
     assert_eq!(g["tax_code"], "RSSMRA85T10A562S", "{g}");
 }
+
+/// A business bill-to in Italy names where SdI delivers: its recipient code (upper-cased) or
+/// a PEC address; a wrong one is refused at its field. A private guest is billed by their
+/// codice fiscale.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_buyer_says_where_sdi_delivers() {
+    let app = spawn_app().await;
+    app.put("/v1/settings", crate::support::in_country("IT"))
+        .await
+        .expect(200);
+    let guest = app
+        .post(
+            "/v1/guests",
+            json!({"first_name": "Mario", "last_name": "Rossi", "tax_code": "RSSMRA85T10A562S"}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let sale = |bill_to: serde_json::Value| {
+        json!({"guest_id": guest, "payment_method": "cash", "bill_to": bill_to,
+               "lines": [{"description": "Caffè", "quantity": 1, "unit_price": 150}]})
+    };
+    let person = app
+        .post(
+            "/v1/invoices",
+            json!({"guest_id": guest, "payment_method": "cash",
+                   "lines": [{"description": "Caffè", "quantity": 1, "unit_price": 150}]}),
+        )
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(
+        person["bill_to"]["tax_code"], "RSSMRA85T10A562S",
+        "{person}"
+    );
+    let company = |extra: serde_json::Value| {
+        let mut b = json!({"kind": "business", "name": "Sole S.r.l.", "vat_id": "IT06363391001",
+                           "address": {"line1": "Via Roma 1", "city": "Firenze", "country": "IT"}});
+        for (k, v) in extra.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    let bill = |extra: serde_json::Value| app.post("/v1/invoices", sale(company(extra)));
+    let billed = bill(json!({"sdi_code": "m5uxcr1"})).await.expect(201).body;
+    assert_eq!(billed["bill_to"]["sdi_code"], "M5UXCR1", "{billed}");
+    let bad = bill(json!({"sdi_code": "M5U"})).await.expect(422);
+    assert_eq!(
+        bad.body["errors"][0]["field"], "bill_to.sdi_code",
+        "{}",
+        bad.text
+    );
+    assert!(bad.text.contains("recipient code"), "{}", bad.text);
+    let bad = bill(json!({"pec": "not an address"})).await.expect(422);
+    assert_eq!(
+        bad.body["errors"][0]["field"], "bill_to.pec",
+        "{}",
+        bad.text
+    );
+    let by_pec = bill(json!({"pec": "fatture@pec.sole.it"}))
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(by_pec["bill_to"]["pec"], "fatture@pec.sole.it");
+
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let page = b.get(&format!("/invoices/new?guest={guest}")).await;
+    assert!(
+        page.text.contains("name=\"bill_sdi_code\""),
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("name=\"bill_pec\""));
+}
