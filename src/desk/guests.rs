@@ -165,6 +165,10 @@ pub async fn show(
         (t.t("field-address"), or_not_given(&t, address)),
     ];
     let mut facts = facts;
+    if let Some(cf) = &g.tax_code {
+        // Shown where a guest has one (Italy), not as "not given" everywhere.
+        facts.insert(4, (t.t("field-tax-code"), cf.clone()));
+    }
     if let Some(n) = g.notes.clone().filter(|n| !n.trim().is_empty()) {
         facts.push((t.t("field-notes"), n));
     }

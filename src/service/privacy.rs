@@ -59,6 +59,7 @@ const ERASED: &[&str] = &[
     "document",
     "address",
     "tourist",
+    "tax_code",
     "notes",
 ];
 
@@ -193,6 +194,7 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
                 (None, None, None, None, None);
             (g.birth_place, g.document, g.address, g.notes) = (None, None, None, None);
             g.tourist = None;
+            g.tax_code = None;
             g.version += 1;
             g.updated_at = Instant(tx.now_text());
             store::guests::update(tx, &old, &g)?;

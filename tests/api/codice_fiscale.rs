@@ -72,6 +72,12 @@ async fn a_guest_has_a_checked_codice_fiscale() {
     assert!(saved.status.as_u16() < 400, "{}", saved.text);
     let g = app.get(&format!("/v1/guests/{id}")).await.body;
     assert_eq!(g["tax_code"], "RSSMRA85T10A562S", "{g}");
+    let page = b.get(&format!("/guests/{id}")).await;
+    assert!(
+        page.text.contains("RSSMRA85T10A562S"),
+        "the guest's page shows it: {}",
+        page.text
+    );
 }
 
 /// A business bill-to in Italy names where SdI delivers: its recipient code (upper-cased) or

@@ -26,7 +26,8 @@ async fn a_guest_is_exported_then_erased_and_what_the_law_keeps_stays() {
         .expect(200);
     app.put(
         &format!("/v1/guests/{}", h.guest),
-        json!({"email": "anna@example.com", "phone": "+39 055 123456", "notes": "Allergic to feathers"}),
+        json!({"email": "anna@example.com", "phone": "+39 055 123456", "notes": "Allergic to feathers",
+               "tax_code": "RSSMRA85T10A562S"}),
     )
     .await
     .expect(200);
@@ -127,6 +128,7 @@ async fn a_guest_is_exported_then_erased_and_what_the_law_keeps_stays() {
         "address",
         "document",
         "birth_date",
+        "tax_code",
     ] {
         assert!(g[field].is_null(), "{field}: {g}");
     }
