@@ -2,6 +2,7 @@
 //! (WebDriver) with fantoccini. Without a driver the browser tests are skipped, except under
 //! `CI=true`, where a missing driver fails them.
 
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -18,7 +19,13 @@ pub struct Chrome {
 }
 
 impl Drop for Chrome {
+    /// Kills the driver's whole process group: chromedriver and every chromium process it
+    /// started (killing chromedriver alone leaves the browsers running, hundreds per run).
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
@@ -35,6 +42,7 @@ pub async fn chrome_speaking(width: u32, height: u32, lang: &str) -> Option<Chro
     let port = free_port();
     let driver = match Command::new("chromedriver")
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
