@@ -18,6 +18,7 @@ pub mod backup;
 pub mod compliance;
 pub mod desk;
 pub mod einvoice;
+mod einvoice_it;
 pub mod fiscal;
 pub mod hub;
 pub mod own;

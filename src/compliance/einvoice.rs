@@ -34,6 +34,9 @@ pub struct BuildInput<'a> {
     pub period: Option<(NaiveDate, NaiveDate)>,
     /// What is paid with the issue itself (minor units).
     pub prepaid: i64,
+    /// How many e-invoices the property has issued before this one, plus one: numbers the
+    /// transmission where the scheme needs it (Italy's `ProgressivoInvio`).
+    pub transmission: u64,
 }
 
 /// A built e-invoice: the document, the KPD code each line was classified with, the
@@ -48,8 +51,8 @@ pub struct Built {
     pub kpd: Vec<String>,
     /// The fiscal record the invoice starts with.
     pub fiscal: Fiscal,
-    /// The submission that carries the document.
-    pub submission: NewSubmission,
+    /// The submission that carries the document; none when the owner sends it by hand.
+    pub submission: Option<NewSubmission>,
 }
 
 /// Where a document stands at the intermediary, as one call found it.
@@ -111,7 +114,7 @@ pub trait Intermediary: Send + Sync {
 
 /// Decides which invoices are e-invoices and builds them.
 pub trait EInvoiceScheme: Send + Sync {
-    /// `none` or `hr-eracun`.
+    /// `none`, `hr-eracun` or `it-sdi`.
     fn name(&self) -> &'static str;
 
     /// Whether this invoice is an e-invoice (for a credit note: whether the invoice it
@@ -154,22 +157,20 @@ pub fn from_config(
     use crate::config::EInvoiceSchemeName as Name;
     use crate::config::einvoice::IntermediaryName;
     match e.scheme {
-        Name::None => Arc::new(NoEInvoice),
+        Name::None => return Arc::new(NoEInvoice),
         Name::HrEracun => {
-            let intermediary: Arc<dyn Intermediary> = match e.intermediary {
-                IntermediaryName::MojEracun => Arc::new(super::mer::MojEracun::new(
-                    super::mer::Account {
-                        root: e.endpoint.trim_end_matches('/').to_string(),
-                        username: e.username.clone(),
-                        password: e.password.expose().to_string(),
-                        company_id: e.company_id.clone(),
-                        company_bu: e.company_bu.clone(),
-                        software_id: e.software_id.clone(),
-                    },
-                    transport,
-                )),
-            };
-            Arc::new(super::eracun::HrEracun::new(
+            let intermediary: Arc<dyn Intermediary> = Arc::new(super::mer::MojEracun::new(
+                super::mer::Account {
+                    root: e.endpoint(),
+                    username: e.username.clone(),
+                    password: e.password.expose().to_string(),
+                    company_id: e.company_id.clone(),
+                    company_bu: e.company_bu.clone(),
+                    software_id: e.software_id.clone(),
+                },
+                transport,
+            ));
+            return Arc::new(super::eracun::HrEracun::new(
                 super::eracun::Settings {
                     iban: e.iban.clone(),
                     operator: (e.operator_name.clone(), e.operator_oib.clone()),
@@ -177,7 +178,29 @@ pub fn from_config(
                     due_days: e.due_days,
                 },
                 intermediary,
-            ))
+            ));
         }
+        Name::ItSdi => {}
     }
+    let intermediary: Arc<dyn Intermediary> = match e.intermediary {
+        IntermediaryName::Invoicetronic => Arc::new(super::invoicetronic::Invoicetronic::new(
+            e.endpoint(),
+            e.api_key.expose().to_string(),
+            transport,
+        )),
+        _ => Arc::new(super::fatturapa::Manual),
+    };
+    let t = e.transmitter_id.trim();
+    Arc::new(super::fatturapa::ItSdi::new(
+        super::fatturapa::Settings {
+            transmitter: (!t.is_empty()).then(|| (t[..2].to_string(), t[2..].to_string())),
+            regime: e.regime_fiscale.clone(),
+            city_tax_natura: e.city_tax_natura.clone(),
+            zero_natura: e.zero_rate_natura.clone(),
+            bollo_on_city_tax: e.bollo_on_city_tax,
+            iban: (!e.iban.is_empty()).then(|| e.iban.replace(' ', "")),
+            due_days: e.due_days,
+        },
+        intermediary,
+    ))
 }

@@ -18,9 +18,12 @@ pub mod collect;
 pub mod einvoice;
 pub mod eracun;
 pub mod evisitor;
+pub mod fatturapa;
+pub mod invoicetronic;
 pub mod live;
 pub mod mer;
 pub mod transport;
+pub mod xsd;
 
 use std::sync::Arc;
 

@@ -18,7 +18,24 @@
 //! due_days = 15                      # payment term of an unpaid e-invoice
 //! ```
 //!
-//! The password is a [`Secret`].
+//! In Italy (`scheme = "it-sdi"`), every invoice is a FatturaPA sent to SdI:
+//!
+//! ```toml
+//! [compliance.einvoice]
+//! scheme = "it-sdi"
+//! intermediary = "invoicetronic"     # or "manual": innkeep only makes the files
+//! endpoint = "https://api.invoicetronic.com/v1"   # the default
+//! api_key = "ik_live_..."            # ik_test_... is the intermediary's sandbox
+//! transmitter_id = ""                # IT + the transmitter's tax id; the seller's partita IVA when empty
+//! regime_fiscale = "RF01"            # the seller's tax regime (RF01 ordinary)
+//! city_tax_natura = "N1"             # Natura of the city tax (excluded, art. 15 DPR 633/72)
+//! zero_rate_natura = "N2.2"          # Natura of any other line at 0 %
+//! bollo_on_city_tax = true           # the city tax counts toward the €77.47 stamp-duty threshold
+//! iban = ""                          # optional: where a buyer pays an invoice not paid at issue
+//! due_days = 15
+//! ```
+//!
+//! The password and the API key are [`Secret`]s.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +44,15 @@ use crate::domain::seller::oib_valid;
 
 /// moj-eRačun's production host.
 pub const MER_ENDPOINT: &str = "https://www.moj-eracun.hr";
+/// Invoicetronic's API (its sandbox is the same host, chosen by an `ik_test_` key).
+pub const INVOICETRONIC_ENDPOINT: &str = "https://api.invoicetronic.com/v1";
+
+/// The `Natura` codes a line outside VAT may carry (FatturaPA 1.2.3 with the technical rules
+/// of 2021: N2, N3 and N6 only with their subcodes).
+pub const NATURE: [&str; 21] = [
+    "N1", "N2.1", "N2.2", "N3.1", "N3.2", "N3.3", "N3.4", "N3.5", "N3.6", "N4", "N5", "N6.1",
+    "N6.2", "N6.3", "N6.4", "N6.5", "N6.6", "N6.7", "N6.8", "N6.9", "N7",
+];
 
 /// The e-invoice schemes innkeep knows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +64,9 @@ pub enum EInvoiceSchemeName {
     /// Croatia: eRačun (UBL 2.1, EN 16931 with CIUS-HR) through an information intermediary.
     #[serde(rename = "hr-eracun")]
     HrEracun,
+    /// Italy: FatturaPA (FPR12) through SdI, by an intermediary or by hand.
+    #[serde(rename = "it-sdi")]
+    ItSdi,
 }
 
 /// The intermediaries innkeep can send through.
@@ -47,6 +76,12 @@ pub enum IntermediaryName {
     #[default]
     #[serde(rename = "moj-eracun")]
     MojEracun,
+    /// Invoicetronic (Italy, SdI), REST API v1.
+    #[serde(rename = "invoicetronic")]
+    Invoicetronic,
+    /// No intermediary: innkeep makes the files and the owner sends them (Italy).
+    #[serde(rename = "manual")]
+    Manual,
 }
 
 /// `[compliance.einvoice]`
@@ -57,8 +92,20 @@ pub struct EInvoiceConfig {
     pub scheme: EInvoiceSchemeName,
     /// Which intermediary carries the documents.
     pub intermediary: IntermediaryName,
-    /// The intermediary's base URL.
+    /// The intermediary's base URL; its own production address when empty.
     pub endpoint: String,
+    /// The intermediary's API key (Invoicetronic).
+    pub api_key: Secret,
+    /// Who transmits to SdI: `IT` and the tax id; the seller's partita IVA when empty.
+    pub transmitter_id: String,
+    /// The seller's tax regime (`RF01`..`RF20`).
+    pub regime_fiscale: String,
+    /// The `Natura` of the city tax.
+    pub city_tax_natura: String,
+    /// The `Natura` of other lines at 0 %.
+    pub zero_rate_natura: String,
+    /// Whether the city tax counts toward the stamp duty's threshold.
+    pub bollo_on_city_tax: bool,
     /// The intermediary account's user name.
     pub username: String,
     /// Its password.
@@ -86,7 +133,13 @@ impl Default for EInvoiceConfig {
         Self {
             scheme: EInvoiceSchemeName::None,
             intermediary: IntermediaryName::MojEracun,
-            endpoint: MER_ENDPOINT.into(),
+            endpoint: String::new(),
+            api_key: Secret::default(),
+            transmitter_id: String::new(),
+            regime_fiscale: "RF01".into(),
+            city_tax_natura: "N1".into(),
+            zero_rate_natura: "N2.2".into(),
+            bollo_on_city_tax: true,
             username: String::new(),
             password: Secret::default(),
             company_id: String::new(),
@@ -102,12 +155,35 @@ impl Default for EInvoiceConfig {
 }
 
 impl EInvoiceConfig {
+    /// The intermediary's base URL, without a trailing slash.
+    pub fn endpoint(&self) -> String {
+        let own = match self.intermediary {
+            IntermediaryName::MojEracun => MER_ENDPOINT,
+            IntermediaryName::Invoicetronic => INVOICETRONIC_ENDPOINT,
+            IntermediaryName::Manual => "",
+        };
+        let e = if self.endpoint.trim().is_empty() {
+            own
+        } else {
+            self.endpoint.trim()
+        };
+        e.trim_end_matches('/').to_string()
+    }
+
     /// Checks the section; the error names the key and the rule.
     pub fn check(&self) -> Result<(), String> {
-        if self.scheme == EInvoiceSchemeName::None {
-            return Ok(());
+        match self.scheme {
+            EInvoiceSchemeName::None => Ok(()),
+            EInvoiceSchemeName::ItSdi => super::einvoice_it::check(self),
+            EInvoiceSchemeName::HrEracun => self.check_hr(),
         }
-        check_url("compliance.einvoice.endpoint", &self.endpoint)?;
+    }
+
+    fn check_hr(&self) -> Result<(), String> {
+        if self.intermediary != IntermediaryName::MojEracun {
+            return Err("compliance.einvoice.intermediary must be \"moj-eracun\" when scheme = \"hr-eracun\"".into());
+        }
+        check_url("compliance.einvoice.endpoint", &self.endpoint())?;
         let need = |key: &str| {
             format!(
                 "compliance.einvoice.{key} is required when scheme = \"hr-eracun\" \

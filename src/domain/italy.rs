@@ -93,6 +93,33 @@ pub fn recipient_code_valid(code: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
+/// The partita IVA in `vat_id` (an `IT` prefix and spaces allowed) when it is one: 11 digits
+/// whose last is the Luhn check digit of the first ten.
+pub fn partita_iva(vat_id: &str) -> Option<String> {
+    let t: String = vat_id.chars().filter(|c| !c.is_whitespace()).collect();
+    let digits = t
+        .strip_prefix("IT")
+        .or_else(|| t.strip_prefix("it"))
+        .unwrap_or(&t);
+    let b = digits.as_bytes();
+    if b.len() != 11 || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let sum: u32 = b[..10]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let d = u32::from(c - b'0');
+            match (i % 2, d * 2) {
+                (0, _) => d,
+                (_, x) if x > 9 => x - 9,
+                (_, x) => x,
+            }
+        })
+        .sum();
+    ((10 - sum % 10) % 10 == u32::from(b[10] - b'0')).then(|| digits.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +155,18 @@ mod tests {
         assert!(recipient_code_valid("M5UXCR1"));
         assert!(!recipient_code_valid("m5uxcr1"));
         assert!(!recipient_code_valid("M5UXCR12"));
+    }
+
+    #[test]
+    fn partite_iva() {
+        assert_eq!(partita_iva("00743110157").as_deref(), Some("00743110157"));
+        assert_eq!(
+            partita_iva("IT 01234567897").as_deref(),
+            Some("01234567897")
+        );
+        assert_eq!(partita_iva("00743110158"), None);
+        assert_eq!(partita_iva("0074311015"), None);
+        assert_eq!(partita_iva("DE123456789"), None);
     }
 
     #[test]

@@ -253,8 +253,15 @@ pub fn issue(tx: &Tx, actor: &Actor, c: &Compliance, draft: Draft) -> AppResult<
             operator,
             period: draft.period,
             prepaid: draft.prepaid,
+            transmission: store::einvoices::count(tx)? + 1,
         };
         let built = c.einvoice.build(input)?;
+        if built.kpd.is_empty() {
+            // The scheme classifies no lines (Italy).
+            for line in &mut invoice.lines {
+                line.kpd_code = None;
+            }
+        }
         for (line, kpd) in invoice.lines.iter_mut().zip(&built.kpd) {
             // The city tax is a charge outside VAT on the document, with no KPD code.
             let levy = crate::compliance::eracun::ubl::is_levy(line);
@@ -279,7 +286,9 @@ pub fn issue(tx: &Tx, actor: &Actor, c: &Compliance, draft: Draft) -> AppResult<
                 last_error: None,
             },
         )?;
-        submissions::open(tx, &built.submission)?;
+        if let Some(s) = &built.submission {
+            submissions::open(tx, s)?;
+        }
     } else {
         // Only an e-invoice classifies its lines.
         for line in &mut invoice.lines {

@@ -49,6 +49,14 @@ pub fn insert(tx: &Tx, e: &Stored) -> AppResult<()> {
     Ok(())
 }
 
+/// How many e-invoices the property has issued.
+pub fn count(conn: &Connection) -> AppResult<u64> {
+    let n: i64 = conn
+        .prepare_cached("SELECT COUNT(*) FROM einvoices")?
+        .query_row([], |r| r.get(0))?;
+    Ok(u64::try_from(n).unwrap_or(0))
+}
+
 /// Records where an e-invoice stands.
 pub fn set_status(
     tx: &Tx,

@@ -202,7 +202,7 @@ impl EInvoiceScheme for HrEracun {
             sha256,
             kpd,
             fiscal,
-            submission,
+            submission: Some(submission),
         })
     }
 

@@ -66,7 +66,7 @@ pub async fn einvoice_outcome(
                     store::jobs::finish(tx, job_id)?;
                     move_to(&mut sub, SubmissionStatus::ManualRequired)?;
                     sub.last_error = Some(format!(
-                        "{}. innkeep could not tell whether moj-eRačun has it: look it up there by the invoice number, then retry this submission",
+                        "{}. innkeep could not tell whether the intermediary has it: look it up there by the invoice number, then retry this submission",
                         other.reason()
                     ));
                 } else {

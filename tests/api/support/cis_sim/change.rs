@@ -4,7 +4,8 @@
 //! (`s008` otherwise); its date of issue must be today's (`s007`); the answer is
 //! `PorukaOdgovora` `p001`.
 
-use super::{SCHEMA, SOAP, State, TNS, reject_with, signature, xsd};
+use super::{SCHEMA, SOAP, State, TNS, reject_with, signature};
+use innkeep::compliance::xsd;
 
 /// A change CIS registered: the receipt's number and the new method.
 #[derive(Debug, Clone, PartialEq, Eq)]

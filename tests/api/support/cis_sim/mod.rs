@@ -11,7 +11,7 @@ pub mod c14n;
 pub mod change;
 pub mod pki;
 mod signature;
-pub mod xsd;
+use innkeep::compliance::xsd;
 
 use std::collections::{HashMap, VecDeque};
 use std::io::{Read, Write};
