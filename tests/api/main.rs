@@ -85,6 +85,7 @@ mod replication;
 mod reservations;
 mod rooms;
 mod scopes;
+mod sdi;
 mod settings;
 mod setup;
 mod stays;

@@ -20,6 +20,8 @@ pub mod postgres;
 pub mod receiver;
 pub mod registration;
 pub mod reply;
+pub mod sdi;
+pub mod sdi_sim;
 pub mod stay;
 pub mod webhooks;
 
