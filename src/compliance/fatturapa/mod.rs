@@ -115,27 +115,22 @@ impl EInvoiceScheme for ItSdi {
             .unwrap_or_else(|| ("IT".into(), seller_vat));
         let (progressive, _file) = file_name(&transmitter, input.transmission);
         let total = inv.totals.gross;
+        // The means the invoice names (a transfer when it names none), for the whole amount;
+        // a transfer still to pay carries its due date and the account.
         let payment = (inv.kind == InvoiceKind::Invoice).then(|| {
-            let paid = input.prepaid.clamp(0, total.max(0));
             let means = match inv.payment_method {
-                Some(PaymentMethod::Cash) => Some("MP01"),
-                Some(PaymentMethod::Card) => Some("MP08"),
-                Some(PaymentMethod::BankTransfer) => Some("MP05"),
-                _ => None,
+                Some(PaymentMethod::Cash) => "MP01",
+                Some(PaymentMethod::Card) => "MP08",
+                _ => "MP05",
             };
-            match means {
-                Some(means) if paid >= total => Some(doc::Payment {
-                    means,
-                    amount: total,
-                    due: None,
-                    iban: None,
-                }),
-                _ => Some(doc::Payment {
-                    means: "MP05",
-                    amount: total - paid,
-                    due: Some(inv.issue_date.0 + Days::new(u64::from(self.settings.due_days))),
-                    iban: self.settings.iban.clone(),
-                }),
+            let unpaid = input.prepaid < total;
+            let transfer = means == "MP05";
+            doc::Payment {
+                means,
+                amount: total,
+                due: (transfer && unpaid)
+                    .then(|| inv.issue_date.0 + Days::new(u64::from(self.settings.due_days))),
+                iban: self.settings.iban.clone().filter(|_| transfer),
             }
         });
         let document = doc::write(&doc::Document {
@@ -152,7 +147,7 @@ impl EInvoiceScheme for ItSdi {
             city_tax_natura: self.settings.city_tax_natura.clone(),
             zero_natura: self.settings.zero_natura.clone(),
             bollo_on_city_tax: self.settings.bollo_on_city_tax,
-            payment: payment.flatten(),
+            payment,
         });
         let problems = schema::problems(&document);
         if !problems.is_empty() {
