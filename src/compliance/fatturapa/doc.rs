@@ -268,6 +268,15 @@ pub fn write(d: &Document<'_>) -> String {
 
 const N1_NATURA: &str = "N1";
 
+/// The unit a line's quantity counts: nights, person-nights, pieces.
+fn unit(kind: LineKind) -> &'static str {
+    match kind {
+        LineKind::Accommodation => "notti",
+        LineKind::CityTax => "pers-notte",
+        LineKind::Charge => "pz",
+    }
+}
+
 fn line(x: &mut Xml, d: &Document<'_>, n: usize, l: &InvoiceLine, sign: i64) {
     // The quantity is never negative; an allowance carries its sign on the price.
     let (qty, net) = if l.quantity < 0 {
@@ -278,7 +287,8 @@ fn line(x: &mut Xml, d: &Document<'_>, n: usize, l: &InvoiceLine, sign: i64) {
     x.open("DettaglioLinee", &[])
         .leaf("NumeroLinea", &n.to_string())
         .leaf("Descrizione", &latin(&l.description, 1000))
-        .leaf("Quantita", &format!("{qty}.00"));
+        .leaf("Quantita", &format!("{qty}.00"))
+        .leaf("UnitaMisura", unit(l.kind));
     if let (LineKind::Accommodation, Some((from, to))) = (l.kind, d.period) {
         x.leaf("DataInizioPeriodo", &from.to_string())
             .leaf("DataFinePeriodo", &to.to_string());

@@ -220,11 +220,10 @@ async fn send(
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fatturapa");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join(format!("{}-{file_name}", std::process::id())),
-        &xml,
-    )
-    .unwrap();
+    static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = FILES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dump = format!("{}-{n}-{file_name}", std::process::id());
+    std::fs::write(dir.join(dump), &xml).unwrap();
     let (lost, discard) = {
         let mut faults = state.faults.lock().unwrap();
         let lost = faults
