@@ -9,12 +9,16 @@ use crate::model::Fiscal;
 pub(super) fn rows(t: &T, f: &Fiscal) -> Vec<(String, String)> {
     let mut fiscal = Vec::new();
     if let Some(e) = &f.einvoice {
-        fiscal.push((
-            t.t("einvoice-status"),
-            t.t(&format!("einvoice-status-{}", e.status.as_str())),
-        ));
+        let status = match (f.scheme.as_str(), e.intermediary.as_str()) {
+            (_, "manual") => t.t("einvoice-manual"),
+            ("it-sdi", _) => t.t(&format!("einvoice-it-status-{}", e.status.as_str())),
+            _ => t.t(&format!("einvoice-status-{}", e.status.as_str())),
+        };
+        fiscal.push((t.t("einvoice-status"), status));
         let by = match e.intermediary.as_str() {
             "moj-eracun" => "moj-eRačun".to_string(),
+            "invoicetronic" => "Invoicetronic".to_string(),
+            "manual" => t.t("einvoice-by-hand"),
             other => other.to_string(),
         };
         fiscal.push((t.t("einvoice-intermediary"), by));

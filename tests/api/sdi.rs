@@ -150,6 +150,23 @@ async fn a_discard_is_shown_in_plain_words() {
         .await
         .body;
     assert!(events.to_string().contains(id), "{events}");
+
+    // The fix: a credit note that SdI never sees, then a new invoice to the right buyer.
+    let credit = app
+        .post(
+            "/v1/invoices",
+            json!({"corrects_invoice_id": id, "reason": "Scartata dallo SdI: codice fiscale errato"}),
+        )
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(credit["fiscal"]["status"], "not_required", "{credit}");
+    assert!(credit["fiscal"]["einvoice"].is_null(), "{credit}");
+    assert_eq!(
+        sim.sent().len(),
+        1,
+        "the credit note of a discarded invoice is not sent"
+    );
 }
 
 #[tokio::test]

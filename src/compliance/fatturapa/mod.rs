@@ -3,7 +3,12 @@
 //! handed to the owner to send through their own channel (`manual`).
 //!
 //! **Which documents.** Under `it-sdi` every invoice is a FatturaPA (in Italy an invoice
-//! exists only as one) and a credit note is one when the invoice it reverses was. A stay
+//! exists only as one) and a credit note is one (a TD04) when the invoice it reverses was
+//! accepted. SdI's discard means the invoice was never issued: innkeep's way to fix it is
+//! to reverse it with a credit note that stays inside innkeep and issue a new invoice to
+//! the corrected buyer. (The law also lets the same number be sent again within 5 days;
+//! innkeep's issued invoices never change, so it takes the new number, which the rules
+//! equally allow.) A stay
 //! settled with a receipt instead goes to the telematic cash register, not here.
 //!
 //! The document is built here, purely ([`doc`]), and checked against the official schema
@@ -99,7 +104,14 @@ impl EInvoiceScheme for ItSdi {
 
     fn covers(&self, invoice: &Invoice, reverses: Option<&Invoice>) -> bool {
         match invoice.kind {
-            InvoiceKind::CreditNote => reverses.is_some_and(|r| r.fiscal.einvoice.is_some()),
+            // A discarded invoice was, in law, never issued: its reversal stays inside innkeep
+            // (a TD04 would credit VAT that was never invoiced).
+            InvoiceKind::CreditNote => reverses.is_some_and(|r| {
+                r.fiscal
+                    .einvoice
+                    .as_ref()
+                    .is_some_and(|e| e.status != EInvoiceStatus::Rejected)
+            }),
             InvoiceKind::Invoice => true,
         }
     }

@@ -197,7 +197,7 @@ fn discard(u: &Json) -> String {
         errors.join("; ")
     };
     format!(
-        "SdI discarded it, so in law it was not issued: {what}. Fix it and send it again within 5 days"
+        "SdI discarded it, so in law it was not issued: {what}. To fix it within 5 days: correct the buyer's details, reverse this invoice with a credit note (it stays inside innkeep, SdI never took the invoice) and issue a new invoice"
     )
 }
 
