@@ -50,8 +50,9 @@ impl InvoicesApi {
     ///
     /// The structured e-invoice of an invoice that is one (Croatia: a UBL 2.1 `Invoice` or
     /// `CreditNote` under EN 16931 and CIUS-HR, for a bill-to that is a Croatian business,
-    /// not paid at the desk by card or cash), byte for byte as it was built at issue and
-    /// sent to the intermediary. 404 `not_found` when the invoice has none. Where it stands
+    /// not paid at the desk by card or cash; Italy: every invoice, a FatturaPA FPR12 document
+    /// under schema 1.2.3, a credit note as TD04), byte for byte as it was built at issue
+    /// and sent to the intermediary (or, in the manual mode, for the owner to send). 404 `not_found` when the invoice has none. Where it stands
     /// is in the invoice's `fiscal.einvoice`.
     #[oai(
         path = "/invoices/:id/einvoice.xml",

@@ -195,7 +195,8 @@ pub struct Fiscal {
     /// The latest time the receipt may reach the authority (for `hr-cis`, two days after
     /// issue).
     pub deliver_by: Option<Instant>,
-    /// The e-invoice, when the invoice is one (Croatia, `hr-eracun`): its status at the
+    /// The e-invoice, when the invoice is one (Croatia, `hr-eracun`; Italy, `it-sdi`, where
+    /// every invoice is one): its status at the
     /// intermediary and the SHA-256 of the document as issued (served at
     /// `GET /invoices/{id}/einvoice.xml`). Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -262,6 +263,8 @@ pub struct Invoice {
     pub tax_breakdown: Vec<TaxLine>,
     /// For a credit note: the invoice it reverses.
     pub corrects_invoice_id: Option<String>,
+    /// For a corrected invoice: the reversed invoice it replaces (see `POST /invoices`).
+    pub reissues_invoice_id: Option<String>,
     /// For a credit note: why.
     pub reason: Option<String>,
     /// Payments received so far.
@@ -280,7 +283,13 @@ input_object! {
     /// One of three things, told apart by their fields:
     /// `{reservation_id, payment_method}` bills the reservation's uninvoiced folio charges (an
     /// interim bill); `{guest_id, bill_to, payment_method, lines}` is a sale outside a stay;
-    /// `{corrects_invoice_id, reason}` issues a credit note reversing an invoice in full.
+    /// `{corrects_invoice_id, reason}` issues a credit note reversing an invoice in full;
+    /// `{reissues_invoice_id, bill_to, payment_method}` (an innkeep extension) issues a
+    /// corrected invoice replacing one a credit note reversed: the same lines under a new
+    /// number, to the corrected buyer (the original's buyer and means of payment when left
+    /// out). It is how an invoice the national system refused is put right, such as a
+    /// FatturaPA that SdI discarded; each reversed invoice is replaced at most once,
+    /// and only once reversed (409 `invalid_state_transition` otherwise).
     pub struct InvoiceCreate {
         /// Interim bill: the reservation.
         pub reservation_id: Option<ReservationId>,
@@ -298,6 +307,8 @@ input_object! {
         pub corrects_invoice_id: Option<InvoiceId>,
         /// Credit note: why.
         pub reason: Option<Line<500>>,
+        /// Corrected invoice: the reversed invoice it replaces.
+        pub reissues_invoice_id: Option<InvoiceId>,
     }
 }
 

@@ -45,6 +45,16 @@ pub enum FiscalRefusal {
         /// Its status.
         status: InvoiceStatus,
     },
+    /// A corrected invoice for an invoice no credit note reversed.
+    NotReversed {
+        /// The invoice's number.
+        number: String,
+    },
+    /// A second corrected invoice for one reversed invoice.
+    AlreadyReissued {
+        /// The reversed invoice's number.
+        number: String,
+    },
 }
 
 impl FiscalRefusal {
@@ -105,6 +115,22 @@ impl FiscalRefusal {
                     ],
                 },
             ),
+            Self::NotReversed { number } => (
+                Kind::Conflict,
+                "invalid_state_transition",
+                Said {
+                    key: "problem-reissue-not-reversed",
+                    values: vec![("number", Value::Text(number.clone()))],
+                },
+            ),
+            Self::AlreadyReissued { number } => (
+                Kind::Conflict,
+                "invalid_state_transition",
+                Said {
+                    key: "problem-already-reissued",
+                    values: vec![("number", Value::Text(number.clone()))],
+                },
+            ),
         }
     }
 
@@ -131,6 +157,12 @@ impl FiscalRefusal {
             Self::InvoiceReversed {
                 number: "2026-17".into(),
                 status: InvoiceStatus::Cancelled,
+            },
+            Self::NotReversed {
+                number: "2026-17".into(),
+            },
+            Self::AlreadyReissued {
+                number: "2026-17".into(),
             },
         ]
     }

@@ -110,6 +110,7 @@ fn only(input: &InvoiceCreate, allowed: &[&str]) -> Vec<FieldError> {
         ("currency", input.currency.is_some()),
         ("corrects_invoice_id", input.corrects_invoice_id.is_some()),
         ("reason", input.reason.is_some()),
+        ("reissues_invoice_id", input.reissues_invoice_id.is_some()),
     ];
     given
         .iter()
@@ -176,6 +177,7 @@ fn credit_note(
             payment_method: original.payment_method,
             lines,
             corrects_invoice_id: Some(original.id.clone()),
+            reissues_invoice_id: None,
             reason,
             period: None,
             prepaid: 0,
@@ -205,6 +207,15 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
             required(&input.reason, "reason", &mut errs);
             fail_on(errs)?;
             return credit_note(tx, &actor, &c, &original.0, input.reason.map(|r| r.0));
+        }
+        if let Some(original) = &input.reissues_invoice_id {
+            let errs = only(
+                &input,
+                &["reissues_invoice_id", "bill_to", "payment_method"],
+            );
+            fail_on(errs)?;
+            let (b, m) = (input.bill_to.clone(), input.payment_method);
+            return super::reissue::reissue(tx, &actor, &c, &original.0, b, m);
         }
         if let Some(res_id) = &input.reservation_id {
             let mut errs = only(&input, &["reservation_id", "payment_method", "bill_to"]);
@@ -237,6 +248,7 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
                 payment_method: input.payment_method,
                 lines,
                 corrects_invoice_id: None,
+                reissues_invoice_id: None,
                 reason: None,
                 period: Some((r.arrival.0, r.departure.0)),
                 prepaid: 0,
@@ -289,6 +301,7 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
                 today,
             ),
             corrects_invoice_id: None,
+            reissues_invoice_id: None,
             reason: None,
             period: None,
             prepaid: 0,

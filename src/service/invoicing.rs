@@ -81,6 +81,8 @@ pub struct Draft {
     pub corrects_invoice_id: Option<String>,
     /// For a credit note: why.
     pub reason: Option<String>,
+    /// For a corrected invoice: the reversed invoice it replaces.
+    pub reissues_invoice_id: Option<String>,
     /// The stay it bills (arrival, departure), for an e-invoice's invoice period.
     pub period: Option<(chrono::NaiveDate, chrono::NaiveDate)>,
     /// What is paid with the issue itself (a check-out's payments), which an e-invoice
@@ -208,6 +210,7 @@ pub fn issue(tx: &Tx, actor: &Actor, c: &Compliance, draft: Draft) -> AppResult<
         },
         tax_breakdown: tax_lines,
         corrects_invoice_id: draft.corrects_invoice_id,
+        reissues_invoice_id: draft.reissues_invoice_id,
         reason: draft.reason,
         paid_amount: 0,
         fiscal: Fiscal::new(fiscal.name(), FiscalStatus::Pending),

@@ -36,6 +36,7 @@ pub mod payment_method;
 pub mod privacy;
 pub mod registration;
 pub mod registration_changes;
+pub mod reissue;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;

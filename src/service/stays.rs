@@ -296,6 +296,7 @@ pub async fn check_out(
             payment_method: Some(method),
             lines,
             corrects_invoice_id: None,
+            reissues_invoice_id: None,
             reason: None,
             period: Some((r.arrival.0, r.departure.0)),
             prepaid: payments.iter().map(|p| p.amount.0).sum(),

@@ -90,6 +90,7 @@ fn map(row: &Row) -> rusqlite::Result<Invoice> {
         tax_breakdown: tax_breakdown(&lines),
         lines,
         corrects_invoice_id: r.get("corrects_invoice_id")?,
+        reissues_invoice_id: r.get("reissues_invoice_id")?,
         reason: r.get("reason")?,
         paid_amount: r.get("paid_amount")?,
         fiscal: r.nested("fiscal")?.ok_or_else(|| missing("fiscal"))?,
@@ -110,6 +111,15 @@ pub fn next_seq(tx: &Tx, series: &str) -> AppResult<i64> {
         .query_row([series], |r| r.get(0))?)
 }
 
+/// Whether a corrected invoice already replaces the invoice `id`.
+pub fn reissued(conn: &Connection, id: &str) -> AppResult<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM invoices WHERE reissues_invoice_id = ?1")?
+        .query_row([id], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
 /// One invoice with its lines.
 pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Invoice>> {
     Ok(conn
@@ -125,11 +135,11 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
     tx.prepare_cached(
         "INSERT INTO invoices (id, series, seq, number, kind, status, reservation_id, guest_id, bill_to,
              issue_date, currency, payment_method, net, tax, gross, paid_amount, corrects_invoice_id,
-             reason, fiscal, version, created_at, updated_at, seller, operator_mark)
+             reason, fiscal, version, created_at, updated_at, seller, operator_mark, reissues_invoice_id)
          VALUES (:id, :series, :seq, :number, :kind, :status, :reservation_id, :guest_id, :bill_to,
              :issue_date, :currency, :payment_method, :net, :tax, :gross, :paid_amount,
              :corrects_invoice_id, :reason, :fiscal, :version, :created_at, :updated_at, :seller,
-             :operator_mark)",
+             :operator_mark, :reissues_invoice_id)",
     )?
     .execute(rusqlite::named_params! {
         ":id": &inv.id, ":series": &inv.series, ":seq": seq, ":number": &inv.number,
@@ -141,6 +151,7 @@ pub fn insert(tx: &Tx, inv: &Invoice, seq: i64, charges: &[Option<String>]) -> A
         ":reason": &inv.reason, ":fiscal": nested_text(&Some(inv.fiscal.clone())),
         ":version": inv.version, ":created_at": &inv.created_at.0, ":updated_at": &inv.updated_at.0,
         ":seller": nested_text(&inv.seller), ":operator_mark": &inv.operator_mark,
+        ":reissues_invoice_id": &inv.reissues_invoice_id,
     })?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO invoice_lines (invoice_id, position, description, quantity, unit_price, tax_rate,

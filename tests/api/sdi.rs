@@ -167,6 +167,55 @@ async fn a_discard_is_shown_in_plain_words() {
         1,
         "the credit note of a discarded invoice is not sent"
     );
+
+    // ... then the corrected invoice: the same lines under a new number, to the right buyer.
+    let mut corrected = out["invoice"]["bill_to"].clone();
+    corrected["tax_code"] = json!("MRTMTT91D08F205J");
+    let again = app
+        .post(
+            "/v1/invoices",
+            json!({"reissues_invoice_id": id, "bill_to": corrected}),
+        )
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(again["reissues_invoice_id"], id, "{again}");
+    assert_eq!(again["totals"], out["invoice"]["totals"]);
+    assert_eq!(again["lines"].as_array().unwrap().len(), 2);
+    assert_eq!(again["payment_method"], "cash");
+    let new_id = again["id"].as_str().unwrap();
+    settles(&app, new_id, "fiscalized").await;
+    let sent = sim.sent();
+    assert_eq!(
+        sent.len(),
+        2,
+        "the discarded file and the corrected invoice"
+    );
+    assert!(
+        sent[1]
+            .xml
+            .contains("<CodiceFiscale>MRTMTT91D08F205J</CodiceFiscale>")
+    );
+    assert!(
+        sent[1].xml.contains("<Natura>N1</Natura>"),
+        "the city tax keeps its nature"
+    );
+    let twice = app
+        .post("/v1/invoices", json!({"reissues_invoice_id": id}))
+        .await;
+    assert_eq!(twice.status, 409, "{}", twice.text);
+    assert!(twice.text.contains("already replaced"), "{}", twice.text);
+    let not_reversed = app
+        .post("/v1/invoices", json!({"reissues_invoice_id": new_id}))
+        .await;
+    assert_eq!(not_reversed.status, 409, "{}", not_reversed.text);
+    assert!(
+        not_reversed
+            .text
+            .contains("reverse it with a credit note first"),
+        "{}",
+        not_reversed.text
+    );
 }
 
 #[tokio::test]
