@@ -20,6 +20,8 @@ pub mod desk;
 pub mod einvoice;
 mod einvoice_it;
 pub mod fiscal;
+mod fiscal_it;
+pub use fiscal_it::rate_of as fiscal_rate;
 pub mod hub;
 pub mod own;
 

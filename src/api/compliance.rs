@@ -135,6 +135,28 @@ impl ComplianceApi {
         )))
     }
 
+    /// Close the cash register's day
+    ///
+    /// Italy (`[compliance.fiscal] scheme = "it-rt"`): the telematic cash register prints
+    /// its daily closure (Z report) and then transmits the day's takings to the Agenzia
+    /// delle Entrate itself. The answer says the closure's number and the day's takings.
+    /// 409 `cash_register_unavailable` with the reason in words when the register cannot
+    /// (off, out of paper) or when no register is configured. An innkeep extension.
+    #[oai(
+        path = "/compliance/cash-register/close",
+        method = "post",
+        operation_id = "closeCashRegisterDay"
+    )]
+    async fn close_day(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Compliance")] token: Token,
+    ) -> Result<Json<crate::model::outcome::DayClosed>, ApiError<ActionErrors>> {
+        Ok(Json(
+            service::cash_register::close(svc.0, &token.0.principal).await?,
+        ))
+    }
+
     /// Download a day's guest registrations as the upload file
     ///
     /// The records of the guests who arrived that day (property-local), in the authority's

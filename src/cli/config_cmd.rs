@@ -7,7 +7,7 @@ use crate::db;
 /// The fiscal certificate, loaded as the server would: (subject, expiry, days left).
 fn fiscal_certificate(l: &Loaded) -> Result<Option<serde_json::Value>, String> {
     let f = &l.config.compliance.fiscal;
-    if f.scheme == config::FiscalSchemeName::None {
+    if f.scheme != config::FiscalSchemeName::HrCis {
         return Ok(None);
     }
     let c = crate::compliance::fiscal_credentials(f)?;

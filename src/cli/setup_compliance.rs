@@ -24,7 +24,7 @@ impl Pending {
             .map_err(|e| e.to_string())
             .and_then(|l| {
                 let f = &l.config.compliance.fiscal;
-                if f.scheme == config::FiscalSchemeName::None {
+                if f.scheme != config::FiscalSchemeName::HrCis {
                     return Ok(());
                 }
                 crate::compliance::fiscal_credentials(f).map(drop)

@@ -75,6 +75,10 @@ impl FiscalScheme for LiveFiscal {
         self.scheme().check_connection()
     }
 
+    fn close_day(&self) -> Result<String, String> {
+        self.scheme().close_day()
+    }
+
     fn qr_payload(&self, payload: &str, reference: &str) -> Option<String> {
         self.scheme().qr_payload(payload, reference)
     }

@@ -22,6 +22,7 @@ pub mod fatturapa;
 pub mod invoicetronic;
 pub mod live;
 pub mod mer;
+pub mod rt;
 pub mod transport;
 pub mod xsd;
 
@@ -72,6 +73,15 @@ pub trait FiscalScheme: Send + Sync {
     fn check_connection(&self) -> Result<String, String> {
         Err(format!(
             "the fiscal scheme {} has no authority to call",
+            self.name()
+        ))
+    }
+
+    /// Closes the fiscal day where the scheme has one (Italy's cash register: the Z report,
+    /// after which it transmits the day's takings): what it did, or what is wrong.
+    fn close_day(&self) -> Result<String, String> {
+        Err(format!(
+            "the fiscal scheme {} has no day to close",
             self.name()
         ))
     }
@@ -451,5 +461,17 @@ fn fiscal_scheme(f: &crate::config::FiscalConfig) -> Result<Arc<dyn FiscalScheme
                 Arc::new(transport),
             )))
         }
+        Name::ItRt => Ok(Arc::new(rt::Rt::new(
+            rt::Settings {
+                url: f.rt_url.trim().to_string(),
+                serial: f.rt_serial.trim().to_string(),
+                departments: f
+                    .departments
+                    .iter()
+                    .filter_map(|(k, d)| Some((crate::config::fiscal_rate(k)?, *d)))
+                    .collect(),
+            },
+            Arc::new(transport::HttpTransport::new(CALL_TIMEOUT)),
+        ))),
     }
 }

@@ -14,6 +14,21 @@
 //! in_vat_system = true
 //! ```
 //!
+//! In Italy, receipts (*documenti commerciali*) come from the telematic cash register:
+//!
+//! ```toml
+//! [compliance.fiscal]
+//! scheme = "it-rt"
+//! rt_url = "http://192.168.1.50"    # the cash register on the LAN (Epson fiscal-printer XML)
+//! rt_serial = "99SEA004010"         # its serial number (matricola), printed on it
+//! [compliance.fiscal.departments]   # VAT rate (percent) → the department programmed for it
+//! "22" = 1
+//! "10" = 2
+//! "4" = 3
+//! "5" = 4
+//! "0" = 11                          # outside VAT: the city tax
+//! ```
+//!
 //! Relative paths are read from the data directory. The password is a [`Secret`].
 
 use std::path::PathBuf;
@@ -35,6 +50,9 @@ pub enum FiscalSchemeName {
     /// Croatia: CIS fiscal receipts.
     #[serde(rename = "hr-cis")]
     HrCis,
+    /// Italy: receipts printed and transmitted by the telematic cash register (RT).
+    #[serde(rename = "it-rt")]
+    ItRt,
 }
 
 /// `[compliance.fiscal]`
@@ -61,6 +79,12 @@ pub struct FiscalConfig {
     pub device: String,
     /// Whether the seller is in the VAT system (`USustPdv`).
     pub in_vat_system: bool,
+    /// Italy: the telematic cash register's address on the LAN.
+    pub rt_url: String,
+    /// Italy: the cash register's serial number (matricola).
+    pub rt_serial: String,
+    /// Italy: the cash register's department for each VAT rate, keyed by the rate in percent.
+    pub departments: std::collections::BTreeMap<String, u32>,
 }
 
 impl Default for FiscalConfig {
@@ -76,6 +100,12 @@ impl Default for FiscalConfig {
             premises: String::new(),
             device: String::new(),
             in_vat_system: true,
+            rt_url: String::new(),
+            rt_serial: String::new(),
+            departments: [("22", 1), ("10", 2), ("4", 3), ("5", 4), ("0", 11)]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
         }
     }
 }
@@ -99,8 +129,10 @@ impl FiscalConfig {
 
     /// Checks the section; the error names the key and the rule.
     pub fn check(&self) -> Result<(), String> {
-        if self.scheme == FiscalSchemeName::None {
-            return Ok(());
+        match self.scheme {
+            FiscalSchemeName::None => return Ok(()),
+            FiscalSchemeName::ItRt => return super::fiscal_it::check(self),
+            FiscalSchemeName::HrCis => {}
         }
         check_url("compliance.fiscal.endpoint", &self.endpoint)?;
         let need = |key: &str| {
@@ -145,7 +177,7 @@ impl FiscalConfig {
 
     /// Doubts that do not stop innkeep (CIS has the last word), such as a wrong check digit.
     pub fn warnings(&self) -> Vec<String> {
-        if self.scheme == FiscalSchemeName::None {
+        if self.scheme != FiscalSchemeName::HrCis {
             return Vec::new();
         }
         [("oib", &self.oib), ("operator_oib", &self.operator_oib)]

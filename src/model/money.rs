@@ -405,6 +405,11 @@ input_object! {
         pub charges: Option<Vec<ChargeInput>>,
         /// Who the invoice is addressed to (defaults to the primary guest).
         pub bill_to: Option<BillTo>,
+        /// Italy, with a telematic cash register (`it-rt`): settle the stay with a receipt
+        /// (*documento commerciale*) printed by the register instead of an invoice. Defaults
+        /// to a receipt for a private guest and an invoice for a business; `422` where no
+        /// cash register is configured.
+        pub receipt: Option<bool>,
     }
 }
 

@@ -246,6 +246,8 @@ pub struct SealInput<'a> {
     pub invoice: &'a Invoice,
     /// The fiscal record of the invoice a credit note reverses.
     pub reverses: Option<&'a Fiscal>,
+    /// What was paid on the invoice a credit note reverses (minor units).
+    pub reverses_paid: i64,
     /// The time of issue in the property's time zone.
     pub local_time: NaiveDateTime,
     /// The time of issue.
@@ -253,4 +255,14 @@ pub struct SealInput<'a> {
     /// The OIB of the staff member issuing it, when they have one (Croatia: the receipt's
     /// operator); else the scheme's own.
     pub operator_oib: Option<&'a str>,
+    /// What is paid with the issue itself, by method (a check-out's payments; Italy's cash
+    /// register splits cash from electronic payments).
+    pub paid_by: &'a [(crate::domain::enums::PaymentMethod, i64)],
+}
+
+/// A fiscal day closed by the cash register.
+#[derive(Debug, Clone, poem_openapi::Object)]
+pub struct DayClosed {
+    /// What the register did, in words: the closure number and the day's takings.
+    pub message: String,
 }

@@ -181,6 +181,8 @@ fn credit_note(
             reason,
             period: None,
             prepaid: 0,
+            paid_by: Vec::new(),
+            receipt: false,
         },
     )?;
     original.status = InvoiceStatus::Cancelled;
@@ -252,6 +254,8 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
                 reason: None,
                 period: Some((r.arrival.0, r.departure.0)),
                 prepaid: 0,
+                paid_by: Vec::new(),
+                receipt: false,
             };
             return issue(tx, &actor, &c, draft);
         }
@@ -305,6 +309,8 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
             reason: None,
             period: None,
             prepaid: 0,
+            paid_by: Vec::new(),
+            receipt: false,
         };
         issue(tx, &actor, &c, draft)
     })

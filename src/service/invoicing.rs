@@ -88,6 +88,11 @@ pub struct Draft {
     /// What is paid with the issue itself (a check-out's payments), which an e-invoice
     /// states as already paid.
     pub prepaid: i64,
+    /// Those payments by method.
+    pub paid_by: Vec<(PaymentMethod, i64)>,
+    /// Settled with a receipt rather than an invoice (Italy: the cash register's documento
+    /// commerciale, never an e-invoice).
+    pub receipt: bool,
 }
 
 fn too_large() -> AppError {
@@ -246,7 +251,7 @@ pub fn issue(tx: &Tx, actor: &Actor, c: &Compliance, draft: Draft) -> AppResult<
         }
         None => None,
     };
-    if c.einvoice.covers(&invoice, reverses.as_ref()) {
+    if !draft.receipt && c.einvoice.covers(&invoice, reverses.as_ref()) {
         let operator = operator_name.as_deref().zip(operator_oib.as_deref());
         let input = BuildInput {
             invoice: &invoice,
@@ -298,7 +303,14 @@ pub fn issue(tx: &Tx, actor: &Actor, c: &Compliance, draft: Draft) -> AppResult<
             line.kpd_code = None;
         }
         let operator = (&settings.time_zone[..], operator_oib.as_deref());
-        invoice.fiscal = seal(tx, fiscal, &invoice, reverses.as_ref(), operator)?;
+        invoice.fiscal = seal(
+            tx,
+            fiscal,
+            &invoice,
+            reverses.as_ref(),
+            operator,
+            &draft.paid_by,
+        )?;
         store::invoices::insert(tx, &invoice, seq, &charges)?;
     }
     store::events::record(
@@ -320,13 +332,16 @@ fn seal(
     invoice: &Invoice,
     reverses: Option<&Invoice>,
     (tz, operator_oib): (&str, Option<&str>),
+    paid_by: &[(PaymentMethod, i64)],
 ) -> AppResult<Fiscal> {
     let input = SealInput {
         invoice,
         reverses: reverses.map(|r| &r.fiscal),
+        reverses_paid: reverses.map_or(0, |r| r.paid_amount),
         local_time: tx.clock().local_now_in(tz),
         now: tx.clock().now(),
         operator_oib,
+        paid_by,
     };
     let sealed = fiscal.seal(input, &mut |series| store::fiscal::next_number(tx, series))?;
     if let Some((receipt, submission)) = sealed.receipt {

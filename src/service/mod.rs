@@ -7,6 +7,7 @@ pub mod authority;
 pub mod availability;
 pub mod backups;
 pub mod board;
+pub mod cash_register;
 pub mod charges;
 pub mod code_tables;
 pub mod compliance_centre;

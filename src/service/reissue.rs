@@ -78,6 +78,8 @@ pub fn reissue(
             reissues_invoice_id: Some(original.id.clone()),
             period,
             prepaid: 0,
+            paid_by: Vec::new(),
+            receipt: false,
         },
     )
 }

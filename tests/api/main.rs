@@ -85,6 +85,7 @@ mod registration;
 mod replication;
 mod reservations;
 mod rooms;
+mod rt;
 mod scopes;
 mod sdi;
 mod settings;

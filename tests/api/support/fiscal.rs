@@ -29,6 +29,7 @@ pub fn config(sim: &Sim) -> FiscalConfig {
         premises: "POSL1".into(),
         device: "1".into(),
         in_vat_system: true,
+        ..FiscalConfig::default()
     }
 }
 

@@ -20,6 +20,7 @@ pub mod postgres;
 pub mod receiver;
 pub mod registration;
 pub mod reply;
+pub mod rt_sim;
 pub mod sdi;
 pub mod sdi_sim;
 pub mod stay;

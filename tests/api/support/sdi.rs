@@ -9,6 +9,9 @@ use innkeep::config::einvoice::{EInvoiceConfig, EInvoiceSchemeName, Intermediary
 use innkeep::config::{ComplianceConfig, Secret};
 use serde_json::{Value, json};
 
+use innkeep::config::fiscal::{FiscalConfig, FiscalSchemeName};
+
+use super::rt_sim::Sim as RtSim;
 use super::sdi_sim::{KEY, Sim};
 use super::{Spawn, TestApp};
 
@@ -34,12 +37,38 @@ pub fn config(sim: Option<&Sim>) -> EInvoiceConfig {
 /// A hotel in Rimini sending through `sim` (or by hand), its clock at 2026-11-22 09:30 UTC,
 /// accommodation at 10 % VAT and a city tax of 3.00 per person-night outside VAT.
 pub async fn hotel(sim: Option<&Sim>) -> TestApp {
-    let cfg = ComplianceConfig {
-        einvoice: config(sim),
+    start(Some(config(sim)), None).await
+}
+
+/// A hotel in Rimini with a telematic cash register (`rt`) and, when `sdi` is given, its
+/// e-invoices through SdI; calls to the register time out after 3 s.
+pub async fn hotel_with_register(sdi: Option<&Sim>, rt: &RtSim) -> TestApp {
+    start(sdi.map(|s| config(Some(s))), Some(rt)).await
+}
+
+async fn start(einvoice: Option<EInvoiceConfig>, rt: Option<&RtSim>) -> TestApp {
+    let mut cfg = ComplianceConfig {
+        einvoice: einvoice.unwrap_or_default(),
         ..Default::default()
     };
     let transport = Arc::new(HttpTransport::new(std::time::Duration::from_secs(3)));
-    let compliance = Compliance::from_config(&cfg, transport).unwrap();
+    let mut compliance = Compliance::from_config(&cfg, transport.clone()).unwrap();
+    if let Some(rt) = rt {
+        cfg.fiscal = FiscalConfig {
+            scheme: FiscalSchemeName::ItRt,
+            rt_url: rt.url(),
+            rt_serial: super::rt_sim::SERIAL.into(),
+            ..FiscalConfig::default()
+        };
+        compliance.fiscal = Arc::new(innkeep::compliance::rt::Rt::new(
+            innkeep::compliance::rt::Settings {
+                url: rt.url(),
+                serial: super::rt_sim::SERIAL.into(),
+                departments: vec![(2200, 1), (1000, 2), (400, 3), (500, 4), (0, 11)],
+            },
+            transport,
+        ));
+    }
     let app = Spawn::new()
         .config(|c| c.compliance = cfg)
         .compliance(compliance)
