@@ -51,6 +51,9 @@ struct CheckOutPage {
     bill_kinds: Vec<(String, String, bool)>,
     /// The business's fields.
     fields: Vec<super::guest_form::FormField>,
+    /// Italy with a cash register: invoice or receipt ((value, label, chosen)); empty
+    /// elsewhere.
+    documents: Vec<(&'static str, String, bool)>,
 }
 
 /// One payment row of the form: its fields' names, what they hold, its label's key.
@@ -74,6 +77,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("payment_method", "payments[0].method"),
     ("split_amount", "payments[1].amount"),
     ("split_method", "payments[1].method"),
+    ("document", "receipt"),
 ];
 
 /// The payment methods as the form offers them: (value, label).
@@ -192,6 +196,19 @@ async fn render(
             },
         ],
         pay_later: get("pay_later") == "yes",
+        documents: if state.svc.compliance().fiscal.name() == crate::compliance::rt::NAME {
+            let chosen = get("document");
+            [
+                ("", "check-out-document-auto"),
+                ("receipt", "check-out-document-receipt"),
+                ("invoice", "check-out-document-invoice"),
+            ]
+            .into_iter()
+            .map(|(v, key)| (v, t.t(key), chosen == v))
+            .collect()
+        } else {
+            Vec::new()
+        },
         bill_kinds: super::bill_to_form::kinds(&t, typed),
         fields: super::bill_to_form::fields(&t, typed, &errors),
         errors: shown,
@@ -214,6 +231,8 @@ struct CheckOutForm {
     /// The guest pays later (a company, a bank transfer).
     #[serde(deserialize_with = "ticked")]
     pay_later: bool,
+    /// Italy with a cash register: `receipt`, `invoice`, or empty (by the buyer).
+    document: String,
 }
 
 impl CheckOutForm {
@@ -257,6 +276,11 @@ impl CheckOutForm {
             input["payments"] = json!(payments);
         } else {
             input["payment_method"] = json!(method);
+        }
+        match self.document.as_str() {
+            "receipt" => input["receipt"] = json!(true),
+            "invoice" => input["receipt"] = json!(false),
+            _ => {}
         }
         (input, errors)
     }

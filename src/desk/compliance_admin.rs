@@ -36,6 +36,8 @@ struct CentrePage {
     /// (id, what, subject link, status, due, attempts, last error, urgent class, retryable).
     open: Vec<Row>,
     registration: bool,
+    /// Whether there is a cash register whose day can be closed from here.
+    cash_register: bool,
     day: String,
     /// Whether the tables are fetched from the authority (a button fetches them now).
     fetched: bool,
@@ -188,6 +190,7 @@ async fn render(
         certificate_warning,
         open: rows_of(t, &c, &s.time_zone),
         registration: c.registration != "none",
+        cash_register: state.svc.compliance().fiscal.name() == crate::compliance::rt::NAME,
         day: s.today.to_string(),
         tables: c
             .tables
@@ -256,6 +259,27 @@ pub async fn retry(
                 None,
             )
             .await
+        }
+        Err(e) => server_error(&t, &e),
+    }
+}
+
+/// `POST /admin/compliance/cash-register/close`: the cash register's daily closure, now.
+#[handler]
+pub async fn close_day(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t, _) = or_answer!(open_post(req, body, &state, super::ADMIN).await);
+    match crate::service::cash_register::close(&state.svc, &s.principal).await {
+        Ok(_) => web::redirect(
+            StatusCode::SEE_OTHER,
+            "/admin/compliance?done=cash-register-closed",
+        ),
+        Err(e) if e.kind == Kind::Conflict => {
+            let shell = Shell::new(&s, t, "admin");
+            let problem = Some(shell.t.with(
+                "compliance-close-failed",
+                &[("why", Arg::Text(e.detail.clone()))],
+            ));
+            render(&state, &s, shell, StatusCode::CONFLICT, problem, None).await
         }
         Err(e) => server_error(&t, &e),
     }

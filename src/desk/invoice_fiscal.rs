@@ -28,6 +28,20 @@ pub(super) fn rows(t: &T, f: &Fiscal) -> Vec<(String, String)> {
         if let Some(why) = &e.last_error {
             fiscal.push((t.t("einvoice-problem"), why.clone()));
         }
+    } else if f.scheme == crate::compliance::rt::NAME {
+        fiscal.push((
+            t.t("fiscal-status"),
+            t.t(&format!("fiscal-rt-status-{}", f.status.as_str())),
+        ));
+        fiscal.push((
+            t.t("fiscal-rt-document"),
+            f.authority_reference
+                .clone()
+                .unwrap_or_else(|| t.t("fiscal-rt-document-pending")),
+        ));
+        if let Some(why) = &f.last_error {
+            fiscal.push((t.t("einvoice-problem"), why.clone()));
+        }
     } else if f.scheme != "none" {
         fiscal.push((
             t.t("fiscal-status"),

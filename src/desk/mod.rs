@@ -214,6 +214,7 @@ pub const FLASHES: &[&str] = &[
     "submission-retried",
     "table-imported",
     "tables-fetched",
+    "cash-register-closed",
     "language-saved",
     "staff-language",
     "staff-operator-mark",

@@ -62,6 +62,10 @@ pub fn mount(r: Route) -> Route {
             poem::post(super::compliance_admin::upload),
         )
         .at(
+            "/admin/compliance/cash-register/close",
+            poem::post(super::compliance_admin::close_day),
+        )
+        .at(
             "/admin/compliance/tables/fetch",
             poem::post(super::compliance_admin::fetch),
         )

@@ -42,6 +42,7 @@ mod desk_places;
 mod desk_privacy;
 mod desk_reservations;
 mod desk_rooms_admin;
+mod desk_rt;
 mod desk_sdi;
 mod desk_settings;
 mod desk_stay;

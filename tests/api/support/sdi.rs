@@ -97,6 +97,16 @@ pub fn italian_guest() -> Value {
 /// A two-night stay for two at 120.00 a night for `guest`, checked in and then checked out
 /// with `checkout` (its `reservation_id` filled in): the check-out's answer.
 pub async fn stay(app: &TestApp, guest: Value, checkout: Value) -> super::reply::Reply {
+    let res = checked_in(app, guest).await;
+    app.clock().set_now("2026-11-24T08:30:00Z".parse().unwrap());
+    let mut body = checkout;
+    body["reservation_id"] = json!(res);
+    app.post("/v1/check-out", body).await
+}
+
+/// A two-night stay for two at 120.00 a night for `guest` from 2026-11-22, checked in: the
+/// reservation's id.
+pub async fn checked_in(app: &TestApp, guest: Value) -> String {
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     app.clock().set_now("2026-11-22T09:30:00Z".parse().unwrap());
@@ -116,10 +126,7 @@ pub async fn stay(app: &TestApp, guest: Value, checkout: Value) -> super::reply:
     app.post("/v1/check-in", json!({"reservation_id": res}))
         .await
         .expect(200);
-    app.clock().set_now("2026-11-24T08:30:00Z".parse().unwrap());
-    let mut body = checkout;
-    body["reservation_id"] = json!(res);
-    app.post("/v1/check-out", body).await
+    res
 }
 
 /// Waits until invoice `id`'s e-invoice is at `status`, moving the clock on 11 minutes at
