@@ -29,6 +29,7 @@ use crate::error::{AppError, FieldError};
 use crate::i18n::{Arg, T};
 use crate::model::CheckIn;
 use crate::model::input::FromJson;
+use crate::service::identity_check::{self, Standing};
 use crate::service::kiosk::{self, Found, KioskSession};
 use crate::service::{desk_views, party, reservations, rooms};
 
@@ -50,6 +51,8 @@ pub(super) enum Screen {
     Register(Vec<GuestPart>),
     /// Checked in: the room.
     Done(String),
+    /// Italy: waiting for staff to see each guest's document in person.
+    Identity(String),
     /// Something the reception must do.
     Reception(String),
 }
@@ -78,6 +81,7 @@ pub(super) fn show(
     let refresh = match &screen {
         Screen::Pair(..) | Screen::Off => None,
         Screen::Waiting(..) => Some((5, "/kiosk/poll")),
+        Screen::Identity(_) => Some((5, "/kiosk/identity")),
         Screen::Register(_) => Some((180, "/kiosk/reset")),
         Screen::Done(_) | Screen::Reception(_) => Some((30, "/kiosk/reset")),
         // A guest who chose a language and walked away leaves it to the next one.
@@ -137,14 +141,54 @@ pub async fn start(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         Err(answer) => return answer,
     };
     let t = kiosk_words(req);
-    let screen = match &k.reservation_id {
-        Some(id) => match register_screen(&state, &k, &t, id, None, &[]).await {
+    let Some(id) = &k.reservation_id else {
+        return show(
+            t,
+            k.csrf,
+            Screen::Lookup(String::new(), String::new()),
+            StatusCode::OK,
+            None,
+        );
+    };
+    let (svc, p) = (&state.svc, &k.principal);
+    let screen = match identity_check::standing(svc, p, id.clone()).await {
+        Ok(Standing::Waiting(_)) => Screen::Identity(t.t("kiosk-identity-wait")),
+        Ok(Standing::Confirmed(room)) => {
+            if let Some(c) = cookie(req) {
+                let _ = kiosk::forget(svc, &c).await;
+            }
+            Screen::Done(t.with("kiosk-your-room", &[("room", Arg::Text(room))]))
+        }
+        Ok(Standing::None) => match register_screen(&state, &k, &t, id, None, &[]).await {
             Ok(s) => s,
             Err(e) => return server_error(&t, &e),
         },
-        None => Screen::Lookup(String::new(), String::new()),
+        Err(e) => return server_error(&t, &e),
     };
     show(t, k.csrf, screen, StatusCode::OK, None)
+}
+
+/// `GET /kiosk/identity` (htmx, every 5 seconds while the guest waits for staff): 204 while
+/// waiting, then back to `/kiosk`, which shows the room; after a few minutes the kiosk is
+/// the next guest's.
+#[handler]
+pub async fn identity(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let (c, k) = match session(req, &state).await {
+        Ok(s) => s,
+        Err(answer) => return answer,
+    };
+    let standing = match &k.reservation_id {
+        Some(id) => identity_check::standing(&state.svc, &k.principal, id.clone()).await,
+        None => Ok(Standing::None),
+    };
+    match standing {
+        Ok(Standing::Waiting(false)) => Response::builder().status(StatusCode::NO_CONTENT).finish(),
+        Ok(Standing::Waiting(true)) => {
+            let _ = kiosk::forget(&state.svc, &c).await;
+            super::kiosk_pairing::to_start(req)
+        }
+        _ => super::kiosk_pairing::to_start(req),
+    }
 }
 
 /// The kiosk's session for a form post that passed the origin and CSRF checks.
@@ -282,6 +326,20 @@ pub async fn check_in(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -
     ) else {
         return server_error(&t, &AppError::validation(errors));
     };
+    // In Italy the kiosk never checks in alone: staff see each guest's document first.
+    let country = crate::service::settings::get(svc, p)
+        .await
+        .ok()
+        .and_then(|s| s.country);
+    if identity_check::required(svc, country.as_deref()) {
+        return match identity_check::request(svc, p, edit, input).await {
+            Ok(()) => {
+                let words = t.t("kiosk-identity-wait");
+                show(t, k.csrf, Screen::Identity(words), StatusCode::OK, None)
+            }
+            Err(e) => refused(&k, t, e, again).await,
+        };
+    }
     match party::check_in(svc, p, edit, input).await {
         Ok(_) => {
             let _ = kiosk::forget(svc, &c).await;
@@ -292,24 +350,37 @@ pub async fn check_in(req: &Request, body: Body, state: Data<&Arc<DeskState>>) -
             let words = t.with("kiosk-your-room", &[("room", Arg::Text(number))]);
             show(t, k.csrf, Screen::Done(words), StatusCode::OK, None)
         }
-        Err(e) if e.code == "registration_incomplete" => {
+        Err(e) => refused(&k, t, e, again).await,
+    }
+}
+
+/// A refused kiosk check-in, said: the data still missing, a guest changed meanwhile, or
+/// something for the reception.
+async fn refused<F, Fut>(k: &KioskSession, t: T, e: AppError, again: F) -> Response
+where
+    F: FnOnce(T, Vec<FieldError>, Option<String>) -> Fut,
+    Fut: std::future::Future<Output = Response>,
+{
+    match e {
+        e if e.code == "registration_incomplete" => {
             let problem = Some(t.n("check-in-registration-missing", e.errors.len() as i64));
             again(t, e.errors, problem).await
         }
-        Err(e) if e.kind == crate::error::Kind::PreconditionFailed => {
+        e if e.kind == crate::error::Kind::PreconditionFailed => {
             let problem = Some(t.t("check-in-guest-changed"));
             again(t, Vec::new(), problem).await
         }
-        Err(e) if e.kind == crate::error::Kind::Conflict => {
+        e if e.kind == crate::error::Kind::Conflict => {
             let words = t.t("kiosk-see-reception");
+            let detail = Some(super::rules::detail(&t, &e));
             show(
                 t,
-                k.csrf,
+                k.csrf.clone(),
                 Screen::Reception(words),
                 StatusCode::CONFLICT,
-                Some(super::rules::detail(&t, &e)),
+                detail,
             )
         }
-        Err(e) => server_error(&t, &e),
+        e => server_error(&t, &e),
     }
 }

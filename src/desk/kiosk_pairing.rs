@@ -102,7 +102,7 @@ pub async fn pair(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
 }
 
 /// Back to the start: a whole-page redirect, or for htmx its `HX-Redirect`.
-fn to_start(req: &Request) -> Response {
+pub(super) fn to_start(req: &Request) -> Response {
     if req.headers().contains_key("hx-request") {
         Response::builder()
             .status(StatusCode::OK)

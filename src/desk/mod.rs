@@ -22,6 +22,7 @@ pub mod guest_privacy;
 pub mod guest_values;
 pub mod guests;
 pub mod housekeeping;
+mod identity;
 pub mod invoice;
 pub mod invoice_actions;
 mod invoice_fiscal;
@@ -215,6 +216,7 @@ pub const FLASHES: &[&str] = &[
     "table-imported",
     "tables-fetched",
     "cash-register-closed",
+    "identity-confirmed",
     "language-saved",
     "staff-language",
     "staff-operator-mark",

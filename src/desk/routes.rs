@@ -41,6 +41,11 @@ pub fn mount(r: Route) -> Route {
         .at("/kiosk/check-in", poem::post(super::kiosk::check_in))
         .at("/kiosk/reset", poem::get(super::kiosk_pairing::reset))
         .at("/kiosk/poll", poem::get(super::kiosk_pairing::poll))
+        .at("/kiosk/identity", poem::get(super::kiosk::identity))
+        .at(
+            "/reservations/:id/identity",
+            poem::post(super::identity::confirm),
+        )
         .at(
             "/kiosk/language/:tag",
             poem::get(super::kiosk_language::choose),

@@ -58,6 +58,8 @@ struct TodayPage {
     held: Option<String>,
     /// That the usual VAT rate is 0 % where rooms are taxed, and who can change it.
     vat: Option<String>,
+    /// Italy: kiosk check-ins waiting for staff to see each guest's document.
+    identity: Vec<super::identity::IdentityRow>,
 }
 
 fn day(s: &str) -> Option<NaiveDate> {
@@ -194,9 +196,11 @@ pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
             },
         )
     });
+    let identity = super::identity::waiting(&state, &s.principal, &t, &s.time_zone).await;
     let body = TodayPage {
         held,
         vat,
+        identity,
         date: t.date(v.day),
         counts,
         lists: vec![

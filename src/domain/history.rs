@@ -18,6 +18,10 @@ string_enum! {
         InvoiceCancelled = "invoice.cancelled",
         /// The fiscal authority could not be reached; the receipt goes later.
         FiscalizationDelayed = "invoice.fiscalization_delayed",
+        /// A kiosk check-in waits for staff to see each guest's document in person (Italy).
+        IdentityCheckRequested = "reservation.identity_check_requested",
+        /// A member of staff confirmed in person that each guest holds their document.
+        IdentityConfirmed = "reservation.identity_confirmed",
     }
 }
 

@@ -24,6 +24,7 @@ pub mod feed;
 pub mod guests;
 pub mod history;
 pub mod idempotency;
+pub mod identity_check;
 pub mod import;
 pub mod invoices;
 pub mod invoicing;

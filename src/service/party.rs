@@ -60,7 +60,7 @@ fn placed(e: AppError, at: &str) -> AppError {
 
 /// Applies `edit` to the party of reservation `id` inside the caller's transaction: every
 /// guest's changes (all their errors together), then the companion.
-fn apply_in(
+pub(crate) fn apply_in(
     tx: &Tx,
     actor: &Actor,
     registration: bool,

@@ -14,6 +14,7 @@ pub mod grants;
 pub mod guests;
 pub mod history;
 pub mod idempotency;
+pub mod identity_checks;
 pub mod imports;
 pub mod invoices;
 pub mod jobs;

@@ -171,14 +171,62 @@ async fn a_guest_checks_in_at_a_kiosk_approved_in_the_admin_pages() {
         ("g0_document_place", "Roma".into()),
     ])
     .await;
+    // In Italy the kiosk never checks in alone: the guest is sent to the reception, where a
+    // member of staff sees her document in person (Consiglio di Stato, 9101/2025).
     assert_eq!(done.status, 200, "{}", done.text);
-    assert!(done.text.contains("Your room is 12."), "{}", done.text);
-    let stay = app
-        .get(&format!("/v1/reservations/{}", r["id"].as_str().unwrap()))
-        .await
-        .body;
+    assert!(
+        done.text.contains("Please go to the reception"),
+        "{}",
+        done.text
+    );
+    assert!(
+        done.text.contains("hx-get=\"/kiosk/identity\""),
+        "{}",
+        done.text
+    );
+    let rid = r["id"].as_str().unwrap();
+    let stay = app.get(&format!("/v1/reservations/{rid}")).await.body;
+    assert_eq!(
+        stay["status"], "confirmed",
+        "not checked in before the check"
+    );
+    assert_eq!(k.get("/kiosk/identity").await.status, 204, "still waiting");
+    let fd = staff(&app, "marta", "front_desk").await;
+    let m = Browser::sign_in(&app, "marta", &fd).await;
+    let today = m.get("/").await;
+    for wanted in [
+        "Waiting for an identity check",
+        "Anna De Luca</strong>: Identity card CA12345AB IT",
+        &format!("action=\"/reservations/{rid}/identity\""),
+    ] {
+        assert!(today.text.contains(wanted), "{wanted}: {}", today.text);
+    }
+    let mcsrf = hidden(&today.text, "csrf").unwrap();
+    let confirmed = m
+        .post(
+            &format!("/reservations/{rid}/identity"),
+            &[("csrf", &mcsrf)],
+        )
+        .await;
+    assert_eq!(confirmed.status, 303, "{}", confirmed.text);
+    let stay = app.get(&format!("/v1/reservations/{rid}")).await.body;
     assert_eq!(stay["status"], "checked_in");
     assert_eq!(stay["room_id"], room.as_str());
+    let history = app
+        .get(&format!("/v1/reservations/{rid}/history"))
+        .await
+        .body;
+    let who = history["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["type"] == "reservation.identity_confirmed")
+        .unwrap_or_else(|| panic!("{history}"));
+    assert_eq!(who["actor"]["name"], "marta", "{who}");
+    let poll = k.get("/kiosk/identity").await;
+    assert_ne!(poll.status, 204, "the kiosk moves on");
+    let shown = k.get("/kiosk").await;
+    assert!(shown.text.contains("Your room is 12."), "{}", shown.text);
     let back = k.get("/kiosk").await;
     assert!(
         back.text.contains("Type your booking code"),
@@ -186,9 +234,8 @@ async fn a_guest_checks_in_at_a_kiosk_approved_in_the_admin_pages() {
     );
 
     // The desk's Today shows her in house.
-    let fd = staff(&app, "marta", "front_desk").await;
-    let m = Browser::sign_in(&app, "marta", &fd).await;
     let today = m.get("/").await;
+    assert!(!today.text.contains("Waiting for an identity check"));
     assert!(
         today.text.contains("Anna De Luca") && today.text.contains("1 room in use"),
         "{}",
@@ -308,9 +355,36 @@ async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
     b.screenshot("kiosk-registration").await;
     consent.click().await.unwrap();
     b.click(Locator::Css("button.primary")).await;
-    let room = b.wait_for(Locator::Css(".kiosk-room")).await;
-    let said = room.text().await.unwrap();
-    assert!(said.contains("La vostra camera è la 21."), "{said}");
+    let waiting = b.wait_for(Locator::Css(".kiosk-room")).await;
+    let said = waiting.text().await.unwrap();
+    assert!(said.contains("Andate alla reception"), "{said}");
+    b.axe("Kiosk, waiting for the identity check").await;
+    b.screenshot("kiosk-identity-wait").await;
+    // At the reception: Today lists the stay with the document; staff confirm having seen it.
+    let front = staff(&app, "sara", "front_desk").await;
+    let desk = Browser::sign_in(&app, "sara", &front).await;
+    let today = desk.get("/").await;
+    assert!(
+        today
+            .text
+            .contains("Luca Bianchi</strong>: Identity card CA99887AB IT"),
+        "{}",
+        today.text
+    );
+    let rid = r["id"].as_str().unwrap();
+    let csrf = hidden(&today.text, "csrf").unwrap();
+    let ok = desk
+        .post(&format!("/reservations/{rid}/identity"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(ok.status, 303, "{}", ok.text);
+    // The kiosk's page looks again by itself (every 5 seconds) and shows the room.
+    c.wait()
+        .at_most(std::time::Duration::from_secs(20))
+        .for_element(Locator::XPath(
+            "//p[contains(., 'La vostra camera è la 21.')]",
+        ))
+        .await
+        .unwrap();
     b.axe("Kiosk, checked in").await;
     b.screenshot("kiosk-done").await;
     // Starting again forgets the choice: the next guest gets the kiosk's own language, and
