@@ -402,3 +402,87 @@ async fn in_a_browser_a_guest_checks_in_at_the_kiosk() {
     assert_eq!(stay["status"], "checked_in");
     c.clone().close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kiosk_left_waiting_for_the_identity_check_is_the_next_guests_after_three_minutes() {
+    let sim = Sim::start(day()).await;
+    let app = hotel(&sim).await;
+    let mut guest = italian("Sara", "Neri", "female", "1990-05-05", "Roma", "RM");
+    guest["document"] = json!({"type": "passport", "number": "YA1234567", "issuing_place": "Roma", "issuing_country": "IT"});
+    let g = app.post("/v1/guests", guest).await.expect(201).id();
+    let rt = app.room_type("DBL", 2).await;
+    app.room("30", &rt).await;
+    let r = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": g, "room_type_id": rt, "arrival": day().to_string(),
+                   "departure": (day() + chrono::Days::new(1)).to_string(), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .body;
+    let (k, user_code) = kiosk(&app).await;
+    let root = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &root).await;
+    assert_eq!(approve(&a, &user_code).await.status, 303);
+    let kcsrf = hidden(&k.get("/kiosk").await.text, "csrf").unwrap();
+    let code = r["code"].as_str().unwrap();
+    let found = post(
+        &k,
+        "/kiosk/find",
+        &[("csrf", &kcsrf), ("code", code), ("last_name", "Neri")],
+    )
+    .await;
+    assert_eq!(found.status, 303, "{}", found.text);
+    let form = k.get("/kiosk").await;
+    let version = hidden(&form.text, "g0_version").unwrap();
+    let filled = [
+        ("csrf", kcsrf.as_str()),
+        ("g0_version", version.as_str()),
+        ("consent", "yes"),
+        ("g0_gender", "female"),
+        ("g0_birth_date", "1990-05-05"),
+        ("g0_nationality", "IT"),
+        ("g0_birth_country", "IT"),
+        ("g0_birth_municipality", "Roma"),
+        ("g0_birth_region", "RM"),
+        ("g0_document_type", "passport"),
+        ("g0_document_number", "YA1234567"),
+        ("g0_document_country", "IT"),
+        ("g0_document_place", "Roma"),
+    ];
+    let done = post(&k, "/kiosk/check-in", &filled).await;
+    assert!(
+        done.text.contains("Please go to the reception"),
+        "{}",
+        done.text
+    );
+    assert_eq!(k.get("/kiosk/identity").await.status, 204);
+    let at: chrono::DateTime<chrono::Utc> = app.clock().now() + chrono::Duration::minutes(4);
+    app.clock().set_now(at);
+    let moved = k.get("/kiosk/identity").await;
+    assert_ne!(moved.status, 204, "the kiosk moves on");
+    let next = k.get("/kiosk").await;
+    assert!(
+        next.text.contains("Type your booking code"),
+        "{}",
+        next.text
+    );
+    // The stay still waits at the desk, and is checked in from there.
+    let today = a.get("/").await;
+    assert!(
+        today
+            .text
+            .contains("Sara Neri</strong>: Passport YA1234567 IT"),
+        "{}",
+        today.text
+    );
+    let csrf = hidden(&today.text, "csrf").unwrap();
+    let rid = r["id"].as_str().unwrap();
+    let ok = a
+        .post(&format!("/reservations/{rid}/identity"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(ok.status, 303, "{}", ok.text);
+    let stay = app.get(&format!("/v1/reservations/{rid}")).await.body;
+    assert_eq!(stay["status"], "checked_in");
+}
