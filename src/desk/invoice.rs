@@ -50,6 +50,10 @@ struct InvoicePage {
     credit: Option<CreditForm>,
     /// The change-of-payment-method form, for an invoice not reversed.
     method_change: Option<MethodForm>,
+    /// The corrected-invoice form, for a reversed invoice not yet replaced.
+    reissue: Option<super::invoice_reissue::ReissueForm>,
+    /// The corrected invoice replacing this one: (id, "Replaced by invoice …").
+    replaced: Option<(String, String)>,
     problem: Option<String>,
 }
 
@@ -83,6 +87,8 @@ pub(super) struct Typed {
     pub credit: Option<String>,
     /// The change-of-payment-method form: the method.
     pub method: Option<String>,
+    /// The corrected-invoice form: its fields.
+    pub reissue: Option<std::collections::HashMap<String, String>>,
 }
 
 /// The record-a-payment form (on a credit note, record-a-refund).
@@ -296,6 +302,17 @@ pub(super) async fn render(
         hint: (f.scheme == "hr-cis" && f.status != crate::domain::enums::FiscalStatus::NotRequired)
             .then(|| t.t("payment-method-change-cis")),
     });
+    let replaceable = inv.kind == InvoiceKind::Invoice
+        && inv.status == InvoiceStatus::Cancelled
+        && v.replaced_by.is_none();
+    let reissue = (replaceable && may_write)
+        .then(|| super::invoice_reissue::form(&t, &inv.bill_to, typed, &errors));
+    let replaced = v.replaced_by.clone().map(|(other, number)| {
+        (
+            other,
+            t.with("invoice-replaced-by", &[("number", Arg::Text(number))]),
+        )
+    });
     let related = v.related.clone().map(|(other, number)| {
         let key = if inv.kind == InvoiceKind::CreditNote {
             "invoice-reverses"
@@ -342,6 +359,8 @@ pub(super) async fn render(
         pay: payment,
         credit,
         method_change,
+        reissue,
+        replaced,
         problem,
         shell,
     };

@@ -42,7 +42,7 @@ async fn again(
 
 /// The invoice page again with a use case's refusal: the rules broken next to their
 /// fields, a conflict in words; anything else as a failed read.
-async fn refused(
+pub(super) async fn refused(
     state: &DeskState,
     s: &DeskSession,
     t: T,

@@ -26,6 +26,7 @@ mod identity;
 pub mod invoice;
 pub mod invoice_actions;
 mod invoice_fiscal;
+mod invoice_reissue;
 pub mod invoices;
 pub mod kiosk;
 pub mod kiosk_language;
@@ -217,6 +218,7 @@ pub const FLASHES: &[&str] = &[
     "tables-fetched",
     "cash-register-closed",
     "identity-confirmed",
+    "reissued",
     "language-saved",
     "staff-language",
     "staff-operator-mark",

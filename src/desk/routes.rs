@@ -150,6 +150,10 @@ pub fn mount(r: Route) -> Route {
             poem::post(super::invoice_actions::credit_note),
         )
         .at(
+            "/invoices/:id/reissue",
+            poem::post(super::invoice_reissue::reissue),
+        )
+        .at(
             "/invoices/:id/payment-method",
             poem::post(super::invoice_actions::payment_method),
         )

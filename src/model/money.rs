@@ -286,8 +286,9 @@ input_object! {
     /// `{corrects_invoice_id, reason}` issues a credit note reversing an invoice in full;
     /// `{reissues_invoice_id, bill_to, payment_method}` (an innkeep extension) issues a
     /// corrected invoice replacing one a credit note reversed: the same lines under a new
-    /// number, to the corrected buyer (the original's buyer and means of payment when left
-    /// out). It is how an invoice the national system refused is put right, such as a
+    /// number, to the corrected buyer (when left out: the guest's particulars as they are
+    /// now for an invoice to a guest, else the original buyer; and the original's means of
+    /// payment). It is how an invoice the national system refused is put right, such as a
     /// FatturaPA that SdI discarded; each reversed invoice is replaced at most once,
     /// and only once reversed (409 `invalid_state_transition` otherwise).
     pub struct InvoiceCreate {

@@ -221,6 +221,8 @@ pub struct InvoiceView {
     /// For a credit note, the invoice it reverses; for a reversed invoice, its credit note:
     /// the other document's id and number.
     pub related: Option<(String, String)>,
+    /// For a reversed invoice, the corrected invoice replacing it: its id and number.
+    pub replaced_by: Option<(String, String)>,
     /// What the invoice still asks for: on an invoice, what is owed; on a credit note, the
     /// money it may still give back (what was paid on the invoice it reverses and not yet
     /// returned).
@@ -251,11 +253,13 @@ pub async fn invoice(svc: &Services, p: &Principal, id: String) -> AppResult<Inv
                     .map(|number| (original.clone(), number)),
                 None => store::desk_views::reversed_by(c, &invoice.id)?,
             };
+            let replaced_by = store::desk_views::replaced_by(c, &invoice.id)?;
             Ok(InvoiceView {
                 invoice,
                 property,
                 stay,
                 related,
+                replaced_by,
                 due,
             })
         })

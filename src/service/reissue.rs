@@ -38,9 +38,13 @@ pub fn reissue(
         }
         .into());
     }
+    // Left out: the guest's particulars as they are now (corrected on the guest's page) for
+    // an invoice to a guest, else the original buyer.
+    let to_guest = original.bill_to.kind != Some(crate::domain::enums::BuyerKind::Business);
     let bill_to = match (bill_to, &original.guest_id) {
         (Some(b), Some(guest)) => bill_to_or_guest(tx, Some(b), guest)?,
         (Some(b), None) => b,
+        (None, Some(guest)) if to_guest => bill_to_or_guest(tx, None, guest)?,
         (None, _) => original.bill_to.clone(),
     };
     let period = match &original.reservation_id {

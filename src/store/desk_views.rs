@@ -130,6 +130,15 @@ pub fn reversed_by(conn: &Connection, id: &str) -> AppResult<Option<(String, Str
         .optional()?)
 }
 
+/// The corrected invoice replacing a reversed one, when there is one: its id and number.
+pub fn replaced_by(conn: &Connection, id: &str) -> AppResult<Option<(String, String)>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .prepare_cached("SELECT id, number FROM invoices WHERE reissues_invoice_id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
 /// An invoice's number, by its id.
 pub fn invoice_number(conn: &Connection, id: &str) -> AppResult<Option<String>> {
     use rusqlite::OptionalExtension;

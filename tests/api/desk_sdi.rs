@@ -88,3 +88,82 @@ async fn a_discarded_fatturapa_is_shown_with_what_to_fix_in_a_browser() {
     c.axe("invoice with a discarded FatturaPA").await;
     c.screenshot("desk-invoice-sdi-discarded").await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_discarded_invoice_is_put_right_from_its_page() {
+    let sim = Sim::start().await;
+    let app = hotel(Some(&sim)).await;
+    sim.fault(Fault::Discard("00306", "CodiceFiscale non valido"));
+    let out = stay(&app, italian_guest(), json!({"payment_method": "card"}))
+        .await
+        .expect(200)
+        .body;
+    let id = out["invoice"]["id"].as_str().unwrap();
+    settles(&app, id, "rejected").await;
+    app.post(
+        "/v1/invoices",
+        json!({"corrects_invoice_id": id, "reason": "Scartata dallo SdI"}),
+    )
+    .await
+    .expect(201);
+    // The receptionist corrects the guest's codice fiscale, then issues the corrected invoice.
+    let guest = out["invoice"]["guest_id"].as_str().unwrap();
+    app.put(
+        &format!("/v1/guests/{guest}"),
+        json!({"tax_code": "MRTMTT91D08F205J"}),
+    )
+    .await
+    .expect(200);
+    let password = staff(&app, "giulia", "admin").await;
+    let b = Browser::sign_in(&app, "giulia", &password).await;
+    let page = b.get(&format!("/invoices/{id}")).await;
+    assert!(
+        page.text.contains("Issue the corrected invoice"),
+        "{}",
+        page.text
+    );
+    let csrf = Browser::csrf(&page);
+    let wrong = b
+        .post(
+            &format!("/invoices/{id}/reissue"),
+            &[
+                ("csrf", &csrf),
+                ("bill_kind", "business"),
+                ("bill_name", "Viaggi S.r.l."),
+                ("bill_vat_id", "IT0123"),
+            ],
+        )
+        .await;
+    assert_eq!(wrong.status, 422, "{}", wrong.text);
+    assert!(
+        wrong.text.contains("value=\"IT0123\""),
+        "what was typed stays"
+    );
+    assert!(wrong.text.contains("bill_vat_id-error"), "{}", wrong.text);
+    let issued = b
+        .post(
+            &format!("/invoices/{id}/reissue"),
+            &[("csrf", &csrf), ("bill_kind", "person")],
+        )
+        .await;
+    assert_eq!(issued.status, 303, "{}", issued.text);
+    let to = issued.header("location").unwrap();
+    assert!(to.ends_with("?done=reissued"), "{to}");
+    let new_id = to
+        .trim_start_matches("/invoices/")
+        .split('?')
+        .next()
+        .unwrap();
+    let new = settles(&app, new_id, "fiscalized").await;
+    assert_eq!(new["bill_to"]["tax_code"], "MRTMTT91D08F205J", "{new}");
+    let old = b.get(&format!("/invoices/{id}")).await;
+    assert!(
+        old.text.contains(&format!(
+            "Replaced by invoice {}",
+            new["number"].as_str().unwrap()
+        )),
+        "{}",
+        old.text
+    );
+    assert!(!old.text.contains("Issue the corrected invoice"));
+}
