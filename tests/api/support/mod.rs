@@ -23,6 +23,7 @@ pub mod reply;
 pub mod rt_sim;
 pub mod sdi;
 pub mod sdi_sim;
+pub mod sim_server;
 pub mod stay;
 pub mod webhooks;
 

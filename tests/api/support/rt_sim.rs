@@ -52,13 +52,7 @@ struct State {
 pub struct Sim {
     pub addr: SocketAddr,
     state: Arc<State>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Sim {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
+    _server: super::sim_server::Served,
 }
 
 impl Sim {
@@ -67,20 +61,12 @@ impl Sim {
         let app = Route::new()
             .at("/cgi-bin/fpmate.cgi", post(fpmate))
             .data(state.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        drop(listener);
-        let acceptor = poem::listener::TcpListener::bind(addr.to_string());
-        let task = tokio::spawn(async move {
-            let _ = poem::Server::new(acceptor).run(app).await;
-        });
-        for _ in 0..50 {
-            if tokio::net::TcpStream::connect(addr).await.is_ok() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
+        let server = crate::support::sim_server::serve(app).await;
+        Sim {
+            addr: server.addr,
+            state,
+            _server: server,
         }
-        Sim { addr, state, task }
     }
 
     pub fn url(&self) -> String {
