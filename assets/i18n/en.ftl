@@ -347,6 +347,7 @@ error-payment-method = Choose how the guest pays.
 not-found-invoice = There is no such invoice. It may have been typed wrong.
 invoice-title-invoice = Invoice { $number }
 invoice-title-credit_note = Credit note { $number }
+invoice-title-bill = Bill { $number } (certified by the cash register's receipt)
 invoice-date = Date
 invoice-time = Time of issue
 invoice-operator = Operator

@@ -359,6 +359,7 @@ error-payment-method = Odaberite kako gost plaća.
 not-found-invoice = Taj račun ne postoji. Možda je oznaka krivo upisana.
 invoice-title-invoice = Račun { $number }
 invoice-title-credit_note = Storno račun { $number }
+invoice-title-bill = Obračun { $number } (potvrđen potvrdom fiskalne blagajne)
 invoice-date = Datum
 invoice-time = Vrijeme izdavanja
 invoice-operator = Operater

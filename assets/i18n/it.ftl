@@ -346,6 +346,7 @@ error-payment-method = Scegli come paga l'ospite.
 not-found-invoice = Questa fattura non esiste. Forse il riferimento è sbagliato.
 invoice-title-invoice = Fattura { $number }
 invoice-title-credit_note = Nota di credito { $number }
+invoice-title-bill = Conto { $number } (certificato dal documento commerciale del registratore)
 invoice-date = Data
 invoice-time = Ora di emissione
 invoice-operator = Operatore

@@ -193,7 +193,11 @@ pub fn from_config(
     let t = e.transmitter_id.trim();
     Arc::new(super::fatturapa::ItSdi::new(
         super::fatturapa::Settings {
-            transmitter: (!t.is_empty()).then(|| (t[..2].to_string(), t[2..].to_string())),
+            transmitter: t
+                .get(..2)
+                .zip(t.get(2..))
+                .filter(|(_, code)| !code.is_empty())
+                .map(|(country, code)| (country.to_string(), code.to_string())),
             regime: e.regime_fiscale.clone(),
             city_tax_natura: e.city_tax_natura.clone(),
             zero_natura: e.zero_rate_natura.clone(),

@@ -322,8 +322,15 @@ pub(super) async fn render(
         (other, t.with(key, &[("number", Arg::Text(number))]))
     });
     let body = InvoicePage {
+        // In Italy a stay settled at the cash register is certified by its receipt: the
+        // hotel's own copy is a bill, never called an invoice.
         title: t.with(
-            &format!("invoice-title-{}", inv.kind.as_str()),
+            &match (f.scheme.as_str(), inv.kind) {
+                (crate::compliance::rt::NAME, InvoiceKind::Invoice) => {
+                    "invoice-title-bill".to_string()
+                }
+                (_, kind) => format!("invoice-title-{}", kind.as_str()),
+            },
             &[("number", Arg::Text(inv.number.clone()))],
         ),
         id,

@@ -49,7 +49,9 @@ pub fn required(svc: &Services, country: Option<&str>) -> bool {
     country == Some("IT") || svc.compliance().registration.name() == "it-alloggiati"
 }
 
-/// Runs the check-in in a savepoint and undoes it: whether it would be allowed.
+/// Runs the check-in in a savepoint and undoes it: whether it would be allowed, by exactly
+/// the rules of the real one (registration data, the room free and of the booked type).
+/// Everything it wrote, events and queued registrations included, is rolled back.
 fn would_check_in(
     tx: &Tx,
     c: &crate::compliance::Compliance,
@@ -136,13 +138,13 @@ pub async fn confirm(svc: &Services, p: &Principal, id: String) -> AppResult<Res
                     )
                 })?;
             let mut errors = Vec::new();
-            let input = crate::model::input::FromJson::from_json(
+            let input: CheckIn = crate::model::input::FromJson::from_json(
                 &serde_json::json!({"reservation_id": id, "room_id": check.room_id}),
                 "",
                 &mut errors,
             )
             .ok_or_else(|| AppError::validation(errors))?;
-            let r = check_in_in(tx, &c, &actor, CheckIn::clone(&input))?;
+            let r = check_in_in(tx, &c, &actor, input)?;
             store::identity_checks::confirm(tx, &id, &actor.name)?;
             let kind = Note::IdentityConfirmed.as_str();
             store::history::record(tx, &actor, kind, &id, &snapshot(&r), None)?;

@@ -1,10 +1,10 @@
-//! Italy's cash register at the desk, in a real browser: check-out asks "invoice or
+//! Italy's cash register at the desk, in a real browser and in Italian: check-out asks "invoice or
 //! receipt?", a private guest's stay ends with the register's receipt shown on the invoice
 //! page with its document number, and the compliance centre closes the register's day.
 
 use fantoccini::Locator;
 
-use crate::support::browser::chrome;
+use crate::support::browser::chrome_speaking;
 use crate::support::desk::staff;
 use crate::support::rt_sim::Sim as RtSim;
 use crate::support::sdi::{checked_in, hotel_with_register, italian_guest};
@@ -12,7 +12,7 @@ use crate::support::sdi_sim::Sim as SdiSim;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn check_out_asks_invoice_or_receipt_and_the_day_is_closed_from_the_centre() {
-    let Some(c) = chrome(1280, 1600).await else {
+    let Some(c) = chrome_speaking(1280, 1600, "it-IT").await else {
         return;
     };
     let (rt, sdi) = (RtSim::start().await, SdiSim::start().await);
@@ -32,8 +32,11 @@ async fn check_out_asks_invoice_or_receipt_and_the_day_is_closed_from_the_centre
         .text()
         .await
         .unwrap();
-    assert!(form.contains("Invoice or receipt?"), "{form}");
-    assert!(form.contains("Receipt from the cash register"), "{form}");
+    assert!(form.contains("Fattura o ricevuta?"), "{form}");
+    assert!(
+        form.contains("Documento commerciale dal registratore telematico"),
+        "{form}"
+    );
     c.axe("check-out with invoice or receipt").await;
     c.screenshot("desk-check-out-invoice-or-receipt").await;
     c.client
@@ -55,13 +58,26 @@ async fn check_out_asks_invoice_or_receipt_and_the_day_is_closed_from_the_centre
             .text()
             .await
             .unwrap();
-        if text.contains("printed by the cash register") {
+        if text.contains("stampato dal registratore telematico") {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
-    assert!(text.contains("printed by the cash register"), "{text}");
+    assert!(
+        text.contains("stampato dal registratore telematico"),
+        "{text}"
+    );
     assert!(text.contains("0021-0001 24/11/2026 99SEA004010"), "{text}");
+    let title = c
+        .wait_for(Locator::Css("article h1"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        title.starts_with("Conto 2026-000001"),
+        "a receipt's copy is not called a fattura: {title}"
+    );
     c.axe("invoice with a cash-register receipt").await;
     c.screenshot("desk-invoice-rt-receipt").await;
     assert_eq!(rt.docs().len(), 1);
@@ -76,7 +92,10 @@ async fn check_out_asks_invoice_or_receipt_and_the_day_is_closed_from_the_centre
     ))
     .await;
     let main = c.wait_for(Locator::Css("main")).await.text().await.unwrap();
-    assert!(main.contains("The cash register closed its day"), "{main}");
+    assert!(
+        main.contains("Il registratore telematico ha chiuso la giornata"),
+        "{main}"
+    );
     c.screenshot("desk-compliance-cash-register-closed").await;
     assert_eq!(rt.closures().len(), 1);
 }

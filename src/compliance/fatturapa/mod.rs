@@ -82,9 +82,10 @@ impl ItSdi {
     }
 }
 
-/// The transmission number and file name of the `n`th document sent (from 1): five base-36
-/// characters, `IT01234567890_0000A.xml`.
-pub fn file_name(transmitter: &(String, String), n: u64) -> (String, String) {
+/// The transmission number (`ProgressivoInvio`) of the `n`th document sent (from 1): five
+/// base-36 characters, which also name the file (`IT01234567890_0000A.xml`, see
+/// [`super::invoicetronic::file_name_of`]).
+pub fn progressive(n: u64) -> String {
     const DIGITS: &[u8; 36] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
     let mut v = n;
     let mut out = [b'0'; 5];
@@ -92,9 +93,7 @@ pub fn file_name(transmitter: &(String, String), n: u64) -> (String, String) {
         *slot = DIGITS[(v % 36) as usize];
         v /= 36;
     }
-    let progressive = String::from_utf8_lossy(&out).into_owned();
-    let name = format!("{}{}_{progressive}.xml", transmitter.0, transmitter.1);
-    (progressive, name)
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 impl EInvoiceScheme for ItSdi {
@@ -125,7 +124,7 @@ impl EInvoiceScheme for ItSdi {
             .transmitter
             .clone()
             .unwrap_or_else(|| ("IT".into(), seller_vat));
-        let (progressive, _file) = file_name(&transmitter, input.transmission);
+        let progressive = progressive(input.transmission);
         let total = inv.totals.gross;
         // The means the invoice names (a transfer when it names none), for the whole amount;
         // a transfer still to pay carries its due date and the account.
