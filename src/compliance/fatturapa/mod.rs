@@ -285,13 +285,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn file_names_count_in_base_36() {
-        let t = ("IT".to_string(), "01234567890".to_string());
-        assert_eq!(
-            file_name(&t, 1),
-            ("00001".into(), "IT01234567890_00001.xml".into())
-        );
-        assert_eq!(file_name(&t, 36).0, "00010");
-        assert_eq!(file_name(&t, 36u64.pow(5) - 1).0, "ZZZZZ");
+    fn transmissions_count_in_base_36() {
+        assert_eq!(progressive(1), "00001");
+        assert_eq!(progressive(36), "00010");
+        assert_eq!(progressive(36u64.pow(5) - 1), "ZZZZZ");
     }
 }
