@@ -102,6 +102,8 @@ impl Default for FiscalConfig {
             in_vat_system: true,
             rt_url: String::new(),
             rt_serial: String::new(),
+            // Common Epson programming as certified middleware assumes it; **unverified** for
+            // any given register: its technician says which department is which.
             departments: [("22", 1), ("10", 2), ("4", 3), ("5", 4), ("0", 11)]
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v))

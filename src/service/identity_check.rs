@@ -133,7 +133,7 @@ pub async fn confirm(svc: &Services, p: &Principal, id: String) -> AppResult<Res
                 .filter(|k| k.confirmed_by.is_none())
                 .ok_or_else(|| {
                     AppError::conflict(
-                        "no_identity_check",
+                        "invalid_state_transition",
                         "this stay is not waiting for an identity check",
                     )
                 })?;

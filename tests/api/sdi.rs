@@ -289,3 +289,39 @@ async fn the_manual_mode_only_makes_the_file() {
     let subs = app.get("/v1/compliance/submissions").await.body;
     assert_eq!(subs["data"].as_array().map(Vec::len), Some(0), "{subs}");
 }
+
+#[tokio::test]
+async fn the_simulated_sdi_discards_an_invoice_number_it_already_has() {
+    let sim = Sim::start().await;
+    let app = hotel(Some(&sim)).await;
+    let out = stay(&app, italian_guest(), json!({"payment_method": "card"}))
+        .await
+        .expect(200)
+        .body;
+    let id = out["invoice"]["id"].as_str().unwrap();
+    settles(&app, id, "fiscalized").await;
+    // The same invoice again under another file name, as a careless sender would.
+    let client = reqwest::Client::new();
+    let again: Value = client
+        .post(format!("{}/send?validate=true", sim.url()))
+        .basic_auth(crate::support::sdi_sim::KEY, Some(""))
+        .json(&json!({"file_name": "IT06363391001_ZZZZZ.xml", "payload": sim.sent()[0].xml, "encoding": "Xml"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let updates: Value = client
+        .get(format!("{}/update?send_id={}", sim.url(), again["id"]))
+        .basic_auth(crate::support::sdi_sim::KEY, Some(""))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let last = &updates[1];
+    assert_eq!(last["state"], "Scartato", "{updates}");
+    assert_eq!(last["errors"][0]["code"], "00404", "{updates}");
+}

@@ -5,6 +5,12 @@
 //! department selecting the VAT rate; one `printRecTotal` per means of payment; a return
 //! announced by a `REFUND` message naming the original document. Pure: builds requests and
 //! reads answers.
+//!
+//! **Unverified** (Epson's manual was not reachable; the shapes come from code that drives
+//! real printers): that every firmware takes the decimal comma (the certified middleware
+//! sends it; others send a dot), the byte layout of directIO 1387's answer, and whether
+//! `zRepNumber` in a receipt's answer is the closure the document belongs to. Each is one
+//! function here to change.
 
 use super::{DocId, Means, Receipt};
 use crate::compliance::eracun::xml::escape;

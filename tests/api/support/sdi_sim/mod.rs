@@ -3,7 +3,8 @@
 //! (`send_id`), `GET /send` (`document_number`) and `GET /status`, behind HTTP Basic with the
 //! API key as the user name.
 //!
-//! Strict where SdI is: a file name sent twice is refused (00002); every file is checked
+//! Strict where SdI is: a file name sent twice is refused (00002), an invoice number the
+//! seller already had accepted that year is discarded (00404); every file is checked
 //! against the official schema and SdI's arithmetic ([`checks`]); with `validate=true` a
 //! failing file is refused at once (422), otherwise SdI discards it (`Scartato`) with the
 //! codes. SdI's verdict comes the first time the updates are read: `Consegnato` for a buyer
@@ -43,6 +44,8 @@ pub struct Sent {
     pub file_name: String,
     pub number: String,
     pub date: String,
+    /// `TipoDocumento`.
+    pub kind: String,
     pub xml: String,
     pub errors: Vec<checks::Error>,
     pub updates: Vec<Value>,
@@ -181,6 +184,7 @@ async fn send(
     };
     let number = field(&doc, "Numero").unwrap_or("").to_string();
     let date = field(&doc, "Data").unwrap_or("").to_string();
+    let kind = field(&doc, "TipoDocumento").unwrap_or("").to_string();
     let recipient = field(&doc, "CodiceDestinatario").unwrap_or("").to_string();
     let pec = field(&doc, "PECDestinatario").is_some();
     drop(doc);
@@ -196,13 +200,28 @@ async fn send(
             json!({"title": "Duplicate file name", "detail": format!("00002 Nome file duplicato: {file_name}")}),
         );
     }
-    let errors = checks::check(&xml);
+    let mut errors = checks::check(&xml);
+    // SdI discards a second invoice of the same seller, type, year and number (00404).
+    let taken = state.sent.lock().unwrap().iter().any(|s| {
+        s.number == number
+            && s.kind == kind
+            && s.date.get(..4) == date.get(..4)
+            && s.errors.is_empty()
+            && s.discard.is_none()
+    });
     if q.validate == Some(true) && !errors.is_empty() {
         let detail: Vec<String> = errors.iter().map(|(c, d)| format!("{c} {d}")).collect();
         return answer(
             StatusCode::UNPROCESSABLE_ENTITY,
             json!({"title": "Validation failed", "detail": detail.join("; ")}),
         );
+    }
+    // (The intermediary's own pre-flight cannot know that: SdI says it, after taking it.)
+    if taken {
+        errors.push((
+            "00404".into(),
+            format!("Fattura duplicata: {kind} n. {number}"),
+        ));
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fatturapa");
     std::fs::create_dir_all(&dir).unwrap();
@@ -241,6 +260,7 @@ async fn send(
             file_name,
             number,
             date,
+            kind,
             xml,
             errors,
             updates: vec![
