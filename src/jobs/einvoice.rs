@@ -66,14 +66,16 @@ impl EInvoiceHandler {
                 let Some(sub) = store::submissions::get(c, &id)? else {
                     return Ok(None);
                 };
-                let invoice = match sub.kind {
-                    SubmissionKind::EInvoice => sub.subject_id.clone(),
-                    _ => {
-                        let p = store::submissions::payload(c, &sub.id)?.unwrap_or_default();
-                        serde_json::from_str::<PaymentReport>(&p)
-                            .map(|r| r.invoice_id)
-                            .unwrap_or_default()
-                    }
+                // A payment report names its invoice in its payload, read once here.
+                let report = match sub.kind {
+                    SubmissionKind::EInvoice => None,
+                    _ => Some(store::submissions::payload(c, &sub.id)?.unwrap_or_default()),
+                };
+                let invoice = match &report {
+                    None => sub.subject_id.clone(),
+                    Some(p) => serde_json::from_str::<PaymentReport>(p)
+                        .map(|r| r.invoice_id)
+                        .unwrap_or_default(),
                 };
                 let stored = store::einvoices::get(c, &invoice)?;
                 let inv = store::invoices::get(c, &invoice)?;
@@ -89,10 +91,10 @@ impl EInvoiceHandler {
                     .iter()
                     .take_while(|s| s.id != sub.id)
                     .any(|s| open(s) && s.kind == sub.kind);
-                Ok(Some((sub, stored, inv, (taken, before))))
+                Ok(Some((sub, stored, inv, (taken, before), report)))
             })
             .await?;
-        let Some((sub, Some(stored), Some(inv), (taken, before))) = found else {
+        let Some((sub, Some(stored), Some(inv), (taken, before), report)) = found else {
             return authority::finish_job(db, job_id).await;
         };
         if !open(&sub) {
@@ -127,7 +129,10 @@ impl EInvoiceHandler {
                 };
                 return payment_outcome(db, job_id, sub, Vec::new(), outcome).await;
             }
-            return self.report(db, job_id, sub, &stored, taken).await;
+            let payload = report.unwrap_or_default();
+            return self
+                .report(db, job_id, sub, &stored, (taken, &payload))
+                .await;
         }
         let (number, year) = (inv.number.clone(), inv.issue_date.0.year());
         if let Some(reference) = stored.reference {
@@ -194,7 +199,7 @@ impl EInvoiceHandler {
         job_id: i64,
         sub: Submission,
         stored: &store::einvoices::Stored,
-        taken_here: usize,
+        (taken_here, payload): (usize, &str),
     ) -> AppResult<()> {
         let Some(reference) = stored.reference.clone() else {
             let outcome = if stored.status == EInvoiceStatus::Rejected {
@@ -210,12 +215,7 @@ impl EInvoiceHandler {
             };
             return payment_outcome(db, job_id, sub, Vec::new(), outcome).await;
         };
-        let id = sub.id.clone();
-        let payload = db
-            .read(move |c| store::submissions::payload(c, &id))
-            .await?
-            .unwrap_or_default();
-        let Ok(report) = serde_json::from_str::<PaymentReport>(&payload) else {
+        let Ok(report) = serde_json::from_str::<PaymentReport>(payload) else {
             let outcome = Outcome::Rejected {
                 reason: "the stored payment report cannot be read".into(),
                 rows: Vec::new(),

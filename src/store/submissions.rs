@@ -156,6 +156,26 @@ pub fn save(tx: &Tx, s: &Submission, payload: &str) -> AppResult<()> {
     Ok(())
 }
 
+/// Saves where a submission stands, leaving its rows and payload as they are (an e-invoice's
+/// document is not read, hashed and written again at each look at the intermediary).
+pub fn save_state(tx: &Tx, s: &Submission) -> AppResult<()> {
+    tx.prepare_cached(
+        "UPDATE compliance_submissions SET status = ?2, attempts = ?3, authority_reference = ?4,
+             last_error = ?5, next_attempt_at = ?6, updated_at = ?7
+         WHERE id = ?1",
+    )?
+    .execute((
+        &s.id,
+        &s.status,
+        s.attempts,
+        &s.authority_reference,
+        &s.last_error,
+        s.next_attempt_at.as_ref().map(|i| &i.0),
+        tx.now_text(),
+    ))?;
+    Ok(())
+}
+
 /// Appends one exchange to the log.
 pub fn append_exchange(tx: &Tx, submission_id: &str, attempt: i64, e: &Exchange) -> AppResult<()> {
     tx.prepare_cached(

@@ -81,8 +81,7 @@ pub async fn einvoice_outcome(
         };
         let now = tx.clock().now();
         sub.updated_at = Instant(format_instant(now));
-        let payload = store::submissions::payload(tx, &sub.id)?.unwrap_or_default();
-        store::submissions::save(tx, &sub, &payload)?;
+        store::submissions::save_state(tx, &sub)?;
         if let Some(kind) = event {
             inv.version += 1;
             inv.updated_at = Instant(format_instant(now));
@@ -218,8 +217,7 @@ pub async fn payment_outcome(
             }
         }
         sub.updated_at = Instant(format_instant(tx.clock().now()));
-        let payload = store::submissions::payload(tx, &sub.id)?.unwrap_or_default();
-        store::submissions::save(tx, &sub, &payload)
+        store::submissions::save_state(tx, &sub)
     })
     .await
 }
