@@ -195,6 +195,8 @@ impl<'a> Schema<'a> {
     ) -> Option<usize> {
         let (min, max) = (occurs(p, "minOccurs"), occurs(p, "maxOccurs"));
         let mut n = 0;
+        // The attempt that took nothing, kept to say why when the minimum is not met.
+        let mut stopped = None;
         while n < max && at < children.len() {
             let mut inner = Vec::new();
             match self.once(p, children, at, path, &mut inner) {
@@ -203,15 +205,20 @@ impl<'a> Schema<'a> {
                     at = next;
                     n += 1;
                 }
-                _ => break,
+                tried => {
+                    stopped = Some((tried, inner));
+                    break;
+                }
             }
         }
         if n < min {
-            if let Some(next) = self.once(p, children, at, path, errors) {
-                // Only a model that can be empty gets here (every part optional).
-                return Some(next);
-            }
-            return None;
+            let (tried, inner) = stopped.unwrap_or_else(|| {
+                let mut inner = Vec::new();
+                (self.once(p, children, at, path, &mut inner), inner)
+            });
+            errors.extend(inner);
+            // `Some` only for a model that may be empty (every part optional).
+            return tried;
         }
         Some(at)
     }
