@@ -294,8 +294,18 @@ input_object! {
     pub struct InvoiceCreate {
         /// Interim bill: the reservation.
         pub reservation_id: Option<ReservationId>,
-        /// Interim bill or sale: how it is paid.
+        /// Interim bill or sale: how it is paid. An interim bill may leave it out when it
+        /// sends `payments` (it is then the method of the largest one).
         pub payment_method: Option<PaymentMethod>,
+        /// Interim bill: the payments taken at the desk with it, as at check-out (split
+        /// between methods, one may leave its amount out to take the balance); the bill is
+        /// `paid` when they reach its total.
+        pub payments: Option<Vec<CheckOutPayment>>,
+        /// Interim bill, in Italy with a telematic cash register (`it-rt`): settle it with a
+        /// receipt (*documento commerciale*) printed by the register, as at check-out.
+        /// Defaults to a receipt for a private guest and an invoice for a business; `422`
+        /// where no cash register is configured.
+        pub receipt: Option<bool>,
         /// Sale: the guest.
         pub guest_id: Option<GuestId>,
         /// Interim bill or sale: who it is addressed to (defaults to the guest).

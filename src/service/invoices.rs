@@ -1,15 +1,12 @@
 //! Invoices: interim bills, sales, credit notes, payments, reading.
 
-use crate::compliance::Compliance;
 use crate::db::Tx;
 use crate::domain::enums::BuyerKind;
 use crate::domain::enums::{InvoiceKind, InvoiceStatus, PaymentKind};
 use crate::domain::events::EventType;
 use crate::domain::history::Note;
-use crate::domain::reservation::Status;
 use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
-use crate::model::Actor;
 use crate::model::Principal;
 use crate::model::fields::Line;
 use crate::model::{
@@ -100,10 +97,12 @@ pub(crate) fn lines_from(
         .collect()
 }
 
-fn only(input: &InvoiceCreate, allowed: &[&str]) -> Vec<FieldError> {
+pub(super) fn only(input: &InvoiceCreate, allowed: &[&str]) -> Vec<FieldError> {
     let given = [
         ("reservation_id", input.reservation_id.is_some()),
         ("payment_method", input.payment_method.is_some()),
+        ("payments", input.payments.is_some()),
+        ("receipt", input.receipt.is_some()),
         ("guest_id", input.guest_id.is_some()),
         ("bill_to", input.bill_to.is_some()),
         ("lines", input.lines.is_some()),
@@ -125,73 +124,10 @@ fn only(input: &InvoiceCreate, allowed: &[&str]) -> Vec<FieldError> {
         .collect()
 }
 
-fn required<T>(value: &Option<T>, field: &str, errs: &mut Vec<FieldError>) {
+pub(super) fn required<T>(value: &Option<T>, field: &str, errs: &mut Vec<FieldError>) {
     if value.is_none() {
         errs.push(FieldError::new(field, "required", "is required").said("rule-required", vec![]));
     }
-}
-
-fn credit_note(
-    tx: &Tx,
-    actor: &Actor,
-    c: &Compliance,
-    id: &str,
-    reason: Option<String>,
-) -> AppResult<Invoice> {
-    let mut original = store::invoices::get(tx, id)?.ok_or_else(|| {
-        AppError::invalid_field("corrects_invoice_id", "not_found", "no invoice has this id")
-    })?;
-    if original.kind == InvoiceKind::CreditNote {
-        return Err(Refusal::CreditNoteReversed.into());
-    }
-    if original.status == InvoiceStatus::Cancelled {
-        return Err(Refusal::AlreadyReversed {
-            number: original.number,
-        }
-        .into());
-    }
-    let lines = original
-        .lines
-        .iter()
-        .map(|l| DraftLine {
-            description: l.description.clone(),
-            quantity: l.quantity,
-            unit_price: -l.unit_price,
-            tax_rate: l.tax_rate,
-            service_date: l.service_date,
-            charge_id: None,
-            kind: l.kind,
-            kpd_code: l.kpd_code.clone(),
-        })
-        .collect();
-    let credit = issue(
-        tx,
-        actor,
-        c,
-        Draft {
-            kind: InvoiceKind::CreditNote,
-            reservation_id: original.reservation_id.clone(),
-            guest_id: original.guest_id.clone(),
-            bill_to: original.bill_to.clone(),
-            currency: original.currency.clone(),
-            payment_method: original.payment_method,
-            lines,
-            corrects_invoice_id: Some(original.id.clone()),
-            reissues_invoice_id: None,
-            reason,
-            period: None,
-            prepaid: 0,
-            paid_by: Vec::new(),
-            receipt: false,
-        },
-    )?;
-    original.status = InvoiceStatus::Cancelled;
-    original.version += 1;
-    original.updated_at = Instant(tx.now_text());
-    store::invoices::update_state(tx, &original)?;
-    let kind = Note::InvoiceCancelled.as_str();
-    store::history::record(tx, actor, kind, &original.id, &snapshot(&original), None)?;
-    Ok(credit)
 }
 
 /// `POST /v1/invoices`: an interim bill, a sale, or a credit note.
@@ -208,7 +144,13 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
             let mut errs = only(&input, &["corrects_invoice_id", "reason"]);
             required(&input.reason, "reason", &mut errs);
             fail_on(errs)?;
-            return credit_note(tx, &actor, &c, &original.0, input.reason.map(|r| r.0));
+            return super::credit_note::issue_for(
+                tx,
+                &actor,
+                &c,
+                &original.0,
+                input.reason.map(|r| r.0),
+            );
         }
         if let Some(original) = &input.reissues_invoice_id {
             let errs = only(
@@ -219,45 +161,8 @@ pub async fn create(svc: &Services, p: &Principal, input: InvoiceCreate) -> AppR
             let (b, m) = (input.bill_to.clone(), input.payment_method);
             return super::reissue::reissue(tx, &actor, &c, &original.0, b, m);
         }
-        if let Some(res_id) = &input.reservation_id {
-            let mut errs = only(&input, &["reservation_id", "payment_method", "bill_to"]);
-            required(&input.payment_method, "payment_method", &mut errs);
-            let r = store::reservations::get(tx, &res_id.0)?;
-            if r.is_none() {
-                errs.push(FieldError::new(
-                    "reservation_id",
-                    "not_found",
-                    "no reservation has this id",
-                ));
-            }
-            fail_on(errs)?;
-            let r = r.ok_or_else(|| AppError::not_found("reservation", &res_id.0))?;
-            if !matches!(r.status, Status::Confirmed | Status::CheckedIn) {
-                return Err(Refusal::NoInterimBill { status: r.status }.into());
-            }
-            let charges = store::charges::uninvoiced(tx, &r.id)?;
-            if charges.is_empty() {
-                return Err(Refusal::AllInvoiced.into());
-            }
-            let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
-            let lines = charges.into_iter().map(DraftLine::from).collect();
-            let draft = Draft {
-                kind: InvoiceKind::Invoice,
-                reservation_id: Some(r.id.clone()),
-                guest_id: Some(r.primary_guest_id.clone()),
-                bill_to,
-                currency: r.currency.clone(),
-                payment_method: input.payment_method,
-                lines,
-                corrects_invoice_id: None,
-                reissues_invoice_id: None,
-                reason: None,
-                period: Some((r.arrival.0, r.departure.0)),
-                prepaid: 0,
-                paid_by: Vec::new(),
-                receipt: false,
-            };
-            return issue(tx, &actor, &c, draft);
+        if let Some(res_id) = input.reservation_id.clone() {
+            return super::interim::bill(tx, &actor, &c, &res_id.0, input);
         }
         let mut errs = only(
             &input,

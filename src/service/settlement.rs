@@ -1,5 +1,6 @@
-//! How a check-out is paid (API.md, `POST /check-out`): the invoice's payment method and
-//! the payments recorded with it, split between methods and with one taking the balance.
+//! How a check-out or an interim bill is paid (API.md, `POST /check-out`): the invoice's
+//! payment method and the payments recorded with it, split between methods and with one
+//! taking the balance; and whether it is settled with a receipt from Italy's cash register.
 
 use crate::domain::enums::PaymentMethod;
 use crate::domain::money::{SplitError, split_payments};
@@ -22,8 +23,21 @@ impl HowPaid {
     /// the invoice's method; `pay_later` (by bank transfer unless a method is named); or a
     /// method alone. Anything else is a 422 naming the field.
     pub fn of(input: &CheckOut) -> AppResult<Self> {
-        let later = input.pay_later == Some(true);
-        match (&input.payments, later, input.payment_method) {
+        Self::read(
+            input.payments.as_ref(),
+            input.pay_later,
+            input.payment_method,
+        )
+    }
+
+    /// [`HowPaid::of`] from the three fields themselves (an interim bill has no `pay_later`).
+    pub fn read(
+        payments: Option<&Vec<CheckOutPayment>>,
+        pay_later: Option<bool>,
+        payment_method: Option<PaymentMethod>,
+    ) -> AppResult<Self> {
+        let later = pay_later == Some(true);
+        match (payments, later, payment_method) {
             (Some(_), true, _) => Err(AppError::invalid_field(
                 "pay_later",
                 "conflict",
@@ -84,5 +98,30 @@ impl HowPaid {
         let largest = payments.iter().rev().max_by_key(|p| p.amount.0);
         let method = chosen.or(largest.map(|p| p.method));
         Ok((method.unwrap_or(PaymentMethod::Cash), payments))
+    }
+}
+
+/// Whether a check-out or an interim bill is settled with a receipt from the cash register:
+/// as asked, else a receipt for a private guest where there is a register (Italy).
+pub fn receipt_or_invoice(
+    c: &crate::compliance::Compliance,
+    asked: Option<bool>,
+    bill_to: &crate::model::BillTo,
+) -> AppResult<bool> {
+    let register = c.fiscal.name() == crate::compliance::rt::NAME;
+    match asked {
+        Some(true) if !register => Err(AppError::invalid_field(
+            "receipt",
+            "no_cash_register",
+            "a receipt needs a telematic cash register ([compliance.fiscal] scheme = \"it-rt\"); leave it out to issue an invoice",
+        )),
+        Some(r) => Ok(r),
+        None => {
+            let business = match bill_to.kind {
+                Some(k) => k == crate::domain::enums::BuyerKind::Business,
+                None => bill_to.vat_id.is_some(),
+            };
+            Ok(register && !business)
+        }
     }
 }

@@ -257,31 +257,6 @@ pub async fn bill_preview(
 }
 
 /// Checks a guest out: last charges, the invoice, the room to `dirty`, status, events.
-/// Whether a check-out is settled with a receipt from the cash register: as asked, else a
-/// receipt for a private guest where there is a register (Italy).
-fn receipt_or_invoice(
-    c: &crate::compliance::Compliance,
-    asked: Option<bool>,
-    bill_to: &crate::model::BillTo,
-) -> AppResult<bool> {
-    let register = c.fiscal.name() == crate::compliance::rt::NAME;
-    match asked {
-        Some(true) if !register => Err(AppError::invalid_field(
-            "receipt",
-            "no_cash_register",
-            "a receipt needs a telematic cash register ([compliance.fiscal] scheme = \"it-rt\"); leave it out to issue an invoice",
-        )),
-        Some(r) => Ok(r),
-        None => {
-            let business = match bill_to.kind {
-                Some(k) => k == crate::domain::enums::BuyerKind::Business,
-                None => bill_to.vat_id.is_some(),
-            };
-            Ok(register && !business)
-        }
-    }
-}
-
 /// Leaving before the booked departure bills the nights actually stayed (at least one).
 pub async fn check_out(
     svc: &Services,
@@ -310,7 +285,7 @@ pub async fn check_out(
             crate::service::charges::insert(tx, &actor, &r, line, &now)?;
         }
         let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
-        let receipt = receipt_or_invoice(&c, input.receipt, &bill_to)?;
+        let receipt = crate::service::settlement::receipt_or_invoice(&c, input.receipt, &bill_to)?;
         let lines = stay_lines(tx, &r)?;
         let (method, payments) = how.settle(&lines)?;
         let draft = Draft {

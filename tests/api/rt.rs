@@ -3,7 +3,7 @@
 //! the register needs it, the codice fiscale on it), a company's with a FatturaPA and no
 //! receipt; a register out of paper holds the receipt and says so until it is fixed; a lost
 //! answer never prints twice; a credit note returns the document; the day's closure totals
-//! equal the payments recorded.
+//! equal the payments recorded; an interim bill paid at the desk is a receipt too.
 
 use std::time::Duration;
 
@@ -211,4 +211,35 @@ async fn a_receipt_without_a_register_is_refused_at_the_field() {
     .await;
     assert_eq!(refused.status, 422, "{}", refused.text);
     assert_eq!(refused.body["errors"][0]["field"], "receipt");
+}
+
+#[tokio::test]
+async fn an_interim_bill_paid_at_the_desk_is_a_receipt_with_its_payments() {
+    let rt = RtSim::start().await;
+    let app = hotel_with_register(None, &rt).await;
+    let res = crate::support::sdi::checked_in(&app, italian_guest()).await;
+    app.post(
+        &format!("/v1/reservations/{res}/charges"),
+        json!({"description": "Ristorante", "quantity": 1, "unit_price": 4200}),
+    )
+    .await
+    .expect(201);
+    let bill = app
+        .post(
+            "/v1/invoices",
+            json!({"reservation_id": res, "payments": [{"method": "card"}]}),
+        )
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(bill["fiscal"]["scheme"], "it-rt", "{bill}");
+    assert_eq!(bill["status"], "paid");
+    fiscal_is(&app, bill["id"].as_str().unwrap(), "fiscalized").await;
+    let docs = rt.docs();
+    assert_eq!(docs.len(), 1);
+    assert_eq!(
+        docs[0].paid,
+        (0, 4200, 0),
+        "paid by card, as the register needs it"
+    );
 }

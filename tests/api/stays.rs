@@ -253,14 +253,29 @@ async fn every_precondition_has_its_error() {
     )
     .await
     .expect(201);
+    // A receipt asked of a hotel without a cash register is refused at the field.
+    app.post(
+        "/v1/invoices",
+        json!({"reservation_id": early, "payment_method": "cash", "receipt": true}),
+    )
+    .await
+    .problem(422, "validation_failed");
+    // Paid at the desk with it: 5.00 in cash, the rest by card, recorded in the same call.
     let interim = app
         .post(
             "/v1/invoices",
-            json!({"reservation_id": early, "payment_method": "cash"}),
+            json!({"reservation_id": early, "payments": [
+                {"method": "cash", "amount": 500}, {"method": "card"}]}),
         )
         .await
         .expect(201);
     assert_eq!(interim.body["lines"].as_array().unwrap().len(), 1);
+    assert_eq!(interim.body["status"], "paid", "{}", interim.body);
+    assert_eq!(interim.body["paid_amount"], 800);
+    assert_eq!(
+        interim.body["payment_method"], "cash",
+        "the largest payment's, first of equals"
+    );
     app.post(
         "/v1/invoices",
         json!({"reservation_id": early, "payment_method": "cash"}),
