@@ -1,5 +1,6 @@
-//! The year's e-invoices: stays billed to a company to pay by transfer, and the disputed
-//! bills re-issued to the agency, go as e-invoices through the moj-eRačun simulator; at
+//! The year's e-invoices: letting them settle (both countries), and in Croatia the checks:
+//! stays billed to a company to pay by transfer, and the disputed bills re-issued to the
+//! agency, go as e-invoices through the moj-eRačun simulator; at
 //! the end every one is delivered and fiscalized, the simulator holds each document as
 //! issued, every business invoice paid later is one, and each payment of one made in a month
 //! that ended is reported exactly once.
@@ -7,25 +8,12 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::api::Api;
 use crate::books::Books;
 use crate::support::mer_sim::{Checked, Doc};
-
-/// The company a guest paying by transfer is billed to.
-pub fn company() -> Value {
-    json!({"kind": "business", "name": "Jadranska plovidba d.d.", "vat_id": "HR12345678903",
-           "address": {"line1": "Riva 16", "city": "Rijeka", "postal_code": "51000",
-                       "country": "HR"}})
-}
-
-/// The agency a disputed bill is issued to again.
-pub fn agency() -> Value {
-    json!({"kind": "business", "name": "Adriatic Travel d.o.o.", "vat_id": "HR69435151530",
-           "address": {"line1": "Obala 3", "city": "Split", "country": "HR"}})
-}
 
 /// Moves the clock on, ten minutes at a time, until no e-invoice waits for its
 /// fiscalization (the intermediary is looked at every ten minutes).

@@ -1,12 +1,13 @@
-//! The simulated hotel: a Croatian property (euro, Zagreb time, 13 % default VAT) that
-//! fiscalizes with the CIS simulator and registers its guests with the eVisitor simulator, its room types and rooms, a city tax, a webhook to a receiver taking every
-//! event, and a receptionist signed in to the desk. Also the guests' records.
+//! The simulated hotel, in Croatia or Italy (its national systems are set up in
+//! `authorities`): its name, room types and rooms, and a city tax. Also the guests' records,
+//! with what both countries' registration offices ask.
 
 use chrono::{Datelike, NaiveDate};
 use rand::Rng;
 use rand::rngs::StdRng;
 use serde_json::{Value, json};
 
+use crate::country::Country;
 use crate::plan::ROOM_TYPES;
 use crate::support::TestApp;
 use crate::support::registration::italian;
@@ -29,11 +30,11 @@ pub struct Built {
 pub const CITY_TAX: (i64, i64, i64) = (180, 7, 12);
 
 /// Settings, room types and `rooms` rooms split by the types' shares.
-pub async fn build(app: &TestApp, rooms: usize) -> Built {
+pub async fn build(app: &TestApp, rooms: usize, country: Country) -> Built {
     let (amount, max_nights, exempt) = CITY_TAX;
     app.put(
         "/v1/settings",
-        json!({"name": "Hotel Godina", "city_tax": {"amount_per_person_night": amount,
+        json!({"name": country.hotel_name(), "city_tax": {"amount_per_person_night": amount,
                "max_nights": max_nights, "exempt_under_age": exempt, "tax_rate": 0}}),
     )
     .await

@@ -5,7 +5,7 @@
 use chrono::{Days, NaiveDate};
 use serde_json::json;
 
-use crate::api::{each, pay};
+use crate::api::each;
 use crate::plan::{self, Fate};
 use crate::run::{Run, State};
 
@@ -93,8 +93,9 @@ impl Run<'_> {
             if s.state != State::InHouse || s.departure <= d {
                 continue;
             }
-            for extra in plan::extras(&mut self.rng, s.persons()) {
-                work.push((i, s.id.clone(), extra));
+            for (desc, rate, price, qty) in plan::extras(&mut self.rng, s.persons()) {
+                let rate = self.country.rate(rate);
+                work.push((i, s.id.clone(), (desc, rate, price, qty)));
             }
         }
         let api = self.api;
@@ -114,13 +115,14 @@ impl Run<'_> {
         }
     }
 
-    /// Each seventh night of a stay that goes on, the extras so far are billed and paid.
+    /// Each seventh night of a stay that goes on, the extras so far are billed and paid by
+    /// card at the desk (in Italy, a receipt from the cash register).
     pub async fn interim_bills(&mut self, d: NaiveDate) {
         let due: Vec<usize> = (0..self.stays.len())
             .filter(|&i| {
                 let s = &self.stays[i];
                 s.state == State::InHouse
-                    && s.uninvoiced != 0
+                    && s.uninvoiced > 0
                     && s.departure > d + Days::new(1)
                     && (d - s.plan.arrival).num_days() % 7 == 6
             })
@@ -128,17 +130,16 @@ impl Run<'_> {
         let api = self.api;
         let ids: Vec<String> = due.iter().map(|&i| self.stays[i].id.clone()).collect();
         let billed = each(ids, |id| async move {
-            let body = json!({"reservation_id": id, "payment_method": "card"});
+            let body = json!({"reservation_id": id, "payments": [{"method": "card"}]});
             let invoice = api.post("/v1/invoices", body, &[201]).await?.body;
-            pay(api, &invoice, "card").await
+            invoice["paid_amount"].as_i64()
         })
         .await;
         for (i, paid) in due.into_iter().zip(billed) {
             if let Some(amount) = paid {
                 self.stays[i].uninvoiced = 0;
                 self.tally.interim_bills += 1;
-                self.tally.payments += u64::from(amount > 0);
-                self.tally.paid += amount;
+                self.tally.paid(d, "card", amount);
             }
         }
     }

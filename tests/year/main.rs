@@ -1,12 +1,13 @@
 //! A year in a box: a hotel's year replayed through the real HTTP API and desk pages, the
-//! national authorities' simulators (eVisitor for registrations, the Croatian CIS for
-//! fiscal receipts) and a webhook receiver taking every event, on simulated time, ending in
-//! checks that the books balance (see `books`).
+//! national authorities' simulators and a webhook receiver taking every event, on simulated
+//! time, ending in checks that the books balance (see `books`). The hotel runs in Croatia
+//! (eVisitor for registrations, the CIS for fiscal receipts, moj-eRačun for e-invoices) and
+//! again in Italy (Alloggiati Web, the telematic cash register closing every day, SdI).
 //!
 //! The server runs in this process, so the simulated clock is the test harness's own
 //! handle on it (`Db::clock`): the `innkeep` binary has no way to move its clock.
-//! `cargo test --test year` replays a short run (six weeks over a new year, 12 rooms);
-//! `innkeep-bench year` runs a whole year in release. The size comes from
+//! `cargo test --test year` replays a short run in each country (six weeks over a new year,
+//! 12 rooms); `innkeep-bench year` runs a whole year in release. The size comes from
 //! `INNKEEP_YEAR_DAYS`, `INNKEEP_YEAR_ROOMS` and `INNKEEP_YEAR_SEED`.
 
 // Test code fails loudly on purpose: unwrap and expect are how a test says "this must hold".
@@ -17,10 +18,14 @@
 mod support;
 
 mod api;
+mod authorities;
 mod books;
+mod country;
 mod einvoices;
 mod hotel;
 mod in_house;
+mod italy;
+mod out;
 mod plan;
 mod run;
 mod settle;
@@ -30,8 +35,8 @@ use std::time::Instant;
 use chrono::{Days, NaiveDate};
 use rand::SeedableRng;
 
-use support::cis_sim;
-use support::evisitor_sim;
+use authorities::{Authorities, Lists};
+use country::Country;
 use support::receiver::Receiver;
 
 /// The first simulated day: mid-December, so that every run crosses a new year (invoice
@@ -46,67 +51,62 @@ fn setting(name: &str, default: u64) -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_year_in_a_box_balances() {
+async fn a_croatian_year_in_a_box_balances() {
+    year(Country::Croatia).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_italian_year_in_a_box_balances() {
+    year(Country::Italy).await;
+}
+
+async fn year(country: Country) {
     let days = setting("INNKEEP_YEAR_DAYS", 45);
     let rooms = setting("INNKEEP_YEAR_ROOMS", 12) as usize;
     let seed = setting("INNKEEP_YEAR_SEED", 2026);
     let first: NaiveDate = FIRST_DAY.parse().unwrap();
 
-    let evisitor = evisitor_sim::Sim::start().await;
-    let cis = cis_sim::Sim::start();
-    let mer = support::mer_sim::Sim::start().await;
-    let mut app = support::evisitor::hotel_with(&evisitor, Some(&cis), Some(&mer)).await;
+    let (authorities, mut app) = Authorities::start(country, first).await;
     let started = Instant::now();
-    settle::set_day(&app, &evisitor, first);
     let receiver = Receiver::start().await;
     let (_, secret) = support::webhooks::register(&app, &receiver.url("/hooks"), &["*"]).await;
     let api = api::Api::new(&app);
     let mut feed = settle::Feed::start(&api).await;
-    let hotel = hotel::build(&app, rooms).await;
+    let hotel = hotel::build(&app, rooms, country).await;
     let desk = settle::Desk::open(&app).await;
 
-    let mut run = run::Run::new(&api, &hotel, rand::rngs::StdRng::seed_from_u64(seed));
+    let rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut run = run::Run::new(&api, &hotel, rng, country);
     run.open_books(first).await;
     for n in 0..days {
         let d = first + Days::new(n);
-        settle::set_day(&app, &evisitor, d);
+        authorities.set_day(&app, d);
         run.day(d).await;
         desk.visit(&api, d, n % 7 == 0).await;
         settle::queue_done(&api).await;
+        authorities.close_day(&api).await;
         feed.read(&api).await;
     }
     let simulated = started.elapsed();
 
     einvoices::settle(&api).await;
-    let invoices = api.all("/v1/invoices").await;
-    let reservations = api.all("/v1/reservations").await;
-    let mut books = books::check_invoices(&run.stays, &invoices, run.tally.paid);
-    let received: Vec<(String, String)> = cis
-        .received()
-        .into_iter()
-        .map(|r| (r.zki, r.number))
-        .collect();
-    books::check_receipts(&mut books, &invoices, &received);
-    let submissions = api.all("/v1/compliance/submissions").await;
-    books::check_registrations(&mut books, &run.stays, &reservations, &evisitor.held());
-    books::check_deadlines(&mut books, &submissions);
-    einvoices::check(&mut books, &invoices, &submissions, &mer.docs());
+    let lists = Lists::read(&api).await;
+    let mut books = books::check_invoices(&run.stays, &lists.invoices, run.tally.paid);
+    authorities.check(&mut books, &run.stays, &lists, &run.tally.takings);
     let delivered = settle::deliveries(&mut books, &feed, &receiver, &secret).await;
     let errors = api.errors();
 
     let wall = started.elapsed();
     let report = settle::Report {
+        country,
         days,
         rooms,
         run: &run,
         books: &books,
         events: feed.ids.len(),
         delivered,
-        registered: {
-            let held = evisitor.held();
-            let out = held.values().filter(|h| h.checked_out.is_some()).count();
-            (held.len(), out)
-        },
+        office: authorities.registration_office(),
+        registered: authorities.registered(),
         requests: api.requests(),
         desk_pages: desk.pages.load(std::sync::atomic::Ordering::Relaxed),
         simulated,

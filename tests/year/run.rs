@@ -12,8 +12,9 @@ use rand::rngs::StdRng;
 use serde_json::{Value, json};
 
 use crate::api::{Api, each, pay};
+use crate::country::Country;
 use crate::hotel::{self, Built};
-use crate::plan::{self, Booking, Fate, Payment};
+use crate::plan::{self, Booking, Fate};
 
 /// Where a stay is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,11 +66,32 @@ pub struct Tally {
     pub payments: u64,
     /// Minor units paid through the API.
     pub paid: i64,
+    /// Per day, the cash and the card payments recorded (what the cash register must
+    /// have taken, in Italy).
+    pub takings: BTreeMap<NaiveDate, (i64, i64)>,
+}
+
+impl Tally {
+    /// Counts a payment of `amount` by `method` recorded on `day`.
+    pub fn paid(&mut self, day: NaiveDate, method: &str, amount: i64) {
+        if amount == 0 {
+            return;
+        }
+        self.payments += 1;
+        self.paid += amount;
+        let taken = self.takings.entry(day).or_default();
+        match method {
+            "cash" => taken.0 += amount,
+            "card" => taken.1 += amount,
+            _ => {}
+        }
+    }
 }
 
 /// The run's state between days.
 pub struct Run<'a> {
     pub api: &'a Api<'a>,
+    pub country: Country,
     pub hotel: &'a Built,
     pub rng: StdRng,
     pub stays: Vec<Stay>,
@@ -88,9 +110,10 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub fn new(api: &'a Api<'a>, hotel: &'a Built, rng: StdRng) -> Run<'a> {
+    pub fn new(api: &'a Api<'a>, hotel: &'a Built, rng: StdRng, country: Country) -> Run<'a> {
         Run {
             api,
+            country,
             hotel,
             rng,
             stays: Vec::new(),
@@ -110,8 +133,10 @@ impl<'a> Run<'a> {
         self.book(backlog).await;
     }
 
-    /// One day at the desk (the clock already stands on it).
+    /// One day at the desk (the clock already stands on it); every day has its takings,
+    /// if only none.
     pub async fn day(&mut self, d: NaiveDate) {
+        self.tally.takings.entry(d).or_default();
         self.no_shows(d).await;
         self.check_outs(d).await;
         self.transfers_in(d).await;
@@ -154,90 +179,6 @@ impl<'a> Run<'a> {
         changed
     }
 
-    async fn check_outs(&mut self, d: NaiveDate) {
-        let leaving = self.select(|s| {
-            s.state == State::InHouse
-                && (s.departure == d
-                    || (s.plan.fate == Fate::LeavesEarly
-                        && s.departure == d + Days::new(1)
-                        && s.departure - Days::new(2) >= s.plan.arrival))
-        });
-        let mut work = Vec::new();
-        for &i in &leaving {
-            let s = &self.stays[i];
-            let mut charges = Vec::new();
-            if let Some((desc, rate, price, qty)) = plan::breakfast(&mut self.rng, s.persons()) {
-                charges.push(
-                    json!({"description": desc, "tax_rate": rate, "unit_price": price,
-                                    "quantity": qty}),
-                );
-                self.stays[i].extras += price * qty;
-            }
-            let s = &self.stays[i];
-            work.push((s.id.clone(), s.plan.payment, charges));
-        }
-        let api = self.api;
-        let bills = each(work, |(id, payment, charges)| async move {
-            let mut body = json!({"reservation_id": id, "payment_method": payment.method(),
-                              "charges": charges});
-            if matches!(payment, Payment::Transfer { .. }) {
-                // Billed to the guest's company: an e-invoice.
-                body["bill_to"] = crate::einvoices::company();
-            }
-            let out = api.post("/v1/check-out", body, &[200]).await?;
-            let invoice = out.body["invoice"].clone();
-            let paid_now = match payment {
-                Payment::Transfer { .. } => None,
-                _ => pay(api, &invoice, payment.method()).await,
-            };
-            Some((invoice, paid_now))
-        })
-        .await;
-        for (i, invoice) in leaving.into_iter().zip(bills) {
-            let Some((invoice, paid_now)) = invoice else {
-                continue;
-            };
-            let s = &mut self.stays[i];
-            if s.departure > d {
-                s.departure = d;
-                self.tally.left_early += 1;
-            }
-            s.state = State::Out;
-            s.uninvoiced = 0;
-            if let Some(room) = s.room {
-                self.occupied[room] = None;
-            }
-            self.past_guests.push(s.guests[0].clone());
-            self.tally.check_outs += 1;
-            let id = invoice["id"].as_str().unwrap_or_default().to_string();
-            match s.plan.payment {
-                Payment::Transfer {
-                    after_days,
-                    disputed,
-                } => {
-                    if disputed {
-                        self.disputes
-                            .entry(d + Days::new(1))
-                            .or_default()
-                            .push(id.clone());
-                    }
-                    if let Some(after) = after_days {
-                        self.transfers
-                            .entry(d + Days::new(after))
-                            .or_default()
-                            .push(id);
-                    }
-                }
-                _ => {
-                    if let Some(amount) = paid_now {
-                        self.tally.payments += 1;
-                        self.tally.paid += amount;
-                    }
-                }
-            }
-        }
-    }
-
     /// Transfers that arrive today pay what is still open on their invoice (or on the
     /// invoice that replaced it).
     async fn transfers_in(&mut self, d: NaiveDate) {
@@ -255,16 +196,16 @@ impl<'a> Run<'a> {
         })
         .await;
         for amount in paid_now.into_iter().flatten() {
-            self.tally.payments += 1;
-            self.tally.paid += amount;
+            self.tally.paid(d, "bank_transfer", amount);
         }
     }
 
     /// A company disputes yesterday's bill: a credit note reverses it and the same lines are
-    /// billed again to the company, as a sale outside the stay.
+    /// billed again to the agency: in Croatia as a sale outside the stay, in Italy as the
+    /// corrected invoice replacing it (`reissues_invoice_id`).
     async fn corrections(&mut self, d: NaiveDate) {
         let disputed = self.disputes.remove(&d).unwrap_or_default();
-        let api = self.api;
+        let (api, country) = (self.api, self.country);
         let done = each(disputed, |id| async move {
             let original = api.get(&format!("/v1/invoices/{id}")).await?;
             api.post(
@@ -273,23 +214,23 @@ impl<'a> Run<'a> {
                 &[201],
             )
             .await?;
-            let lines: Vec<Value> = original["lines"]
-                .as_array()?
-                .iter()
-                .map(|l| {
-                    json!({"description": l["description"], "quantity": l["quantity"],
-                           "unit_price": l["unit_price"], "tax_rate": l["tax_rate"]})
-                })
-                .collect();
-            let again = api
-                .post(
-                    "/v1/invoices",
+            let again = match country {
+                Country::Italy => json!({"reissues_invoice_id": id, "bill_to": country.agency(),
+                                         "payment_method": "bank_transfer"}),
+                Country::Croatia => {
+                    let lines: Vec<Value> = original["lines"]
+                        .as_array()?
+                        .iter()
+                        .map(|l| {
+                            json!({"description": l["description"], "quantity": l["quantity"],
+                                   "unit_price": l["unit_price"], "tax_rate": l["tax_rate"]})
+                        })
+                        .collect();
                     json!({"guest_id": original["guest_id"], "payment_method": "bank_transfer",
-                           "bill_to": crate::einvoices::agency(),
-                           "lines": lines}),
-                    &[201],
-                )
-                .await?;
+                           "bill_to": country.agency(), "lines": lines})
+                }
+            };
+            let again = api.post("/v1/invoices", again, &[201]).await?;
             Some((id, again.id()))
         })
         .await;
@@ -391,7 +332,7 @@ impl<'a> Run<'a> {
     }
 
     /// The indexes of the stays that `keep` picks.
-    fn select(&self, keep: impl Fn(&Stay) -> bool) -> Vec<usize> {
+    pub fn select(&self, keep: impl Fn(&Stay) -> bool) -> Vec<usize> {
         (0..self.stays.len())
             .filter(|&i| keep(&self.stays[i]))
             .collect()

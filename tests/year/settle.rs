@@ -1,5 +1,4 @@
-//! The run's surroundings: moving the simulated clock (the server's and the registration
-//! simulator's), waiting for the queue to finish a day, reading the event feed, the
+//! The run's surroundings: waiting for the queue to finish a day, reading the event feed, the
 //! receptionist's pages, the webhook deliveries at the end, and the printed report.
 
 use std::collections::HashSet;
@@ -14,18 +13,10 @@ use crate::books::Books;
 use crate::run::Run;
 use crate::support::TestApp;
 use crate::support::desk::{Browser, staff};
-use crate::support::evisitor_sim::Sim;
 use crate::support::receiver::Receiver;
 
 /// How long the queue may take to finish a day's registrations and receipts.
 const QUEUE_WAIT: Duration = Duration::from_secs(30);
-
-/// Makes it 08:30 in Zagreb (07:30 UTC in winter, 08:30 in summer: the same day) on `d`.
-pub fn set_day(app: &TestApp, sim: &Sim, d: NaiveDate) {
-    app.clock()
-        .set_now(d.and_hms_opt(7, 30, 0).unwrap().and_utc());
-    sim.set_today(d);
-}
 
 /// Waits until no registration or receipt is waiting to be sent.
 pub async fn queue_done(api: &Api<'_>) {
@@ -153,14 +144,17 @@ pub async fn deliveries(b: &mut Books, feed: &Feed, receiver: &Receiver, secret:
 
 /// What the run prints.
 pub struct Report<'a> {
+    pub country: crate::country::Country,
     pub days: u64,
     pub rooms: usize,
     pub run: &'a Run<'a>,
     pub books: &'a Books,
     pub events: usize,
     pub delivered: usize,
-    /// Guests the tourist board holds as checked in, and of those, checked out.
-    pub registered: (usize, usize),
+    /// The registration office, the guests it holds as checked in, and of those, checked
+    /// out (where it is told).
+    pub office: &'static str,
+    pub registered: (usize, Option<usize>),
     pub requests: u64,
     pub desk_pages: u64,
     pub simulated: Duration,
@@ -177,8 +171,8 @@ impl fmt::Display for Report<'_> {
         let occupancy = b.nights_sold as f64 / (self.rooms as u64 * self.days) as f64 * 100.0;
         writeln!(
             f,
-            "\nA year in a box: {} days, {} rooms",
-            self.days, self.rooms
+            "\nA year in a box ({:?}): {} days, {} rooms",
+            self.country, self.days, self.rooms
         )?;
         writeln!(
             f,
@@ -210,18 +204,22 @@ impl fmt::Display for Report<'_> {
         )?;
         writeln!(
             f,
-            "numbering: invoices per series {:?}; {} fiscal receipts, {} bank transfers outside the fiscal system, {} e-invoices fiscalized, {} of their payments reported ({} waiting for the month's end)",
+            "numbering: invoices per series {:?}; {} fiscal receipts ({} daily closures of the cash register, each equal to the day's cash and card), {} bank transfers outside the fiscal system, {} e-invoices fiscalized, {} of their payments reported ({} waiting for the month's end)",
             b.series,
             b.receipts,
+            b.closures,
             b.outside_fiscal,
             b.einvoices,
             b.payments_reported,
             b.payments_waiting
         )?;
+        let (held, out) = self.registered;
         writeln!(
             f,
-            "eVisitor: {} guests checked in, {} of them checked out, every one within 24 hours",
-            self.registered.0, self.registered.1
+            "{}: {held} guests registered{}, every one within 24 hours",
+            self.office,
+            out.map(|o| format!(", {o} of them checked out"))
+                .unwrap_or_default()
         )?;
         writeln!(
             f,

@@ -1,5 +1,6 @@
 //! An Italian hotel sending FatturaPA through the SdI intermediary simulator: the
-//! configuration, the start, a stay checked out, and waiting for an e-invoice's status.
+//! configuration, the start (with a cash register, and registering its guests), a stay
+//! checked out, and waiting for an e-invoice's status.
 
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use serde_json::{Value, json};
 
 use innkeep::config::fiscal::{FiscalConfig, FiscalSchemeName};
 
+use super::alloggiati_sim::Sim as AlloggiatiSim;
 use super::rt_sim::Sim as RtSim;
 use super::sdi_sim::{KEY, Sim};
 use super::{Spawn, TestApp};
@@ -37,20 +39,35 @@ pub fn config(sim: Option<&Sim>) -> EInvoiceConfig {
 /// A hotel in Rimini sending through `sim` (or by hand), its clock at 2026-11-22 09:30 UTC,
 /// accommodation at 10 % VAT and a city tax of 3.00 per person-night outside VAT.
 pub async fn hotel(sim: Option<&Sim>) -> TestApp {
-    start(Some(config(sim)), None).await
+    start(Some(config(sim)), None, None).await
 }
 
 /// A hotel in Rimini with a telematic cash register (`rt`) and, when `sdi` is given, its
 /// e-invoices through SdI; calls to the register time out after 3 s.
 pub async fn hotel_with_register(sdi: Option<&Sim>, rt: &RtSim) -> TestApp {
-    start(sdi.map(|s| config(Some(s))), Some(rt)).await
+    start(sdi.map(|s| config(Some(s))), Some(rt), None).await
 }
 
-async fn start(einvoice: Option<EInvoiceConfig>, rt: Option<&RtSim>) -> TestApp {
-    let mut cfg = ComplianceConfig {
-        einvoice: einvoice.unwrap_or_default(),
-        ..Default::default()
+/// The whole Italian hotel: its guests registered with Alloggiati Web (`alloggiati`, the
+/// sample code tables loaded), its e-invoices through `sdi`, its receipts from `rt`. (The
+/// year in a box's Italian hotel.)
+#[allow(dead_code)]
+pub async fn hotel_registering(alloggiati: &AlloggiatiSim, sdi: &Sim, rt: &RtSim) -> TestApp {
+    let app = start(Some(config(Some(sdi))), Some(rt), Some(alloggiati)).await;
+    super::registration::sample_tables(&app).await;
+    app
+}
+
+async fn start(
+    einvoice: Option<EInvoiceConfig>,
+    rt: Option<&RtSim>,
+    alloggiati: Option<&AlloggiatiSim>,
+) -> TestApp {
+    let mut cfg = match alloggiati {
+        Some(a) => super::registration::config(a),
+        None => ComplianceConfig::default(),
     };
+    cfg.einvoice = einvoice.unwrap_or_default();
     let transport = Arc::new(HttpTransport::new(std::time::Duration::from_secs(3)));
     let mut compliance = Compliance::from_config(&cfg, transport.clone()).unwrap();
     if let Some(rt) = rt {
