@@ -49,7 +49,10 @@ pub fn check_receipts(
             }
         }
         if f["status"] != "fiscalized" {
-            b.fail(format!("receipt {number}: {} ({})", f["status"], f["last_error"]));
+            b.fail(format!(
+                "receipt {number}: {} ({})",
+                f["status"], f["last_error"]
+            ));
             continue;
         }
         let Some(doc) = document(text(&f["authority_reference"])).and_then(|k| printed.get(&k))
@@ -103,7 +106,10 @@ pub fn check_einvoices(b: &mut Books, invoices: &[Value], sent: &[Sent]) {
     for s in sent {
         files.entry(s.number.as_str()).or_default().push(s);
     }
-    for inv in invoices.iter().filter(|i| i["fiscal"]["scheme"] == "it-sdi") {
+    for inv in invoices
+        .iter()
+        .filter(|i| i["fiscal"]["scheme"] == "it-sdi")
+    {
         let (f, number) = (&inv["fiscal"], text(&inv["number"]));
         if f["status"] != "fiscalized" || f["einvoice"]["status"] != "fiscalized" {
             b.fail(format!(
@@ -126,7 +132,11 @@ pub fn check_einvoices(b: &mut Books, invoices: &[Value], sent: &[Sent]) {
         if sha != text(&f["einvoice"]["sha256"]) {
             b.fail(format!("e-invoice {number}: SdI holds another document"));
         }
-        let kind = if inv["kind"] == "credit_note" { "TD04" } else { "TD01" };
+        let kind = if inv["kind"] == "credit_note" {
+            "TD04"
+        } else {
+            "TD01"
+        };
         if file.kind != kind || !file.errors.is_empty() {
             b.fail(format!(
                 "e-invoice {number}: {} with SdI's errors {:?}",

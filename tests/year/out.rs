@@ -24,8 +24,10 @@ impl Run<'_> {
             let s = &self.stays[i];
             let mut charges = Vec::new();
             if let Some((desc, rate, price, qty)) = plan::breakfast(&mut self.rng, s.persons()) {
-                charges.push(json!({"description": desc, "tax_rate": self.country.rate(rate),
-                                    "unit_price": price, "quantity": qty}));
+                charges.push(
+                    json!({"description": desc, "tax_rate": self.country.rate(rate),
+                                    "unit_price": price, "quantity": qty}),
+                );
                 self.stays[i].extras += price * qty;
             }
             let s = &self.stays[i];
