@@ -16,6 +16,8 @@ pub mod italy;
 pub mod kpd;
 pub mod limits;
 pub mod money;
+pub mod policy;
+pub mod pricing;
 pub mod reservation;
 pub mod retention;
 pub mod room_numbers;
