@@ -1036,6 +1036,30 @@ problem-numbering-unconfirmed = Invoices are on hold since { $since }: this data
 problem-amounts-too-large = the amounts are too large to invoice
 problem-room-exists = A room numbered "{ $number }" already exists.
 problem-room-type-exists = A room type with the code "{ $code }" already exists.
+problem-rate-plan-exists = This room type already has a rate plan with the code "{ $code }".
+problem-rate-plan-has-children = Other plans take their prices from this one ({ $codes }): it cannot take its prices from another plan.
+problem-rate-plan-not-sold = The rate plan "{ $code }" is not on sale.
+problem-stop-sell = This plan is not sold on { $nights }.
+problem-closed-to-arrival = No arrivals on { $day } with this plan.
+problem-closed-to-departure = No departures on { $day } with this plan.
+problem-min-stay = This plan needs a stay of at least { $nights ->
+        [one] { $nights } night
+       *[other] { $nights } nights
+    }.
+problem-max-stay = This plan allows a stay of at most { $nights ->
+        [one] { $nights } night
+       *[other] { $nights } nights
+    }.
+problem-min-advance = This plan must be booked at least { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    } before arrival.
+problem-max-advance = This plan can be booked at most { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    } before arrival.
+problem-offer-max-occupancy = The room sleeps at most { $max }.
+problem-offer-no-availability = No room of this type is free on { $nights }.
 problem-code-taken = is already used by another room type
 problem-number-taken = is already used by another room
 problem-room-in-use = Reservation { $code } is assigned to this room; unassign or move it before changing the room's type.
@@ -1124,6 +1148,8 @@ scope-events-read = Read the event feed.
 scope-webhooks-manage = Manage webhook endpoints.
 scope-compliance = See and retry national compliance submissions.
 scope-admin = Property settings, room types and rooms set-up, metrics.
+scope-rates-read = Read rate plans, the price calendar and offers.
+scope-rates-write = Create and change rate plans, prices and restrictions.
 admin-backup-heading = Backups
 admin-backup-none = No daily backup has been taken yet. Set [backup] dir in the configuration file (see the README), or run innkeep backup FILE by hand.
 admin-backup-age = { $count ->

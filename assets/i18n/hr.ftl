@@ -1055,6 +1055,30 @@ problem-numbering-unconfirmed = Izdavanje računa zaustavljeno je od { $since }:
 problem-amounts-too-large = iznosi su preveliki za račun
 problem-room-exists = Soba broj { $number } već postoji.
 problem-room-type-exists = Vrsta sobe s oznakom { $code } već postoji.
+problem-rate-plan-exists = Ova vrsta sobe već ima cjenik s oznakom "{ $code }".
+problem-rate-plan-has-children = Drugi cjenici preuzimaju cijene od ovoga ({ $codes }): ne može i sam preuzimati cijene od drugog.
+problem-rate-plan-not-sold = Cjenik "{ $code }" nije u prodaji.
+problem-stop-sell = Ovaj cjenik nije u prodaji { $nights }.
+problem-closed-to-arrival = S ovim cjenikom nema dolazaka { $day }.
+problem-closed-to-departure = S ovim cjenikom nema odlazaka { $day }.
+problem-min-stay = Ovaj cjenik traži boravak od najmanje { $nights ->
+        [one] { $nights } noćenja
+       *[other] { $nights } noćenja
+    }.
+problem-max-stay = Ovaj cjenik dopušta boravak od najviše { $nights ->
+        [one] { $nights } noćenja
+       *[other] { $nights } noćenja
+    }.
+problem-min-advance = Ovaj cjenik treba rezervirati najmanje { $days ->
+        [one] { $days } dan
+       *[other] { $days } dana
+    } prije dolaska.
+problem-max-advance = Ovaj cjenik može se rezervirati najviše { $days ->
+        [one] { $days } dan
+       *[other] { $days } dana
+    } prije dolaska.
+problem-offer-max-occupancy = Soba prima najviše { $max } osoba.
+problem-offer-no-availability = Nijedna soba ove vrste nije slobodna { $nights }.
 problem-code-taken = već je koristi druga vrsta sobe
 problem-number-taken = već ga koristi druga soba
 problem-room-in-use = Rezervacija { $code } dodijeljena je ovoj sobi; uklonite je ili premjestite prije promjene vrste sobe.
@@ -1143,6 +1167,8 @@ scope-events-read = Čitanje toka događaja.
 scope-webhooks-manage = Upravljanje odredištima webhookova.
 scope-compliance = Pregled i ponavljanje prijava nacionalnim tijelima.
 scope-admin = Postavke objekta, vrste soba i sobe, metrike.
+scope-rates-read = Čitanje cjenika, kalendara cijena i ponuda.
+scope-rates-write = Stvaranje i mijenjanje cjenika, cijena i ograničenja.
 admin-backup-heading = Sigurnosne kopije
 admin-backup-none = Još nije napravljena nijedna dnevna sigurnosna kopija. Postavite [backup] dir u konfiguracijskoj datoteci (vidi README) ili ručno pokrenite innkeep backup FILE.
 admin-backup-age = { $count ->

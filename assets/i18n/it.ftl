@@ -1035,6 +1035,30 @@ problem-numbering-unconfirmed = Le fatture sono sospese dal { $since }: questo d
 problem-amounts-too-large = gli importi sono troppo grandi per una fattura
 problem-room-exists = Esiste già una camera numero { $number }.
 problem-room-type-exists = Esiste già una tipologia di camera con il codice { $code }.
+problem-rate-plan-exists = Questa tipologia ha già una tariffa con il codice "{ $code }".
+problem-rate-plan-has-children = Altre tariffe derivano i prezzi da questa ({ $codes }): non può derivare da un'altra tariffa.
+problem-rate-plan-not-sold = La tariffa "{ $code }" non è in vendita.
+problem-stop-sell = Questa tariffa non è in vendita il { $nights }.
+problem-closed-to-arrival = Con questa tariffa non si può arrivare il { $day }.
+problem-closed-to-departure = Con questa tariffa non si può partire il { $day }.
+problem-min-stay = Questa tariffa richiede un soggiorno di almeno { $nights ->
+        [one] { $nights } notte
+       *[other] { $nights } notti
+    }.
+problem-max-stay = Questa tariffa consente un soggiorno di al massimo { $nights ->
+        [one] { $nights } notte
+       *[other] { $nights } notti
+    }.
+problem-min-advance = Questa tariffa va prenotata almeno { $days ->
+        [one] { $days } giorno
+       *[other] { $days } giorni
+    } prima dell'arrivo.
+problem-max-advance = Questa tariffa si può prenotare al massimo { $days ->
+        [one] { $days } giorno
+       *[other] { $days } giorni
+    } prima dell'arrivo.
+problem-offer-max-occupancy = La camera ospita al massimo { $max } persone.
+problem-offer-no-availability = Nessuna camera di questa tipologia è libera il { $nights }.
 problem-code-taken = è già usato da un'altra tipologia di camera
 problem-number-taken = è già usato da un'altra camera
 problem-room-in-use = La prenotazione { $code } è assegnata a questa camera: toglila o spostala prima di cambiare la tipologia della camera.
@@ -1123,6 +1147,8 @@ scope-events-read = Leggere il flusso degli eventi.
 scope-webhooks-manage = Gestire gli indirizzi dei webhook.
 scope-compliance = Vedere e ritentare gli invii alle autorità nazionali.
 scope-admin = Impostazioni della struttura, tipologie e camere, metriche.
+scope-rates-read = Leggere tariffe, calendario dei prezzi e offerte.
+scope-rates-write = Creare e modificare tariffe, prezzi e restrizioni.
 admin-backup-heading = Backup
 admin-backup-none = Non è ancora stato fatto nessun backup giornaliero. Imposta [backup] dir nel file di configurazione (vedi il README), oppure esegui a mano innkeep backup FILE.
 admin-backup-age = { $count ->

@@ -19,6 +19,7 @@ pub mod metrics;
 pub mod oauth;
 pub mod pagination;
 pub mod problem;
+mod rates;
 mod reservations;
 pub mod responses;
 mod room_types;
@@ -52,6 +53,8 @@ pub enum Tag {
     RoomTypes,
     /// Physical rooms.
     Rooms,
+    /// Rate plans, the price calendar with its restrictions, and offers.
+    Rates,
     /// Free rooms per night.
     Availability,
     /// People who stay.
@@ -113,6 +116,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         settings::SettingsApi,
         room_types::RoomTypesApi,
         rooms::RoomsApi,
+        rates::RatesApi,
         guests::GuestsApi,
         reservations::ReservationsApi,
         stays::StaysApi,

@@ -171,6 +171,8 @@ error_set! {
     ListErrors = [];
     /// Reads of one resource.
     GetErrors = [404];
+    /// Reads whose query is checked (a range, a stay).
+    QueryErrors = [422];
     /// Creations.
     CreateErrors = [409, 413, 415, 422];
     /// Updates with If-Match.

@@ -110,11 +110,11 @@ async fn render(
     let preview = stays::bill_preview(&state.svc, &s.principal, id.clone()).await;
     let (r, draft, problem) = match preview {
         Ok((r, draft, booked)) => {
-            if r.nights < booked {
+            if r.night_count < booked {
                 early = Some(t.with(
                     "check-out-early",
                     &[
-                        ("nights", Arg::Text(t.n("nights", r.nights))),
+                        ("nights", Arg::Text(t.n("nights", r.night_count))),
                         ("booked", Arg::Text(t.n("nights", booked))),
                     ],
                 ));

@@ -187,7 +187,7 @@ pub async fn show(
                     r.id,
                     r.code,
                     t.short_date(r.arrival.0),
-                    t.n("nights", r.nights),
+                    t.n("nights", r.night_count),
                     t.t(&format!("status-{}", r.status.as_str())),
                 )
             })

@@ -288,7 +288,7 @@ pub(super) async fn show(
         &[
             ("arrival", Arg::Text(t.short_date(r.arrival.0))),
             ("departure", Arg::Text(t.short_date(r.departure.0))),
-            ("nights", Arg::Text(t.n("nights", r.nights))),
+            ("nights", Arg::Text(t.n("nights", r.night_count))),
         ],
     );
     let mut facts = vec![

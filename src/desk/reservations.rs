@@ -159,7 +159,7 @@ pub async fn reservations(
                     "{} – {} ({})",
                     t.short_date(r.arrival.0),
                     t.short_date(r.departure.0),
-                    t.n("nights", r.nights)
+                    t.n("nights", r.night_count)
                 ),
                 name(&r.room_type_id),
                 r.room_id.as_deref().map_or_else(|| "–".into(), name),

@@ -42,6 +42,13 @@ string_enum! {
         RegistrationRejected = "registration.rejected",
         /// A webhook endpoint was sent a test.
         WebhookTest = "webhook.test",
+        /// A rate plan was created.
+        RatePlanCreated = "rate_plan.created",
+        /// A rate plan was changed.
+        RatePlanUpdated = "rate_plan.updated",
+        /// Prices or restrictions of a plan's calendar changed (`data`: the plan, the range,
+        /// the weekdays and the fields set).
+        RatesChanged = "rates.changed",
     }
 }
 

@@ -22,6 +22,8 @@ string_enum! {
         IdentityCheckRequested = "reservation.identity_check_requested",
         /// A member of staff confirmed in person that each guest holds their document.
         IdentityConfirmed = "reservation.identity_confirmed",
+        /// Staff booked or changed a stay past its rate plan's restrictions, saying why.
+        RestrictionOverridden = "reservation.restriction_overridden",
     }
 }
 

@@ -18,6 +18,27 @@
 use chrono::NaiveDate;
 
 string_enum! {
+    /// A day of the week, for editing the calendar on chosen weekdays.
+    pub enum Weekday {
+        Mon = "mon",
+        Tue = "tue",
+        Wed = "wed",
+        Thu = "thu",
+        Fri = "fri",
+        Sat = "sat",
+        Sun = "sun",
+    }
+}
+
+impl Weekday {
+    /// The weekday of `d`.
+    pub fn of(d: NaiveDate) -> Weekday {
+        use chrono::Datelike;
+        Weekday::ALL[d.weekday().num_days_from_monday() as usize]
+    }
+}
+
+string_enum! {
     /// How a derived plan's price follows its parent's.
     pub enum DerivationKind {
         /// Plus or minus an amount in minor units.

@@ -27,6 +27,10 @@ string_enum! {
         Compliance = "compliance",
         /// Property settings, room types and rooms set-up, metrics.
         Admin = "admin",
+        /// Read rate plans, the price calendar and offers.
+        RatesRead = "rates:read",
+        /// Create and change rate plans and the price calendar.
+        RatesWrite = "rates:write",
     }
 }
 
@@ -80,6 +84,8 @@ impl Scope {
             Scope::WebhooksManage => "Manage webhook endpoints.",
             Scope::Compliance => "See and retry national compliance submissions.",
             Scope::Admin => "Property settings, room types and rooms set-up, metrics.",
+            Scope::RatesRead => "Read rate plans, the price calendar and offers.",
+            Scope::RatesWrite => "Create and change rate plans, prices and restrictions.",
         }
     }
 }
@@ -102,6 +108,8 @@ impl Role {
                 EventsRead,
                 WebhooksManage,
                 Compliance,
+                RatesRead,
+                RatesWrite,
             ],
             Role::FrontDesk => &[
                 GuestsRead,
@@ -112,6 +120,7 @@ impl Role {
                 Housekeeping,
                 InvoicesRead,
                 InvoicesWrite,
+                RatesRead,
             ],
             Role::Housekeeping => &[ReservationsRead, Housekeeping],
         }

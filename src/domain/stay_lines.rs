@@ -51,6 +51,23 @@ pub fn accommodation(
     }
 }
 
+/// Runs of consecutive nights at the same price, as an invoice lists them: first night,
+/// the morning after the last, how many, the price of each.
+pub fn runs(nights: &[(NaiveDate, i64)]) -> Vec<(NaiveDate, NaiveDate, i64, i64)> {
+    let mut out: Vec<(NaiveDate, NaiveDate, i64, i64)> = Vec::new();
+    for &(d, price) in nights {
+        let next = d.succ_opt().unwrap_or(d);
+        match out.last_mut() {
+            Some(run) if run.3 == price && run.1 == d => {
+                run.1 = next;
+                run.2 += 1;
+            }
+            _ => out.push((d, next, 1, price)),
+        }
+    }
+    out
+}
+
 /// Croatian "noćenje" after a number (1, 21: noćenje; 2-4, 22-24: noćenja; else noćenja).
 fn hr_nights(n: i64) -> &'static str {
     if n % 10 == 1 && n % 100 != 11 {

@@ -346,6 +346,8 @@ prefixes! {
     ReservationPrefix = "res" => ReservationId;
     /// An invoice id.
     InvoicePrefix = "inv" => InvoiceId;
+    /// A rate plan id.
+    RatePlanPrefix = "rp" => RatePlanId;
 }
 
 macro_rules! into_string {

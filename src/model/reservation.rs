@@ -8,7 +8,7 @@ use crate::domain::enums::SubmissionStatus;
 use crate::domain::reservation::Status;
 use crate::input_object;
 use crate::model::Patch;
-use crate::model::fields::{Currency, GuestId, Int, Line, RoomId, RoomTypeId, Text};
+use crate::model::fields::{Currency, GuestId, Int, Line, RatePlanId, RoomId, RoomTypeId, Text};
 use crate::model::{Date, Instant};
 
 /// Guest registration with the national authority, when a scheme applies.
@@ -42,7 +42,12 @@ pub struct Reservation {
     /// Departure morning (not a night of the stay).
     pub departure: Date,
     /// Number of nights (read-only).
-    pub nights: i64,
+    pub night_count: i64,
+    /// The price of each night, gross, in minor units (read-only): fixed when it was booked
+    /// on a rate plan; without a plan, every night at `nightly_rate`.
+    pub nights: Vec<crate::model::NightPrice>,
+    /// The rate plan it was booked on, if any.
+    pub rate_plan_id: Option<String>,
     /// Adults, at least 1.
     pub adults: i64,
     /// Children.
@@ -107,7 +112,16 @@ input_object! {
         pub extra_beds: Option<Int<0, 4>>,
         /// Cots to put in the room (0 to 4).
         pub cots: Option<Int<0, 4>>,
-        /// Gross rate per night in minor units; defaults to the room type's base_rate.
+        /// Book on this rate plan of the room type (`rp_…`): each night is priced from the
+        /// plan's calendar for the party, and the booking is refused as `GET /offers` would
+        /// refuse it, with the same codes (409 `min_stay`, `closed_to_arrival`, `stop_sell`,
+        /// ..., or `not_sold`), unless `override_reason` is given.
+        pub rate_plan_id: Option<RatePlanId>,
+        /// Staff book past the plan's restrictions, saying why (one line, at most 200
+        /// characters); kept in the history.
+        pub override_reason: Option<Line<200>>,
+        /// Gross rate per night in minor units; defaults to the room type's base_rate, or on
+        /// a plan to the plan's prices (given, it prices every night the same).
         pub nightly_rate: Option<Int<0, 100_000_000>>,
         /// Why the rate differs from the usual one, in a few words (one line, at most 200
         /// characters).
@@ -154,8 +168,12 @@ input_object! {
         pub extra_beds: Patch<Int<0, 4>>,
         /// Cots to put in the room (0 to 4).
         pub cots: Patch<Int<0, 4>>,
-        /// Gross rate per night in minor units.
+        /// Gross rate per night in minor units: every night at this price.
         pub nightly_rate: Patch<Int<0, 100_000_000>>,
+        /// Change dates or the party past the plan's restrictions, saying why (kept in the
+        /// history). A change of dates keeps the prices of the nights that stay and prices
+        /// the new ones from the plan.
+        pub override_reason: Option<Line<200>>,
         /// Why the rate is what it is (one line, at most 200 characters); `null` clears it.
         /// Each change is kept in the history.
         pub rate_note: MaybeUndefined<Line<200>>,
@@ -167,8 +185,8 @@ input_object! {
         pub notes: MaybeUndefined<Text<4000>>,
     }
     ignore [
-        "id", "code", "nights", "checked_in_at", "checked_out_at", "cancelled_at",
-        "invoice_id", "registration", "version", "created_at", "updated_at",
+        "id", "code", "nights", "night_count", "checked_in_at", "checked_out_at", "cancelled_at",
+        "invoice_id", "registration", "version", "created_at", "updated_at", "rate_plan_id",
     ]
 }
 

@@ -16,6 +16,8 @@ use crate::domain::enums::{
     FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind, JobStatus,
     LineKind, PaymentKind, PaymentMethod, RowStatus, Source, SubmissionKind, SubmissionStatus,
 };
+use crate::domain::policy::{DepositKind, FeeKind};
+use crate::domain::pricing::{DerivationKind, Weekday};
 use crate::domain::reservation::Status;
 use crate::domain::rules::{self, Rule};
 use crate::error::FieldError;
@@ -183,7 +185,11 @@ enum_glue!(
     JobStatus,
     DeviceCodeStatus,
     ActorKind,
-    JobKind
+    JobKind,
+    DerivationKind,
+    FeeKind,
+    DepositKind,
+    Weekday
 );
 
 impl FromSql for Date {

@@ -11,6 +11,7 @@
 
 mod admin;
 mod fiscal;
+mod rates;
 mod stay;
 
 use chrono::NaiveDate;
@@ -18,6 +19,7 @@ use chrono::NaiveDate;
 pub use crate::domain::said::{Said, Value};
 pub use admin::AdminRefusal;
 pub use fiscal::FiscalRefusal;
+pub use rates::RatesRefusal;
 pub use stay::Refusal;
 
 use crate::error::{AppError, Kind};
@@ -128,6 +130,7 @@ mod tests {
             .map(Refusal::parts)
             .chain(AdminRefusal::examples().iter().map(AdminRefusal::parts))
             .chain(FiscalRefusal::examples().iter().map(FiscalRefusal::parts))
+            .chain(RatesRefusal::examples().iter().map(RatesRefusal::parts))
             .collect();
         for (_, _, said) in all {
             let r = said.key;

@@ -19,6 +19,7 @@ use crate::service::Services;
 use crate::service::{Page, PageRequest, all_into, fail_on, page};
 use crate::store::{self, reservations::ReservationFilter};
 
+mod nights;
 mod update;
 pub use update::update;
 
@@ -268,6 +269,7 @@ pub(crate) fn create_in(
     let mut errs = Vec::new();
     let room_type = store::room_types::get(tx, &input.room_type_id.0)?;
     let rate: Option<i64> = input.nightly_rate.map(Into::into);
+    let rate_given = rate.is_some();
     let currency: Option<String> = input.currency.map(Into::into);
     let (nightly_rate, currency) = match (&room_type, rate, currency) {
         (_, Some(rate), Some(cur)) => (rate, cur),
@@ -305,7 +307,9 @@ pub(crate) fn create_in(
         room_id: input.room_id.map(Into::into),
         arrival: input.arrival,
         departure: input.departure,
-        nights: (input.departure.0 - input.arrival.0).num_days(),
+        night_count: (input.departure.0 - input.arrival.0).num_days(),
+        nights: Vec::new(),
+        rate_plan_id: input.rate_plan_id.map(Into::into),
         adults: input.adults.into(),
         children: input.children.map_or(0, Into::into),
         children_ages: input
@@ -328,7 +332,15 @@ pub(crate) fn create_in(
         updated_at: now,
     };
     check_stay(tx, &r, errs)?;
+    let mut r = r;
+    let today = today(tx)?;
+    let why = input.override_reason.map(|w| w.0);
+    let overridden = why.is_some() && nights::refused(tx, &r, today)?;
+    nights::price(tx, &mut r, rate_given, why.is_some(), today)?;
     store::reservations::insert(tx, &r)?;
+    if let (true, Some(why)) = (overridden, &why) {
+        nights::record_override(tx, actor, &r, why)?;
+    }
     store::events::record(
         tx,
         actor,

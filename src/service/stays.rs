@@ -147,22 +147,27 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
         None => None,
     };
     let room_type_kpd = store::room_types::get(tx, &r.room_type_id)?.and_then(|t| t.kpd_code);
-    let mut lines = vec![DraftLine {
-        description: crate::domain::stay_lines::accommodation(
-            settings.country.as_deref(),
-            room.as_deref(),
-            r.nights,
-            r.arrival.0,
-            r.departure.0,
-        ),
-        quantity: r.nights,
-        unit_price: r.nightly_rate,
-        tax_rate: settings.default_tax_rate,
-        service_date: Some(r.arrival),
-        charge_id: None,
-        kind: crate::domain::enums::LineKind::Accommodation,
-        kpd_code: room_type_kpd,
-    }];
+    let nights: Vec<(chrono::NaiveDate, i64)> =
+        r.nights.iter().map(|n| (n.date.0, n.price)).collect();
+    let mut lines: Vec<DraftLine> = crate::domain::stay_lines::runs(&nights)
+        .into_iter()
+        .map(|(from, to, count, price)| DraftLine {
+            description: crate::domain::stay_lines::accommodation(
+                settings.country.as_deref(),
+                room.as_deref(),
+                count,
+                from,
+                to,
+            ),
+            quantity: count,
+            unit_price: price,
+            tax_rate: settings.default_tax_rate,
+            service_date: Some(Date(from)),
+            charge_id: None,
+            kind: crate::domain::enums::LineKind::Accommodation,
+            kpd_code: room_type_kpd.clone(),
+        })
+        .collect();
     lines.extend(
         store::charges::uninvoiced(tx, &r.id)?
             .into_iter()
@@ -183,7 +188,8 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
             );
         }
         let persons = r.adults + r.children;
-        let person_nights = city_tax_person_nights(&rule, r.nights, persons, &births, r.arrival.0);
+        let person_nights =
+            city_tax_person_nights(&rule, r.night_count, persons, &births, r.arrival.0);
         if person_nights > 0 && rule.amount_per_person_night > 0 {
             if r.currency != settings.currency {
                 return Err(AppError::invalid_field(
@@ -228,7 +234,9 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
 fn leaving_on(r: &mut Reservation, today: chrono::NaiveDate) {
     if today < r.departure.0 {
         r.departure = Date(today.max(r.arrival.0 + chrono::Days::new(1)));
-        r.nights = (r.departure.0 - r.arrival.0).num_days();
+        r.night_count = (r.departure.0 - r.arrival.0).num_days();
+        let departure = r.departure;
+        r.nights.retain(|n| n.date < departure);
     }
 }
 
@@ -248,7 +256,7 @@ pub async fn bill_preview(
             let mut r = store::reservations::get(c, &id)?
                 .ok_or_else(|| AppError::not_found("reservation", &id))?;
             let settings = store::settings::get(c)?;
-            let booked = r.nights;
+            let booked = r.night_count;
             leaving_on(&mut r, clock.today_in(&settings.time_zone));
             let lines = stay_lines(c, &r)?;
             Ok((r, lines, booked))

@@ -22,6 +22,8 @@ pub mod kiosk;
 pub mod numbering;
 pub mod page;
 pub mod privacy;
+pub mod rate_plans;
+pub mod rates;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;

@@ -9,7 +9,7 @@ use crate::domain::enums::SubmissionStatus;
 use crate::domain::reservation::Status;
 use crate::domain::stay::StayDates;
 use crate::error::AppResult;
-use crate::model::{Date, Registration, Reservation};
+use crate::model::{Date, NightPrice, Registration, Reservation};
 
 const ENTITY: &str = "reservation";
 const GUEST_IDS: &str = ", (SELECT json_group_array(guest_id) FROM (SELECT guest_id \
@@ -23,14 +23,16 @@ const HOLDS_INVENTORY: &str = "status IN ('confirmed', 'checked_in')";
 const COLUMNS: &str = "t.id, t.code, t.status, t.primary_guest_id, t.room_type_id, t.room_id, \
     t.arrival, t.departure, t.adults, t.children, t.nightly_rate, t.currency, t.source, t.notes, \
     t.checked_in_at, t.checked_out_at, t.cancelled_at, t.invoice_id, t.version, t.created_at, \
-    t.updated_at, t.rate_note, t.children_ages, t.extra_beds, t.cots";
+    t.updated_at, t.rate_note, t.children_ages, t.extra_beds, t.cots, t.rate_plan_id, \
+    t.night_prices";
 
 /// A row of `SELECT {COLUMNS}{GUEST_IDS}`.
 fn map(r: &Row) -> rusqlite::Result<Reservation> {
-    let guest_ids: String = r.get(25)?;
+    let guest_ids: String = r.get(27)?;
     let guest_ids: Vec<String> = serde_json::from_str(&guest_ids).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(25, rusqlite::types::Type::Text, Box::new(e))
+        rusqlite::Error::FromSqlConversionFailure(27, rusqlite::types::Type::Text, Box::new(e))
     })?;
+    let nightly_rate: i64 = r.get(10)?;
     let children_ages = match r.get::<_, Option<String>>(22)? {
         Some(j) => Some(serde_json::from_str::<Vec<i64>>(&j).map_err(|e| {
             rusqlite::Error::FromSqlConversionFailure(22, rusqlite::types::Type::Text, Box::new(e))
@@ -39,6 +41,12 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
     };
     let arrival: Date = r.get(6)?;
     let departure: Date = r.get(7)?;
+    let nights = match r.get::<_, Option<String>>(26)? {
+        Some(j) => serde_json::from_str::<Vec<NightPrice>>(&j).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(26, rusqlite::types::Type::Text, Box::new(e))
+        })?,
+        None => crate::model::at_rate(arrival.0, departure.0, nightly_rate),
+    };
     Ok(Reservation {
         id: r.get(0)?,
         code: r.get(1)?,
@@ -49,10 +57,12 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         room_id: r.get(5)?,
         arrival,
         departure,
-        nights: (departure.0 - arrival.0).num_days(),
+        night_count: (departure.0 - arrival.0).num_days(),
+        nights,
+        rate_plan_id: r.get(25)?,
         adults: r.get(8)?,
         children: r.get(9)?,
-        nightly_rate: r.get(10)?,
+        nightly_rate,
         rate_note: r.get(21)?,
         children_ages,
         extra_beds: r.get(23)?,
@@ -65,7 +75,7 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         cancelled_at: r.get(16)?,
         invoice_id: r.get(17)?,
         registration: r
-            .get::<_, Option<String>>(26)?
+            .get::<_, Option<String>>(28)?
             .and_then(|j| serde_json::from_str::<(String, String)>(&j).ok())
             .and_then(|(submission_id, status)| {
                 Some(Registration {
@@ -237,6 +247,12 @@ pub fn arrival_rooms(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// The night prices to store: none when every night is at the nightly rate.
+fn stored_nights(r: &Reservation) -> Option<String> {
+    let uniform = crate::model::at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
+    (r.nights != uniform).then(|| serde_json::json!(r.nights).to_string())
+}
+
 fn write(tx: &Tx, sql: &str, r: &Reservation) -> AppResult<()> {
     tx.prepare_cached(sql)?.execute(rusqlite::named_params! {
         ":id": &r.id,
@@ -257,6 +273,8 @@ fn write(tx: &Tx, sql: &str, r: &Reservation) -> AppResult<()> {
         ":children_ages": r.children_ages.as_ref().map(|a| serde_json::json!(a).to_string()),
         ":extra_beds": r.extra_beds,
         ":cots": r.cots,
+        ":rate_plan_id": &r.rate_plan_id,
+        ":night_prices": stored_nights(r),
         ":checked_in_at": r.checked_in_at.as_ref().map(|t| &t.0),
         ":checked_out_at": r.checked_out_at.as_ref().map(|t| &t.0),
         ":cancelled_at": r.cancelled_at.as_ref().map(|t| &t.0),
@@ -286,12 +304,12 @@ pub fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
         tx,
         "INSERT INTO reservations (id, code, status, primary_guest_id, room_type_id, room_id,
              arrival, departure, adults, children, children_ages, extra_beds, cots, nightly_rate,
-             rate_note, currency, source, notes,
+             rate_note, currency, source, notes, rate_plan_id, night_prices,
              checked_in_at, checked_out_at, cancelled_at, invoice_id, version, created_at,
              updated_at)
          VALUES (:id, :code, :status, :primary_guest_id, :room_type_id, :room_id, :arrival,
              :departure, :adults, :children, :children_ages, :extra_beds, :cots, :nightly_rate,
-             :rate_note, :currency, :source, :notes,
+             :rate_note, :currency, :source, :notes, :rate_plan_id, :night_prices,
              :checked_in_at, :checked_out_at, :cancelled_at, :invoice_id, :version,
              :created_at, :updated_at)",
         r,
@@ -311,7 +329,8 @@ pub fn update(tx: &Tx, old: &Reservation, r: &Reservation) -> AppResult<()> {
              room_id = :room_id, arrival = :arrival, departure = :departure, adults = :adults,
              children = :children, children_ages = :children_ages, extra_beds = :extra_beds,
              cots = :cots, nightly_rate = :nightly_rate, currency = :currency,
-             source = :source, notes = :notes, rate_note = :rate_note, checked_in_at = :checked_in_at,
+             source = :source, notes = :notes, rate_note = :rate_note,
+             rate_plan_id = :rate_plan_id, night_prices = :night_prices, checked_in_at = :checked_in_at,
              checked_out_at = :checked_out_at, cancelled_at = :cancelled_at,
              invoice_id = :invoice_id, version = :version, created_at = :created_at,
              updated_at = :updated_at

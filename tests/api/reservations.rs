@@ -31,7 +31,16 @@ async fn reservation_happy_path() {
         json!([anna, bob]),
         "primary first, no duplicate"
     );
-    assert_eq!(r["nights"], 3);
+    assert_eq!(r["night_count"], 3);
+    assert_eq!(
+        r["nights"].as_array().unwrap().len(),
+        3,
+        "one price per night"
+    );
+    assert_eq!(
+        r["nights"][0]["price"], r["nightly_rate"],
+        "without a plan, at the rate"
+    );
     assert_eq!(
         r["nightly_rate"], 10000,
         "defaults to the room type's base rate"
@@ -58,7 +67,7 @@ async fn reservation_happy_path() {
         )
         .await
         .expect(200);
-    assert_eq!(moved.body["nights"], 4);
+    assert_eq!(moved.body["night_count"], 4);
     assert!(moved.body["notes"].is_null());
     assert_eq!(moved.header("etag").as_deref(), Some("\"2\""));
 }

@@ -91,6 +91,25 @@ async fn every_event_type_arrives_signed() {
     )
     .await
     .expect(200);
+    // A rate plan, changed, and a price set on its calendar.
+    let room_type = app.get("/v1/room-types").await.body["data"][0]["id"].clone();
+    let plan = app
+        .post(
+            "/v1/rate-plans",
+            json!({"room_type_id": room_type, "code": "FLEX", "name": {"en": "Flexible"}}),
+        )
+        .await
+        .expect(201)
+        .id();
+    app.put(&format!("/v1/rate-plans/{plan}"), json!({"sold": false}))
+        .await
+        .expect(200);
+    app.put(
+        "/v1/rates",
+        json!({"rate_plan_id": plan, "from": "2030-01-01", "to": "2030-01-07", "price": 9000}),
+    )
+    .await
+    .expect(200);
     let test = app
         .post(&format!("/v1/webhooks/{id}/test"), json!({}))
         .await

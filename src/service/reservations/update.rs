@@ -97,12 +97,13 @@ pub async fn update(
         );
         input.extra_beds.apply(&mut r.extra_beds);
         input.cots.apply(&mut r.cots);
+        let rate_given = matches!(input.nightly_rate, crate::model::Patch::Set(_));
         input.nightly_rate.apply(&mut r.nightly_rate);
         set_optional(&mut r.rate_note, input.rate_note);
         input.currency.apply(&mut r.currency);
         input.source.apply(&mut r.source);
         set_optional(&mut r.notes, input.notes);
-        r.nights = (r.departure.0 - r.arrival.0).num_days();
+        r.night_count = (r.departure.0 - r.arrival.0).num_days();
 
         if let Some(next) =
             rules::put_status(old.status, status, old.arrival.0, today).map_err(transition_error)?
@@ -167,6 +168,12 @@ pub async fn update(
             fail_on(errs)?;
         }
 
+        let why = input.override_reason.map(|w| w.0);
+        let overridden = why.is_some()
+            && r.rate_plan_id.is_some()
+            && r.status.holds_inventory()
+            && super::nights::refused(tx, &r, today)?;
+        super::nights::reprice(tx, &old, &mut r, rate_given, why.is_some(), today)?;
         let now = Instant(tx.now_text());
         if r.status == Status::Cancelled && old.status != Status::Cancelled {
             r.cancelled_at = Some(now.clone());
@@ -196,6 +203,9 @@ pub async fn update(
             _ => EventType::ReservationUpdated,
         };
         store::events::record(tx, &actor, event, &r.id, &snapshot(&r))?;
+        if let (true, Some(why)) = (overridden, &why) {
+            super::nights::record_override(tx, &actor, &r, why)?;
+        }
         Ok(r)
     })
     .await

@@ -1,0 +1,151 @@
+//! The price of each night of a reservation. Booked on a rate plan, each night is priced
+//! from the plan's calendar for the party and the booking is refused as `GET /offers`
+//! would refuse it (the same codes), unless staff override it with a reason, kept in the
+//! history. Without a plan every night is at `nightly_rate`, as before plans. A change of
+//! dates keeps the prices of the nights that stay and prices only the new ones.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDate;
+
+use crate::db::Tx;
+use crate::domain::history::Note;
+use crate::domain::stay::StayDates;
+use crate::error::{AppError, AppResult, FieldError};
+use crate::model::{Actor, NightPrice, RatePlan, Reservation, at_rate, snapshot};
+use crate::service::offers::price_booking;
+use crate::service::rates::Party;
+use crate::store;
+
+/// The party of `r`, as prices read it.
+fn party(r: &Reservation) -> Party {
+    Party {
+        adults: r.adults,
+        children: r.children,
+        ages: r.children_ages.clone().unwrap_or_default(),
+        extra_beds: r.extra_beds,
+    }
+}
+
+/// Plan `id` for reservation `r` (422 at `rate_plan_id` when it is not one of its room
+/// type's).
+fn plan_for(tx: &Tx, id: &str, r: &Reservation) -> AppResult<RatePlan> {
+    let bad = |code: &'static str, why: &'static str| {
+        AppError::validation(vec![FieldError::new("rate_plan_id", code, why)])
+    };
+    match store::rate_plans::get(tx, id)? {
+        None => Err(bad("not_found", "no rate plan has this id")),
+        Some(p) if p.room_type_id != r.room_type_id => Err(bad(
+            "other_room_type",
+            "must be a plan of the booked room type",
+        )),
+        Some(p) => Ok(p),
+    }
+}
+
+/// The day a reservation was booked, for the advance-booking rules.
+fn booked_on(r: &Reservation, today: NaiveDate) -> NaiveDate {
+    r.created_at
+        .0
+        .get(..10)
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(today)
+}
+
+/// Prices `r`'s nights: on its plan (refusing as an offer would unless `overridden`), or at
+/// its nightly rate when `rate_given` or without a plan. The plan's first night becomes the
+/// nightly rate when none was given.
+pub(super) fn price(
+    tx: &Tx,
+    r: &mut Reservation,
+    rate_given: bool,
+    overridden: bool,
+    today: NaiveDate,
+) -> AppResult<()> {
+    let Some(plan_id) = r.rate_plan_id.clone() else {
+        r.nights = at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
+        return Ok(());
+    };
+    let plan = plan_for(tx, &plan_id, r)?;
+    let Ok(stay) = StayDates::new(r.arrival.0, r.departure.0) else {
+        return Ok(());
+    };
+    let room_type = store::room_types::get(tx, &r.room_type_id)?
+        .ok_or_else(|| AppError::not_found("room type", &r.room_type_id))?;
+    let booked = booked_on(r, today);
+    let quoted = price_booking(tx, &plan, &room_type, &stay, &party(r), booked, overridden)?;
+    if rate_given {
+        r.nights = at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
+    } else {
+        r.nights = quoted
+            .into_iter()
+            .map(|(d, price)| NightPrice {
+                date: crate::model::Date(d),
+                price,
+            })
+            .collect();
+        r.nightly_rate = r.nights.first().map_or(r.nightly_rate, |n| n.price);
+    }
+    Ok(())
+}
+
+/// Prices `r`'s nights after a change from `old`: a new nightly rate prices every night;
+/// otherwise the nights kept keep their prices and the new ones are priced as at booking
+/// (refused as an offer would be, unless `overridden`, when the dates or the party moved).
+pub(super) fn reprice(
+    tx: &Tx,
+    old: &Reservation,
+    r: &mut Reservation,
+    rate_given: bool,
+    overridden: bool,
+    today: NaiveDate,
+) -> AppResult<()> {
+    if rate_given && r.nightly_rate != old.nightly_rate {
+        r.nights = at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
+        return Ok(());
+    }
+    let moved = old.arrival != r.arrival
+        || old.departure != r.departure
+        || old.room_type_id != r.room_type_id
+        || old.adults != r.adults
+        || old.children != r.children;
+    if !moved {
+        return Ok(());
+    }
+    let kept: HashMap<NaiveDate, i64> = if old.room_type_id == r.room_type_id {
+        old.nights.iter().map(|n| (n.date.0, n.price)).collect()
+    } else {
+        HashMap::new()
+    };
+    let mut priced = r.clone();
+    if r.rate_plan_id.is_some() && r.status.holds_inventory() {
+        price(tx, &mut priced, false, overridden, today)?;
+    } else {
+        priced.nights = at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
+    }
+    r.nights = priced
+        .nights
+        .into_iter()
+        .map(|n| NightPrice {
+            price: kept.get(&n.date.0).copied().unwrap_or(n.price),
+            date: n.date,
+        })
+        .collect();
+    Ok(())
+}
+
+/// Keeps in `r`'s history that staff booked it past the plan's restrictions, and why.
+pub(super) fn record_override(tx: &Tx, actor: &Actor, r: &Reservation, why: &str) -> AppResult<()> {
+    let kind = Note::RestrictionOverridden.as_str();
+    store::history::record_text(tx, actor, kind, &r.id, &snapshot(r), why, None)
+}
+
+/// Whether the plan's restrictions would refuse `r` (for an override to be worth keeping).
+pub(super) fn refused(tx: &Tx, r: &Reservation, today: NaiveDate) -> AppResult<bool> {
+    let mut probe = r.clone();
+    match price(tx, &mut probe, false, false, today) {
+        Ok(()) => Ok(false),
+        Err(e) if e.kind == crate::error::Kind::Conflict => Ok(true),
+        Err(e) => Err(e),
+    }
+}
