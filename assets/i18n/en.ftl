@@ -141,6 +141,7 @@ history-reservation-no_show = Marked as no-show
 history-reservation-checked_in = Checked in
 history-reservation-checked_out = Checked out
 history-reservation-charge_added = Charge added
+history-reservation-restriction_overridden = Booked past the rate plan's restrictions
 guests-title = Guests
 guests-search-label = Name, e-mail or booking code
 guests-search-button = Search

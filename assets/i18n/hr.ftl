@@ -149,6 +149,7 @@ history-reservation-no_show = Označeno: nije došao
 history-reservation-checked_in = Gost prijavljen
 history-reservation-checked_out = Gost odjavljen
 history-reservation-charge_added = Dodano terećenje
+history-reservation-restriction_overridden = Rezervirano mimo ograničenja cjenika
 guests-title = Gosti
 guests-search-label = Ime, e-pošta ili kôd rezervacije
 guests-search-button = Traži

@@ -140,6 +140,7 @@ history-reservation-no_show = Segnata come mancato arrivo
 history-reservation-checked_in = Check-in fatto
 history-reservation-checked_out = Check-out fatto
 history-reservation-charge_added = Addebito aggiunto
+history-reservation-restriction_overridden = Prenotata oltre le restrizioni della tariffa
 guests-title = Ospiti
 guests-search-label = Nome, e-mail o codice prenotazione
 guests-search-button = Cerca

@@ -47,6 +47,7 @@ const CHAPTERS: &[(&str, &str)] = &[
         "front-desk.md",
         include_str!("../../docs/book/src/front-desk.md"),
     ),
+    ("prices.md", include_str!("../../docs/book/src/prices.md")),
     (
         "first-call.md",
         include_str!("../../docs/book/src/first-call.md"),

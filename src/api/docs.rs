@@ -19,10 +19,16 @@ pub struct Guide {
 }
 
 /// Every migration guide, newest first.
-pub const GUIDES: &[Guide] = &[Guide {
-    slug: "event-feed-id",
-    markdown: include_str!("../../docs/api/migrations/event-feed-id.md"),
-}];
+pub const GUIDES: &[Guide] = &[
+    Guide {
+        slug: "reservation-nights",
+        markdown: include_str!("../../docs/api/migrations/reservation-nights.md"),
+    },
+    Guide {
+        slug: "event-feed-id",
+        markdown: include_str!("../../docs/api/migrations/event-feed-id.md"),
+    },
+];
 
 const CHANGELOG: &str = include_str!("../../docs/api/changelog.md");
 const VERSIONING: &str = include_str!("../../docs/api/versioning.md");

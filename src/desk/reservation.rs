@@ -100,6 +100,7 @@ pub const KINDS: &[&str] = &[
     "checked_in",
     "checked_out",
     "charge_added",
+    "restriction_overridden",
 ];
 
 /// What a history entry's values are read against: the rooms, room types and guests the

@@ -107,7 +107,15 @@ mod tests {
         assert!(!is_known_pattern("reservation.eaten"));
         assert_eq!(
             EventType::families(),
-            ["guest", "reservation", "invoice", "registration", "webhook"]
+            [
+                "guest",
+                "reservation",
+                "invoice",
+                "registration",
+                "webhook",
+                "rate_plan",
+                "rates"
+            ]
         );
     }
 

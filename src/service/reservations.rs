@@ -331,6 +331,7 @@ pub(crate) fn create_in(
         created_at: now.clone(),
         updated_at: now,
     };
+    nights::check_plan(tx, &r, &mut errs)?;
     check_stay(tx, &r, errs)?;
     let mut r = r;
     let today = today(tx)?;
@@ -338,9 +339,6 @@ pub(crate) fn create_in(
     let overridden = why.is_some() && nights::refused(tx, &r, today)?;
     nights::price(tx, &mut r, rate_given, why.is_some(), today)?;
     store::reservations::insert(tx, &r)?;
-    if let (true, Some(why)) = (overridden, &why) {
-        nights::record_override(tx, actor, &r, why)?;
-    }
     store::events::record(
         tx,
         actor,
@@ -348,6 +346,9 @@ pub(crate) fn create_in(
         &r.id,
         &snapshot(&r),
     )?;
+    if let (true, Some(why)) = (overridden, &why) {
+        nights::record_override(tx, actor, &r, why)?;
+    }
     Ok(r)
 }
 

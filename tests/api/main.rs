@@ -81,6 +81,7 @@ mod party_details;
 mod payment_method;
 mod privacy;
 mod promises;
+mod rates;
 mod refunds;
 mod registration;
 mod replication;

@@ -1,6 +1,7 @@
 //! The checks at the end of the year, on what the server answers (its lists), what the
 //! simulated authorities received and what the webhook receiver got, against what the run
-//! did: every night sold invoiced exactly once, extras and city tax billed once, the money
+//! did: every night sold invoiced exactly once at its plan's price for the night, extras and
+//! city tax billed once, the money
 //! balancing to the cent, gapless invoice and receipt numbers, every receipt fiscalized,
 //! every check-in registered, every event delivered.
 
@@ -44,8 +45,8 @@ impl Books {
     }
 }
 
-/// One accommodation line: nights, from, to.
-type Nights = (i64, NaiveDate, NaiveDate);
+/// One accommodation line: nights, from, to, price of each.
+type Nights = (i64, NaiveDate, NaiveDate, i64);
 
 /// Checks the invoices against the stays and the payments the run made (`paid_by_run`).
 pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> Books {
@@ -101,7 +102,10 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
             );
             if l["kind"] == "accommodation" {
                 match accommodation(desc, &l["quantity"]) {
-                    Some(n) => nights.entry(res).or_default().push(n),
+                    Some((q, from, to)) => {
+                        let price = l["unit_price"].as_i64().unwrap_or(-1);
+                        nights.entry(res).or_default().push((q, from, to, price));
+                    }
                     None => b.fail(format!("accommodation line not understood: {desc}")),
                 }
             } else if l["kind"] == "city_tax" {
@@ -149,11 +153,23 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
             continue;
         }
         let stayed = (s.departure - s.plan.arrival).num_days();
-        if billed != [(stayed, s.plan.arrival, s.departure)] {
+        if !tiles(&billed, s.plan.arrival, s.departure) {
             b.fail(format!(
                 "{id}: {stayed} nights from {} to {}, invoiced {billed:?}",
                 s.plan.arrival, s.departure
             ));
+        }
+        for &(_, from, to, price) in &billed {
+            let mut night = from;
+            while night < to {
+                let want = night_price(s, night);
+                if want != price {
+                    b.fail(format!(
+                        "{id}: the night of {night} costs {want}, billed {price}"
+                    ));
+                }
+                night = night.succ_opt().unwrap_or(to);
+            }
         }
         b.nights_sold += stayed;
         if extras.get(id).copied().unwrap_or(0) != s.extras {
@@ -174,6 +190,31 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
     b
 }
 
+/// Whether the lines cover the nights from `arrival` to `departure` exactly once, in runs
+/// that follow each other.
+fn tiles(lines: &[Nights], arrival: NaiveDate, departure: NaiveDate) -> bool {
+    let mut sorted = lines.to_vec();
+    sorted.sort_by_key(|l| l.1);
+    let mut at = arrival;
+    for &(q, from, to, _) in &sorted {
+        if from != at || (to - from).num_days() != q || q < 1 {
+            return false;
+        }
+        at = to;
+    }
+    at == departure
+}
+
+/// What the hotel's calendar asks for a night of `s`: the flexible plan's price for the
+/// room type, or the plan's share of it.
+fn night_price(s: &Stay, night: NaiveDate) -> i64 {
+    let flexible = crate::plan::price(s.plan.room_type, night);
+    match crate::plan::RATE_PLANS[s.plan.rate_plan].2 {
+        None => flexible,
+        Some(bp) => flexible * (10_000 + bp) / 10_000,
+    }
+}
+
 /// Persons 12 or older on arrival × nights (at most 7) × 1.80.
 fn expected_city_tax(s: &Stay, nights: i64) -> i64 {
     let (amount, max_nights, exempt_under) = CITY_TAX;
@@ -189,7 +230,7 @@ fn expected_city_tax(s: &Stay, nights: i64) -> i64 {
 /// The accommodation line, Croatian (`Smještaj, soba 101: 3 noćenja od 10.12.2026. do
 /// 13.12.2026.`) or Italian (`Pernottamento, camera 101: 3 notti dal 10/12/2026 al
 /// 13/12/2026`).
-fn accommodation(desc: &str, quantity: &Value) -> Option<Nights> {
+fn accommodation(desc: &str, quantity: &Value) -> Option<(i64, NaiveDate, NaiveDate)> {
     let (from, to, format) = match desc.rsplit_once(" od ") {
         Some((_, rest)) => {
             let (a, b) = rest.split_once(" do ")?;

@@ -2,13 +2,15 @@
 //! `authorities`): its name, room types and rooms, and a city tax. Also the guests' records,
 //! with what both countries' registration offices ask.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::{Datelike, Days, NaiveDate};
 use rand::Rng;
 use rand::rngs::StdRng;
 use serde_json::{Value, json};
 
 use crate::country::Country;
-use crate::plan::ROOM_TYPES;
+use crate::plan::{
+    HIGH_SEASON_MIN_STAY, RATE_PLANS, ROOM_TYPES, new_year_min_stay, price, weekend,
+};
 use crate::support::TestApp;
 use crate::support::registration::italian;
 
@@ -23,6 +25,8 @@ pub struct Room {
 pub struct Built {
     /// Room type ids, in [`ROOM_TYPES`] order.
     pub room_types: Vec<String>,
+    /// Per room type, its plans' ids in [`RATE_PLANS`] order.
+    pub rate_plans: Vec<Vec<String>>,
     pub rooms: Vec<Room>,
 }
 
@@ -73,9 +77,91 @@ pub async fn build(app: &TestApp, rooms: usize, country: Country) -> Built {
         }
         room_types.push(id);
     }
+    let mut rate_plans = Vec::new();
+    for (i, id) in room_types.iter().enumerate() {
+        rate_plans.push(plans(app, id, ROOM_TYPES[i].3).await);
+    }
     Built {
         room_types,
+        rate_plans,
         rooms: built,
+    }
+}
+
+/// The room type's plans: the flexible one with its own prices (free cancellation until the
+/// day before), and the non-refundable one 10 % cheaper.
+async fn plans(app: &TestApp, room_type: &str, base_rate: i64) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for (code, name, derived) in RATE_PLANS {
+        let mut body = json!({"room_type_id": room_type, "code": code, "name": {"en": name}});
+        match derived {
+            None => body["default_price"] = json!(base_rate),
+            Some(percent) => {
+                body["parent_id"] = json!(ids[0]);
+                body["derivation"] = json!({"kind": "percent", "value": percent});
+                body["cancellation"] = json!({"fee": "all"});
+            }
+        }
+        ids.push(app.post("/v1/rate-plans", body).await.expect(201).id());
+    }
+    ids
+}
+
+/// Sets every plan's calendar from `first` to `last`: the flexible plan's price by season
+/// and weekday ([`price`]), and on every plan the high season's and New Year's minimum
+/// stays.
+pub async fn price_calendar(app: &TestApp, built: &Built, first: NaiveDate, last: NaiveDate) {
+    let mut start = first;
+    while start <= last {
+        let next_month = NaiveDate::from_ymd_opt(
+            start.year() + i32::from(start.month() == 12),
+            start.month() % 12 + 1,
+            1,
+        )
+        .unwrap();
+        let end = (next_month - Days::new(1)).min(last);
+        let mut days = start.iter_days().take_while(|d| *d <= end);
+        let weekday = days.clone().find(|d| !weekend(*d)).unwrap_or(start);
+        let saturday = days.find(|d| weekend(*d)).unwrap_or(start);
+        let (high_months, high_min) = HIGH_SEASON_MIN_STAY;
+        for (rt, plans) in built.rate_plans.iter().enumerate() {
+            for (body, ok) in [
+                (json!({"price": price(rt, weekday)}), true),
+                (
+                    json!({"price": price(rt, saturday), "weekdays": ["fri", "sat"]}),
+                    true,
+                ),
+            ] {
+                let mut body = body;
+                body["rate_plan_id"] = json!(plans[0]);
+                body["from"] = json!(start.to_string());
+                body["to"] = json!(end.to_string());
+                let r = app.put("/v1/rates", body).await;
+                assert_eq!(r.status == 200, ok, "{}", r.text);
+            }
+            for plan in plans {
+                let mut restrictions = Vec::new();
+                if high_months.contains(&start.month()) {
+                    restrictions.push((start, end, high_min));
+                }
+                if start.month() == 12 {
+                    let eve = NaiveDate::from_ymd_opt(start.year(), 12, 30).unwrap();
+                    if let Some(min) = new_year_min_stay(eve) {
+                        restrictions.push((eve.max(start), end, min));
+                    }
+                }
+                for (from, to, min) in restrictions.into_iter().filter(|r| r.0 <= r.1) {
+                    app.put(
+                        "/v1/rates",
+                        json!({"rate_plan_id": plan, "from": from.to_string(),
+                               "to": to.to_string(), "min_stay_arrival": min}),
+                    )
+                    .await
+                    .expect(200);
+                }
+            }
+        }
+        start = next_month;
     }
 }
 

@@ -73,6 +73,9 @@ async fn year(country: Country) {
     let api = api::Api::new(&app);
     let mut feed = settle::Feed::start(&api).await;
     let hotel = hotel::build(&app, rooms, country).await;
+    // Bookings come up to 240 days ahead of the last day, stays last up to two weeks.
+    let last = first + Days::new(days + 260);
+    hotel::price_calendar(&app, &hotel, first, last).await;
     let desk = settle::Desk::open(&app).await;
 
     let rng = rand::rngs::StdRng::seed_from_u64(seed);

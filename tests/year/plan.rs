@@ -15,6 +15,40 @@ pub const ROOM_TYPES: [(&str, &str, i64, i64, f64); 4] = [
     ("STE", "Suite", 2, 21000, 0.10),
 ];
 
+/// The plans every room type is sold on: code, English name, and how its price follows the
+/// flexible plan's (hundredths of a percent; `None`: its own prices).
+pub const RATE_PLANS: [(&str, &str, Option<i64>); 2] = [
+    ("FLEX", "Flexible", None),
+    ("NR", "Non-refundable", Some(-1000)),
+];
+
+/// Arrivals in these months must stay at least this long (high season).
+pub const HIGH_SEASON_MIN_STAY: ([u32; 2], i64) = ([7, 8], 3);
+
+/// New Year's Eve and the night before: arrivals stay at least two nights.
+pub fn new_year_min_stay(night: NaiveDate) -> Option<i64> {
+    (night.month() == 12 && night.day() >= 30).then_some(2)
+}
+
+/// The flexible plan's price of `room_type` on `night`: the room type's rate moved by the
+/// season of the month, rounded to the euro, 10 % more (again to the euro) on Friday and
+/// Saturday nights.
+pub fn price(room_type: usize, night: NaiveDate) -> i64 {
+    let season = SEASON[night.month0() as usize];
+    let base = ROOM_TYPES[room_type].3 as f64;
+    let euros = (base * (0.75 + 0.5 * season) / 100.0).round();
+    if weekend(night) {
+        (euros * 1.1).round() as i64 * 100
+    } else {
+        euros as i64 * 100
+    }
+}
+
+/// Friday and Saturday nights.
+pub fn weekend(night: NaiveDate) -> bool {
+    matches!(night.weekday(), chrono::Weekday::Fri | chrono::Weekday::Sat)
+}
+
 /// Demand by month of arrival, relative to the busiest month.
 const SEASON: [f64; 12] = [
     0.45, 0.50, 0.60, 0.75, 0.85, 0.95, 1.0, 1.0, 0.85, 0.70, 0.50, 0.60,
@@ -44,7 +78,8 @@ pub struct Booking {
     pub room_type: usize,
     pub adults: usize,
     pub children: Vec<NaiveDate>,
-    pub nightly_rate: i64,
+    /// Index into [`RATE_PLANS`].
+    pub rate_plan: usize,
     pub source: &'static str,
     pub fate: Fate,
     /// Books again under an earlier guest's record.
@@ -145,10 +180,6 @@ fn booking(rng: &mut StdRng, made: NaiveDate, arrival: NaiveDate, source: &'stat
     let children = (0..kids)
         .map(|_| arrival - Days::new(365 * rng.gen_range(2..14) + rng.gen_range(0..300)))
         .collect();
-    let season = SEASON[arrival.month0() as usize];
-    let base = ROOM_TYPES[room_type].3 as f64;
-    // Rates follow the season, rounded to the euro.
-    let nightly_rate = ((base * (0.75 + 0.5 * season)) / 100.0).round() as i64 * 100;
     let lead = (arrival - made).num_days();
     let fate = match rng.gen_range(0..1000) {
         0..150 if lead >= 2 => Fate::Cancels(made + Days::new(rng.gen_range(1..lead as u64))),
@@ -171,7 +202,7 @@ fn booking(rng: &mut StdRng, made: NaiveDate, arrival: NaiveDate, source: &'stat
         room_type,
         adults,
         children,
-        nightly_rate,
+        rate_plan: usize::from(rng.gen_bool(0.25)),
         source,
         fate,
         returning: rng.gen_bool(0.08),

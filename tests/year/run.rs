@@ -52,6 +52,8 @@ impl Stay {
 pub struct Tally {
     pub requested: u64,
     pub refused_full: u64,
+    /// Refused by the plan's minimum stay (high season, New Year).
+    pub refused_min_stay: u64,
     pub walk_ins: u64,
     pub cancelled: u64,
     pub no_shows: u64,
@@ -286,10 +288,11 @@ impl<'a> Run<'a> {
                 ));
             }
             let room_type = self.hotel.room_types[b.room_type].clone();
-            work.push((b, returning, bodies, room_type));
+            let plan = self.hotel.rate_plans[b.room_type][b.rate_plan].clone();
+            work.push((b, returning, bodies, (room_type, plan)));
         }
         let api = self.api;
-        let booked = each(work, |(b, returning, bodies, room_type)| async move {
+        let booked = each(work, |(b, returning, bodies, (room_type, plan))| async move {
             let mut guests: Vec<String> = returning.into_iter().collect();
             for body in bodies {
                 guests.push(api.post("/v1/guests", body, &[201]).await?.id());
@@ -300,18 +303,19 @@ impl<'a> Run<'a> {
                     "/v1/reservations",
                     json!({"primary_guest_id": guests[0], "guest_ids": guests, "room_type_id": room_type,
                            "arrival": b.arrival, "departure": departure, "adults": b.adults,
-                           "children": b.children.len(), "nightly_rate": b.nightly_rate,
+                           "children": b.children.len(), "rate_plan_id": plan,
                            "source": b.source}),
                     &[201, 409],
                 )
                 .await?;
             if r.status == 409 {
-                if r.body["code"] != "no_availability" {
+                let code = r.body["code"].as_str().unwrap_or_default().to_string();
+                if !["no_availability", "min_stay"].contains(&code.as_str()) {
                     api.unexpected(format!("booking refused: {}", r.body));
                 }
-                return Some(None);
+                return Some(Err(code));
             }
-            Some(Some(Stay {
+            Some(Ok(Stay {
                 id: r.id(),
                 guests,
                 departure,
@@ -325,8 +329,9 @@ impl<'a> Run<'a> {
         .await;
         for outcome in booked.into_iter().flatten() {
             match outcome {
-                Some(stay) => self.stays.push(stay),
-                None => self.tally.refused_full += 1,
+                Ok(stay) => self.stays.push(stay),
+                Err(code) if code == "min_stay" => self.tally.refused_min_stay += 1,
+                Err(_) => self.tally.refused_full += 1,
             }
         }
     }

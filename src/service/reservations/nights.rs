@@ -12,7 +12,7 @@ use crate::db::Tx;
 use crate::domain::history::Note;
 use crate::domain::stay::StayDates;
 use crate::error::{AppError, AppResult, FieldError};
-use crate::model::{Actor, NightPrice, RatePlan, Reservation, at_rate, snapshot};
+use crate::model::{Actor, NightPrice, RatePlan, Reservation, at_rate};
 use crate::service::offers::price_booking;
 use crate::service::rates::Party;
 use crate::store;
@@ -41,6 +41,16 @@ fn plan_for(tx: &Tx, id: &str, r: &Reservation) -> AppResult<RatePlan> {
         )),
         Some(p) => Ok(p),
     }
+}
+
+/// Adds the field error of `r`'s plan, if it is not one of its room type's.
+pub(super) fn check_plan(tx: &Tx, r: &Reservation, errs: &mut Vec<FieldError>) -> AppResult<()> {
+    if let Some(id) = &r.rate_plan_id
+        && let Err(e) = plan_for(tx, id, r)
+    {
+        errs.extend(e.errors);
+    }
+    Ok(())
 }
 
 /// The day a reservation was booked, for the advance-booking rules.
@@ -134,10 +144,16 @@ pub(super) fn reprice(
     Ok(())
 }
 
-/// Keeps in `r`'s history that staff booked it past the plan's restrictions, and why.
+/// Keeps in `r`'s history that staff booked it past the plan's restrictions, and why (as
+/// the change `override_reason`), after the booking's own entry.
 pub(super) fn record_override(tx: &Tx, actor: &Actor, r: &Reservation, why: &str) -> AppResult<()> {
     let kind = Note::RestrictionOverridden.as_str();
-    store::history::record_text(tx, actor, kind, &r.id, &snapshot(r), why, None)
+    let change = crate::domain::history::Change {
+        field: "override_reason".into(),
+        from: serde_json::Value::Null,
+        to: serde_json::Value::String(why.to_string()),
+    };
+    store::history::note(tx, actor, kind, &r.id, &[change], None)
 }
 
 /// Whether the plan's restrictions would refuse `r` (for an override to be worth keeping).
