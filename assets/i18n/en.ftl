@@ -1038,6 +1038,7 @@ problem-amounts-too-large = the amounts are too large to invoice
 problem-room-exists = A room numbered "{ $number }" already exists.
 problem-room-type-exists = A room type with the code "{ $code }" already exists.
 problem-rate-plan-exists = This room type already has a rate plan with the code "{ $code }".
+problem-extra-exists = An extra with the code "{ $code }" already exists.
 problem-rate-plan-has-children = Other plans take their prices from this one ({ $codes }): it cannot take its prices from another plan.
 problem-rate-plan-not-sold = The rate plan "{ $code }" is not on sale.
 problem-stop-sell = This plan is not sold on { $nights }.

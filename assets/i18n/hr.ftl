@@ -1057,6 +1057,7 @@ problem-amounts-too-large = iznosi su preveliki za račun
 problem-room-exists = Soba broj { $number } već postoji.
 problem-room-type-exists = Vrsta sobe s oznakom { $code } već postoji.
 problem-rate-plan-exists = Ova vrsta sobe već ima cjenik s oznakom "{ $code }".
+problem-extra-exists = Dodatna usluga s oznakom "{ $code }" već postoji.
 problem-rate-plan-has-children = Drugi cjenici preuzimaju cijene od ovoga ({ $codes }): ne može i sam preuzimati cijene od drugog.
 problem-rate-plan-not-sold = Cjenik "{ $code }" nije u prodaji.
 problem-stop-sell = Ovaj cjenik nije u prodaji { $nights }.

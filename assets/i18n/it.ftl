@@ -1037,6 +1037,7 @@ problem-amounts-too-large = gli importi sono troppo grandi per una fattura
 problem-room-exists = Esiste già una camera numero { $number }.
 problem-room-type-exists = Esiste già una tipologia di camera con il codice { $code }.
 problem-rate-plan-exists = Questa tipologia ha già una tariffa con il codice "{ $code }".
+problem-extra-exists = Esiste già un extra con il codice "{ $code }".
 problem-rate-plan-has-children = Altre tariffe derivano i prezzi da questa ({ $codes }): non può derivare da un'altra tariffa.
 problem-rate-plan-not-sold = La tariffa "{ $code }" non è in vendita.
 problem-stop-sell = Questa tariffa non è in vendita il { $nights }.

@@ -8,6 +8,7 @@ mod compliance;
 pub mod docs;
 pub mod edge;
 mod events;
+mod extras;
 mod guests;
 mod history;
 pub mod idempotency;
@@ -117,6 +118,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         room_types::RoomTypesApi,
         rooms::RoomsApi,
         rates::RatesApi,
+        extras::ExtrasApi,
         guests::GuestsApi,
         reservations::ReservationsApi,
         stays::StaysApi,

@@ -126,6 +126,7 @@ macro_rules! versioned {
 versioned! {
     crate::model::RoomType => "room-types",
     crate::model::RatePlan => "rate-plans",
+    crate::model::Extra => "extras",
     crate::model::Room => "rooms",
     crate::model::Guest => "guests",
     crate::model::Reservation => "reservations",

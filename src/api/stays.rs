@@ -31,7 +31,7 @@ pub enum CheckedOut {
 
 /// A charge added to the folio.
 #[derive(ApiResponse)]
-pub enum ChargeAdded {
+pub(super) enum ChargeAdded {
     /// Added. Charges never change, so they carry no version.
     #[oai(status = 201)]
     Created(Json<Charge>, #[oai(header = "Location")] String),

@@ -9,6 +9,7 @@ pub mod availability;
 pub mod board;
 pub mod digest;
 pub mod events;
+pub mod extras;
 pub mod history;
 pub mod iban;
 pub mod invoice;

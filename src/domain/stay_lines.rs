@@ -5,7 +5,7 @@
 use chrono::NaiveDate;
 
 /// The language of an invoice's own lines, by the property's country.
-fn language(country: Option<&str>) -> &'static str {
+pub fn language(country: Option<&str>) -> &'static str {
     match country {
         Some("IT") | Some("SM") | Some("VA") => "it",
         Some("HR") => "hr",

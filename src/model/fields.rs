@@ -348,6 +348,8 @@ prefixes! {
     InvoicePrefix = "inv" => InvoiceId;
     /// A rate plan id.
     RatePlanPrefix = "rp" => RatePlanId;
+    /// An extra id.
+    ExtraPrefix = "ext" => ExtraId;
 }
 
 macro_rules! into_string {

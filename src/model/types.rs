@@ -16,6 +16,7 @@ use crate::domain::enums::{
     FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind, JobStatus,
     LineKind, PaymentKind, PaymentMethod, RowStatus, Source, SubmissionKind, SubmissionStatus,
 };
+use crate::domain::extras::ExtraUnit;
 use crate::domain::policy::{DepositKind, FeeKind};
 use crate::domain::pricing::{DerivationKind, Weekday};
 use crate::domain::reservation::Status;
@@ -189,7 +190,8 @@ enum_glue!(
     DerivationKind,
     FeeKind,
     DepositKind,
-    Weekday
+    Weekday,
+    ExtraUnit
 );
 
 impl FromSql for Date {

@@ -16,6 +16,11 @@ pub enum RatesRefusal {
         /// The code.
         code: String,
     },
+    /// A second extra with a code already used.
+    ExtraExists {
+        /// The code.
+        code: String,
+    },
     /// A plan others are derived from cannot become derived itself.
     HasChildren {
         /// The derived plans' codes.
@@ -40,6 +45,13 @@ impl RatesRefusal {
                 "already_exists",
                 said(
                     "problem-rate-plan-exists",
+                    vec![("code", Value::Text(code.clone()))],
+                ),
+            ),
+            Self::ExtraExists { code } => conflict(
+                "already_exists",
+                said(
+                    "problem-extra-exists",
                     vec![("code", Value::Text(code.clone()))],
                 ),
             ),
@@ -108,6 +120,7 @@ impl RatesRefusal {
         let s = |v: &str| v.to_string();
         vec![
             Self::PlanExists { code: s("FLEX") },
+            Self::ExtraExists { code: s("PARK") },
             Self::HasChildren { codes: s("NR, BB") },
             Self::NotSold { code: s("FLEX") },
             Self::Restricted(Reason::StopSell(vec![d])),

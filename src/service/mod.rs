@@ -21,6 +21,7 @@ pub mod doctor;
 pub mod einvoice_payments;
 pub mod einvoices;
 pub mod events;
+pub mod extras;
 pub mod feed;
 pub mod guests;
 pub mod history;

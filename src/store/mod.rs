@@ -9,6 +9,7 @@ pub mod desk;
 pub mod desk_views;
 pub mod einvoices;
 pub mod events;
+pub mod extras;
 pub mod fiscal;
 pub mod grants;
 pub mod guests;

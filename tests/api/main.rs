@@ -54,6 +54,7 @@ mod eracun;
 mod events;
 mod evisitor;
 mod evisitor_faults;
+mod extras;
 mod feed;
 mod fiscal;
 mod fiscal_faults;

@@ -1,0 +1,109 @@
+//! The extras catalogue: created, changed, refused where it must be, and put on a folio
+//! from the catalogue with as many units as the stay makes, billed with the stay.
+
+use serde_json::json;
+
+use crate::support::{day, spawn_app};
+
+#[tokio::test]
+async fn extras_go_on_the_folio_by_their_unit_and_are_billed_with_the_stay() {
+    let app = spawn_app().await;
+    let rt = app.room_type("TWN", 3).await;
+    let room = app.room("301", &rt).await;
+    let guest = app.guest("Luca", "Bianchi").await;
+    let extra = |code: &str, name: &str, price: i64, unit: &str| {
+        json!({"code": code, "name": {"en": name, "it": format!("{name} (it)")},
+               "price": price, "tax_rate": 1000, "unit": unit})
+    };
+    let breakfast = app
+        .post(
+            "/v1/extras",
+            extra("BRK", "Breakfast", 1200, "per_person_night"),
+        )
+        .await
+        .expect(201)
+        .id();
+    let parking = app
+        .post("/v1/extras", extra("PARK", "Parking", 1500, "per_night"))
+        .await
+        .expect(201)
+        .id();
+    let late = app
+        .post(
+            "/v1/extras",
+            extra("LATE", "Late check-out", 3000, "per_stay"),
+        )
+        .await
+        .expect(201)
+        .id();
+    app.post("/v1/extras", extra("PARK", "Again", 1, "per_stay"))
+        .await
+        .problem(409, "already_exists");
+    let r = app
+        .post(
+            "/v1/extras",
+            json!({"code": "x y", "name": {}, "price": -1, "unit": "per_week"}),
+        )
+        .await
+        .problem(422, "validation_failed");
+    let fields: Vec<String> = r.fields().into_iter().map(|(f, _)| f).collect();
+    assert_eq!(fields, ["code", "name.en", "price", "unit"]);
+    assert_eq!(app.all("/v1/extras").await.len(), 3);
+
+    let res = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": guest, "room_type_id": rt, "room_id": room,
+                   "arrival": day(0), "departure": day(3), "adults": 2, "nightly_rate": 9000}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let path = format!("/v1/reservations/{res}/extras");
+    let order = |extra: &str, count: Option<i64>| {
+        let mut body = json!({"extra_id": extra});
+        if let Some(c) = count {
+            body["count"] = json!(c);
+        }
+        app.post(&path, body)
+    };
+    let b = order(&breakfast, None).await.expect(201).body;
+    assert_eq!(
+        (b["quantity"].as_i64(), b["unit_price"].as_i64()),
+        (Some(6), Some(1200))
+    );
+    assert_eq!(
+        b["description"], "Breakfast",
+        "the property's language (English here)"
+    );
+    assert_eq!(b["service_date"], day(0), "the arrival, before check-in");
+    let p = order(&parking, Some(2)).await.expect(201).body;
+    assert_eq!(p["quantity"], 6, "two places, three nights");
+    order(&late, None).await.expect(201);
+    // An extra no longer offered is refused at its field.
+    app.put(&format!("/v1/extras/{late}"), json!({"active": false}))
+        .await
+        .expect(200);
+    let r = order(&late, None).await.problem(422, "validation_failed");
+    assert_eq!(r.fields()[0].0, "extra_id");
+    // Billed with the stay: 270.00 + 72.00 + 90.00 + 30.00.
+    app.post("/v1/check-in", json!({"reservation_id": res}))
+        .await
+        .expect(200);
+    app.set_today(3);
+    let out = app
+        .post(
+            "/v1/check-out",
+            json!({"reservation_id": res, "payment_method": "cash"}),
+        )
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(
+        out["invoice"]["totals"]["gross"],
+        27000 + 7200 + 9000 + 3000
+    );
+    order(&breakfast, None)
+        .await
+        .problem(409, "invalid_state_transition");
+}
