@@ -686,6 +686,50 @@ settings-changed-meanwhile = Someone else saved the settings a moment ago. What 
 flash-settings-saved = The settings are saved.
 nav-rooms = Rooms
 admin-rooms-about = Room types with their guests and rate, and the rooms: add them, change them, take a room out of order.
+nav-rates = Rates
+admin-rates-about = Prices and restrictions of every rate plan, night by night: see two weeks at a glance and change a range at once.
+rates-title = Rates
+rates-nav = Move through the calendar
+rates-earlier = ← Two weeks earlier
+rates-later = Two weeks later →
+rates-none = No rate plans yet. Create them through the API (/v1/rate-plans); each room type needs at least one to be sold.
+rates-plan = Room and plan
+rates-stopped = Not sold
+rates-min-stay = { $count ->
+        [one] from 1 night
+       *[other] min. { $count } nights
+    }
+rates-min-through = { $count ->
+        [one] through: 1 night
+       *[other] through: min. { $count } nights
+    }
+rates-max-stay = { $count ->
+        [one] max. 1 night
+       *[other] max. { $count } nights
+    }
+rates-no-arrival = no arrivals
+rates-no-departure = no departures
+rates-change = Change prices and restrictions
+rates-from = First night
+rates-to = Last night
+rates-weekdays = On these days
+rates-day-mon = Mon
+rates-day-tue = Tue
+rates-day-wed = Wed
+rates-day-thu = Thu
+rates-day-fri = Fri
+rates-day-sat = Sat
+rates-day-sun = Sun
+rates-price = Price per night
+rates-leave = leave as it is
+rates-min-stay-field = Minimum stay when arriving
+rates-min-stay-hint = In nights; 0 removes it.
+rates-closed_to_arrival = Arrivals
+rates-stop_sell = Sales
+rates-keep = Leave as it is
+rates-on = Closed
+rates-off = Open
+rates-save = Save the nights
 rooms-title = Rooms
 rooms-types-heading = Room types
 rooms-no-types = No room types yet. Add the first one below: a double, a single, a suite.
@@ -713,6 +757,7 @@ flash-room-type-added = The room type is added.
 flash-room-room-added = The room is added.
 flash-room-type-saved = The room type is saved.
 flash-room-room-saved = The room is saved.
+flash-rates-changed = Done. The nights are saved; bookings already made keep their prices.
 nav-clients = API clients and devices
 admin-clients-about = The programs and devices that use innkeep's API: a channel manager, an accounting link, a kiosk. Register one, limit it, revoke it, approve a kiosk's code.
 clients-title = API clients and devices

@@ -702,6 +702,50 @@ settings-changed-meanwhile = Netko je upravo spremio postavke. Ono što ste upis
 flash-settings-saved = Postavke su spremljene.
 nav-rooms = Sobe
 admin-rooms-about = Vrste soba s brojem gostiju i cijenom te sobe: dodajte ih, mijenjajte, stavite sobu izvan funkcije.
+nav-rates = Cijene
+admin-rates-about = Cijene i ograničenja svakog cjenika, noć po noć: dva tjedna na jedan pogled i promjena cijelog razdoblja odjednom.
+rates-title = Cijene
+rates-nav = Kretanje kalendarom
+rates-earlier = ← Dva tjedna ranije
+rates-later = Dva tjedna kasnije →
+rates-none = Još nema cjenika. Napravite ih preko API-ja (/v1/rate-plans); svaka vrsta sobe treba barem jedan da bi se prodavala.
+rates-plan = Soba i cjenik
+rates-stopped = Nije u prodaji
+rates-min-stay = { $count ->
+        [one] od 1 noćenja
+       *[other] min. { $count } noćenja
+    }
+rates-min-through = { $count ->
+        [one] tko ostaje: 1 noćenje
+       *[other] tko ostaje: min. { $count } noćenja
+    }
+rates-max-stay = { $count ->
+        [one] najviše 1 noćenje
+       *[other] najviše { $count } noćenja
+    }
+rates-no-arrival = bez dolazaka
+rates-no-departure = bez odlazaka
+rates-change = Promijeni cijene i ograničenja
+rates-from = Prva noć
+rates-to = Zadnja noć
+rates-weekdays = Ovim danima
+rates-day-mon = Pon
+rates-day-tue = Uto
+rates-day-wed = Sri
+rates-day-thu = Čet
+rates-day-fri = Pet
+rates-day-sat = Sub
+rates-day-sun = Ned
+rates-price = Cijena po noći
+rates-leave = ostavi kako jest
+rates-min-stay-field = Najkraći boravak pri dolasku
+rates-min-stay-hint = U noćenjima; 0 ga uklanja.
+rates-closed_to_arrival = Dolasci
+rates-stop_sell = Prodaja
+rates-keep = Ostavi kako jest
+rates-on = Zatvoreno
+rates-off = Otvoreno
+rates-save = Spremi noći
 rooms-title = Sobe
 rooms-types-heading = Vrste soba
 rooms-no-types = Još nema vrsta soba. Dodajte prvu ispod: dvokrevetnu, jednokrevetnu, apartman.
@@ -729,6 +773,7 @@ flash-room-type-added = Vrsta sobe je dodana.
 flash-room-room-added = Soba je dodana.
 flash-room-type-saved = Vrsta sobe je spremljena.
 flash-room-room-saved = Soba je spremljena.
+flash-rates-changed = Gotovo. Noći su spremljene; već napravljene rezervacije zadržavaju svoje cijene.
 nav-clients = API klijenti i uređaji
 admin-clients-about = Programi i uređaji koji koriste innkeepov API: channel manager, veza s knjigovodstvom, kiosk. Registrirajte jedan, ograničite ga, opozovite, odobrite kod kioska.
 clients-title = API klijenti i uređaji

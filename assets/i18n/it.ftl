@@ -684,6 +684,50 @@ settings-changed-meanwhile = Qualcun altro ha appena salvato le impostazioni. Qu
 flash-settings-saved = Le impostazioni sono salvate.
 nav-rooms = Camere
 admin-rooms-about = Le tipologie con ospiti e tariffa, e le camere: aggiungile, modificale, metti una camera fuori servizio.
+nav-rates = Tariffe
+admin-rates-about = Prezzi e restrizioni di ogni tariffa, notte per notte: due settimane in un colpo d'occhio e un intervallo cambiato in una volta.
+rates-title = Tariffe
+rates-nav = Scorri il calendario
+rates-earlier = ← Due settimane prima
+rates-later = Due settimane dopo →
+rates-none = Nessuna tariffa ancora. Creale con l'API (/v1/rate-plans); ogni tipologia ne richiede almeno una per essere venduta.
+rates-plan = Camera e tariffa
+rates-stopped = Non in vendita
+rates-min-stay = { $count ->
+        [one] da 1 notte
+       *[other] min. { $count } notti
+    }
+rates-min-through = { $count ->
+        [one] chi resta: 1 notte
+       *[other] chi resta: min. { $count } notti
+    }
+rates-max-stay = { $count ->
+        [one] max. 1 notte
+       *[other] max. { $count } notti
+    }
+rates-no-arrival = niente arrivi
+rates-no-departure = niente partenze
+rates-change = Cambia prezzi e restrizioni
+rates-from = Prima notte
+rates-to = Ultima notte
+rates-weekdays = In questi giorni
+rates-day-mon = Lun
+rates-day-tue = Mar
+rates-day-wed = Mer
+rates-day-thu = Gio
+rates-day-fri = Ven
+rates-day-sat = Sab
+rates-day-sun = Dom
+rates-price = Prezzo per notte
+rates-leave = lascia com'è
+rates-min-stay-field = Soggiorno minimo all'arrivo
+rates-min-stay-hint = In notti; 0 lo toglie.
+rates-closed_to_arrival = Arrivi
+rates-stop_sell = Vendite
+rates-keep = Lascia com'è
+rates-on = Chiuso
+rates-off = Aperto
+rates-save = Salva le notti
 rooms-title = Camere
 rooms-types-heading = Tipologie di camera
 rooms-no-types = Non ci sono ancora tipologie. Aggiungi la prima qui sotto: una doppia, una singola, una suite.
@@ -711,6 +755,7 @@ flash-room-type-added = La tipologia è aggiunta.
 flash-room-room-added = La camera è aggiunta.
 flash-room-type-saved = La tipologia è salvata.
 flash-room-room-saved = La camera è salvata.
+flash-rates-changed = Fatto. Le notti sono salvate; le prenotazioni già fatte mantengono i loro prezzi.
 nav-clients = Client API e dispositivi
 admin-clients-about = I programmi e i dispositivi che usano l'API di innkeep: un channel manager, un collegamento con il commercialista, un totem. Registrane uno, limitalo, revocalo, approva il codice di un totem.
 clients-title = Client API e dispositivi

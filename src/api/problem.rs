@@ -173,6 +173,8 @@ error_set! {
     GetErrors = [404];
     /// Reads whose query is checked (a range, a stay).
     QueryErrors = [422];
+    /// Bulk edits with a body, of no one resource (the price calendar).
+    EditErrors = [413, 415, 422];
     /// Creations.
     CreateErrors = [409, 413, 415, 422];
     /// Updates with If-Match.

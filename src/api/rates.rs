@@ -8,7 +8,9 @@ use poem_openapi::payload::Json;
 use super::Tag;
 use super::input::Body;
 use super::pagination::{CursorKey, Filters, ListRequest};
-use super::problem::{ApiError, CreateErrors, GetErrors, ListErrors, QueryErrors, UpdateErrors};
+use super::problem::{
+    ApiError, CreateErrors, EditErrors, GetErrors, ListErrors, QueryErrors, UpdateErrors,
+};
 use super::responses::{Created, Tagged};
 use super::security::{Scope, Token};
 use crate::model::{
@@ -157,7 +159,7 @@ impl RatesApi {
         svc: Data<&Services>,
         #[oai(scope = "Scope::RatesWrite")] token: Token,
         body: Body<RatesUpdate>,
-    ) -> Result<Json<RateCalendar>, ApiError<QueryErrors>> {
+    ) -> Result<Json<RateCalendar>, ApiError<EditErrors>> {
         Ok(Json(
             service::rates::update(svc.0, &token.0.principal, body.0).await?,
         ))

@@ -16,6 +16,7 @@ use crate::domain::scopes::Scope;
 const SECTIONS: &[(&str, &str, &str)] = &[
     ("/admin/settings", "nav-settings", "admin-settings-about"),
     ("/admin/rooms", "nav-rooms", "admin-rooms-about"),
+    ("/admin/rates", "nav-rates", "admin-rates-about"),
     ("/admin/staff", "nav-staff", "admin-staff-about"),
     ("/admin/clients", "nav-clients", "admin-clients-about"),
     ("/admin/webhooks", "nav-webhooks", "admin-webhooks-about"),

@@ -35,6 +35,7 @@ pub mod new_reservation;
 pub mod once;
 pub mod party_form;
 pub mod places;
+pub mod rates_admin;
 pub mod rendered;
 pub mod reservation;
 pub mod reservation_change;
@@ -222,6 +223,7 @@ pub const FLASHES: &[&str] = &[
     "language-saved",
     "staff-language",
     "staff-operator-mark",
+    "rates-changed",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

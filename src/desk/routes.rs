@@ -114,6 +114,10 @@ pub fn mount(r: Route) -> Route {
             poem::get(super::rooms_admin::room_page).post(super::rooms_admin::save_room),
         )
         .at(
+            "/admin/rates",
+            poem::get(super::rates_admin::show).post(super::rates_admin::save),
+        )
+        .at(
             "/admin/room-types",
             poem::post(super::rooms_admin::add_type),
         )

@@ -40,6 +40,7 @@ mod desk_operator;
 mod desk_party;
 mod desk_places;
 mod desk_privacy;
+mod desk_rates;
 mod desk_reservations;
 mod desk_rooms_admin;
 mod desk_rt;

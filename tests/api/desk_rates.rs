@@ -1,0 +1,163 @@
+//! Administration › Rates at the desk: the grid of plans over two weeks with each night's
+//! price and restrictions in words, a range changed on chosen weekdays from the form, a
+//! refusal shown next to its field with what was typed kept, other roles refused; and in a
+//! real browser, with axe and a screenshot.
+
+use fantoccini::Locator;
+use serde_json::json;
+
+use crate::support::browser::chrome;
+use crate::support::desk::{Browser, staff};
+use crate::support::{TestApp, day, spawn_app};
+
+/// A double room with a flexible plan and a non-refundable one 10 % cheaper: the plans.
+async fn priced(app: &TestApp) -> (String, String) {
+    let rt = app.room_type("DBL", 2).await;
+    app.room("101", &rt).await;
+    let flex = app
+        .post(
+            "/v1/rate-plans",
+            json!({"room_type_id": rt, "code": "FLEX",
+                   "name": {"en": "Flexible", "it": "Flessibile"}, "default_price": 9500}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let nr = app
+        .post(
+            "/v1/rate-plans",
+            json!({"room_type_id": rt, "code": "NR", "name": {"en": "Non-refundable"},
+                   "parent_id": flex, "derivation": {"kind": "percent", "value": -1000},
+                   "cancellation": {"fee": "all"}}),
+        )
+        .await
+        .expect(201)
+        .id();
+    (flex, nr)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_admin_changes_a_range_of_nights_from_the_grid() {
+    let app = spawn_app().await;
+    let (flex, nr) = priced(&app).await;
+    let password = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &password).await;
+    let page = a.get(&format!("/admin/rates?from={}", day(0))).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert!(page.text.contains("Flexible (FLEX)"), "{}", page.text);
+    assert!(page.text.contains("EUR 95.00") && page.text.contains("EUR 85.50"));
+    let csrf = Browser::csrf(&page);
+    // Weekends of the two weeks: 120.00, a minimum stay of 2, and the last Sunday closed.
+    let (from, to) = (day(0), day(13));
+    let saved = a
+        .post(
+            "/admin/rates",
+            &[
+                ("csrf", &csrf),
+                ("rate_plan_id", &flex),
+                ("from", &from),
+                ("to", &to),
+                ("day-fri", "on"),
+                ("day-sat", "on"),
+                ("price", "120,00"),
+                ("min_stay_arrival", "2"),
+                ("closed_to_arrival", ""),
+                ("stop_sell", ""),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status, 303, "{}", saved.text);
+    let nights = app
+        .get(&format!("/v1/rates?rate_plan_id={nr}&from={from}&to={to}"))
+        .await
+        .expect(200)
+        .body;
+    let weekend: Vec<&serde_json::Value> = nights["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["price"] == 10800)
+        .collect();
+    assert_eq!(weekend.len(), 4, "two Fridays and two Saturdays, 10 % less");
+    let grid = a.get(&format!("/admin/rates?from={from}")).await;
+    assert!(grid.text.contains("EUR 120.00") && grid.text.contains("min. 2 nights"));
+    // A backward range and a price that is not one are refused at their fields, kept.
+    let bad = a
+        .post(
+            "/admin/rates",
+            &[
+                ("csrf", &csrf),
+                ("rate_plan_id", &flex),
+                ("from", &to),
+                ("to", &from),
+                ("day-mon", "on"),
+                ("price", "lots"),
+                ("min_stay_arrival", ""),
+                ("closed_to_arrival", "on"),
+                ("stop_sell", ""),
+            ],
+        )
+        .await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    assert!(bad.text.contains("id=\"price-error\""), "{}", bad.text);
+    assert!(bad.text.contains("value=\"lots\""));
+    assert!(bad.text.contains("<option value=\"on\" selected>"));
+    // A receptionist has no Administration.
+    let reception = staff(&app, "desk", "front_desk").await;
+    let r = Browser::sign_in(&app, "desk", &reception).await;
+    assert_eq!(r.get("/admin/rates").await.status, 403);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn in_a_browser_the_rates_grid_shows_two_weeks_and_saves_a_range() {
+    let Some(b) = chrome(1280, 900).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let (flex, _) = priced(&app).await;
+    app.put(
+        "/v1/rates",
+        json!({"rate_plan_id": flex, "from": day(3), "to": day(4), "stop_sell": true}),
+    )
+    .await
+    .expect(200);
+    let password = staff(&app, "root", "admin").await;
+    let base = format!("http://{}", app.addr);
+    b.sign_in(&base, "root", &password).await;
+    let c = &b.client;
+    c.goto(&format!("{base}/admin")).await.unwrap();
+    b.click(Locator::LinkText("Rates")).await;
+    b.wait_for(Locator::Css("table.rates")).await;
+    b.axe("Rates").await;
+    b.screenshot("desk-admin-rates").await;
+    // A week at 99.00 from the form (the dates set as the date picker would).
+    let script = format!(
+        "document.getElementById('from').value = '{}'; document.getElementById('to').value = '{}';",
+        day(0),
+        day(6)
+    );
+    c.execute(&script, vec![]).await.unwrap();
+    let price = b.wait_for(Locator::Id("price")).await;
+    price.send_keys("99,00").await.unwrap();
+    b.screenshot("desk-admin-rates-form").await;
+    b.click(Locator::Css(
+        "form[method=post][action='/admin/rates'] button[type=submit]",
+    ))
+    .await;
+    if c.wait().for_element(Locator::Css(".flash")).await.is_err() {
+        panic!("no flash: {}", c.source().await.unwrap_or_default());
+    }
+    let text = c
+        .find(Locator::Css("table.rates"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains("EUR 99.00") && text.contains("Not sold"),
+        "{text}"
+    );
+    b.axe("Rates, saved").await;
+    b.screenshot("desk-admin-rates-saved").await;
+}
