@@ -57,6 +57,11 @@ struct NewPage {
     stay: Vec<Input>,
     /// (id, name, free rooms in words, rate, whether bookable).
     types: Vec<(String, String, String, String, bool)>,
+    /// The plans on sale for the dates and party (when the hotel has plans).
+    offers: Vec<super::offer_choices::OfferChoice>,
+    /// The offer chosen (`rt_…|rp_…`).
+    offer: String,
+    override_reason: String,
     room_type: String,
     type_error: Option<String>,
     /// (id, label) of the rooms, "decide at check-in" first.
@@ -104,6 +109,10 @@ async fn render(
     };
     let choices = match desk_views::booking_choices(&state.svc, p, window).await {
         Ok(c) => c,
+        Err(e) => return server_error(&t, &e),
+    };
+    let offers = match super::offer_choices::for_form(state, s, &t, &f, window).await {
+        Ok(o) => o,
         Err(e) => return server_error(&t, &e),
     };
     let query = f.get("q").cloned().unwrap_or_default();
@@ -158,6 +167,9 @@ async fn render(
                 )
             })
             .collect(),
+        offers,
+        offer: get("offer"),
+        override_reason: get("override_reason"),
         room_type: match get("room_type_id") {
             // Started from a room on the board: its type.
             t if t.is_empty() => choices
@@ -293,6 +305,12 @@ async fn book(
         let problem = problem.or_else(|| Some(t.n("form-errors", errors.len() as i64)));
         Outcome::refused(status, errors, problem)
     };
+    // An offer chosen names the room type and the plan.
+    if let Some((rt, plan)) = get(f, "offer").split_once('|') {
+        let (rt, plan) = (rt.to_string(), plan.to_string());
+        f.insert("room_type_id".into(), rt);
+        f.insert("rate_plan_id".into(), plan);
+    }
     let mut guest = get(f, "guest_id");
     if guest.is_empty() || guest == "new" {
         let mut errors = Vec::new();
@@ -348,7 +366,8 @@ async fn book(
         "arrival": get(f, "arrival"), "departure": get(f, "departure"), "adults": num("adults"),
         "children": num("children"), "notes": opt("notes"), "source": opt("source"),
         "children_ages": super::reservation_change::ages(&get(f, "children_ages")),
-        "extra_beds": optional_num("extra_beds"), "cots": optional_num("cots")});
+        "extra_beds": optional_num("extra_beds"), "cots": optional_num("cots"),
+        "rate_plan_id": opt("rate_plan_id"), "override_reason": opt("override_reason")});
     let mut errors = Vec::new();
     let Some(input) = ReservationCreate::from_json(&body, "", &mut errors) else {
         return Err(refused(StatusCode::UNPROCESSABLE_ENTITY, errors, None));

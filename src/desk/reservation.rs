@@ -307,17 +307,11 @@ pub(super) async fn show(
                 .map_or_else(|| t.t("room-unassigned"), |m| m.number.clone()),
         ),
         (
-            t.t("field-rate"),
-            match &r.rate_note {
-                Some(why) => format!("{} ({why})", t.money(r.nightly_rate, &r.currency)),
-                None => t.money(r.nightly_rate, &r.currency),
-            },
-        ),
-        (
             t.t("field-source"),
             t.t(&format!("source-{}", r.source.as_str())),
         ),
     ];
+    facts.extend(super::stay_price::facts(state, s, &t, r).await);
     if let Some(reg) = &r.registration {
         facts.push((
             t.t("field-registration"),

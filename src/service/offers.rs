@@ -8,7 +8,6 @@ use rusqlite::Connection;
 use super::rates::{Party, quote};
 use crate::domain::availability::nightly_booked;
 use crate::domain::policy::{Cancellation, Deposit, Fee};
-use crate::domain::pricing::Reason;
 use crate::domain::scopes::Scope;
 use crate::domain::stay::StayDates;
 use crate::error::{AppError, AppResult, FieldError};
@@ -81,25 +80,25 @@ fn offer(
     party: &Party,
     today: NaiveDate,
     (left, full): &(i64, Vec<NaiveDate>),
-) -> AppResult<Offer> {
+) -> AppResult<(Offer, Vec<Said>)> {
     let left = *left;
     let (arrival, departure) = (stay.arrival(), stay.departure());
     let q = quote(c, plan, room_type, arrival, departure, party, today)?;
-    let mut reasons: Vec<OfferReason> = q
-        .reasons
-        .into_iter()
-        .map(|r: Reason| {
-            let refusal = RatesRefusal::Restricted(r);
-            let (_, code, said) = refusal.parts();
-            reason(code, said, refusal.params())
-        })
-        .collect();
+    let mut reasons: Vec<OfferReason> = Vec::new();
+    let mut words: Vec<Said> = Vec::new();
+    for r in q.reasons {
+        let refusal = RatesRefusal::Restricted(r);
+        let (_, code, said) = refusal.parts();
+        words.push(said.clone());
+        reasons.push(reason(code, said, refusal.params()));
+    }
     if party.adults + party.children > room_type.max_occupancy {
         let said = Said {
             key: "problem-offer-max-occupancy",
             values: vec![("max", Value::Num(room_type.max_occupancy))],
         };
         let params = serde_json::json!({"max_occupancy": room_type.max_occupancy});
+        words.push(said.clone());
         reasons.push(reason("max_occupancy", said, params));
     }
     if left == 0 {
@@ -108,6 +107,7 @@ fn offer(
             values: vec![("nights", Value::Days(full.clone()))],
         };
         let days: Vec<String> = full.iter().map(NaiveDate::to_string).collect();
+        words.push(said.clone());
         reasons.push(reason(
             "no_availability",
             said,
@@ -116,7 +116,7 @@ fn offer(
     }
     let prices: Vec<i64> = q.nights.iter().map(|(_, p)| *p).collect();
     let policy = cancellation(plan);
-    Ok(Offer {
+    let offer = Offer {
         room_type_id: room_type.id.clone(),
         room_type_code: room_type.code.clone(),
         rate_plan_id: plan.id.clone(),
@@ -140,7 +140,8 @@ fn offer(
             due: Date(d.due(arrival, today)),
         }),
         reasons,
-    })
+    };
+    Ok((offer, words))
 }
 
 /// What `GET /v1/offers` asks.
@@ -154,6 +155,15 @@ pub struct OfferQuery {
 
 /// `GET /v1/offers`.
 pub async fn list(svc: &Services, p: &Principal, q: OfferQuery) -> AppResult<OfferList> {
+    Ok(with_words(svc, p, q).await?.0)
+}
+
+/// [`list`], and each offer's reasons as the catalogues say them (for a page).
+pub async fn with_words(
+    svc: &Services,
+    p: &Principal,
+    q: OfferQuery,
+) -> AppResult<(OfferList, Vec<Vec<Said>>)> {
     p.require(Scope::RatesRead)?;
     let mut errs = Vec::new();
     let stay = StayDates::new(q.arrival, q.departure);
@@ -187,21 +197,24 @@ pub async fn list(svc: &Services, p: &Principal, q: OfferQuery) -> AppResult<Off
     db.read(move |c| {
         let today = clock.today_in(&store::settings::get(c)?.time_zone);
         let plans = store::rate_plans::all(c)?;
-        let mut data = Vec::new();
+        let (mut data, mut words) = (Vec::new(), Vec::new());
         for room_type in store::room_types::all(c)? {
             let left = rooms_left(c, &room_type.id, &stay)?;
             for plan in plans
                 .iter()
                 .filter(|p| p.room_type_id == room_type.id && p.sold)
             {
-                data.push(offer(c, plan, &room_type, &stay, &party, today, &left)?);
+                let (o, w) = offer(c, plan, &room_type, &stay, &party, today, &left)?;
+                data.push(o);
+                words.push(w);
             }
         }
-        Ok(OfferList {
+        let list = OfferList {
             arrival: Date(q.arrival),
             departure: Date(q.departure),
             data,
-        })
+        };
+        Ok((list, words))
     })
     .await
 }

@@ -22,6 +22,7 @@ mod desk_bar;
 mod desk_bill_to;
 mod desk_board;
 mod desk_booking;
+mod desk_booking_plans;
 mod desk_browser;
 mod desk_browser_board;
 mod desk_browser_stay;

@@ -1,0 +1,75 @@
+//! What a reservation's page says of its price (screen 4): the price of each night when
+//! they differ (with the total), else the nightly rate, and the rate plan with its terms:
+//! free cancellation until a day or non-refundable, and the deposit asked.
+
+use super::DeskState;
+use crate::i18n::{Arg, Lang, T};
+use crate::model::Reservation;
+use crate::service::desk::DeskSession;
+use crate::service::offers::{cancellation, deposit};
+
+/// The plan's name in the page's language.
+fn name_in(n: &crate::model::Names, lang: Lang) -> String {
+    let chosen = match lang {
+        Lang::It => n.it.as_ref(),
+        Lang::Hr => n.hr.as_ref(),
+        Lang::En => None,
+    };
+    chosen.unwrap_or(&n.en).0.clone()
+}
+
+/// The price facts of `r`: (label, words).
+pub async fn facts(
+    state: &DeskState,
+    s: &DeskSession,
+    t: &T,
+    r: &Reservation,
+) -> Vec<(String, String)> {
+    let money = |m: i64| t.money(m, &r.currency);
+    let uniform = r.nights.iter().all(|n| n.price == r.nightly_rate);
+    let mut price = if uniform {
+        money(r.nightly_rate)
+    } else {
+        let each: Vec<String> = r
+            .nights
+            .iter()
+            .map(|n| format!("{} {}", t.short_date(n.date.0), money(n.price)))
+            .collect();
+        let total = r.nights.iter().map(|n| n.price).sum();
+        format!(
+            "{} · {}",
+            each.join(", "),
+            t.with("offer-total", &[("total", Arg::Text(money(total)))])
+        )
+    };
+    if let Some(why) = &r.rate_note {
+        price.push_str(&format!(" ({why})"));
+    }
+    let mut out = vec![(t.t("field-rate"), price)];
+    let Some(plan_id) = &r.rate_plan_id else {
+        return out;
+    };
+    let Ok(plan) =
+        crate::service::rate_plans::get(&state.svc, &s.principal, plan_id.clone()).await
+    else {
+        return out;
+    };
+    let prices: Vec<i64> = r.nights.iter().map(|n| n.price).collect();
+    let mut terms = vec![format!("{} ({})", name_in(&plan.name, t.lang()), plan.code)];
+    terms.push(match cancellation(&plan).free_until(r.arrival.0) {
+        Some(d) => t.with("offer-free-until", &[("day", Arg::Text(t.short_date(d)))]),
+        None => t.t("offer-non-refundable"),
+    });
+    if let Some(d) = deposit(&plan) {
+        let due = d.due(r.arrival.0, r.created_at.0.get(..10).and_then(|x| x.parse().ok()).unwrap_or(r.arrival.0));
+        terms.push(t.with(
+            "offer-deposit",
+            &[
+                ("amount", Arg::Text(money(d.amount(&prices)))),
+                ("day", Arg::Text(t.short_date(due))),
+            ],
+        ));
+    }
+    out.push((t.t("field-rate-plan"), terms.join(" · ")));
+    out
+}
