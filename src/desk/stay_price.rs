@@ -49,8 +49,7 @@ pub async fn facts(
     let Some(plan_id) = &r.rate_plan_id else {
         return out;
     };
-    let Ok(plan) =
-        crate::service::rate_plans::get(&state.svc, &s.principal, plan_id.clone()).await
+    let Ok(plan) = crate::service::rate_plans::get(&state.svc, &s.principal, plan_id.clone()).await
     else {
         return out;
     };
@@ -61,7 +60,14 @@ pub async fn facts(
         None => t.t("offer-non-refundable"),
     });
     if let Some(d) = deposit(&plan) {
-        let due = d.due(r.arrival.0, r.created_at.0.get(..10).and_then(|x| x.parse().ok()).unwrap_or(r.arrival.0));
+        let due = d.due(
+            r.arrival.0,
+            r.created_at
+                .0
+                .get(..10)
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(r.arrival.0),
+        );
         terms.push(t.with(
             "offer-deposit",
             &[
