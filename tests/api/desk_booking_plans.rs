@@ -152,7 +152,13 @@ async fn in_a_browser_a_booking_picks_a_plan() {
     br.click(Locator::Css("button[name=step][value=book]"))
         .await;
     br.wait_for(Locator::Css(".flash")).await;
-    let facts = c.find(Locator::Css("dl.facts")).await.unwrap().text().await.unwrap();
+    let facts = c
+        .find(Locator::Css("dl.facts"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(facts.contains("Flexible (FLEX)"), "{facts}");
     assert!(facts.contains("free cancellation until"), "{facts}");
     br.axe("The booking made on a plan").await;

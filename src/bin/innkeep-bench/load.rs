@@ -111,6 +111,7 @@ impl Client {
         };
         let result = match (call.method, &call.body) {
             ("POST", Some(body)) => self.agent.post(&url).header(header, &value).send_json(body),
+            ("PUT", Some(body)) => self.agent.put(&url).header(header, &value).send_json(body),
             ("GET", _) => self.agent.get(&url).header(header, &value).call(),
             ("DELETE", _) => self.agent.delete(&url).header(header, &value).call(),
             (m, _) => panic!("unsupported method {m}"),

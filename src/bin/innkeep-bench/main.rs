@@ -215,6 +215,12 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
     let (list, wal_list) = run(&|i| ops::arrivals(data.first_arrival, span, i));
     progress(args, "guest search by name");
     let (search, wal_search) = run(&|i| ops::search(&data, i));
+    progress(
+        args,
+        "offers for a 14-night stay (every plan of every room type)",
+    );
+    ops::plans(&client, &data)?;
+    let (offers, wal_offers) = run(&ops::offers);
     progress(args, "webhook delivery to a loopback receiver");
     let hooks = webhooks::measure(&client, clients, &data, 200, 2000)?;
     progress(args, "check-in and check-out, a round per room");
@@ -254,6 +260,13 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
             bare_guests,
             &bare_search,
             wal_search,
+        ),
+        row(
+            "offers, 14 nights",
+            offers,
+            bare_arrivals,
+            &bare_list,
+            wal_offers,
         ),
         row("check-in", check_in, bare_post, &bare_create, wal_stays),
         row(

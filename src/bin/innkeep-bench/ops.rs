@@ -47,6 +47,85 @@ pub fn arrivals(first: NaiveDate, span_days: i64, i: usize) -> Call {
     }
 }
 
+/// Two plans for every room type, as a hotel sets them up: a flexible one with its own
+/// prices (every night of the next 400 given, weekends dearer) and a non-refundable one 10 %
+/// cheaper with a three-night minimum on Saturdays (not measured).
+pub fn plans(client: &Client, data: &Dataset) -> Result<(), String> {
+    let today = Utc::now().date_naive();
+    let until = today + Duration::days(400);
+    let check = |what: &str, (status, body): (u16, serde_json::Value), want: u16| {
+        if status == want {
+            Ok(body)
+        } else {
+            Err(format!("{what}: {status} {body}"))
+        }
+    };
+    for (n, (room_type, _)) in data.room_types.iter().enumerate() {
+        let call = |method, path: &str, body| Call {
+            method,
+            path: path.into(),
+            body: Some(body),
+            expect: 0,
+        };
+        let flex = check(
+            "a flexible plan",
+            client.send(&call(
+                "POST",
+                "/v1/rate-plans",
+                json!({"room_type_id": room_type, "code": "FLEX", "name": {"en": "Flexible"},
+                       "default_price": 9000 + 1000 * n as i64}),
+            )),
+            201,
+        )?;
+        let flex = flex["id"].as_str().unwrap_or_default().to_string();
+        let nr = check(
+            "a non-refundable plan",
+            client.send(&call(
+                "POST",
+                "/v1/rate-plans",
+                json!({"room_type_id": room_type, "code": "NR", "name": {"en": "Non-refundable"},
+                       "parent_id": flex, "derivation": {"kind": "percent", "value": -1000},
+                       "cancellation": {"fee": "all"}}),
+            )),
+            201,
+        )?;
+        let nr = nr["id"].as_str().unwrap_or_default().to_string();
+        for (plan, body) in [
+            (&flex, json!({"price": 9500 + 1000 * n as i64})),
+            (
+                &flex,
+                json!({"price": 12000 + 1000 * n as i64, "weekdays": ["fri", "sat"]}),
+            ),
+            (&nr, json!({"min_stay_arrival": 3, "weekdays": ["sat"]})),
+        ] {
+            let mut body = body;
+            body["rate_plan_id"] = json!(plan);
+            body["from"] = json!(today.to_string());
+            body["to"] = json!(until.to_string());
+            check(
+                "the calendar",
+                client.send(&call("PUT", "/v1/rates", body)),
+                200,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Every plan of every room type for a 14-night stay for two, 1 to 300 days ahead.
+pub fn offers(i: usize) -> Call {
+    let arrival = Utc::now().date_naive() + Duration::days(1 + (i as i64 * 7919) % 300);
+    Call {
+        method: "GET",
+        path: format!(
+            "/v1/offers?arrival={arrival}&departure={}&adults=2",
+            arrival + Duration::days(14)
+        ),
+        body: None,
+        expect: 200,
+    }
+}
+
 /// Guests whose name contains a seeded guest's surname (a page of 20), as the desk types it.
 pub fn search(data: &Dataset, i: usize) -> Call {
     let name = &data.last_names[(i * 7919) % data.last_names.len()];
