@@ -19,7 +19,7 @@ use poem::{Request, Response, handler};
 use super::{DeskState, Shell, open, or_answer, page, server_error};
 use crate::domain::scopes::Scope;
 use crate::i18n::{Arg, T};
-use crate::service::board::{self as layout, Board, BoardStay, column};
+use crate::service::board::{self as layout, Board, BoardStay, Sales, column};
 
 /// How many nights the board shows.
 pub const DAYS: usize = 14;
@@ -65,6 +65,8 @@ struct Group {
     free: Vec<i64>,
     /// The bookings without a room left off the rows, in words.
     more: Option<String>,
+    /// Per night, (class, words) where every plan of the type closes it (empty: none).
+    sales: Vec<(&'static str, String)>,
 }
 
 #[derive(Template)]
@@ -204,7 +206,21 @@ fn groups(t: &T, from: NaiveDate, b: &Board, bookable: bool) -> Vec<Group> {
             });
         }
         let hidden = b.layout.hidden[ti];
+        let marks = b.sales.get(ti).cloned().unwrap_or_default();
+        let sales = if marks.iter().any(Option::is_some) {
+            marks
+                .iter()
+                .map(|m| match m {
+                    Some(Sales::Stopped) => ("stopped", t.t("board-stopped")),
+                    Some(Sales::NoArrival) => ("no-arrival", t.t("board-no-arrival")),
+                    None => ("", String::new()),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         groups.push(Group {
+            sales,
             name: name.clone(),
             rows,
             free: b.layout.free[ti].clone(),

@@ -31,6 +31,54 @@ pub struct Board {
     /// Where each stay goes (indexes into `stays`, rooms in the order of `rooms`, types in
     /// the order of `types`).
     pub layout: Layout,
+    /// Per type (in the order of `types`) and night, what every plan of the type says:
+    /// not sold, or closed to arrival (empty for a type without plans).
+    pub sales: Vec<Vec<Option<Sales>>>,
+}
+
+/// A night every plan of a room type closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sales {
+    /// Stop-sold on every plan.
+    Stopped,
+    /// Closed to arrival on every plan.
+    NoArrival,
+}
+
+/// What every plan of room type `id` says of each of `days` nights from `from`.
+fn sales_of(
+    c: &rusqlite::Connection,
+    id: &str,
+    from: NaiveDate,
+    days: usize,
+) -> AppResult<Vec<Option<Sales>>> {
+    let plans: Vec<_> = store::rate_plans::all(c)?
+        .into_iter()
+        .filter(|p| p.room_type_id == id)
+        .collect();
+    let Some(room_type) = store::room_types::get(c, id)? else {
+        return Ok(Vec::new());
+    };
+    if plans.is_empty() || days == 0 {
+        return Ok(Vec::new());
+    }
+    let to = from + chrono::Days::new(days as u64 - 1);
+    let mut all = vec![(true, true); days];
+    for plan in &plans {
+        let nights = crate::service::rates::nights(c, plan, &room_type, from, to)?;
+        for (i, (_, _, r)) in nights.iter().enumerate().take(days) {
+            all[i].0 &= r.stop_sell;
+            all[i].1 &= r.closed_to_arrival;
+        }
+    }
+    Ok(all
+        .into_iter()
+        .map(|(stopped, no_arrival)| match (stopped, no_arrival) {
+            (true, _) => Some(Sales::Stopped),
+            (false, true) => Some(Sales::NoArrival),
+            _ => None,
+        })
+        .collect())
 }
 
 /// A number that changes whenever anything commits to the database (see
@@ -81,12 +129,17 @@ pub async fn board(svc: &Services, p: &Principal, from: NaiveDate, days: u64) ->
                     stays.push(stay);
                 }
             }
+            let sales = types
+                .iter()
+                .map(|(id, _)| sales_of(c, id, from, days))
+                .collect::<AppResult<Vec<_>>>()?;
             Ok(Board {
                 today,
                 rooms,
                 types,
                 stays,
                 layout: layout.renumber(|i| at[i]),
+                sales,
             })
         })
         .await

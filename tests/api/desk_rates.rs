@@ -102,10 +102,31 @@ async fn an_admin_changes_a_range_of_nights_from_the_grid() {
     assert!(bad.text.contains("id=\"price-error\""), "{}", bad.text);
     assert!(bad.text.contains("value=\"lots\""));
     assert!(bad.text.contains("<option value=\"on\" selected>"));
-    // A receptionist has no Administration.
+    // A receptionist has no Administration, but the board shows nights every plan closes.
+    for (plan, flag, on) in [
+        (&flex, "stop_sell", day(5)),
+        (&nr, "stop_sell", day(5)),
+        (&flex, "closed_to_arrival", day(6)),
+        (&nr, "closed_to_arrival", day(6)),
+        (&nr, "stop_sell", day(7)),
+    ] {
+        let mut body = json!({"rate_plan_id": plan, "from": on, "to": on});
+        body[flag] = json!(true);
+        app.put("/v1/rates", body).await.expect(200);
+    }
     let reception = staff(&app, "desk", "front_desk").await;
     let r = Browser::sign_in(&app, "desk", &reception).await;
     assert_eq!(r.get("/admin/rates").await.status, 403);
+    let board = r.get(&format!("/board?from={}", day(0))).await.text;
+    let sales = &board[board.find("<tr class=\"sales\">").expect("a sales row")..];
+    let sales = &sales[..sales.find("</tr>").unwrap()];
+    let cells: Vec<&str> = sales
+        .split("<td class=\"")
+        .skip(1)
+        .map(|c| c.split('"').next().unwrap())
+        .collect();
+    assert_eq!(&cells[5..8], ["stopped", "no-arrival", ""], "{sales}");
+    assert!(sales.contains("not sold") && sales.contains("no arrivals"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -114,10 +135,16 @@ async fn in_a_browser_the_rates_grid_shows_two_weeks_and_saves_a_range() {
         return;
     };
     let app = spawn_app().await;
-    let (flex, _) = priced(&app).await;
+    let (flex, nr) = priced(&app).await;
     app.put(
         "/v1/rates",
         json!({"rate_plan_id": flex, "from": day(3), "to": day(4), "stop_sell": true}),
+    )
+    .await
+    .expect(200);
+    app.put(
+        "/v1/rates",
+        json!({"rate_plan_id": nr, "from": day(3), "to": day(3), "stop_sell": true}),
     )
     .await
     .expect(200);
@@ -160,4 +187,11 @@ async fn in_a_browser_the_rates_grid_shows_two_weeks_and_saves_a_range() {
     );
     b.axe("Rates, saved").await;
     b.screenshot("desk-admin-rates-saved").await;
+    // The board marks the night every plan stops selling.
+    c.goto(&format!("{base}/board?from={}", day(0)))
+        .await
+        .unwrap();
+    b.wait_for(Locator::Css("tr.sales td.stopped")).await;
+    b.axe("The board with a night not sold").await;
+    b.screenshot("desk-board-not-sold").await;
 }
