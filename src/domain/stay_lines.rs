@@ -77,6 +77,32 @@ fn hr_nights(n: i64) -> &'static str {
     }
 }
 
+/// The included breakfast's line: `Breakfast included in the rate: 4 person-nights`.
+pub fn breakfast(country: Option<&str>, person_nights: i64) -> String {
+    match language(country) {
+        "it" => format!(
+            "Colazione inclusa nella tariffa: {person_nights} pernottament{}",
+            if person_nights == 1 { "o" } else { "i" }
+        ),
+        "hr" => format!(
+            "Doručak uključen u cijenu: {person_nights} {}",
+            hr_nights(person_nights)
+        ),
+        _ => format!(
+            "Breakfast included in the rate: {person_nights} person-night{}",
+            if person_nights == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+/// A run of nights at `price` each for `persons`, with breakfast at `breakfast` a person
+/// and night included: the accommodation's price each night and the breakfast's (never
+/// more than the night costs).
+pub fn split_breakfast(price: i64, persons: i64, breakfast: i64) -> (i64, i64) {
+    let per_night = (breakfast * persons.max(1)).clamp(0, price.max(0));
+    (price - per_night, per_night)
+}
+
 /// The city tax line: `City tax: 4 person-nights`.
 pub fn city_tax(country: Option<&str>, person_nights: i64) -> String {
     match language(country) {
@@ -98,6 +124,18 @@ pub fn city_tax(country: Option<&str>, person_nights: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Splitting an included breakfast off a night never changes what the night costs.
+        #[test]
+        fn a_split_breakfast_keeps_the_nights_price(price in 0i64..1_000_000, persons in 1i64..8, b in 0i64..20_000) {
+            let (room, meal) = split_breakfast(price, persons, b);
+            prop_assert_eq!(room + meal, price);
+            prop_assert!((0..=price).contains(&meal));
+            prop_assert_eq!(meal, (b * persons).min(price));
+        }
+    }
 
     #[test]
     fn lines_speak_the_propertys_language() {

@@ -168,6 +168,7 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
             kpd_code: room_type_kpd.clone(),
         })
         .collect();
+    split_breakfast(tx, r, settings.country.as_deref(), &mut lines)?;
     lines.extend(
         store::charges::uninvoiced(tx, &r.id)?
             .into_iter()
@@ -227,6 +228,49 @@ fn stay_lines(tx: &rusqlite::Connection, r: &Reservation) -> AppResult<Vec<Draft
         }
     }
     Ok(lines)
+}
+
+/// Splits the breakfast a stay's plan includes off its accommodation lines, onto a line of
+/// its own at its own tax rate (the gross of each night unchanged).
+fn split_breakfast(
+    tx: &rusqlite::Connection,
+    r: &Reservation,
+    country: Option<&str>,
+    lines: &mut Vec<DraftLine>,
+) -> AppResult<()> {
+    let Some(plan) = r.rate_plan_id.as_deref() else {
+        return Ok(());
+    };
+    let Some(b) = store::rate_plans::get(tx, plan)?.and_then(|p| p.breakfast) else {
+        return Ok(());
+    };
+    let persons = (r.adults + r.children).max(1);
+    let mut added = Vec::new();
+    for l in lines.iter_mut() {
+        let (room, meal) =
+            crate::domain::stay_lines::split_breakfast(l.unit_price, persons, b.price.0);
+        if meal == 0 {
+            continue;
+        }
+        l.unit_price = room;
+        let (quantity, unit) = if meal == b.price.0 * persons {
+            (l.quantity * persons, b.price.0)
+        } else {
+            (l.quantity, meal)
+        };
+        added.push(DraftLine {
+            description: crate::domain::stay_lines::breakfast(country, l.quantity * persons),
+            quantity,
+            unit_price: unit,
+            tax_rate: b.tax_rate.0,
+            service_date: l.service_date,
+            charge_id: None,
+            kind: crate::domain::enums::LineKind::Charge,
+            kpd_code: None,
+        });
+    }
+    lines.extend(added);
+    Ok(())
 }
 
 /// Shortens a stay that ends before its booked departure to the nights actually stayed

@@ -107,3 +107,68 @@ async fn extras_go_on_the_folio_by_their_unit_and_are_billed_with_the_stay() {
         .await
         .problem(409, "invalid_state_transition");
 }
+
+#[tokio::test]
+async fn an_included_breakfast_is_split_onto_its_own_tax_rate() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    let room = app.room("101", &rt).await;
+    let guest = app.guest("Ana", "Horvat").await;
+    let plan = app
+        .post(
+            "/v1/rate-plans",
+            json!({"room_type_id": rt, "code": "BB", "name": {"en": "Bed and breakfast"},
+                   "default_price": 10000, "breakfast": {"price": 1200, "tax_rate": 1000}}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let res = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": guest, "room_type_id": rt, "room_id": room,
+                   "rate_plan_id": plan, "arrival": day(0), "departure": day(2), "adults": 2}),
+        )
+        .await
+        .expect(201)
+        .id();
+    app.post("/v1/check-in", json!({"reservation_id": res}))
+        .await
+        .expect(200);
+    app.set_today(2);
+    let inv = app
+        .post(
+            "/v1/check-out",
+            json!({"reservation_id": res, "payment_method": "card"}),
+        )
+        .await
+        .expect(200)
+        .body["invoice"]
+        .clone();
+    let lines: Vec<(String, i64, i64, i64)> = inv["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["description"].as_str().unwrap().to_string(),
+                l["quantity"].as_i64().unwrap(),
+                l["unit_price"].as_i64().unwrap(),
+                l["tax_rate"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    // Two nights at 76.00 for the room, four breakfasts at 12.00 at 10 %: still 200.00.
+    assert_eq!(lines[0].1, 2);
+    assert_eq!(lines[0].2, 7600);
+    assert_eq!(
+        lines[1],
+        (
+            "Breakfast included in the rate: 4 person-nights".to_string(),
+            4,
+            1200,
+            1000
+        )
+    );
+    assert_eq!(inv["totals"]["gross"], 20000);
+}
