@@ -48,7 +48,8 @@ pub struct DayCounts {
 
 const STAY: &str = "SELECT r.id, r.code, g.first_name || ' ' || g.last_name, r.adults, r.children,
         r.arrival, r.departure, t.name, m.number, r.room_id,
-        r.nightly_rate * CAST(julianday(r.departure) - julianday(r.arrival) AS INTEGER)
+        COALESCE((SELECT SUM(json_extract(n.value, '$.price')) FROM json_each(r.night_prices) n),
+                 r.nightly_rate * CAST(julianday(r.departure) - julianday(r.arrival) AS INTEGER))
           + COALESCE((SELECT SUM(c.quantity * c.unit_price) FROM folio_charges c
                        WHERE c.reservation_id = r.id AND c.invoice_id IS NULL), 0),
         r.currency, r.notes, g.notes

@@ -114,6 +114,35 @@ async fn a_booking_picks_a_plan_and_a_refused_one_needs_a_reason() {
     assert_eq!(all.len(), 1);
     assert_eq!(all[0]["rate_plan_id"], nr.as_str());
     assert_eq!(all[0]["nights"][0]["price"], 9000);
+    let flex = app.all("/v1/rate-plans").await[0]["id"].clone();
+    app.put(
+        "/v1/rates",
+        json!({"rate_plan_id": flex, "from": day(0), "to": day(0), "price": 12000}),
+    )
+    .await
+    .expect(200);
+    let guest = app.guest("Lea", "Perić").await;
+    let stay = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": guest, "room_type_id": rt, "rate_plan_id": flex,
+                   "arrival": day(0), "departure": day(2), "adults": 2}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let room = app.get("/v1/rooms").await.body["data"][0]["id"].clone();
+    app.post(
+        "/v1/check-in",
+        json!({"reservation_id": stay, "room_id": room}),
+    )
+    .await
+    .expect(200);
+    // Leaving, the bill adds up the nights as booked: 120.00 the first, 100.00 the second.
+    app.set_today(2);
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let today = b.get("/").await.text;
+    assert!(today.contains("EUR 220.00"), "{today}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
