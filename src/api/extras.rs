@@ -63,6 +63,8 @@ impl ExtrasApi {
     }
 
     /// Get an extra
+    ///
+    /// Served with its `version` as `ETag` for a later `PUT` with `If-Match`.
     #[oai(path = "/extras/:id", method = "get", operation_id = "getExtra")]
     async fn get(
         &self,
