@@ -103,6 +103,19 @@ pub fn split_breakfast(price: i64, persons: i64, breakfast: i64) -> (i64, i64) {
     (price - per_night, per_night)
 }
 
+/// The line of a fee a rate plan charges for a late cancellation (`no_show` false) or a
+/// no-show, in the language of the property's country.
+pub fn fee(country: Option<&str>, no_show: bool) -> String {
+    match (language(country), no_show) {
+        ("it", false) => "Penale di cancellazione".into(),
+        ("it", true) => "Penale per mancato arrivo (no-show)".into(),
+        ("hr", false) => "Naknada za otkazivanje".into(),
+        ("hr", true) => "Naknada za nedolazak".into(),
+        (_, false) => "Cancellation fee".into(),
+        (_, true) => "No-show fee".into(),
+    }
+}
+
 /// The city tax line: `City tax: 4 person-nights`.
 pub fn city_tax(country: Option<&str>, person_nights: i64) -> String {
     match language(country) {

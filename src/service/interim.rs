@@ -46,7 +46,10 @@ pub(super) fn bill(
     fail_on(errs)?;
     let r = r.ok_or_else(|| AppError::not_found("reservation", res_id))?;
     let how = HowPaid::read(input.payments.as_ref(), None, input.payment_method)?;
-    if !matches!(r.status, Status::Confirmed | Status::CheckedIn) {
+    // A cancelled or no-show booking is billed what its folio holds (its plan's fee).
+    let ended_with_charges = matches!(r.status, Status::Cancelled | Status::NoShow)
+        && !store::charges::uninvoiced(tx, &r.id)?.is_empty();
+    if !matches!(r.status, Status::Confirmed | Status::CheckedIn) && !ended_with_charges {
         return Err(Refusal::NoInterimBill { status: r.status }.into());
     }
     let charges = store::charges::uninvoiced(tx, &r.id)?;

@@ -23,6 +23,8 @@ pub struct Books {
     pub invoiced: i64,
     pub credited: i64,
     pub paid: i64,
+    /// Cancellation and no-show fees the plans charged.
+    pub fees: i64,
     pub outstanding: i64,
     pub series: BTreeMap<String, usize>,
     /// Invoices outside the fiscal system (bank transfers), and receipts fiscalized.
@@ -143,6 +145,17 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
     for s in stays {
         let id = s.id.as_str();
         let billed = nights.get(id).cloned().unwrap_or_default();
+        if matches!(s.state, State::Cancelled | State::NoShow) {
+            let want = fee(s);
+            if extras.get(id).copied().unwrap_or(0) != want {
+                b.fail(format!(
+                    "{id} ({:?}): its plan's fee is {want}, billed {:?}",
+                    s.state,
+                    extras.get(id)
+                ));
+            }
+            b.fees += want;
+        }
         if s.state != State::Out {
             if !billed.is_empty() {
                 b.fail(format!(
@@ -212,6 +225,18 @@ fn night_price(s: &Stay, night: NaiveDate) -> i64 {
     match crate::plan::RATE_PLANS[s.plan.rate_plan].2 {
         None => flexible,
         Some(bp) => flexible * (10_000 + bp) / 10_000,
+    }
+}
+
+/// What the plan charges a stay that was cancelled (the flexible plan nothing, as the run
+/// cancels a day or more ahead; the non-refundable one the whole stay) or never came (the
+/// first night).
+fn fee(s: &Stay) -> i64 {
+    let nights = (0..s.plan.nights).map(|i| night_price(s, s.plan.arrival + chrono::Days::new(i)));
+    match (s.state, crate::plan::RATE_PLANS[s.plan.rate_plan].2) {
+        (State::NoShow, _) => night_price(s, s.plan.arrival),
+        (State::Cancelled, Some(_)) => nights.sum(),
+        _ => 0,
     }
 }
 

@@ -166,16 +166,24 @@ impl<'a> Run<'a> {
         let ids: Vec<String> = picked.iter().map(|&i| self.stays[i].id.clone()).collect();
         let done = each(ids, |id| async move {
             let path = format!("/v1/reservations/{id}");
-            api.put(&path, json!({ "status": status }), &[200])
-                .await
-                .is_some()
+            api.put(&path, json!({ "status": status }), &[200]).await?;
+            // The plan's fee, when it charges one, is taken from the card at once.
+            let charges = api.all(&format!("{path}/charges")).await;
+            if charges.iter().all(|c| !c["invoice_id"].is_null()) {
+                return Some(0);
+            }
+            let body = json!({"reservation_id": id, "payments": [{"method": "card"}]});
+            let bill = api.post("/v1/invoices", body, &[201]).await?.body;
+            bill["paid_amount"].as_i64()
         })
         .await;
         let mut changed = 0;
-        for (i, ok) in picked.into_iter().zip(done) {
-            if ok {
+        let day = api.app.clock().today_in("Europe/Zagreb");
+        for (i, fee) in picked.into_iter().zip(done) {
+            if let Some(fee) = fee {
                 self.stays[i].state = to;
                 changed += 1;
+                self.tally.paid(day, "card", fee);
             }
         }
         changed

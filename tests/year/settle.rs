@@ -198,11 +198,12 @@ impl fmt::Display for Report<'_> {
         )?;
         writeln!(
             f,
-            "money: {} invoices ({} interim), {} credit notes, {} charges; invoiced {} - credited {} = paid {} ({} payments) + outstanding {} EUR",
+            "money: {} invoices ({} interim), {} credit notes, {} charges, {} EUR of cancellation and no-show fees; invoiced {} - credited {} = paid {} ({} payments) + outstanding {} EUR",
             b.invoices,
             t.interim_bills,
             b.credit_notes,
             t.charges,
+            euros(b.fees),
             euros(b.invoiced),
             euros(b.credited),
             euros(b.paid),

@@ -165,3 +165,51 @@ pub(super) fn refused(tx: &Tx, r: &Reservation, today: NaiveDate) -> AppResult<b
         Err(e) => Err(e),
     }
 }
+
+/// The fee `r`'s plan charges for its cancellation (`r` now cancelled) or its no-show, put
+/// on its folio in the caller's transaction (noted in its history) to be billed like any
+/// charge; nothing when it has no plan, or cancels within the free period. The fee is taxed
+/// at the property's default rate, the accommodation's: whether a retained fee is
+/// consideration for the stay (VAT) or damages (outside VAT) is decided per country by the
+/// tax authority and not verified here; a fee billed wrongly is corrected by a credit note.
+pub(super) fn charge_fee(
+    tx: &Tx,
+    actor: &Actor,
+    r: &Reservation,
+    today: NaiveDate,
+) -> AppResult<()> {
+    let Some(plan) = r.rate_plan_id.as_deref() else {
+        return Ok(());
+    };
+    let Some(plan) = store::rate_plans::get(tx, plan)? else {
+        return Ok(());
+    };
+    let prices: Vec<i64> = r.nights.iter().map(|n| n.price).collect();
+    let no_show = r.status == crate::domain::reservation::Status::NoShow;
+    let fee = if no_show {
+        crate::domain::policy::Fee {
+            kind: plan.no_show.fee,
+            percent: plan.no_show.percent.map_or(0, |p| p.0),
+        }
+        .on(&prices)
+    } else {
+        crate::service::offers::cancellation(&plan).fee(r.arrival.0, &prices, today)
+    };
+    if fee <= 0 {
+        return Ok(());
+    }
+    let settings = store::settings::get(tx)?;
+    let line = crate::service::invoicing::DraftLine {
+        description: crate::domain::stay_lines::fee(settings.country.as_deref(), no_show),
+        quantity: 1,
+        unit_price: fee,
+        tax_rate: settings.default_tax_rate,
+        service_date: Some(crate::model::Date(today)),
+        charge_id: None,
+        kind: crate::domain::enums::LineKind::Charge,
+        kpd_code: None,
+    };
+    let now = crate::model::Instant(tx.now_text());
+    crate::service::charges::insert(tx, actor, r, line, &now)?;
+    Ok(())
+}

@@ -203,6 +203,10 @@ pub async fn update(
             _ => EventType::ReservationUpdated,
         };
         store::events::record(tx, &actor, event, &r.id, &snapshot(&r))?;
+        if old.status == Status::Confirmed && matches!(r.status, Status::Cancelled | Status::NoShow)
+        {
+            super::nights::charge_fee(tx, &actor, &r, today)?;
+        }
         if let (true, Some(why)) = (overridden, &why) {
             super::nights::record_override(tx, &actor, &r, why)?;
         }
