@@ -10,7 +10,7 @@ use chrono::NaiveDate;
 use super::DeskState;
 use crate::domain::stay::StayDates;
 use crate::error::AppError;
-use crate::i18n::{Arg, Lang, T};
+use crate::i18n::{Arg, T};
 use crate::service::desk::DeskSession;
 use crate::service::offers::{OfferQuery, with_words};
 
@@ -26,16 +26,6 @@ pub struct OfferChoice {
     pub reasons: Vec<String>,
     /// A room of the type is free on every night.
     pub available: bool,
-}
-
-/// The plan's name in the page's language.
-fn name_in(n: &crate::model::Names, lang: Lang) -> String {
-    let chosen = match lang {
-        Lang::It => n.it.as_ref(),
-        Lang::Hr => n.hr.as_ref(),
-        Lang::En => None,
-    };
-    chosen.unwrap_or(&n.en).0.clone()
 }
 
 /// The offers for the form `f` (none without valid dates, or when no plan exists).
@@ -125,7 +115,7 @@ pub async fn for_form(
                 title: format!(
                     "{} · {}",
                     type_name(&o.room_type_id),
-                    name_in(&o.name, t.lang())
+                    o.name.in_language(t.lang().tag())
                 ),
                 terms: terms.join(" · "),
                 reasons: said.iter().map(|w| w.say(t)).collect(),

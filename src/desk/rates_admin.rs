@@ -121,12 +121,7 @@ async fn grid(
     let mut choices = Vec::new();
     for (rt, _) in &types {
         for (plan, _) in plans.iter().filter(|(pl, _)| pl.room_type_id == rt.id) {
-            let country = match t.lang() {
-                crate::i18n::Lang::It => Some("IT"),
-                crate::i18n::Lang::Hr => Some("HR"),
-                crate::i18n::Lang::En => None,
-            };
-            let name = crate::service::extras::name_in(&plan.name, country);
+            let name = plan.name.in_language(t.lang().tag());
             choices.push((plan.id.clone(), format!("{} · {name}", rt.name)));
             let nights = match rates::get(&state.svc, p, plan.id.clone(), from, to).await {
                 Ok(c) => c.data,

@@ -3,20 +3,10 @@
 //! free cancellation until a day or non-refundable, and the deposit asked.
 
 use super::DeskState;
-use crate::i18n::{Arg, Lang, T};
+use crate::i18n::{Arg, T};
 use crate::model::Reservation;
 use crate::service::desk::DeskSession;
 use crate::service::offers::{cancellation, deposit};
-
-/// The plan's name in the page's language.
-fn name_in(n: &crate::model::Names, lang: Lang) -> String {
-    let chosen = match lang {
-        Lang::It => n.it.as_ref(),
-        Lang::Hr => n.hr.as_ref(),
-        Lang::En => None,
-    };
-    chosen.unwrap_or(&n.en).0.clone()
-}
 
 /// The price facts of `r`: (label, words).
 pub async fn facts(
@@ -54,7 +44,11 @@ pub async fn facts(
         return out;
     };
     let prices: Vec<i64> = r.nights.iter().map(|n| n.price).collect();
-    let mut terms = vec![format!("{} ({})", name_in(&plan.name, t.lang()), plan.code)];
+    let mut terms = vec![format!(
+        "{} ({})",
+        plan.name.in_language(t.lang().tag()),
+        plan.code
+    )];
     terms.push(match cancellation(&plan).free_until(r.arrival.0) {
         Some(d) => t.with("offer-free-until", &[("day", Arg::Text(t.short_date(d)))]),
         None => t.t("offer-non-refundable"),

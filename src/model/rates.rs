@@ -26,6 +26,18 @@ input_object! {
     }
 }
 
+impl Names {
+    /// The name in `lang` (`en`, `it`, `hr`), the English where it has none.
+    pub fn in_language(&self, lang: &str) -> String {
+        let chosen = match lang {
+            "it" => self.it.as_ref(),
+            "hr" => self.hr.as_ref(),
+            _ => None,
+        };
+        chosen.unwrap_or(&self.en).0.clone()
+    }
+}
+
 input_object! {
     stored
     /// How a derived plan's price follows its parent's, night by night.

@@ -104,12 +104,7 @@ pub async fn list(svc: &Services, p: &Principal, req: PageRequest) -> AppResult<
 
 /// The name in the language of the property's country (the English where it has none).
 pub(crate) fn name_in(names: &Names, country: Option<&str>) -> String {
-    let chosen = match crate::domain::stay_lines::language(country) {
-        "it" => names.it.as_ref(),
-        "hr" => names.hr.as_ref(),
-        _ => None,
-    };
-    chosen.unwrap_or(&names.en).0.clone()
+    names.in_language(crate::domain::stay_lines::language(country))
 }
 
 /// Puts `order`'s extra on reservation `reservation_id`'s folio.
