@@ -49,6 +49,8 @@ struct ReservationPage {
     /// chosen.
     charge_rates: Vec<(String, String)>,
     charge_rate: String,
+    /// (id, label) of the extras on offer, to add from the list.
+    extras: Vec<(String, String)>,
     /// The change-the-booking form.
     change: super::reservation_change::Change,
     /// Why the last action was refused, in words.
@@ -340,6 +342,11 @@ pub(super) async fn show(
         })
         .collect();
     let change = super::reservation_change::form(&t, &v, &refusal);
+    let extras = if can.charge {
+        super::stay_price::extra_choices(state, s, &t, &r.currency).await
+    } else {
+        Vec::new()
+    };
     let body = ReservationPage {
         title: t.with("reservation-title", &[("code", code.clone())]),
         heading: t.with(
@@ -395,6 +402,7 @@ pub(super) async fn show(
             .get("tax_rate")
             .cloned()
             .unwrap_or_else(|| v.charge_rates[0].to_string()),
+        extras,
         change,
         problem: refusal.problem,
         shell,

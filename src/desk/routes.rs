@@ -172,6 +172,10 @@ pub fn mount(r: Route) -> Route {
             poem::post(super::stay_actions::add_charge),
         )
         .at(
+            "/reservations/:id/extras",
+            poem::post(super::stay_actions::add_extra),
+        )
+        .at(
             "/reservations/:id/change",
             poem::post(super::reservation_change::change),
         )

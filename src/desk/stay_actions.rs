@@ -162,6 +162,41 @@ pub async fn add_charge(
     }
 }
 
+/// `POST /reservations/{id}/extras`: adds an extra from the list to the folio.
+#[handler]
+pub async fn add_extra(
+    req: &Request,
+    Path(id): Path<String>,
+    body: Body,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t, form) = or_answer!(open_post(req, body, &state, super::FRONT_DESK).await);
+    let count = form
+        .get("count")
+        .map(|c| c.trim())
+        .filter(|c| !c.is_empty());
+    let input = serde_json::json!({
+        "extra_id": form.get("extra_id").cloned().unwrap_or_default(),
+        "count": count.map(|c| c.parse::<i64>().map_or(serde_json::json!(c), |n| serde_json::json!(n))),
+    });
+    let mut errors = Vec::new();
+    let Some(order) = crate::model::ExtraOrder::from_json(&input, "", &mut errors) else {
+        let refusal = Refusal {
+            typed: form.clone(),
+            problem: Some(t.n("form-errors", errors.len() as i64)),
+            errors,
+        };
+        return refuse(&state, &s, t, id, StatusCode::UNPROCESSABLE_ENTITY, refusal).await;
+    };
+    match crate::service::extras::order(&state.svc, &s.principal, id.clone(), order).await {
+        Ok(_) => done(&id, "charge-added"),
+        Err(e) => match refusal_of(&e, form.clone(), &t) {
+            Some(r) => refuse(&state, &s, t, id, status_of(&e), r).await,
+            None => super::failed_read(&t, &e, "not-found-reservation", ("/", "back-to-today")),
+        },
+    }
+}
+
 /// `POST /reservations/{id}/companions`: adds a guest to the party (their name and birth
 /// date; the rest is asked at check-in).
 #[handler]

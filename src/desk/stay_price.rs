@@ -1,6 +1,7 @@
 //! What a reservation's page says of its price (screen 4): the price of each night when
 //! they differ (with the total), else the nightly rate, and the rate plan with its terms:
-//! free cancellation until a day or non-refundable, and the deposit asked.
+//! free cancellation until a day or non-refundable, and the deposit asked; and the extras
+//! on offer to add from the list.
 
 use super::DeskState;
 use crate::i18n::{Arg, T};
@@ -72,4 +73,35 @@ pub async fn facts(
     }
     out.push((t.t("field-rate-plan"), terms.join(" · ")));
     out
+}
+
+/// The extras on offer, (id, "name · price per unit"), for the folio's list.
+pub async fn extra_choices(
+    state: &DeskState,
+    s: &DeskSession,
+    t: &T,
+    currency: &str,
+) -> Vec<(String, String)> {
+    let Ok(page) = crate::service::extras::list(
+        &state.svc,
+        &s.principal,
+        crate::service::PageRequest::first(200),
+    )
+    .await
+    else {
+        return Vec::new();
+    };
+    page.items
+        .into_iter()
+        .map(|(e, _)| e)
+        .filter(|e| e.active)
+        .map(|e| {
+            let unit = t.t(&format!("extra-unit-{}", e.unit.as_str()));
+            let price = t.money(e.price, currency);
+            (
+                e.id.clone(),
+                format!("{} · {price} {unit}", e.name.in_language(t.lang().tag())),
+            )
+        })
+        .collect()
 }

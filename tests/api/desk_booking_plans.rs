@@ -195,3 +195,55 @@ async fn in_a_browser_a_booking_picks_a_plan() {
     let all = app.all("/v1/reservations").await;
     assert_eq!(all[0]["rate_plan_id"], flex.as_str());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_folio_takes_an_extra_from_the_list() {
+    let app = spawn_app().await;
+    let rt = app.room_type("TWN", 2).await;
+    app.room("201", &rt).await;
+    let guest = app.guest("Mia", "Novak").await;
+    let parking = app
+        .post(
+            "/v1/extras",
+            json!({"code": "PARK", "name": {"en": "Parking"}, "price": 1500, "unit": "per_night"}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let res = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": guest, "room_type_id": rt, "arrival": day(0),
+                   "departure": day(3), "adults": 2}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let page = b.get(&format!("/reservations/{res}")).await;
+    assert!(
+        page.text.contains("Parking · EUR 15.00 a night"),
+        "{}",
+        page.text
+    );
+    let csrf = Browser::csrf(&page);
+    let path = format!("/reservations/{res}/extras");
+    let bad = b
+        .post(
+            &path,
+            &[("csrf", &csrf), ("extra_id", &parking), ("count", "none")],
+        )
+        .await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    let added = b
+        .post(
+            &path,
+            &[("csrf", &csrf), ("extra_id", &parking), ("count", "2")],
+        )
+        .await;
+    assert_eq!(added.status, 303, "{}", added.text);
+    let charges = app.all(&format!("/v1/reservations/{res}/charges")).await;
+    assert_eq!(charges.len(), 1);
+    assert_eq!(charges[0]["quantity"], 6, "two places, three nights");
+}
