@@ -1034,7 +1034,7 @@ problem-room-occupied = Soba { $room } je zauzeta.
 problem-room-given = Soba { $room } dodijeljena je rezervaciji { $code } za neke od ovih noći.
 problem-room-taken = Soba je već dodijeljena rezervaciji { $code } za neke od ovih noći.
 problem-the-room-out-of-order = Soba nije u funkciji.
-problem-no-availability = Nijedna soba vrste { $type } nije slobodna za noći { $nights }.
+problem-no-availability = Nijedna soba vrste { $type } nije slobodna za noći: { $nights }
 problem-keep-room = dok je gost u hotelu, rezervacija mora zadržati sobu
 problem-departure-past = za goste u hotelu ne smije biti prije današnjeg dana
 problem-no-room-assigned = nijedna soba nije dodijeljena; odaberite sobu
@@ -1075,6 +1075,11 @@ problem-not-an-amount = nije iznos; upišite ga kao 95 ili 95,50
 problem-not-an-oib = nije OIB: 11 znamenki, od kojih je zadnja kontrolna
 problem-one-registration = Odaberite jednu prijavu gostiju: Alloggiati Web u Italiji, eVisitor u Hrvatskoj.
 problem-seller-oib = mora biti OIB: 11 znamenki, od kojih je zadnja kontrolna (ispred smije stajati HR)
+problem-range-order = mora biti isti dan ili nakon prve noći
+problem-range-long = razdoblje može obuhvatiti najviše { $n } noći
+problem-nothing-to-change = upišite cijenu ili odaberite ograničenje za promjenu
+problem-derived-price = cijene ovog cjenika slijede nadređeni cjenik: promijenite njegove
+problem-extra-not-offered = ova se dodatna usluga više ne nudi
 problem-operator-mark = mora imati 1 do 10 slova ili znamenki, npr. MK ili 07
 problem-scheme-overridden = ne može se postaviti ovdje: konfiguracijska datoteka ili varijabla okoline INNKEEP_ već postavlja ovu uslugu i ima prednost pred ovom stranicom; promijenite je ondje
 problem-seller-partita-iva = mora biti partita IVA: 11 znamenki, od kojih je zadnja kontrolna (ispred smije stajati IT)
@@ -1121,9 +1126,9 @@ problem-rate-plan-exists = Ova vrsta sobe već ima cjenik s oznakom "{ $code }".
 problem-extra-exists = Dodatna usluga s oznakom "{ $code }" već postoji.
 problem-rate-plan-has-children = Drugi cjenici preuzimaju cijene od ovoga ({ $codes }): ne može i sam preuzimati cijene od drugog.
 problem-rate-plan-not-sold = Cjenik "{ $code }" nije u prodaji.
-problem-stop-sell = Ovaj cjenik nije u prodaji { $nights }.
-problem-closed-to-arrival = S ovim cjenikom nema dolazaka { $day }.
-problem-closed-to-departure = S ovim cjenikom nema odlazaka { $day }.
+problem-stop-sell = Ovaj cjenik nije u prodaji ovih dana: { $nights }
+problem-closed-to-arrival = S ovim cjenikom nema dolaska na dan { $day }
+problem-closed-to-departure = S ovim cjenikom nema odlaska na dan { $day }
 problem-min-stay = Ovaj cjenik traži boravak od najmanje { $nights ->
         [one] { $nights } noćenja
        *[other] { $nights } noćenja
@@ -1141,7 +1146,7 @@ problem-max-advance = Ovaj cjenik može se rezervirati najviše { $days ->
        *[other] { $days } dana
     } prije dolaska.
 problem-offer-max-occupancy = Soba prima najviše { $max } osoba.
-problem-offer-no-availability = Nijedna soba ove vrste nije slobodna { $nights }.
+problem-offer-no-availability = Nijedna soba ove vrste nije slobodna ovih noći: { $nights }
 problem-code-taken = već je koristi druga vrsta sobe
 problem-number-taken = već ga koristi druga soba
 problem-room-in-use = Rezervacija { $code } dodijeljena je ovoj sobi; uklonite je ili premjestite prije promjene vrste sobe.

@@ -162,8 +162,14 @@ async fn grid(
     let errors = outcome
         .errors
         .iter()
-        .map(|e| (e.field.clone(), e.message.clone()))
+        .map(|e| (e.field.clone(), super::rules::say(t, e)))
         .collect();
+    // The range offered by default is the fortnight shown.
+    let mut typed = typed;
+    typed
+        .entry("from".into())
+        .or_insert_with(|| from.to_string());
+    typed.entry("to".into()).or_insert_with(|| to.to_string());
     let body = RatesPage {
         problem: outcome.problem.clone(),
         from: from.to_string(),

@@ -124,11 +124,14 @@ pub async fn order(
             let extra = match extra {
                 Some(e) if e.active => e,
                 Some(_) => {
-                    return Err(AppError::validation(vec![FieldError::new(
-                        "extra_id",
-                        "not_offered",
-                        "this extra is no longer offered",
-                    )]));
+                    return Err(AppError::validation(vec![
+                        FieldError::new(
+                            "extra_id",
+                            "not_offered",
+                            "this extra is no longer offered",
+                        )
+                        .said("problem-extra-not-offered", vec![]),
+                    ]));
                 }
                 None => {
                     return Err(AppError::validation(vec![FieldError::new(

@@ -8,6 +8,7 @@ use rusqlite::Connection;
 
 use crate::domain::events::EventType;
 use crate::domain::pricing::{self, Derivation, Reason, Restrictions, Weekday};
+use crate::domain::said::Value;
 use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Date, Principal, RateCalendar, RateNight, RatePlan, RatesUpdate, RoomType};
@@ -144,11 +145,14 @@ fn range_errors(from: NaiveDate, to: NaiveDate, errs: &mut Vec<FieldError>) {
             "must be on or after from",
         ));
     } else if span >= MAX_RANGE {
-        errs.push(FieldError::new(
-            "to",
-            "range_too_long",
-            format!("the range may cover at most {MAX_RANGE} nights"),
-        ));
+        errs.push(
+            FieldError::new(
+                "to",
+                "range_too_long",
+                format!("the range may cover at most {MAX_RANGE} nights"),
+            )
+            .said("problem-range-long", vec![("n", Value::Num(MAX_RANGE))]),
+        );
     }
 }
 
@@ -237,11 +241,14 @@ pub async fn update(svc: &Services, p: &Principal, input: RatesUpdate) -> AppRes
         .clone()
         .unwrap_or_else(|| Weekday::ALL.to_vec());
     if weekdays.is_empty() {
-        errs.push(FieldError::new(
-            "weekdays",
-            "required",
-            "needs at least one weekday, or leave it out for every day",
-        ));
+        errs.push(
+            FieldError::new(
+                "weekdays",
+                "required",
+                "needs at least one weekday, or leave it out for every day",
+            )
+            .said("rule-required", vec![]),
+        );
     }
     let flag = |v: Option<bool>| v.map(Set::Flag);
     let wanted: Vec<(&str, Option<Set>)> = vec![
@@ -260,11 +267,14 @@ pub async fn update(svc: &Services, p: &Principal, input: RatesUpdate) -> AppRes
         .filter_map(|(c, v)| v.map(|v| (c, v)))
         .collect();
     if changes.is_empty() {
-        errs.push(FieldError::new(
-            "price",
-            "nothing_to_change",
-            "send at least one of price and the restrictions",
-        ));
+        errs.push(
+            FieldError::new(
+                "price",
+                "nothing_to_change",
+                "send at least one of price and the restrictions",
+            )
+            .said("problem-nothing-to-change", vec![]),
+        );
     }
     fail_on(errs)?;
     let actor = p.actor.clone();
@@ -273,11 +283,14 @@ pub async fn update(svc: &Services, p: &Principal, input: RatesUpdate) -> AppRes
         .write(move |tx| {
             let (plan, room_type) = plan_and_type(tx, &plan_id, "rate_plan_id")?;
             if plan.parent_id.is_some() && changes.iter().any(|(c, _)| *c == "price") {
-                return Err(AppError::validation(vec![FieldError::new(
-                    "price",
-                    "derived_price",
-                    "this plan's prices follow its parent plan: change the parent's, or its rule",
-                )]));
+                return Err(AppError::validation(vec![
+                    FieldError::new(
+                        "price",
+                        "derived_price",
+                        "this plan's prices follow its parent plan: change the parent's, or its rule",
+                    )
+                    .said("problem-derived-price", vec![]),
+                ]));
             }
             let chosen: Vec<NaiveDate> = days(from, to)
                 .filter(|d| weekdays.contains(&Weekday::of(*d)))

@@ -195,3 +195,122 @@ async fn in_a_browser_the_rates_grid_shows_two_weeks_and_saves_a_range() {
     b.axe("The board with a night not sold").await;
     b.screenshot("desk-board-not-sold").await;
 }
+
+/// In Italian and Croatian: the rates grid, a refused range (the error next to its field,
+/// what was typed kept), a new booking's plans and a reservation on a plan, each in the
+/// page's language, with axe.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_price_pages_in_italian_and_croatian() {
+    use crate::support::browser::chrome_speaking;
+    for (lang, grid, refused, offers, plan) in [
+        ("it", "Tariffe", "Prezzo per notte", "in tutto", "Tariffa"),
+        ("hr", "Cijene", "Cijena po noći", "ukupno", "Cjenik"),
+    ] {
+        let Some(b) = chrome_speaking(1280, 1000, lang).await else {
+            return;
+        };
+        let app = spawn_app().await;
+        let (flex, nr) = priced(&app).await;
+        app.put(
+            "/v1/rates",
+            json!({"rate_plan_id": nr, "from": day(2), "to": day(2), "min_stay_arrival": 3,
+                   "stop_sell": true}),
+        )
+        .await
+        .expect(200);
+        app.put(
+            "/v1/rates",
+            json!({"rate_plan_id": flex, "from": day(2), "to": day(2), "stop_sell": true}),
+        )
+        .await
+        .expect(200);
+        let password = staff(&app, "root", "admin").await;
+        let base = format!("http://{}", app.addr);
+        b.sign_in(&base, "root", &password).await;
+        let c = &b.client;
+        c.goto(&format!("{base}/admin/rates")).await.unwrap();
+        b.wait_for(Locator::Css("table.rates")).await;
+        assert!(c.source().await.unwrap().contains(grid));
+        b.axe(&format!("Rates ({lang})")).await;
+        b.screenshot(&format!("desk-admin-rates-{lang}")).await;
+        // The fortnight shown is the range offered. A price that is not one and a last
+        // night cleared: each said next to its field in the page's language, the rest kept.
+        c.execute("document.getElementById('to').value = ''", vec![])
+            .await
+            .unwrap();
+        let price = b.wait_for(Locator::Id("price")).await;
+        price.send_keys("tanto").await.unwrap();
+        let min = b.wait_for(Locator::Id("min_stay_arrival")).await;
+        min.send_keys("2").await.unwrap();
+        b.click(Locator::Css(
+            "form[method=post][action='/admin/rates'] button[type=submit]",
+        ))
+        .await;
+        b.wait_for(Locator::Id("price-error")).await;
+        let form = c.source().await.unwrap();
+        assert!(
+            form.contains(refused) && form.contains("value=\"tanto\""),
+            "{lang}"
+        );
+        assert!(
+            form.contains("value=\"2\""),
+            "{lang}: the minimum stay typed is kept"
+        );
+        assert!(
+            form.contains(&format!("value=\"{}\"", day(0))),
+            "{lang}: the first night kept"
+        );
+        assert!(!form.contains("must be"), "{lang}: no English on the page");
+        c.execute("document.getElementById('price').scrollIntoView()", vec![])
+            .await
+            .unwrap();
+        b.axe(&format!("Rates refused ({lang})")).await;
+        b.screenshot(&format!("desk-admin-rates-refused-{lang}"))
+            .await;
+        // A new booking: the plans, one of them refused by its rules.
+        c.goto(&format!(
+            "{base}/reservations/new?arrival={}&departure={}",
+            day(2),
+            day(3)
+        ))
+        .await
+        .unwrap();
+        b.wait_for(Locator::Css(".choices.offers")).await;
+        let page = c.source().await.unwrap();
+        assert!(
+            page.contains(offers) && page.contains("offer-refused"),
+            "{lang}"
+        );
+        b.axe(&format!("A new booking with plans ({lang})")).await;
+        b.screenshot(&format!("desk-new-booking-plans-{lang}"))
+            .await;
+        // The board marks the night no plan sells.
+        c.goto(&format!("{base}/board?from={}", day(0)))
+            .await
+            .unwrap();
+        b.wait_for(Locator::Css("tr.sales td.stopped")).await;
+        b.screenshot(&format!("desk-board-not-sold-{lang}")).await;
+        // A reservation on a plan shows its plan.
+        let rt = app.get("/v1/room-types").await.body["data"][0]["id"].clone();
+        let guest = app.guest("Ana", "Kovač").await;
+        let res = app
+            .post(
+                "/v1/reservations",
+                json!({"primary_guest_id": guest, "room_type_id": rt, "rate_plan_id": flex,
+                       "arrival": day(4), "departure": day(6), "adults": 2}),
+            )
+            .await
+            .expect(201)
+            .id();
+        c.goto(&format!("{base}/reservations/{res}")).await.unwrap();
+        let facts = b
+            .wait_for(Locator::Css("dl.facts"))
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(facts.contains(plan), "{lang}: {facts}");
+        b.axe(&format!("A reservation on a plan ({lang})")).await;
+        b.screenshot(&format!("desk-reservation-plan-{lang}")).await;
+    }
+}
