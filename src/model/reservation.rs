@@ -87,6 +87,14 @@ pub struct Reservation {
     pub updated_at: Instant,
 }
 
+impl Reservation {
+    /// The day it was booked (the UTC day of `created_at`), for the advance-booking rules
+    /// and a deposit's due day.
+    pub fn booked_on(&self) -> Option<chrono::NaiveDate> {
+        self.created_at.0.get(..10).and_then(|d| d.parse().ok())
+    }
+}
+
 input_object! {
     /// A new reservation. Availability is checked when it is created.
     pub struct ReservationCreate {

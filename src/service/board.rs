@@ -45,17 +45,16 @@ pub enum Sales {
     NoArrival,
 }
 
-/// What every plan of room type `id` says of each of `days` nights from `from`.
+/// What every plan of room type `id` (of all `plans`) says of each of `days` nights from
+/// `from`.
 fn sales_of(
     c: &rusqlite::Connection,
+    plans: &[crate::model::RatePlan],
     id: &str,
     from: NaiveDate,
     days: usize,
 ) -> AppResult<Vec<Option<Sales>>> {
-    let plans: Vec<_> = store::rate_plans::all(c)?
-        .into_iter()
-        .filter(|p| p.room_type_id == id)
-        .collect();
+    let plans: Vec<_> = plans.iter().filter(|p| p.room_type_id == id).collect();
     let Some(room_type) = store::room_types::get(c, id)? else {
         return Ok(Vec::new());
     };
@@ -64,7 +63,7 @@ fn sales_of(
     }
     let to = from + chrono::Days::new(days as u64 - 1);
     let mut all = vec![(true, true); days];
-    for plan in &plans {
+    for plan in plans {
         let nights = crate::service::rates::nights(c, plan, &room_type, from, to)?;
         for (i, (_, _, r)) in nights.iter().enumerate().take(days) {
             all[i].0 &= r.stop_sell;
@@ -129,9 +128,10 @@ pub async fn board(svc: &Services, p: &Principal, from: NaiveDate, days: u64) ->
                     stays.push(stay);
                 }
             }
+            let plans = store::rate_plans::all(c)?;
             let sales = types
                 .iter()
-                .map(|(id, _)| sales_of(c, id, from, days))
+                .map(|(id, _)| sales_of(c, &plans, id, from, days))
                 .collect::<AppResult<Vec<_>>>()?;
             Ok(Board {
                 today,

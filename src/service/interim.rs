@@ -2,12 +2,11 @@
 //! an invoice, billed while the guest is still booked or in house; paid now or later, and in
 //! Italy settled with a receipt from the cash register as at check-out.
 
-use super::invoices::{bill_to_or_guest, only, record_payment, required};
-use super::invoicing::{Draft, DraftLine, issue};
-use super::settlement::{HowPaid, receipt_or_invoice};
+use super::invoices::{bill_to_or_guest, only, required};
+use super::invoicing::DraftLine;
+use super::settlement::{HowPaid, bill_stay, receipt_or_invoice};
 use crate::compliance::Compliance;
 use crate::db::Tx;
-use crate::domain::enums::InvoiceKind;
 use crate::domain::reservation::Status;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{Actor, Invoice, InvoiceCreate};
@@ -46,40 +45,18 @@ pub(super) fn bill(
     fail_on(errs)?;
     let r = r.ok_or_else(|| AppError::not_found("reservation", res_id))?;
     let how = HowPaid::read(input.payments.as_ref(), None, input.payment_method)?;
-    // A cancelled or no-show booking is billed what its folio holds (its plan's fee).
-    let ended_with_charges = matches!(r.status, Status::Cancelled | Status::NoShow)
-        && !store::charges::uninvoiced(tx, &r.id)?.is_empty();
+    let charges = store::charges::uninvoiced(tx, &r.id)?;
+    // A cancelled or no-show booking is billed what its folio still holds (its plan's fee).
+    let ended_with_charges =
+        matches!(r.status, Status::Cancelled | Status::NoShow) && !charges.is_empty();
     if !matches!(r.status, Status::Confirmed | Status::CheckedIn) && !ended_with_charges {
         return Err(Refusal::NoInterimBill { status: r.status }.into());
     }
-    let charges = store::charges::uninvoiced(tx, &r.id)?;
     if charges.is_empty() {
         return Err(Refusal::AllInvoiced.into());
     }
     let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
     let receipt = receipt_or_invoice(c, input.receipt, &bill_to)?;
     let lines: Vec<DraftLine> = charges.into_iter().map(DraftLine::from).collect();
-    let (method, payments) = how.settle(&lines)?;
-    let draft = Draft {
-        kind: InvoiceKind::Invoice,
-        reservation_id: Some(r.id.clone()),
-        guest_id: Some(r.primary_guest_id.clone()),
-        bill_to,
-        currency: r.currency.clone(),
-        payment_method: Some(method),
-        lines,
-        corrects_invoice_id: None,
-        reissues_invoice_id: None,
-        reason: None,
-        period: Some((r.arrival.0, r.departure.0)),
-        prepaid: payments.iter().map(|p| p.amount.0).sum(),
-        paid_by: payments.iter().map(|p| (p.method, p.amount.0)).collect(),
-        receipt,
-    };
-    let mut invoice = issue(tx, actor, c, draft)?;
-    for (i, p) in payments.into_iter().enumerate() {
-        let field = format!("payments[{i}].amount");
-        record_payment(tx, actor, &mut invoice, p, &field)?;
-    }
-    Ok(invoice)
+    bill_stay(tx, actor, c, &r, (bill_to, receipt), lines, how)
 }

@@ -220,7 +220,8 @@ pub async fn with_words(
 }
 
 /// Refuses booking `plan` for the stay as an offer would (409 with the reason's code), or
-/// answers the price of each night. `override_reason` lets staff book it anyway.
+/// answers the price of each night and whether the booking goes past the plan's rules
+/// (only when `overridden`: staff booking it anyway).
 pub(crate) fn price_booking(
     c: &Connection,
     plan: &RatePlan,
@@ -229,7 +230,7 @@ pub(crate) fn price_booking(
     party: &Party,
     today: NaiveDate,
     overridden: bool,
-) -> AppResult<Vec<(NaiveDate, i64)>> {
+) -> AppResult<(Vec<(NaiveDate, i64)>, bool)> {
     let q = quote(
         c,
         plan,
@@ -239,7 +240,8 @@ pub(crate) fn price_booking(
         party,
         today,
     )?;
-    if !overridden {
+    let past_rules = !plan.sold || !q.reasons.is_empty();
+    if past_rules && !overridden {
         if !plan.sold {
             return Err(RatesRefusal::NotSold {
                 code: plan.code.clone(),
@@ -250,5 +252,5 @@ pub(crate) fn price_booking(
             return Err(RatesRefusal::Restricted(first).into());
         }
     }
-    Ok(q.nights)
+    Ok((q.nights, past_rules))
 }

@@ -336,8 +336,7 @@ pub(crate) fn create_in(
     let mut r = r;
     let today = today(tx)?;
     let why = input.override_reason.map(|w| w.0);
-    let overridden = why.is_some() && nights::refused(tx, &r, today)?;
-    nights::price(tx, &mut r, rate_given, why.is_some(), today)?;
+    let overridden = nights::price(tx, &mut r, rate_given, why.is_some(), today)?;
     store::reservations::insert(tx, &r)?;
     store::events::record(
         tx,

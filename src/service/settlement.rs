@@ -125,3 +125,41 @@ pub fn receipt_or_invoice(
         }
     }
 }
+
+/// Issues reservation `r`'s bill of `lines` to `bill_to` (a receipt from the cash register
+/// when `receipt`), paid as `how` says, recording the payments taken with it in the caller's
+/// transaction: what a check-out and an interim bill share.
+pub(crate) fn bill_stay(
+    tx: &crate::db::Tx,
+    actor: &crate::model::Actor,
+    c: &crate::compliance::Compliance,
+    r: &crate::model::Reservation,
+    (bill_to, receipt): (crate::model::BillTo, bool),
+    lines: Vec<DraftLine>,
+    how: HowPaid,
+) -> AppResult<crate::model::Invoice> {
+    use crate::service::invoicing::{Draft, issue};
+    let (method, payments) = how.settle(&lines)?;
+    let draft = Draft {
+        kind: crate::domain::enums::InvoiceKind::Invoice,
+        reservation_id: Some(r.id.clone()),
+        guest_id: Some(r.primary_guest_id.clone()),
+        bill_to,
+        currency: r.currency.clone(),
+        payment_method: Some(method),
+        lines,
+        corrects_invoice_id: None,
+        reissues_invoice_id: None,
+        reason: None,
+        period: Some((r.arrival.0, r.departure.0)),
+        prepaid: payments.iter().map(|p| p.amount.0).sum(),
+        paid_by: payments.iter().map(|p| (p.method, p.amount.0)).collect(),
+        receipt,
+    };
+    let mut invoice = issue(tx, actor, c, draft)?;
+    for (i, p) in payments.into_iter().enumerate() {
+        let field = format!("payments[{i}].amount");
+        crate::service::invoices::record_payment(tx, actor, &mut invoice, p, &field)?;
+    }
+    Ok(invoice)
+}

@@ -1,7 +1,7 @@
 //! The stay: check-in and check-out (API.md section 6), each one transaction.
 
 use crate::db::Tx;
-use crate::domain::enums::{HousekeepingStatus, InvoiceKind};
+use crate::domain::enums::HousekeepingStatus;
 use crate::domain::events::EventType;
 use crate::domain::money::{CityTaxRule, city_tax_person_nights};
 use crate::domain::reservation::{self as rules, Status, Via};
@@ -12,7 +12,7 @@ use crate::model::{CheckIn, CheckOut, CheckOutResult, Date, Instant, Reservation
 use crate::refusal::Refusal;
 use crate::service::Services;
 use crate::service::invoices::{bill_to_or_guest, lines_from};
-use crate::service::invoicing::{Draft, DraftLine, issue};
+use crate::service::invoicing::DraftLine;
 use crate::service::reservations::today;
 use crate::store;
 
@@ -339,28 +339,15 @@ pub async fn check_out(
         let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
         let receipt = crate::service::settlement::receipt_or_invoice(&c, input.receipt, &bill_to)?;
         let lines = stay_lines(tx, &r)?;
-        let (method, payments) = how.settle(&lines)?;
-        let draft = Draft {
-            kind: InvoiceKind::Invoice,
-            reservation_id: Some(r.id.clone()),
-            guest_id: Some(r.primary_guest_id.clone()),
-            bill_to,
-            currency: r.currency.clone(),
-            payment_method: Some(method),
+        let invoice = crate::service::settlement::bill_stay(
+            tx,
+            &actor,
+            &c,
+            &r,
+            (bill_to, receipt),
             lines,
-            corrects_invoice_id: None,
-            reissues_invoice_id: None,
-            reason: None,
-            period: Some((r.arrival.0, r.departure.0)),
-            prepaid: payments.iter().map(|p| p.amount.0).sum(),
-            paid_by: payments.iter().map(|p| (p.method, p.amount.0)).collect(),
-            receipt,
-        };
-        let mut invoice = issue(tx, &actor, &c, draft)?;
-        for (i, p) in payments.into_iter().enumerate() {
-            let field = format!("payments[{i}].amount");
-            crate::service::invoices::record_payment(tx, &actor, &mut invoice, p, &field)?;
-        }
+            how,
+        )?;
         if let Some(room_id) = &r.room_id {
             mark_dirty(tx, room_id, &now)?;
         }

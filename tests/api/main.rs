@@ -84,6 +84,7 @@ mod party_details;
 mod payment_method;
 mod privacy;
 mod promises;
+mod rate_fees;
 mod rates;
 mod refunds;
 mod registration;

@@ -10,7 +10,7 @@ use crate::support::{TestApp, day, spawn_app};
 /// A room type of `rooms` rooms sleeping 4 and its two plans: `FLEX` (own prices, 100.00 a
 /// night for 2, extra adult 30.00, children up to 11 at 15.00, deposit 30 %) and `NR`
 /// (10 % less, non-refundable): (room type, FLEX, NR).
-async fn plans(app: &TestApp, rooms: usize) -> (String, String, String) {
+pub(crate) async fn plans(app: &TestApp, rooms: usize) -> (String, String, String) {
     let rt = app.room_type("FAM", 4).await;
     for n in 0..rooms {
         app.room(&format!("{}", 201 + n), &rt).await;
@@ -393,71 +393,4 @@ async fn a_booking_on_a_plan_is_priced_night_by_night_and_refused_as_an_offer_wo
     app.post("/v1/reservations", book(&nr, 10, 12))
         .await
         .problem(409, "not_sold");
-}
-
-#[tokio::test]
-async fn a_late_cancellation_and_a_no_show_are_charged_as_the_plan_says() {
-    let app = spawn_app().await;
-    let (rt, flex, nr) = plans(&app, 3).await;
-    let guest = app.guest("Ivo", "Babić").await;
-    let book = |plan: &str, from: i64, to: i64| {
-        json!({"primary_guest_id": guest, "room_type_id": rt, "rate_plan_id": plan,
-               "arrival": day(from), "departure": day(to), "adults": 2})
-    };
-    // Flexible, cancelled in time (free until 3 days before): nothing to pay.
-    let early = app
-        .post("/v1/reservations", book(&flex, 10, 12))
-        .await
-        .expect(201)
-        .id();
-    app.put(
-        &format!("/v1/reservations/{early}"),
-        json!({"status": "cancelled"}),
-    )
-    .await
-    .expect(200);
-    let charges = app.all(&format!("/v1/reservations/{early}/charges")).await;
-    assert!(charges.is_empty(), "{charges:?}");
-    // Flexible, cancelled the day before: the first night.
-    let late = app
-        .post("/v1/reservations", book(&flex, 1, 3))
-        .await
-        .expect(201)
-        .id();
-    app.put(
-        &format!("/v1/reservations/{late}"),
-        json!({"status": "cancelled"}),
-    )
-    .await
-    .expect(200);
-    let charges = app.all(&format!("/v1/reservations/{late}/charges")).await;
-    assert_eq!(charges.len(), 1);
-    assert_eq!(charges[0]["description"], "Cancellation fee");
-    assert_eq!(charges[0]["unit_price"], 10000);
-    // It is billed like any charge, though the booking is cancelled.
-    let bill = app
-        .post(
-            "/v1/invoices",
-            json!({"reservation_id": late, "payments": [{"method": "card"}]}),
-        )
-        .await
-        .expect(201)
-        .body;
-    assert_eq!(bill["totals"]["gross"], 10000);
-    assert_eq!(bill["status"], "paid");
-    // Non-refundable, never came: the default no-show fee, the first night (90.00).
-    let gone = app
-        .post("/v1/reservations", book(&nr, 0, 2))
-        .await
-        .expect(201)
-        .id();
-    app.put(
-        &format!("/v1/reservations/{gone}"),
-        json!({"status": "no_show"}),
-    )
-    .await
-    .expect(200);
-    let charges = app.all(&format!("/v1/reservations/{gone}/charges")).await;
-    assert_eq!(charges[0]["description"], "No-show fee");
-    assert_eq!(charges[0]["unit_price"], 9000);
 }

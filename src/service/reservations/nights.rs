@@ -53,37 +53,30 @@ pub(super) fn check_plan(tx: &Tx, r: &Reservation, errs: &mut Vec<FieldError>) -
     Ok(())
 }
 
-/// The day a reservation was booked, for the advance-booking rules.
-fn booked_on(r: &Reservation, today: NaiveDate) -> NaiveDate {
-    r.created_at
-        .0
-        .get(..10)
-        .and_then(|d| d.parse().ok())
-        .unwrap_or(today)
-}
-
 /// Prices `r`'s nights: on its plan (refusing as an offer would unless `overridden`), or at
 /// its nightly rate when `rate_given` or without a plan. The plan's first night becomes the
-/// nightly rate when none was given.
+/// nightly rate when none was given. Answers whether the booking went past the plan's
+/// rules (overridden).
 pub(super) fn price(
     tx: &Tx,
     r: &mut Reservation,
     rate_given: bool,
     overridden: bool,
     today: NaiveDate,
-) -> AppResult<()> {
+) -> AppResult<bool> {
     let Some(plan_id) = r.rate_plan_id.clone() else {
         r.nights = at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
-        return Ok(());
+        return Ok(false);
     };
     let plan = plan_for(tx, &plan_id, r)?;
     let Ok(stay) = StayDates::new(r.arrival.0, r.departure.0) else {
-        return Ok(());
+        return Ok(false);
     };
     let room_type = store::room_types::get(tx, &r.room_type_id)?
         .ok_or_else(|| AppError::not_found("room type", &r.room_type_id))?;
-    let booked = booked_on(r, today);
-    let quoted = price_booking(tx, &plan, &room_type, &stay, &party(r), booked, overridden)?;
+    let booked = r.booked_on().unwrap_or(today);
+    let (quoted, past_rules) =
+        price_booking(tx, &plan, &room_type, &stay, &party(r), booked, overridden)?;
     if rate_given {
         r.nights = at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
     } else {
@@ -96,12 +89,13 @@ pub(super) fn price(
             .collect();
         r.nightly_rate = r.nights.first().map_or(r.nightly_rate, |n| n.price);
     }
-    Ok(())
+    Ok(past_rules)
 }
 
 /// Prices `r`'s nights after a change from `old`: a new nightly rate prices every night;
 /// otherwise the nights kept keep their prices and the new ones are priced as at booking
 /// (refused as an offer would be, unless `overridden`, when the dates or the party moved).
+/// Answers whether the change went past the plan's rules (overridden).
 pub(super) fn reprice(
     tx: &Tx,
     old: &Reservation,
@@ -109,10 +103,10 @@ pub(super) fn reprice(
     rate_given: bool,
     overridden: bool,
     today: NaiveDate,
-) -> AppResult<()> {
+) -> AppResult<bool> {
     if rate_given && r.nightly_rate != old.nightly_rate {
         r.nights = at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
-        return Ok(());
+        return Ok(false);
     }
     let moved = old.arrival != r.arrival
         || old.departure != r.departure
@@ -120,7 +114,7 @@ pub(super) fn reprice(
         || old.adults != r.adults
         || old.children != r.children;
     if !moved {
-        return Ok(());
+        return Ok(false);
     }
     let kept: HashMap<NaiveDate, i64> = if old.room_type_id == r.room_type_id {
         old.nights.iter().map(|n| (n.date.0, n.price)).collect()
@@ -128,8 +122,9 @@ pub(super) fn reprice(
         HashMap::new()
     };
     let mut priced = r.clone();
+    let mut past_rules = false;
     if r.rate_plan_id.is_some() && r.status.holds_inventory() {
-        price(tx, &mut priced, false, overridden, today)?;
+        past_rules = price(tx, &mut priced, false, overridden, today)?;
     } else {
         priced.nights = at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
     }
@@ -141,7 +136,7 @@ pub(super) fn reprice(
             date: n.date,
         })
         .collect();
-    Ok(())
+    Ok(past_rules)
 }
 
 /// Keeps in `r`'s history that staff booked it past the plan's restrictions, and why (as
@@ -154,16 +149,6 @@ pub(super) fn record_override(tx: &Tx, actor: &Actor, r: &Reservation, why: &str
         to: serde_json::Value::String(why.to_string()),
     };
     store::history::note(tx, actor, kind, &r.id, &[change], None)
-}
-
-/// Whether the plan's restrictions would refuse `r` (for an override to be worth keeping).
-pub(super) fn refused(tx: &Tx, r: &Reservation, today: NaiveDate) -> AppResult<bool> {
-    let mut probe = r.clone();
-    match price(tx, &mut probe, false, false, today) {
-        Ok(()) => Ok(false),
-        Err(e) if e.kind == crate::error::Kind::Conflict => Ok(true),
-        Err(e) => Err(e),
-    }
 }
 
 /// The fee `r`'s plan charges for its cancellation (`r` now cancelled) or its no-show, put

@@ -169,11 +169,8 @@ pub async fn update(
         }
 
         let why = input.override_reason.map(|w| w.0);
-        let overridden = why.is_some()
-            && r.rate_plan_id.is_some()
-            && r.status.holds_inventory()
-            && super::nights::refused(tx, &r, today)?;
-        super::nights::reprice(tx, &old, &mut r, rate_given, why.is_some(), today)?;
+        let overridden =
+            super::nights::reprice(tx, &old, &mut r, rate_given, why.is_some(), today)?;
         let now = Instant(tx.now_text());
         if r.status == Status::Cancelled && old.status != Status::Cancelled {
             r.cancelled_at = Some(now.clone());
