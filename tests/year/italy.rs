@@ -26,8 +26,8 @@ fn document(reference: &str) -> Option<(u32, u32)> {
     Some((z.parse().ok()?, n.parse().ok()?))
 }
 
-/// Receipts against the register's documents; the closures against `takings` (cash, card
-/// per day, in the order of `days`).
+/// Receipts against the register's documents; the closures, one per day in order, against
+/// `takings` (cash and card per day).
 pub fn check_receipts(
     b: &mut Books,
     invoices: &[Value],
