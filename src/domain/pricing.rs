@@ -5,7 +5,11 @@
 //! cent. That price is for the plan's base occupancy; the party's price adds each extra
 //! adult, each child by age band and each extra bed.
 //!
-//! Restrictions follow the channel managers' definitions (Channex, Apaleo):
+//! Restrictions follow the definitions the distribution systems publish (checked against
+//! DerbySoft's `minStayArrival`/`maxStayArrival`/`minStayThrough`, Sabre SynXis's
+//! `MinimumStayArrive`/`MaximumStayArrive`/`MinimumStayThrough` and OPERA's closed to
+//! departure; Channex's own page was not read, its names are the ones used here): a maximum
+//! stay is the arrival's (`MaximumStayArrive`), there is no maximum stay through.
 //! - `min_stay_arrival` and `max_stay` are read on the **arrival** night only;
 //! - `min_stay_through` is read on **every** night of the stay: the stay must be at least the
 //!   largest of them;
