@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::rates::plans;
+use crate::support::plans::plans;
 use crate::support::{day, spawn_app};
 
 #[tokio::test]

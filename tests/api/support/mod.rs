@@ -16,6 +16,7 @@ pub mod hub;
 pub mod mer_sim;
 pub mod oauth;
 pub mod oauth_client;
+pub mod plans;
 pub mod postgres;
 pub mod receiver;
 pub mod registration;
