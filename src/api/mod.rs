@@ -5,6 +5,7 @@
 
 pub mod book;
 mod compliance;
+mod deposits;
 pub mod docs;
 pub mod edge;
 mod events;
@@ -122,6 +123,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         guests::GuestsApi,
         reservations::ReservationsApi,
         stays::StaysApi,
+        deposits::DepositsApi,
         invoices::InvoicesApi,
         webhooks::WebhooksApi,
         compliance::ComplianceApi,

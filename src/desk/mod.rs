@@ -14,6 +14,7 @@ pub mod check_in;
 pub mod check_out;
 pub mod clients_admin;
 pub mod compliance_admin;
+pub mod deposits;
 pub mod devices_admin;
 pub mod files;
 pub mod guest_edit;
@@ -186,6 +187,7 @@ pub const FLASHES: &[&str] = &[
     "check-in-undone",
     "checked-out",
     "charge-added",
+    "deposit-recorded",
     "companion-added",
     "cancelled",
     "no-show",

@@ -51,6 +51,8 @@ struct ReservationPage {
     charge_rate: String,
     /// (id, label) of the extras on offer, to add from the list.
     extras: Vec<(String, String)>,
+    /// The record-a-deposit form, for a confirmed booking.
+    deposit: Option<super::deposits::DepositFields>,
     /// The change-the-booking form.
     change: super::reservation_change::Change,
     /// Why the last action was refused, in words.
@@ -403,6 +405,8 @@ pub(super) async fn show(
             .cloned()
             .unwrap_or_else(|| v.charge_rates[0].to_string()),
         extras,
+        deposit: super::deposits::form(&t, r, &refusal)
+            .filter(|_| p.scopes.contains(Scope::InvoicesWrite)),
         change,
         problem: refusal.problem,
         shell,

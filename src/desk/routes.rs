@@ -176,6 +176,10 @@ pub fn mount(r: Route) -> Route {
             poem::post(super::stay_actions::add_extra),
         )
         .at(
+            "/reservations/:id/deposit",
+            poem::post(super::deposits::record),
+        )
+        .at(
             "/reservations/:id/change",
             poem::post(super::reservation_change::change),
         )

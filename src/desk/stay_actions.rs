@@ -108,7 +108,7 @@ pub(super) async fn refuse(
 }
 
 /// The refusal of a use case's error: rule errors by field, anything else in words.
-fn refusal_of(e: &AppError, typed: HashMap<String, String>, t: &T) -> Option<Refusal> {
+pub(super) fn refusal_of(e: &AppError, typed: HashMap<String, String>, t: &T) -> Option<Refusal> {
     let problem = match e.kind {
         Kind::Conflict | Kind::PreconditionFailed => {
             if e.kind == Kind::PreconditionFailed {
@@ -235,7 +235,7 @@ pub async fn add_companion(
     }
 }
 
-fn status_of(e: &AppError) -> StatusCode {
+pub(super) fn status_of(e: &AppError) -> StatusCode {
     match e.kind {
         Kind::Conflict | Kind::PreconditionFailed => StatusCode::CONFLICT,
         _ => StatusCode::UNPROCESSABLE_ENTITY,

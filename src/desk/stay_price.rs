@@ -1,13 +1,13 @@
 //! What a reservation's page says of its price (screen 4): the price of each night when
 //! they differ (with the total), else the nightly rate, and the rate plan with its terms:
-//! free cancellation until a day or non-refundable, and the deposit asked; and the extras
-//! on offer to add from the list.
+//! free cancellation until a day or non-refundable, and its deposit (asked, paid); and the
+//! extras on offer to add from the list.
 
 use super::DeskState;
 use crate::i18n::{Arg, T};
 use crate::model::Reservation;
 use crate::service::desk::DeskSession;
-use crate::service::offers::{cancellation, deposit};
+use crate::service::offers::cancellation;
 
 /// The price facts of `r`: (label, words).
 pub async fn facts(
@@ -37,14 +37,19 @@ pub async fn facts(
         price.push_str(&format!(" ({why})"));
     }
     let mut out = vec![(t.t("field-rate"), price)];
-    let Some(plan_id) = &r.rate_plan_id else {
-        return out;
-    };
-    let Ok(plan) = crate::service::rate_plans::get(&state.svc, &s.principal, plan_id.clone()).await
-    else {
-        return out;
-    };
-    let prices: Vec<i64> = r.nights.iter().map(|n| n.price).collect();
+    if let Some(plan) = plan_terms(state, s, t, r).await {
+        out.push((t.t("field-rate-plan"), plan));
+    }
+    out.extend(super::deposits::fact(t, r));
+    out
+}
+
+/// The rate plan in words with its cancellation terms, when `r` was booked on one.
+async fn plan_terms(state: &DeskState, s: &DeskSession, t: &T, r: &Reservation) -> Option<String> {
+    let plan_id = r.rate_plan_id.as_ref()?;
+    let plan = crate::service::rate_plans::get(&state.svc, &s.principal, plan_id.clone())
+        .await
+        .ok()?;
     let mut terms = vec![format!(
         "{} ({})",
         plan.name.in_language(t.lang().tag()),
@@ -54,25 +59,7 @@ pub async fn facts(
         Some(d) => t.with("offer-free-until", &[("day", Arg::Text(t.short_date(d)))]),
         None => t.t("offer-non-refundable"),
     });
-    if let Some(d) = deposit(&plan) {
-        let due = d.due(
-            r.arrival.0,
-            r.created_at
-                .0
-                .get(..10)
-                .and_then(|x| x.parse().ok())
-                .unwrap_or(r.arrival.0),
-        );
-        terms.push(t.with(
-            "offer-deposit",
-            &[
-                ("amount", Arg::Text(money(d.amount(&prices)))),
-                ("day", Arg::Text(t.short_date(due))),
-            ],
-        ));
-    }
-    out.push((t.t("field-rate-plan"), terms.join(" · ")));
-    out
+    Some(terms.join(" · "))
 }
 
 /// The extras on offer, (id, "name · price per unit"), for the folio's list.

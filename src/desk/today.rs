@@ -60,6 +60,8 @@ struct TodayPage {
     vat: Option<String>,
     /// Italy: kiosk check-ins waiting for staff to see each guest's document.
     identity: Vec<super::identity::IdentityRow>,
+    /// Deposits due by today and not paid: (id, code, guest, arrival, due by, outstanding).
+    deposits: Vec<(String, String, String, String, String, String)>,
 }
 
 fn day(s: &str) -> Option<NaiveDate> {
@@ -197,7 +199,25 @@ pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         )
     });
     let identity = super::identity::waiting(&state, &s.principal, &t, &s.time_zone).await;
+    let deposits = crate::service::deposits::due(&state.svc, &s.principal)
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .map(|d| {
+            let when = |x: &str| day(x).map_or_else(|| x.to_string(), |x| t.short_date(x));
+            let owed = t.money(d.outstanding, &d.currency);
+            (
+                d.id,
+                d.code,
+                d.guest,
+                when(&d.arrival),
+                when(&d.due_by),
+                owed,
+            )
+        })
+        .collect();
     let body = TodayPage {
+        deposits,
         held,
         vat,
         identity,

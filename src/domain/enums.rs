@@ -116,8 +116,15 @@ string_enum! {
 }
 
 string_enum! {
-    /// What an invoice line bills: the stay's nights, a folio charge, or the city tax.
-    pub enum LineKind { Accommodation = "accommodation", Charge = "charge", CityTax = "city_tax" }
+    /// What an invoice line bills: the stay's nights, a folio charge, the city tax, or an
+    /// `advance` (a deposit: billed positive on its advance invoice, deducted negative on the
+    /// stay's bill).
+    pub enum LineKind {
+        Accommodation = "accommodation",
+        Charge = "charge",
+        CityTax = "city_tax",
+        Advance = "advance",
+    }
 }
 
 string_enum! {

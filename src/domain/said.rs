@@ -131,6 +131,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-in-future", &[]),
     ("problem-one-line", &[]),
     ("problem-exceeds-outstanding", &["amount"]),
+    ("problem-deposit-exceeds-stay", &["amount"]),
     ("problem-amounts-too-large", &[]),
     ("problem-wrong-first-run-code", &[]),
     ("problem-not-a-percentage", &[]),

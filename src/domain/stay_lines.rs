@@ -116,6 +116,31 @@ pub fn fee(country: Option<&str>, no_show: bool) -> String {
     }
 }
 
+/// The line of an advance invoice: `Advance for the stay 14/08/2027 - 17/08/2027 (K7QF2M)`.
+pub fn advance(
+    country: Option<&str>,
+    code: &str,
+    arrival: NaiveDate,
+    departure: NaiveDate,
+) -> String {
+    let lang = language(country);
+    let (a, d) = (day(lang, arrival), day(lang, departure));
+    match lang {
+        "it" => format!("Acconto per il soggiorno {a} - {d} ({code})"),
+        "hr" => format!("Predujam za boravak {a} - {d} ({code})"),
+        _ => format!("Advance for the stay {a} - {d} ({code})"),
+    }
+}
+
+/// The line of a stay's bill that deducts an advance: `Less advance, invoice 2027-000012`.
+pub fn advance_deducted(country: Option<&str>, number: &str) -> String {
+    match language(country) {
+        "it" => format!("Detratto acconto, fattura {number}"),
+        "hr" => format!("Umanjeno za predujam, račun {number}"),
+        _ => format!("Less advance, invoice {number}"),
+    }
+}
+
 /// The city tax line: `City tax: 4 person-nights`.
 pub fn city_tax(country: Option<&str>, person_nights: i64) -> String {
     match language(country) {

@@ -35,6 +35,7 @@ macro_rules! scalar_type {
 mod actor;
 pub mod codes;
 mod compliance;
+mod deposit;
 mod einvoice;
 mod extras;
 pub mod fields;
@@ -54,6 +55,7 @@ mod webhooks;
 
 pub use actor::Actor;
 pub use compliance::*;
+pub use deposit::*;
 pub use einvoice::*;
 pub use extras::*;
 pub use guest::*;

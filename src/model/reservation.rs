@@ -48,6 +48,9 @@ pub struct Reservation {
     pub nights: Vec<crate::model::NightPrice>,
     /// The rate plan it was booked on, if any.
     pub rate_plan_id: Option<String>,
+    /// Its deposit (read-only): what the plan asks and the advances paid (record one with
+    /// `POST /v1/reservations/{id}/deposit`); null when none was asked or paid.
+    pub deposit: Option<crate::model::Deposit>,
     /// Adults, at least 1.
     pub adults: i64,
     /// Children.
@@ -195,6 +198,7 @@ input_object! {
     ignore [
         "id", "code", "nights", "night_count", "checked_in_at", "checked_out_at", "cancelled_at",
         "invoice_id", "registration", "version", "created_at", "updated_at", "rate_plan_id",
+        "deposit",
     ]
 }
 

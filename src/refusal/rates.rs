@@ -33,6 +33,11 @@ pub enum RatesRefusal {
         /// The plan's code.
         code: String,
     },
+    /// A deposit for a reservation that is not confirmed (one takes deposits before arrival).
+    NoDeposit {
+        /// The status.
+        status: crate::domain::reservation::Status,
+    },
 }
 
 impl RatesRefusal {
@@ -67,6 +72,13 @@ impl RatesRefusal {
                 said(
                     "problem-rate-plan-not-sold",
                     vec![("code", Value::Text(code.clone()))],
+                ),
+            ),
+            Self::NoDeposit { status } => conflict(
+                "invalid_state_transition",
+                said(
+                    "problem-no-deposit",
+                    vec![("status", Value::State(*status))],
                 ),
             ),
             Self::Restricted(reason) => {
@@ -107,6 +119,7 @@ impl RatesRefusal {
                     serde_json::json!(ds.iter().map(NaiveDate::to_string).collect::<Vec<_>>())
                 }
                 Value::Text(s) => serde_json::json!(s),
+                Value::State(s) => serde_json::json!(s.as_str()),
                 _ => serde_json::Value::Null,
             };
             out.insert(name.to_string(), value);
@@ -123,6 +136,9 @@ impl RatesRefusal {
             Self::ExtraExists { code: s("PARK") },
             Self::HasChildren { codes: s("NR, BB") },
             Self::NotSold { code: s("FLEX") },
+            Self::NoDeposit {
+                status: crate::domain::reservation::Status::CheckedIn,
+            },
             Self::Restricted(Reason::StopSell(vec![d])),
             Self::Restricted(Reason::ClosedToArrival(d)),
             Self::Restricted(Reason::ClosedToDeparture(d)),

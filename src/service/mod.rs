@@ -14,6 +14,7 @@ pub mod compliance_centre;
 mod context;
 mod credit_note;
 pub mod deliveries;
+pub mod deposits;
 pub mod desk;
 pub mod desk_lists;
 pub mod desk_views;

@@ -310,6 +310,7 @@ pub(crate) fn create_in(
         night_count: (input.departure.0 - input.arrival.0).num_days(),
         nights: Vec::new(),
         rate_plan_id: input.rate_plan_id.map(Into::into),
+        deposit: None,
         adults: input.adults.into(),
         children: input.children.map_or(0, Into::into),
         children_ages: input

@@ -303,6 +303,8 @@ pub async fn bill_preview(
             let booked = r.night_count;
             leaving_on(&mut r, clock.today_in(&settings.time_zone));
             let lines = stay_lines(c, &r)?;
+            let lines =
+                crate::service::deposits::deduct(&mut r, lines, settings.country.as_deref());
             Ok((r, lines, booked))
         })
         .await
@@ -339,6 +341,7 @@ pub async fn check_out(
         let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
         let receipt = crate::service::settlement::receipt_or_invoice(&c, input.receipt, &bill_to)?;
         let lines = stay_lines(tx, &r)?;
+        let lines = crate::service::deposits::deduct(&mut r, lines, settings.country.as_deref());
         let invoice = crate::service::settlement::bill_stay(
             tx,
             &actor,

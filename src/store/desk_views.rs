@@ -148,3 +148,50 @@ pub fn invoice_number(conn: &Connection, id: &str) -> AppResult<Option<String>> 
         .query_row([id], |r| r.get(0))
         .optional()?)
 }
+
+/// A deposit Today lists: due by today or before and not yet paid in full.
+#[derive(Debug, Clone)]
+pub struct DueDeposit {
+    /// `res_…`
+    pub id: String,
+    /// The booking code.
+    pub code: String,
+    /// The primary guest's first and last name.
+    pub guest: String,
+    /// Arrival day.
+    pub arrival: String,
+    /// The day it was due by.
+    pub due_by: String,
+    /// Still to pay, minor units.
+    pub outstanding: i64,
+    /// Its currency.
+    pub currency: String,
+}
+
+/// Confirmed bookings whose deposit is due on `day` or before and not paid in full, the
+/// longest overdue first (at most 200; the partial index `reservations_deposit_due` holds
+/// exactly these rows).
+pub fn deposits_due(c: &Connection, day: &str) -> AppResult<Vec<DueDeposit>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT r.id, r.code, g.first_name || ' ' || g.last_name, r.arrival,
+                json_extract(r.deposit, '$.due_by'), json_extract(r.deposit, '$.outstanding'),
+                r.currency
+           FROM reservations r JOIN guests g ON g.id = r.primary_guest_id
+          WHERE r.status = 'confirmed' AND json_extract(r.deposit, '$.outstanding') > 0
+            AND json_extract(r.deposit, '$.due_by') <= ?1
+          ORDER BY json_extract(r.deposit, '$.due_by'), r.arrival, r.id
+          LIMIT 200",
+    )?;
+    let rows = stmt.query_map([day], |r| {
+        Ok(DueDeposit {
+            id: r.get(0)?,
+            code: r.get(1)?,
+            guest: r.get(2)?,
+            arrival: r.get(3)?,
+            due_by: r.get(4)?,
+            outstanding: r.get(5)?,
+            currency: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

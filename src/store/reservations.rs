@@ -9,7 +9,7 @@ use crate::domain::enums::SubmissionStatus;
 use crate::domain::reservation::Status;
 use crate::domain::stay::StayDates;
 use crate::error::AppResult;
-use crate::model::{Date, NightPrice, Registration, Reservation};
+use crate::model::{Date, Deposit, NightPrice, Registration, Reservation};
 
 const ENTITY: &str = "reservation";
 const GUEST_IDS: &str = ", (SELECT json_group_array(guest_id) FROM (SELECT guest_id \
@@ -24,14 +24,20 @@ const COLUMNS: &str = "t.id, t.code, t.status, t.primary_guest_id, t.room_type_i
     t.arrival, t.departure, t.adults, t.children, t.nightly_rate, t.currency, t.source, t.notes, \
     t.checked_in_at, t.checked_out_at, t.cancelled_at, t.invoice_id, t.version, t.created_at, \
     t.updated_at, t.rate_note, t.children_ages, t.extra_beds, t.cots, t.rate_plan_id, \
-    t.night_prices";
+    t.night_prices, t.deposit";
 
 /// A row of `SELECT {COLUMNS}{GUEST_IDS}`.
 fn map(r: &Row) -> rusqlite::Result<Reservation> {
-    let guest_ids: String = r.get(27)?;
+    let guest_ids: String = r.get(28)?;
     let guest_ids: Vec<String> = serde_json::from_str(&guest_ids).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(27, rusqlite::types::Type::Text, Box::new(e))
+        rusqlite::Error::FromSqlConversionFailure(28, rusqlite::types::Type::Text, Box::new(e))
     })?;
+    let deposit = match r.get::<_, Option<String>>(27)? {
+        Some(j) => Some(serde_json::from_str::<Deposit>(&j).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(27, rusqlite::types::Type::Text, Box::new(e))
+        })?),
+        None => None,
+    };
     let nightly_rate: i64 = r.get(10)?;
     let children_ages = match r.get::<_, Option<String>>(22)? {
         Some(j) => Some(serde_json::from_str::<Vec<i64>>(&j).map_err(|e| {
@@ -60,6 +66,7 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         night_count: (departure.0 - arrival.0).num_days(),
         nights,
         rate_plan_id: r.get(25)?,
+        deposit,
         adults: r.get(8)?,
         children: r.get(9)?,
         nightly_rate,
@@ -75,7 +82,7 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         cancelled_at: r.get(16)?,
         invoice_id: r.get(17)?,
         registration: r
-            .get::<_, Option<String>>(28)?
+            .get::<_, Option<String>>(29)?
             .and_then(|j| serde_json::from_str::<(String, String)>(&j).ok())
             .and_then(|(submission_id, status)| {
                 Some(Registration {
@@ -275,6 +282,7 @@ fn write(tx: &Tx, sql: &str, r: &Reservation) -> AppResult<()> {
         ":cots": r.cots,
         ":rate_plan_id": &r.rate_plan_id,
         ":night_prices": stored_nights(r),
+        ":deposit": r.deposit.as_ref().map(|d| serde_json::to_string(d).unwrap_or_default()),
         ":checked_in_at": r.checked_in_at.as_ref().map(|t| &t.0),
         ":checked_out_at": r.checked_out_at.as_ref().map(|t| &t.0),
         ":cancelled_at": r.cancelled_at.as_ref().map(|t| &t.0),
@@ -304,12 +312,12 @@ pub fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
         tx,
         "INSERT INTO reservations (id, code, status, primary_guest_id, room_type_id, room_id,
              arrival, departure, adults, children, children_ages, extra_beds, cots, nightly_rate,
-             rate_note, currency, source, notes, rate_plan_id, night_prices,
+             rate_note, currency, source, notes, rate_plan_id, night_prices, deposit,
              checked_in_at, checked_out_at, cancelled_at, invoice_id, version, created_at,
              updated_at)
          VALUES (:id, :code, :status, :primary_guest_id, :room_type_id, :room_id, :arrival,
              :departure, :adults, :children, :children_ages, :extra_beds, :cots, :nightly_rate,
-             :rate_note, :currency, :source, :notes, :rate_plan_id, :night_prices,
+             :rate_note, :currency, :source, :notes, :rate_plan_id, :night_prices, :deposit,
              :checked_in_at, :checked_out_at, :cancelled_at, :invoice_id, :version,
              :created_at, :updated_at)",
         r,
@@ -330,7 +338,7 @@ pub fn update(tx: &Tx, old: &Reservation, r: &Reservation) -> AppResult<()> {
              children = :children, children_ages = :children_ages, extra_beds = :extra_beds,
              cots = :cots, nightly_rate = :nightly_rate, currency = :currency,
              source = :source, notes = :notes, rate_note = :rate_note,
-             rate_plan_id = :rate_plan_id, night_prices = :night_prices, checked_in_at = :checked_in_at,
+             rate_plan_id = :rate_plan_id, night_prices = :night_prices, deposit = :deposit, checked_in_at = :checked_in_at,
              checked_out_at = :checked_out_at, cancelled_at = :cancelled_at,
              invoice_id = :invoice_id, version = :version, created_at = :created_at,
              updated_at = :updated_at

@@ -14,6 +14,9 @@
 //!   property's chosen code;
 //! - a credit note is a TD04 with positive amounts, linked to the invoice it reverses
 //!   (`DatiFattureCollegate`); the reason is its `Causale`;
+//! - a deposit's advance invoice is a TD02 (every line an advance, at the accommodation's
+//!   VAT rate: an *acconto* is taxed when paid, art. 6 c.4 DPR 633/72); the stay's invoice
+//!   deducts it with a negative line at the same rate, so its VAT is only what is left;
 //! - the stamp duty (*bollo*, €2.00, virtual) is declared when the amounts outside VAT pass
 //!   €77.47; innkeep declares it, it does not charge it to the guest.
 
@@ -203,7 +206,7 @@ pub fn write(d: &Document<'_>) -> String {
         .sum();
     x.open("DatiGenerali", &[])
         .open("DatiGeneraliDocumento", &[]);
-    x.leaf("TipoDocumento", if credit { "TD04" } else { "TD01" })
+    x.leaf("TipoDocumento", kind(inv, credit))
         .leaf("Divisa", &inv.currency)
         .leaf("Data", &inv.issue_date.0.to_string())
         .leaf("Numero", &ascii(&inv.number, 20));
@@ -268,12 +271,24 @@ pub fn write(d: &Document<'_>) -> String {
 
 const N1_NATURA: &str = "N1";
 
+/// The document's type: TD04 for a credit note, TD02 for an advance invoice (every line
+/// bills an advance: a deposit received before the stay), TD01 otherwise.
+fn kind(inv: &Invoice, credit: bool) -> &'static str {
+    if credit {
+        "TD04"
+    } else if !inv.lines.is_empty() && inv.lines.iter().all(|l| l.kind == LineKind::Advance) {
+        "TD02"
+    } else {
+        "TD01"
+    }
+}
+
 /// The unit a line's quantity counts: nights, person-nights, pieces.
 fn unit(kind: LineKind) -> &'static str {
     match kind {
         LineKind::Accommodation => "notti",
         LineKind::CityTax => "pers-notte",
-        LineKind::Charge => "pz",
+        LineKind::Charge | LineKind::Advance => "pz",
     }
 }
 

@@ -89,6 +89,16 @@ pub(super) fn price(
             .collect();
         r.nightly_rate = r.nights.first().map_or(r.nightly_rate, |n| n.price);
     }
+    // The plan's deposit, fixed at booking like the prices.
+    r.deposit = crate::service::offers::deposit(&plan).map(|d| {
+        let prices: Vec<i64> = r.nights.iter().map(|n| n.price).collect();
+        crate::model::Deposit {
+            due: d.amount(&prices),
+            due_by: Some(crate::model::Date(d.due(r.arrival.0, booked))),
+            ..Default::default()
+        }
+        .tally()
+    });
     Ok(past_rules)
 }
 

@@ -203,6 +203,7 @@ pub async fn update(
         if old.status == Status::Confirmed && matches!(r.status, Status::Cancelled | Status::NoShow)
         {
             super::nights::charge_fee(tx, &actor, &r, today)?;
+            crate::service::deposits::on_cancel(tx, &actor, &c, &mut r)?;
         }
         if let (true, Some(why)) = (overridden, &why) {
             super::nights::record_override(tx, &actor, &r, why)?;
