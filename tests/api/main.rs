@@ -17,6 +17,7 @@ mod codice_fiscale;
 mod concurrency;
 mod crash_loop;
 mod deposits;
+mod deposits_fiscal;
 mod desk;
 mod desk_admin;
 mod desk_bar;
