@@ -29,10 +29,11 @@ impl DepositsApi {
     /// the advance invoice; its lines have `kind` `advance`.
     ///
     /// The bill at check-out lists every night and deducts each advance with a negative
-    /// `advance` line at the rate it was invoiced at. Cancelling the reservation, or
-    /// marking it a no-show, gives each advance back in the same transaction (a credit
-    /// note with its refund) and bills the plan's fee at once, paid from the deposit as far
-    /// as it reaches: the guest gets back what the fee does not keep.
+    /// `advance` line at the rate it was invoiced at; where the advances come to more than
+    /// the bill (a stay cut short) they are given back instead (a credit note of each, with
+    /// its refund). Cancelling the reservation, or marking it a no-show, gives each advance
+    /// back in the same transaction the same way and, when the deposit covers the plan's
+    /// fee, bills the fee at once, paid from it; a larger fee stays on the folio.
     ///
     /// 422 `exceeds_stay` on `amount` past the stay's price less the advances already
     /// paid; 409 `invalid_state_transition` unless the reservation is `confirmed`.

@@ -141,6 +141,15 @@ pub fn advance_deducted(country: Option<&str>, number: &str) -> String {
     }
 }
 
+/// Why an advance invoice is reversed: `Advance given back (K7QF2M)`.
+pub fn advance_returned(country: Option<&str>, code: &str) -> String {
+    match language(country) {
+        "it" => format!("Restituzione dell'acconto ({code})"),
+        "hr" => format!("Povrat predujma ({code})"),
+        _ => format!("Advance given back ({code})"),
+    }
+}
+
 /// The city tax line: `City tax: 4 person-nights`.
 pub fn city_tax(country: Option<&str>, person_nights: i64) -> String {
     match language(country) {

@@ -1,6 +1,6 @@
 //! Deposits: an advance received before arrival, recorded with the document its country asks
-//! for an advance; deducted from the stay's bill at check-out; given back, less the plan's
-//! fee, when the booking is cancelled or a no-show.
+//! for an advance; deducted from the stay's bill at check-out (given back when the stay came
+//! to less); given back, less the plan's fee, when the booking is cancelled or a no-show.
 //!
 //! The document (decided here; the national rules read are cited, what stays unverified is
 //! said): an advance is taxed when it is received, in Croatia (Zakon o PDV-u, art. 30: VAT
@@ -131,8 +131,9 @@ fn save(tx: &Tx, actor: &Actor, r: &mut Reservation, deposit: Deposit) -> AppRes
     Ok(())
 }
 
-/// The stay's bill `lines` with each advance of `r` not yet deducted taken off, as far as the
-/// bill reaches (a bill never goes below zero); `r`'s deposit notes what was deducted.
+/// The stay's bill `lines` with each advance of `r` not yet deducted taken off; `r`'s
+/// deposit notes what was deducted. Nothing is taken off when the advances come to more
+/// than the bill (a bill never goes below zero): [`at_check_out`] gives them back instead.
 pub(crate) fn deduct(
     r: &mut Reservation,
     mut lines: Vec<DraftLine>,
@@ -142,6 +143,10 @@ pub(crate) fn deduct(
         return lines;
     };
     let mut room: i64 = lines.iter().map(|l| l.quantity * l.unit_price).sum();
+    if open(&deposit) > room {
+        // More was paid ahead than the stay came to (it was cut short): see `at_check_out`.
+        return lines;
+    }
     let day = lines.iter().filter_map(|l| l.service_date).max();
     for a in deposit.advances.iter_mut() {
         let take = a.open().min(room);
@@ -165,35 +170,50 @@ pub(crate) fn deduct(
     lines
 }
 
-/// After `r` was cancelled or marked a no-show (and its plan's fee put on its folio), in the
-/// same transaction: each advance is given back by a credit note of its advance invoice
-/// with a refund, and the folio (the fee) is billed at once, paid from the deposit as far
-/// as it reaches. The guest gets back what the fee does not keep; nothing when no advance
-/// was paid.
-pub(crate) fn on_cancel(
+/// What of `deposit`'s advances is neither deducted nor given back.
+fn open(deposit: &Deposit) -> i64 {
+    deposit.advances.iter().map(Advance::open).sum()
+}
+
+/// The check-out's bill of `lines` for `r`, in the caller's transaction: the advances
+/// deducted ([`deduct`]), or, when they come to more than the bill (a stay cut short), each
+/// given back by a credit note with its refund, the bill then charging the whole stay.
+pub(crate) fn at_check_out(
     tx: &Tx,
     actor: &Actor,
     c: &Compliance,
     r: &mut Reservation,
-) -> AppResult<()> {
-    let Some(mut deposit) = r.deposit.clone() else {
-        return Ok(());
-    };
-    let open: Vec<usize> = (0..deposit.advances.len())
-        .filter(|&i| deposit.advances[i].open() > 0)
-        .collect();
-    if open.is_empty() {
-        return Ok(());
+    lines: Vec<DraftLine>,
+    country: Option<&str>,
+) -> AppResult<Vec<DraftLine>> {
+    let bill: i64 = lines.iter().map(|l| l.quantity * l.unit_price).sum();
+    if r.deposit.as_ref().is_some_and(|d| open(d) > bill) {
+        give_back(tx, actor, c, r, country)?;
+        return Ok(lines);
     }
-    let country = store::settings::get(tx)?.country;
-    let mut kept: Vec<(PaymentMethod, i64)> = Vec::new();
+    Ok(deduct(r, lines, country))
+}
+
+/// Gives back each open advance of `r` (a credit note of its advance invoice, with a refund
+/// by the means it came) and stores `r`; what was given back, by means, and who the advance
+/// invoices were addressed to.
+fn give_back(
+    tx: &Tx,
+    actor: &Actor,
+    c: &Compliance,
+    r: &mut Reservation,
+    country: Option<&str>,
+) -> AppResult<(Vec<(PaymentMethod, i64)>, Option<crate::model::BillTo>)> {
+    let Some(mut deposit) = r.deposit.clone() else {
+        return Ok((Vec::new(), None));
+    };
+    let mut back_by: Vec<(PaymentMethod, i64)> = Vec::new();
     let mut bill_to = None;
-    for i in open {
-        let a = &mut deposit.advances[i];
+    for a in deposit.advances.iter_mut().filter(|a| a.open() > 0) {
         let original = store::invoices::get(tx, &a.invoice_id)?
             .ok_or_else(|| AppError::not_found("invoice", &a.invoice_id))?;
         let method = original.payment_method.unwrap_or(PaymentMethod::Cash);
-        let why = crate::domain::stay_lines::fee(country.as_deref(), r.status == Status::NoShow);
+        let why = crate::domain::stay_lines::advance_returned(country, &r.code);
         let mut credit =
             crate::service::credit_note::issue_for(tx, actor, c, &a.invoice_id, Some(why))?;
         let back = a.open();
@@ -204,14 +224,32 @@ pub(crate) fn on_cancel(
         };
         crate::service::invoices::record_payment(tx, actor, &mut credit, refund, "amount")?;
         a.refunded += back;
-        kept.push((method, back));
+        back_by.push((method, back));
         bill_to.get_or_insert(original.bill_to);
     }
-    save(tx, actor, r, deposit)?;
-    let charges = store::charges::uninvoiced(tx, &r.id)?;
-    if charges.is_empty() {
+    if !back_by.is_empty() {
+        save(tx, actor, r, deposit)?;
+    }
+    Ok((back_by, bill_to))
+}
+
+/// After `r` was cancelled or marked a no-show (and its plan's fee put on its folio), in the
+/// same transaction: each advance is given back (a credit note with its refund), and when
+/// the deposit covers the fee, the folio (the fee) is billed at once and paid from it; the
+/// guest gets back what the fee does not keep. A fee the deposit does not cover stays on
+/// the folio, billed like any charge. Nothing when no advance is open.
+pub(crate) fn on_cancel(
+    tx: &Tx,
+    actor: &Actor,
+    c: &Compliance,
+    r: &mut Reservation,
+) -> AppResult<()> {
+    let country = store::settings::get(tx)?.country;
+    let (kept, bill_to) = give_back(tx, actor, c, r, country.as_deref())?;
+    if kept.is_empty() {
         return Ok(());
     }
+    let charges = store::charges::uninvoiced(tx, &r.id)?;
     let lines: Vec<DraftLine> = charges.into_iter().map(DraftLine::from).collect();
     let mut owed: i64 = lines.iter().map(|l| l.quantity * l.unit_price).sum();
     let mut payments = Vec::new();
@@ -226,15 +264,16 @@ pub(crate) fn on_cancel(
             owed -= take;
         }
     }
+    if lines.is_empty() || owed > 0 {
+        return Ok(());
+    }
     let bill_to = match bill_to {
         Some(b) => b,
         None => bill_to_or_guest(tx, None, &r.primary_guest_id)?,
     };
     let receipt = receipt_or_invoice(c, None, &bill_to)?;
-    let how = match payments.first() {
-        Some(p) => HowPaid::Now(payments.clone(), Some(p.method)),
-        None => HowPaid::Later(PaymentMethod::BankTransfer),
-    };
+    let method = payments.first().map_or(PaymentMethod::Card, |p| p.method);
+    let how = HowPaid::Now(payments, Some(method));
     bill_stay(tx, actor, c, r, (bill_to, receipt), lines, how)?;
     Ok(())
 }

@@ -341,7 +341,8 @@ pub async fn check_out(
         let bill_to = bill_to_or_guest(tx, input.bill_to, &r.primary_guest_id)?;
         let receipt = crate::service::settlement::receipt_or_invoice(&c, input.receipt, &bill_to)?;
         let lines = stay_lines(tx, &r)?;
-        let lines = crate::service::deposits::deduct(&mut r, lines, settings.country.as_deref());
+        let country = settings.country.as_deref();
+        let lines = crate::service::deposits::at_check_out(tx, &actor, &c, &mut r, lines, country)?;
         let invoice = crate::service::settlement::bill_stay(
             tx,
             &actor,

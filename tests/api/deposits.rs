@@ -144,6 +144,51 @@ async fn a_deposit_is_invoiced_shown_and_deducted_at_check_out() {
 }
 
 #[tokio::test]
+async fn a_stay_cut_short_below_its_deposit_gets_the_deposit_back() {
+    let app = spawn_app().await;
+    let (rt, flex, _) = plans(&app, 1).await;
+    let res = book(&app, &rt, &flex, 0, 3).await;
+    let advance = app
+        .post(
+            &format!("/v1/reservations/{res}/deposit"),
+            json!({"amount": 30000, "payment_method": "card"}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let room = app.all("/v1/rooms").await[0]["id"].clone();
+    app.post(
+        "/v1/check-in",
+        json!({"reservation_id": res, "room_id": room}),
+    )
+    .await
+    .expect(200);
+    // Leaves after one night: the bill (100.00) is less than the 300.00 paid ahead.
+    app.set_today(1);
+    let out = app
+        .post(
+            "/v1/check-out",
+            json!({"reservation_id": res, "payments": [{"method": "card"}]}),
+        )
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(out["invoice"]["totals"]["gross"], 10000, "{out}");
+    let invoices = app.all(&format!("/v1/invoices?reservation_id={res}")).await;
+    let credit = invoices
+        .iter()
+        .find(|i| i["kind"] == "credit_note")
+        .unwrap();
+    assert_eq!(credit["corrects_invoice_id"], advance.as_str());
+    assert_eq!(credit["paid_amount"], -30000, "given back: {credit}");
+    let d = app.get(&format!("/v1/reservations/{res}")).await.body["deposit"].clone();
+    assert_eq!(
+        (d["paid"].as_i64(), d["advances"][0]["refunded"].as_i64()),
+        (Some(0), Some(30000))
+    );
+}
+
+#[tokio::test]
 async fn a_cancellation_gives_back_what_the_fee_does_not_keep() {
     let app = spawn_app().await;
     let (rt, flex, _) = plans(&app, 3).await;
@@ -194,7 +239,7 @@ async fn a_cancellation_gives_back_what_the_fee_does_not_keep() {
         10000
     );
 
-    // A fee larger than the deposit: the deposit pays what it reaches, the rest is owed.
+    // A fee larger than the deposit: the deposit goes back, the fee stays on the folio.
     let small = book(&app, &rt, &flex, 1, 4).await;
     app.post(
         &format!("/v1/reservations/{small}/deposit"),
@@ -211,13 +256,15 @@ async fn a_cancellation_gives_back_what_the_fee_does_not_keep() {
     let bills = app
         .all(&format!("/v1/invoices?reservation_id={small}"))
         .await;
-    let fee = bills
-        .iter()
-        .find(|i| i["kind"] == "invoice" && i["status"] != "cancelled")
-        .unwrap();
+    assert_eq!(bills.len(), 2, "the advance and its credit note: {bills:?}");
+    let folio = app.all(&format!("/v1/reservations/{small}/charges")).await;
+    assert_eq!(folio.len(), 1);
     assert_eq!(
-        (fee["totals"]["gross"].as_i64(), fee["paid_amount"].as_i64()),
-        (Some(10000), Some(4000))
+        (
+            folio[0]["unit_price"].as_i64(),
+            folio[0]["invoice_id"].is_null()
+        ),
+        (Some(10000), true)
     );
 
     // Cancelled in time: no fee, the whole deposit goes back, no bill.
