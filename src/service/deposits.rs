@@ -194,6 +194,9 @@ pub(crate) fn at_check_out(
     Ok(deduct(r, lines, country))
 }
 
+/// What was given back, by the means it came.
+type Given = Vec<(PaymentMethod, i64)>;
+
 /// Gives back each open advance of `r` (a credit note of its advance invoice, with a refund
 /// by the means it came) and stores `r`; what was given back, by means, and who the advance
 /// invoices were addressed to.
@@ -203,7 +206,7 @@ fn give_back(
     c: &Compliance,
     r: &mut Reservation,
     country: Option<&str>,
-) -> AppResult<(Vec<(PaymentMethod, i64)>, Option<crate::model::BillTo>)> {
+) -> AppResult<(Given, Option<crate::model::BillTo>)> {
     let Some(mut deposit) = r.deposit.clone() else {
         return Ok((Vec::new(), None));
     };
