@@ -1,7 +1,8 @@
 //! The checks at the end of the year, on what the server answers (its lists), what the
 //! simulated authorities received and what the webhook receiver got, against what the run
 //! did: every night sold invoiced exactly once at its plan's price for the night, extras and
-//! city tax billed once, the money
+//! city tax billed once, each deposit invoiced as an advance and deducted or given back, the
+//! money
 //! balancing to the cent, gapless invoice and receipt numbers, every receipt fiscalized,
 //! every check-in registered, every event delivered.
 
@@ -25,6 +26,8 @@ pub struct Books {
     pub paid: i64,
     /// Cancellation and no-show fees the plans charged.
     pub fees: i64,
+    /// Deposits paid at booking.
+    pub deposits: i64,
     pub outstanding: i64,
     pub series: BTreeMap<String, usize>,
     /// Invoices outside the fiscal system (bank transfers), and receipts fiscalized.
@@ -56,6 +59,9 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
     let mut nights: HashMap<&str, Vec<Nights>> = HashMap::new();
     let mut extras: HashMap<&str, i64> = HashMap::new();
     let mut city_tax: HashMap<&str, i64> = HashMap::new();
+    // Advances invoiced less those deducted, by booking; an advance invoice reversed (the
+    // deposit given back) counts for nothing.
+    let mut advances: HashMap<&str, i64> = HashMap::new();
     let by_id: HashMap<&str, &Value> = invoices.iter().map(|i| (text(&i["id"]), i)).collect();
     let mut numbers: BTreeMap<String, Vec<i64>> = BTreeMap::new();
     // An invoice reversed and issued again carries its stay's lines on the new one.
@@ -112,6 +118,10 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
                 }
             } else if l["kind"] == "city_tax" {
                 *city_tax.entry(res).or_default() += amount;
+            } else if l["kind"] == "advance" {
+                if inv["status"] != "cancelled" {
+                    *advances.entry(res).or_default() += amount;
+                }
             } else {
                 *extras.entry(res).or_default() += amount;
             }
@@ -145,6 +155,20 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
     for s in stays {
         let id = s.id.as_str();
         let billed = nights.get(id).cloned().unwrap_or_default();
+        // A deposit stands until the stay's bill deducts it or it is given back.
+        let open = if matches!(s.state, State::Confirmed | State::InHouse) {
+            s.deposit
+        } else {
+            0
+        };
+        let advanced = advances.get(id).copied().unwrap_or(0);
+        if advanced != open {
+            b.fail(format!(
+                "{id} ({:?}): deposit {} paid, {open} still to deduct, but the invoices hold {advanced}",
+                s.state, s.deposit
+            ));
+        }
+        b.deposits += s.deposit;
         if matches!(s.state, State::Cancelled | State::NoShow) {
             let want = fee(s);
             if extras.get(id).copied().unwrap_or(0) != want {

@@ -89,7 +89,8 @@ pub async fn build(app: &TestApp, rooms: usize, country: Country) -> Built {
 }
 
 /// The room type's plans: the flexible one with its own prices (free cancellation until the
-/// day before), and the non-refundable one 10 % cheaper.
+/// day before), and the non-refundable one 10 % cheaper, its first night paid at booking as
+/// a deposit.
 async fn plans(app: &TestApp, room_type: &str, base_rate: i64) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     for (code, name, derived) in RATE_PLANS {
@@ -100,6 +101,7 @@ async fn plans(app: &TestApp, room_type: &str, base_rate: i64) -> Vec<String> {
                 body["parent_id"] = json!(ids[0]);
                 body["derivation"] = json!({"kind": "percent", "value": percent});
                 body["cancellation"] = json!({"fee": "all"});
+                body["deposit"] = json!({"kind": "first_night"});
             }
         }
         ids.push(app.post("/v1/rate-plans", body).await.expect(201).id());

@@ -67,7 +67,17 @@ pub fn check_receipts(
             b.fail(format!("receipt {number}: its document is another's too"));
         }
         let (g, paid) = (gross(inv), inv["paid_amount"].as_i64().unwrap_or_default());
-        if doc.total != g.abs() || doc.paid.0 + doc.paid.1 != paid || doc.paid.2 != g - paid {
+        // A credit note is the register's refund of the receipt it reverses, in amounts
+        // above zero.
+        let credit = inv["kind"] == "credit_note";
+        let sign = if credit { -1 } else { 1 };
+        if credit != doc.refund_of.is_some() {
+            b.fail(format!("receipt {number}: refund of {:?}", doc.refund_of));
+        }
+        if doc.total != g.abs()
+            || sign * (doc.paid.0 + doc.paid.1) != paid
+            || sign * doc.paid.2 != g - paid
+        {
             b.fail(format!(
                 "receipt {number}: {g} paid {paid}, the register printed {} paid {:?}",
                 doc.total, doc.paid
@@ -132,10 +142,13 @@ pub fn check_einvoices(b: &mut Books, invoices: &[Value], sent: &[Sent]) {
         if sha != text(&f["einvoice"]["sha256"]) {
             b.fail(format!("e-invoice {number}: SdI holds another document"));
         }
-        let kind = if inv["kind"] == "credit_note" {
-            "TD04"
-        } else {
-            "TD01"
+        let advance = inv["lines"]
+            .as_array()
+            .is_some_and(|l| l.iter().all(|l| l["kind"] == "advance"));
+        let kind = match (inv["kind"] == "credit_note", advance) {
+            (true, _) => "TD04",
+            (false, true) => "TD02",
+            (false, false) => "TD01",
         };
         if file.kind != kind || !file.errors.is_empty() {
             b.fail(format!(

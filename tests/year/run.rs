@@ -39,6 +39,8 @@ pub struct Stay {
     /// Gross of every folio charge posted, and of those not yet on an invoice.
     pub extras: i64,
     pub uninvoiced: i64,
+    /// The deposit paid by card at booking (the non-refundable plan's first night).
+    pub deposit: i64,
 }
 
 impl Stay {
@@ -163,18 +165,30 @@ impl<'a> Run<'a> {
     /// Puts each of `picked` in `status` (a PUT); answers how many the server took.
     async fn set_status(&mut self, picked: Vec<usize>, status: &str, to: State) -> u64 {
         let api = self.api;
-        let ids: Vec<String> = picked.iter().map(|&i| self.stays[i].id.clone()).collect();
-        let done = each(ids, |id| async move {
+        let ids: Vec<(String, i64)> = picked
+            .iter()
+            .map(|&i| (self.stays[i].id.clone(), self.stays[i].deposit))
+            .collect();
+        let done = each(ids, |(id, deposit)| async move {
             let path = format!("/v1/reservations/{id}");
             api.put(&path, json!({ "status": status }), &[200]).await?;
-            // The plan's fee, when it charges one, is taken from the card at once.
+            // The plan's fee, when it charges one and the deposit did not pay it, is taken
+            // from the card at once.
             let charges = api.all(&format!("{path}/charges")).await;
-            if charges.iter().all(|c| !c["invoice_id"].is_null()) {
-                return Some(0);
+            let mut moved = 0;
+            if charges.iter().any(|c| c["invoice_id"].is_null()) {
+                let body = json!({"reservation_id": id, "payments": [{"method": "card"}]});
+                let bill = api.post("/v1/invoices", body, &[201]).await?.body;
+                moved = bill["paid_amount"].as_i64()?;
             }
-            let body = json!({"reservation_id": id, "payments": [{"method": "card"}]});
-            let bill = api.post("/v1/invoices", body, &[201]).await?.body;
-            bill["paid_amount"].as_i64()
+            if deposit > 0 {
+                // The deposit went back to the card, less the fee it paid: what the
+                // booking's invoices hold now, less the deposit paid at booking.
+                let all = api.all(&format!("/v1/invoices?reservation_id={id}")).await;
+                let held: i64 = all.iter().filter_map(|i| i["paid_amount"].as_i64()).sum();
+                moved = held - deposit;
+            }
+            Some(moved)
         })
         .await;
         let mut changed = 0;
@@ -323,21 +337,33 @@ impl<'a> Run<'a> {
                 }
                 return Some(Err(code));
             }
+            // The plan's deposit, when it asks one, is paid by card as the booking is made.
+            let (id, due) = (r.id(), r.body["deposit"]["due"].as_i64().unwrap_or(0));
+            if due > 0 {
+                let body = json!({"amount": due, "payment_method": "card"});
+                api.post(&format!("/v1/reservations/{id}/deposit"), body, &[201])
+                    .await?;
+            }
             Some(Ok(Stay {
-                id: r.id(),
+                id,
                 guests,
                 departure,
                 state: State::Confirmed,
                 room: None,
                 extras: 0,
                 uninvoiced: 0,
+                deposit: due,
                 plan: b,
             }))
         })
         .await;
+        let day = api.app.clock().today_in("Europe/Zagreb");
         for outcome in booked.into_iter().flatten() {
             match outcome {
-                Ok(stay) => self.stays.push(stay),
+                Ok(stay) => {
+                    self.tally.paid(day, "card", stay.deposit);
+                    self.stays.push(stay);
+                }
                 Err(code) if code == "min_stay" => self.tally.refused_min_stay += 1,
                 Err(_) => self.tally.refused_full += 1,
             }

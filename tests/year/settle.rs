@@ -198,12 +198,13 @@ impl fmt::Display for Report<'_> {
         )?;
         writeln!(
             f,
-            "money: {} invoices ({} interim), {} credit notes, {} charges, {} EUR of cancellation and no-show fees; invoiced {} - credited {} = paid {} ({} payments) + outstanding {} EUR",
+            "money: {} invoices ({} interim), {} credit notes, {} charges, {} EUR of cancellation and no-show fees, {} EUR of deposits; invoiced {} - credited {} = paid {} ({} payments) + outstanding {} EUR",
             b.invoices,
             t.interim_bills,
             b.credit_notes,
             t.charges,
             euros(b.fees),
+            euros(b.deposits),
             euros(b.invoiced),
             euros(b.credited),
             euros(b.paid),
