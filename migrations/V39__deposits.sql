@@ -3,6 +3,11 @@
 -- "tax_rate", "deducted", "refunded"}]}); null when neither.
 ALTER TABLE reservations ADD COLUMN deposit TEXT;
 
+-- A folio charge put there from the extras catalogue names its extra (the reservation's
+-- `extras`).
+ALTER TABLE folio_charges ADD COLUMN extra_id TEXT;
+CREATE INDEX folio_charges_extras ON folio_charges (reservation_id) WHERE extra_id IS NOT NULL;
+
 -- Invoice lines gain the kind `advance` (a deposit billed on its advance invoice, or deducted
 -- on the stay's bill). SQLite cannot change a CHECK, so the table is rebuilt as it was, with
 -- its rows, its keys and its two guards.

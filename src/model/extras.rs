@@ -92,3 +92,18 @@ input_object! {
         pub service_date: Option<Date>,
     }
 }
+
+/// An extra on a reservation: the folio charge it was put on as.
+#[derive(
+    Debug, Clone, PartialEq, Eq, poem_openapi::Object, serde::Serialize, serde::Deserialize,
+)]
+pub struct BookedExtra {
+    /// The extra (`ext_…`).
+    pub extra_id: String,
+    /// The folio charge it is (`chg_…`).
+    pub charge_id: String,
+    /// Units charged (the nights, the persons times the nights, ...).
+    pub quantity: i64,
+    /// Gross total, minor units.
+    pub gross_amount: i64,
+}

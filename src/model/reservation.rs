@@ -48,6 +48,9 @@ pub struct Reservation {
     pub nights: Vec<crate::model::NightPrice>,
     /// The rate plan it was booked on, if any.
     pub rate_plan_id: Option<String>,
+    /// The extras from the catalogue on its folio (read-only; add one with `extras` on
+    /// create or `POST /v1/reservations/{id}/extras`).
+    pub extras: Vec<crate::model::BookedExtra>,
     /// Its deposit (read-only): what the plan asks and the advances paid (record one with
     /// `POST /v1/reservations/{id}/deposit`); null when none was asked or paid.
     pub deposit: Option<crate::model::Deposit>,
@@ -131,6 +134,9 @@ input_object! {
         /// Staff book past the plan's restrictions, saying why (one line, at most 200
         /// characters); kept in the history.
         pub override_reason: Option<Line<200>>,
+        /// Extras from the catalogue to put on the folio with the booking, each as `POST
+        /// /v1/reservations/{id}/extras` would (errors at `extras[i].…`).
+        pub extras: Option<Vec<crate::model::ExtraOrder>>,
         /// Gross rate per night in minor units; defaults to the room type's base_rate, or on
         /// a plan to the plan's prices (given, it prices every night the same).
         pub nightly_rate: Option<Int<0, 100_000_000>>,
@@ -198,7 +204,7 @@ input_object! {
     ignore [
         "id", "code", "nights", "night_count", "checked_in_at", "checked_out_at", "cancelled_at",
         "invoice_id", "registration", "version", "created_at", "updated_at", "rate_plan_id",
-        "deposit",
+        "deposit", "extras",
     ]
 }
 

@@ -1,12 +1,14 @@
 //! The extras catalogue (`/v1/extras`), and an extra from it put on a reservation's folio
 //! (`POST /v1/reservations/{id}/extras`) as one charge of the units the stay makes.
 
+use crate::db::Tx;
 use crate::domain::extras::units;
 use crate::domain::reservation::Status;
 use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::model::{
-    Charge, Date, Extra, ExtraCreate, ExtraOrder, ExtraUpdate, Instant, Names, Principal,
+    Actor, Charge, Date, Extra, ExtraCreate, ExtraOrder, ExtraUpdate, Instant, Names, Principal,
+    Reservation,
 };
 use crate::refusal::RatesRefusal;
 use crate::service::invoicing::DraftLine;
@@ -120,50 +122,60 @@ pub async fn order(
         .write(move |tx| {
             let r = store::reservations::get(tx, &reservation_id)?
                 .ok_or_else(|| AppError::not_found("reservation", &reservation_id))?;
-            let extra = store::extras::get(tx, &order.extra_id.0)?;
-            let extra = match extra {
-                Some(e) if e.active => e,
-                Some(_) => {
-                    return Err(AppError::validation(vec![
-                        FieldError::new(
-                            "extra_id",
-                            "not_offered",
-                            "this extra is no longer offered",
-                        )
-                        .said("problem-extra-not-offered", vec![]),
-                    ]));
-                }
-                None => {
-                    return Err(AppError::validation(vec![FieldError::new(
-                        "extra_id",
-                        "not_found",
-                        "no extra has this id",
-                    )]));
-                }
-            };
-            if !matches!(r.status, Status::Confirmed | Status::CheckedIn) {
-                return Err(crate::refusal::Refusal::NoMoreCharges { status: r.status }.into());
-            }
-            let settings = store::settings::get(tx)?;
-            let today = tx.clock().today_in(&settings.time_zone);
-            let persons = r.adults + r.children;
-            let count = order.count.map_or(1, |c| c.0);
-            let day = match (order.service_date, r.status) {
-                (Some(d), _) => d,
-                (None, Status::CheckedIn) => Date(today),
-                (None, _) => r.arrival,
-            };
-            let line = DraftLine {
-                description: name_in(&extra.name, settings.country.as_deref()),
-                quantity: units(extra.unit, count, r.night_count, persons),
-                unit_price: extra.price,
-                tax_rate: extra.tax_rate,
-                service_date: Some(day),
-                charge_id: None,
-                kind: crate::domain::enums::LineKind::Charge,
-                kpd_code: None,
-            };
-            super::charges::insert(tx, &actor, &r, line, &Instant(tx.now_text()))
+            put_on(tx, &actor, &r, &order, "")
         })
         .await
+}
+
+/// Puts `order`'s extra on `r`'s folio in the caller's transaction: one charge of the units
+/// the stay makes, noted as the extra's; field errors at `{path}extra_id`.
+pub(crate) fn put_on(
+    tx: &Tx,
+    actor: &Actor,
+    r: &Reservation,
+    order: &ExtraOrder,
+    path: &str,
+) -> AppResult<Charge> {
+    let field = format!("{path}extra_id");
+    let extra = match store::extras::get(tx, &order.extra_id.0)? {
+        Some(e) if e.active => e,
+        Some(_) => {
+            return Err(AppError::validation(vec![
+                FieldError::new(&field, "not_offered", "this extra is no longer offered")
+                    .said("problem-extra-not-offered", vec![]),
+            ]));
+        }
+        None => {
+            return Err(AppError::validation(vec![FieldError::new(
+                &field,
+                "not_found",
+                "no extra has this id",
+            )]));
+        }
+    };
+    if !matches!(r.status, Status::Confirmed | Status::CheckedIn) {
+        return Err(crate::refusal::Refusal::NoMoreCharges { status: r.status }.into());
+    }
+    let settings = store::settings::get(tx)?;
+    let today = tx.clock().today_in(&settings.time_zone);
+    let persons = r.adults + r.children;
+    let count = order.count.map_or(1, |c| c.0);
+    let day = match (order.service_date, r.status) {
+        (Some(d), _) => d,
+        (None, Status::CheckedIn) => Date(today),
+        (None, _) => r.arrival,
+    };
+    let line = DraftLine {
+        description: name_in(&extra.name, settings.country.as_deref()),
+        quantity: units(extra.unit, count, r.night_count, persons),
+        unit_price: extra.price,
+        tax_rate: extra.tax_rate,
+        service_date: Some(day),
+        charge_id: None,
+        kind: crate::domain::enums::LineKind::Charge,
+        kpd_code: None,
+    };
+    let charge = super::charges::insert(tx, actor, r, line, &Instant(tx.now_text()))?;
+    store::charges::mark_extra(tx, &charge.id, &extra.id)?;
+    Ok(charge)
 }

@@ -311,6 +311,7 @@ pub(crate) fn create_in(
         nights: Vec::new(),
         rate_plan_id: input.rate_plan_id.map(Into::into),
         deposit: None,
+        extras: Vec::new(),
         adults: input.adults.into(),
         children: input.children.map_or(0, Into::into),
         children_ages: input
@@ -339,6 +340,16 @@ pub(crate) fn create_in(
     let why = input.override_reason.map(|w| w.0);
     let overridden = nights::price(tx, &mut r, rate_given, why.is_some(), today)?;
     store::reservations::insert(tx, &r)?;
+    for (i, order) in input.extras.iter().flatten().enumerate() {
+        let path = format!("extras[{i}].");
+        let charge = crate::service::extras::put_on(tx, actor, &r, order, &path)?;
+        r.extras.push(crate::model::BookedExtra {
+            extra_id: order.extra_id.0.clone(),
+            charge_id: charge.id,
+            quantity: charge.quantity,
+            gross_amount: charge.gross_amount,
+        });
+    }
     store::events::record(
         tx,
         actor,

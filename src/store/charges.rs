@@ -86,3 +86,10 @@ pub fn list(
     );
     page::fetch(conn, &q, after, as_of, limit, map)
 }
+
+/// Notes that charge `id` was put on from the extras catalogue's `extra_id`.
+pub fn mark_extra(tx: &Tx, id: &str, extra_id: &str) -> AppResult<()> {
+    tx.prepare_cached("UPDATE folio_charges SET extra_id = ?2 WHERE id = ?1")?
+        .execute((id, extra_id))?;
+    Ok(())
+}

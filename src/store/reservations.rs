@@ -15,11 +15,15 @@ const ENTITY: &str = "reservation";
 const GUEST_IDS: &str = ", (SELECT json_group_array(guest_id) FROM (SELECT guest_id \
     FROM reservation_guests WHERE reservation_id = t.id ORDER BY position)) AS guest_ids_json, \
     (SELECT json_array(s.id, s.status) FROM compliance_submissions s WHERE s.subject_id = t.id \
-    AND s.kind = 'guest_registration' ORDER BY s.created_at DESC, s.id DESC LIMIT 1) AS registration_json";
+    AND s.kind = 'guest_registration' ORDER BY s.created_at DESC, s.id DESC LIMIT 1) AS registration_json, \
+    (SELECT json_group_array(json_object('extra_id', x.extra_id, 'charge_id', x.id, \
+    'quantity', x.quantity, 'gross_amount', x.quantity * x.unit_price)) FROM (SELECT c.* \
+    FROM folio_charges c WHERE c.reservation_id = t.id AND c.extra_id IS NOT NULL \
+    ORDER BY c.created_at, c.id) x) AS extras_json";
 const HOLDS_INVENTORY: &str = "status IN ('confirmed', 'checked_in')";
 
 /// The columns [`map`] reads, by position (naming each column on every row was a fifth of
-/// a list's CPU time), followed by the two of [`GUEST_IDS`].
+/// a list's CPU time), followed by the three of [`GUEST_IDS`].
 const COLUMNS: &str = "t.id, t.code, t.status, t.primary_guest_id, t.room_type_id, t.room_id, \
     t.arrival, t.departure, t.adults, t.children, t.nightly_rate, t.currency, t.source, t.notes, \
     t.checked_in_at, t.checked_out_at, t.cancelled_at, t.invoice_id, t.version, t.created_at, \
@@ -67,6 +71,9 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         nights,
         rate_plan_id: r.get(25)?,
         deposit,
+        extras: serde_json::from_str(&r.get::<_, String>(30)?).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(30, rusqlite::types::Type::Text, Box::new(e))
+        })?,
         adults: r.get(8)?,
         children: r.get(9)?,
         nightly_rate,

@@ -172,3 +172,89 @@ async fn an_included_breakfast_is_split_onto_its_own_tax_rate() {
     );
     assert_eq!(inv["totals"]["gross"], 20000);
 }
+
+#[tokio::test]
+async fn a_booking_takes_its_extras_with_it_and_lists_them() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    app.room("101", &rt).await;
+    let guest = app.guest("Ana", "Marić").await;
+    let breakfast = app
+        .post(
+            "/v1/extras",
+            json!({"code": "BRK", "name": {"en": "Breakfast"}, "price": 1200,
+                   "tax_rate": 1300, "unit": "per_person_night"}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let parking = app
+        .post(
+            "/v1/extras",
+            json!({"code": "PARK", "name": {"en": "Parking"}, "price": 1000, "unit": "per_night"}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let booking = |extras: serde_json::Value| {
+        json!({"primary_guest_id": guest, "room_type_id": rt, "arrival": day(3),
+               "departure": day(5), "adults": 2, "nightly_rate": 9000, "extras": extras})
+    };
+    // An unknown extra refuses the whole booking, at its field: nothing is written.
+    let refused = app
+        .post(
+            "/v1/reservations",
+            booking(json!([{"extra_id": breakfast}, {"extra_id": "ext_nope"}])),
+        )
+        .await
+        .problem(422, "validation_failed");
+    assert_eq!(refused.fields()[0].0, "extras[1].extra_id");
+    assert!(
+        app.all("/v1/reservations").await.is_empty(),
+        "no partial write"
+    );
+
+    let r = app
+        .post(
+            "/v1/reservations",
+            booking(json!([{"extra_id": breakfast}])),
+        )
+        .await
+        .expect(201)
+        .body;
+    let id = r["id"].as_str().unwrap();
+    assert_eq!(r["extras"][0]["extra_id"], breakfast.as_str(), "{r}");
+    assert_eq!(r["extras"][0]["quantity"], 4, "two persons, two nights");
+    assert_eq!(r["extras"][0]["gross_amount"], 4800);
+    app.post(
+        &format!("/v1/reservations/{id}/extras"),
+        json!({"extra_id": parking}),
+    )
+    .await
+    .expect(201);
+    let r = app.get(&format!("/v1/reservations/{id}")).await.body;
+    let codes: Vec<(&str, i64)> = r["extras"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["extra_id"].as_str().unwrap(),
+                e["gross_amount"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [(breakfast.as_str(), 4800), (parking.as_str(), 2000)]
+    );
+    // A charge typed by hand is on the folio, not among the extras.
+    app.post(
+        &format!("/v1/reservations/{id}/charges"),
+        json!({"description": "Flowers", "quantity": 1, "unit_price": 2500}),
+    )
+    .await
+    .expect(201);
+    let r = app.get(&format!("/v1/reservations/{id}")).await.body;
+    assert_eq!(r["extras"].as_array().unwrap().len(), 2);
+}
