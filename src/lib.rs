@@ -16,6 +16,7 @@ pub mod api;
 pub mod app;
 pub mod auth;
 pub mod backup;
+pub mod channel;
 pub mod cli;
 pub mod clock;
 pub mod compliance;

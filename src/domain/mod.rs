@@ -7,6 +7,7 @@
 pub mod enums;
 pub mod availability;
 pub mod board;
+pub mod channel;
 pub mod digest;
 pub mod events;
 pub mod extras;

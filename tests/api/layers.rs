@@ -2,7 +2,7 @@
 //! layer above it. `domain` uses nothing of ours; `model` uses no storage, adapter or edge;
 //! `store` and `db` use nothing of `service`, `api`, `jobs` or `compliance` (the circle
 //! `store` ↔ `compliance` is gone); `compliance` adapters do no I/O of their own, so they use
-//! neither `store` nor `db`; `service` uses nothing of `api`, `jobs` or `cli`; the queue
+//! neither `store` nor `db`, nor do the channel managers' (`channel`); `service` uses nothing of `api`, `jobs` or `cli`; the queue
 //! (`jobs`) calls services, never the HTTP layer; `auth` (keys, tokens, secrets) sits below
 //! the services and the running server (`app`; its key directory is made through `durable`),
 //! and its HTTP edge lives in `api::oauth`; the HTTP layer (`api`) never holds
@@ -19,6 +19,7 @@ const RULES: &[(&str, &[&str])] = &[
             "api",
             "app",
             "auth",
+            "channel",
             "cli",
             "clock",
             "compliance",
@@ -66,6 +67,19 @@ const RULES: &[(&str, &[&str])] = &[
     (
         "compliance",
         &["service", "api", "jobs", "store", "db", "auth", "cli"],
+    ),
+    (
+        "channel",
+        &[
+            "service",
+            "api",
+            "jobs",
+            "store",
+            "db",
+            "auth",
+            "cli",
+            "compliance",
+        ],
     ),
     ("service", &["api", "jobs", "cli"]),
     ("jobs", &["api", "cli"]),

@@ -1,0 +1,179 @@
+//! What a channel manager is told, and how little it takes to tell it: availability per
+//! room type and night, a rate plan's price and restrictions per night, and the coalescing
+//! of nights into the fewest date ranges.
+//!
+//! A channel manager takes ARI ("availability, rates and inventory") as values over date
+//! ranges, each value absolute (the last one sent for a night wins), so that a change is
+//! sent as the whole state of the nights it touched: sending it twice, or after a crash,
+//! does no harm. Nights whose values are equal and follow each other go as one range;
+//! changed nights far apart go as separate ranges (never the nights between them, which may
+//! be another plan's business).
+
+use std::collections::BTreeSet;
+
+use chrono::NaiveDate;
+
+/// A rate plan's night as a channel manager is told it: price (gross, minor units) and
+/// restrictions, as innkeep's calendar has them (see `domain::pricing`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RateNight {
+    /// Price for the plan's base occupancy.
+    pub price: i64,
+    /// Minimum stay counted from arrival (0: none).
+    pub min_stay_arrival: i64,
+    /// Minimum stay through the night (0: none).
+    pub min_stay_through: i64,
+    /// Maximum stay (0: none).
+    pub max_stay: i64,
+    /// Closed to arrival.
+    pub closed_to_arrival: bool,
+    /// Closed to departure.
+    pub closed_to_departure: bool,
+    /// Not on sale (the night's stop-sell, or the plan not sold at all).
+    pub stop_sell: bool,
+}
+
+/// A run of nights, first to last inclusive, with one value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run<T> {
+    /// First night.
+    pub from: NaiveDate,
+    /// Last night (inclusive, as channel managers count).
+    pub to: NaiveDate,
+    /// The value of every night of the run.
+    pub value: T,
+}
+
+/// `nights` (in any order; a night given twice keeps its last value) as the fewest runs of
+/// consecutive nights with equal values, in date order.
+pub fn runs<T: Clone + PartialEq>(nights: &[(NaiveDate, T)]) -> Vec<Run<T>> {
+    let mut sorted: Vec<(NaiveDate, T)> = Vec::with_capacity(nights.len());
+    let mut seen = std::collections::BTreeMap::new();
+    for (i, (d, _)) in nights.iter().enumerate() {
+        seen.insert(*d, i);
+    }
+    for (d, i) in seen {
+        sorted.push((d, nights[i].1.clone()));
+    }
+    let mut out: Vec<Run<T>> = Vec::new();
+    for (d, v) in sorted {
+        match out.last_mut() {
+            Some(r) if r.value == v && r.to.succ_opt() == Some(d) => r.to = d,
+            _ => out.push(Run {
+                from: d,
+                to: d,
+                value: v,
+            }),
+        }
+    }
+    out
+}
+
+/// The nights from `from` to `to` (inclusive) of every range, merged into the fewest
+/// ranges of consecutive nights: what a batch of changes touched.
+pub fn merged(ranges: &[(NaiveDate, NaiveDate)]) -> Vec<(NaiveDate, NaiveDate)> {
+    let mut sorted: Vec<(NaiveDate, NaiveDate)> =
+        ranges.iter().filter(|(a, b)| a <= b).copied().collect();
+    sorted.sort();
+    let mut out: Vec<(NaiveDate, NaiveDate)> = Vec::new();
+    for (a, b) in sorted {
+        match out.last_mut() {
+            Some(last) if last.1.succ_opt().is_some_and(|next| a <= next) => {
+                last.1 = last.1.max(b);
+            }
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
+/// Every night of `ranges` (inclusive), once.
+pub fn nights_of(ranges: &[(NaiveDate, NaiveDate)]) -> BTreeSet<NaiveDate> {
+    let mut out = BTreeSet::new();
+    for &(a, b) in ranges {
+        let mut d = a;
+        while d <= b {
+            out.insert(d);
+            match d.succ_opt() {
+                Some(n) => d = n,
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn day(n: i64) -> NaiveDate {
+        NaiveDate::from_ymd_opt(2027, 1, 1).unwrap_or_default() + chrono::Duration::days(n)
+    }
+
+    #[test]
+    fn equal_neighbours_become_one_range_and_a_gap_splits() {
+        let nights = [
+            (day(2), 5),
+            (day(0), 5),
+            (day(1), 5),
+            (day(4), 5),
+            (day(3), 4),
+        ];
+        let got = runs(&nights);
+        let spans: Vec<(NaiveDate, NaiveDate, i32)> =
+            got.iter().map(|r| (r.from, r.to, r.value)).collect();
+        assert_eq!(
+            spans,
+            [
+                (day(0), day(2), 5),
+                (day(3), day(3), 4),
+                (day(4), day(4), 5)
+            ]
+        );
+        let apart = runs(&[(day(0), 1), (day(5), 1)]);
+        assert_eq!(apart.len(), 2, "nights far apart never cover the gap");
+    }
+
+    proptest! {
+        /// The runs give back exactly the nights and values they were made from (the last
+        /// value of a night given twice), no two neighbouring runs could be one, and they
+        /// are in date order without overlap.
+        #[test]
+        fn runs_are_exact_and_fewest(values in proptest::collection::vec((0i64..60, 0i32..3), 0..120)) {
+            let nights: Vec<(NaiveDate, i32)> = values.iter().map(|&(d, v)| (day(d), v)).collect();
+            let got = runs(&nights);
+            let mut want = std::collections::BTreeMap::new();
+            for (d, v) in &nights {
+                want.insert(*d, *v);
+            }
+            let mut back = std::collections::BTreeMap::new();
+            for r in &got {
+                prop_assert!(r.from <= r.to);
+                let mut d = r.from;
+                while d <= r.to {
+                    prop_assert!(back.insert(d, r.value).is_none());
+                    d = d.succ_opt().unwrap();
+                }
+            }
+            prop_assert_eq!(back, want);
+            for w in got.windows(2) {
+                prop_assert!(w[0].to < w[1].from);
+                prop_assert!(!(w[0].value == w[1].value && w[0].to.succ_opt() == Some(w[1].from)));
+            }
+        }
+
+        /// Merged ranges cover exactly the nights of the ranges given, none touching another.
+        #[test]
+        fn merged_ranges_cover_the_same_nights(spans in proptest::collection::vec((0i64..90, 0i64..10), 0..40)) {
+            let ranges: Vec<(NaiveDate, NaiveDate)> =
+                spans.iter().map(|&(a, len)| (day(a), day(a + len))).collect();
+            let got = merged(&ranges);
+            prop_assert_eq!(nights_of(&got), nights_of(&ranges));
+            for w in got.windows(2) {
+                prop_assert!(w[0].1.succ_opt().unwrap() < w[1].0);
+            }
+        }
+    }
+}
