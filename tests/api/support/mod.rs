@@ -5,6 +5,7 @@
 pub mod alloggiati_sim;
 pub mod binary;
 pub mod browser;
+pub mod channex_sim;
 pub mod cis_sim;
 pub mod crash_check;
 pub mod desk;
