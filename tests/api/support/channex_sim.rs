@@ -218,12 +218,7 @@ fn warned(v: &Value, why: Value) -> Value {
 }
 
 /// Applies `values`, each checked by `check` (the nights, or a warning); the answer.
-fn apply(
-    s: &mut State,
-    body: &Value,
-    kind: &'static str,
-    mut each: impl FnMut(&mut State, &Value, &[NaiveDate]) -> Option<Value>,
-) -> Response {
+fn apply(s: &mut State, body: &Value, kind: &'static str, each: Each) -> Response {
     let Some(values) = body["values"].as_array() else {
         return problem(StatusCode::BAD_REQUEST, "bad_request", "Bad Request");
     };
@@ -257,35 +252,49 @@ fn apply(
     ok(json!({"data": [{"id": format!("task-{}", s.taken.len()), "type": "task"}], "meta": meta}))
 }
 
+/// One value's nights applied to the state, or the warning that drops it.
+type Each = fn(&mut State, &Value, &[NaiveDate]) -> Option<Value>;
+
+/// An ARI push: the key and fault, then each value applied or warned about.
+async fn ari(
+    req: &Request,
+    body: &Value,
+    state: &Mutex<State>,
+    kind: &'static str,
+    each: Each,
+) -> Response {
+    let fault = match gate(req, state) {
+        Ok(f) => f,
+        Err(r) => return *r,
+    };
+    let response = apply(&mut state.lock().unwrap(), body, kind, each);
+    answer(fault, response).await
+}
+
 #[handler]
 async fn push_availability(
     req: &Request,
     body: poem::web::Json<Value>,
     state: Shared<'_>,
 ) -> Response {
-    let fault = match gate(req, state.0) {
-        Ok(f) => f,
-        Err(r) => return *r,
-    };
-    let response = {
-        let mut s = state.0.lock().unwrap();
-        apply(&mut s, &body.0, "availability", |s, v, days| {
-            let rt = v["room_type_id"].as_str().unwrap_or_default().to_string();
-            if !s.room_types.contains(&rt) {
-                return Some(json!({"room_type_id": ["is invalid"]}));
-            }
-            let Some(n) = v["availability"].as_i64().filter(|n| *n >= 0) else {
-                return Some(json!({"availability": ["must be a non-negative integer"]}));
-            };
-            for d in days {
-                s.availability.insert((rt.clone(), *d), n);
-            }
-            None
-        })
-    };
-    answer(fault, response).await
+    ari(req, &body.0, state.0, "availability", availability_value).await
 }
 
+fn availability_value(s: &mut State, v: &Value, days: &[NaiveDate]) -> Option<Value> {
+    let rt = v["room_type_id"].as_str().unwrap_or_default().to_string();
+    if !s.room_types.contains(&rt) {
+        return Some(json!({"room_type_id": ["is invalid"]}));
+    }
+    let Some(n) = v["availability"].as_i64().filter(|n| *n >= 0) else {
+        return Some(json!({"availability": ["must be a non-negative integer"]}));
+    };
+    for d in days {
+        s.availability.insert((rt.clone(), *d), n);
+    }
+    None
+}
+
+/// The fields of a rate plan's night Channex takes (its documentation's list).
 const RESTRICTIONS: [&str; 7] = [
     "rate",
     "min_stay_arrival",
@@ -302,42 +311,36 @@ async fn push_restrictions(
     body: poem::web::Json<Value>,
     state: Shared<'_>,
 ) -> Response {
-    let fault = match gate(req, state.0) {
-        Ok(f) => f,
-        Err(r) => return *r,
-    };
-    let response = {
-        let mut s = state.0.lock().unwrap();
-        apply(&mut s, &body.0, "restrictions", |s, v, days| {
-            let plan = v["rate_plan_id"].as_str().unwrap_or_default().to_string();
-            if !s.rate_plans.contains(&plan) {
-                return Some(json!({"rate_plan_id": ["is invalid"]}));
+    ari(req, &body.0, state.0, "restrictions", restrictions_value).await
+}
+
+fn restrictions_value(s: &mut State, v: &Value, days: &[NaiveDate]) -> Option<Value> {
+    let plan = v["rate_plan_id"].as_str().unwrap_or_default().to_string();
+    if !s.rate_plans.contains(&plan) {
+        return Some(json!({"rate_plan_id": ["is invalid"]}));
+    }
+    if !RESTRICTIONS.iter().any(|k| v.get(*k).is_some()) {
+        return Some(json!({"values": ["at least one restriction is required"]}));
+    }
+    if let Some(rate) = v.get("rate") {
+        let minor = rate.as_i64().or_else(|| {
+            rate.as_str()
+                .and_then(|r| r.parse::<f64>().ok())
+                .map(|f| (f * 100.0).round() as i64)
+        });
+        if minor.is_none_or(|m| m <= 0) {
+            return Some(json!({"rate": ["must be greater than 0"]}));
+        }
+    }
+    for d in days {
+        let night = s.restrictions.entry((plan.clone(), *d)).or_default();
+        for k in RESTRICTIONS {
+            if let Some(x) = v.get(k) {
+                night.insert(k.to_string(), x.clone());
             }
-            if !RESTRICTIONS.iter().any(|k| v.get(*k).is_some()) {
-                return Some(json!({"values": ["at least one restriction is required"]}));
-            }
-            if let Some(rate) = v.get("rate") {
-                let minor = rate.as_i64().or_else(|| {
-                    rate.as_str()
-                        .and_then(|r| r.parse::<f64>().ok())
-                        .map(|f| (f * 100.0).round() as i64)
-                });
-                if minor.is_none_or(|m| m <= 0) {
-                    return Some(json!({"rate": ["must be greater than 0"]}));
-                }
-            }
-            for d in days {
-                let night = s.restrictions.entry((plan.clone(), *d)).or_default();
-                for k in RESTRICTIONS {
-                    if let Some(x) = v.get(k) {
-                        night.insert(k.to_string(), x.clone());
-                    }
-                }
-            }
-            None
-        })
-    };
-    answer(fault, response).await
+        }
+    }
+    None
 }
 
 #[derive(serde::Deserialize)]
