@@ -8,6 +8,7 @@ pub mod availability;
 pub mod backups;
 pub mod board;
 pub mod cash_register;
+pub mod channel;
 pub mod charges;
 pub mod code_tables;
 pub mod compliance_centre;

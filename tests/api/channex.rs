@@ -2,7 +2,9 @@
 //! documentation: a calendar of 500 nights goes as one availability call and one
 //! restrictions call and reads back night by night as sent; a bad value comes back as a
 //! warning in words; the eleventh call of a minute is told to slow down; a booking revision
-//! is read whole and served until it is acknowledged, never after.
+//! is read whole and served until it is acknowledged, never after; and innkeep's own
+//! calendar (rooms booked, prices and restrictions set through the API) reaches the
+//! simulator night by night as `GET /v1/availability` and `GET /v1/rates` show it.
 
 use chrono::{Days, NaiveDate};
 use serde_json::{Value, json};
@@ -176,4 +178,102 @@ async fn a_revision_is_served_until_it_is_acknowledged() {
     assert!(sim.acked(&id));
     let (_, body) = send(&sim, &feed).await;
     assert!(channex::revisions(&body).unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn innkeeps_calendar_reaches_the_simulator_night_by_night() {
+    use innkeep::compliance::Compliance;
+    use innkeep::service::channel::{Mapping, full_sync};
+
+    let app = crate::support::spawn_app().await;
+    let (rt, flex, nr) = crate::support::plans::plans(&app, 3).await;
+    let day = crate::support::day;
+    app.put(
+        "/v1/rates",
+        json!({"rate_plan_id": flex, "from": day(5), "to": day(9), "price": 14000,
+               "min_stay_arrival": 2, "closed_to_arrival": true}),
+    )
+    .await
+    .expect(200);
+    app.put(
+        "/v1/rates",
+        json!({"rate_plan_id": nr, "from": day(7), "to": day(7), "stop_sell": true}),
+    )
+    .await
+    .expect(200);
+    let guest = app.guest("Ana", "Horvat").await;
+    for _ in 0..2 {
+        app.post(
+            "/v1/reservations",
+            json!({"primary_guest_id": guest, "room_type_id": rt, "rate_plan_id": flex,
+                   "arrival": day(10), "departure": day(12), "adults": 2}),
+        )
+        .await
+        .expect(201);
+    }
+    let sim = Sim::start(&["ch-fam"], &["ch-flex", "ch-nr"]).await;
+    let mut map = Mapping::default();
+    map.room_types.insert(rt.clone(), "ch-fam".into());
+    map.rate_plans.insert(flex.clone(), "ch-flex".into());
+    map.rate_plans.insert(nr.clone(), "ch-nr".into());
+    let svc = innkeep::service::Services::new(app.db().clone(), Compliance::default());
+    let admin = innkeep::model::Principal {
+        actor: innkeep::model::Actor {
+            kind: innkeep::domain::enums::ActorKind::Staff,
+            id: "usr_channel".into(),
+            name: "channel".into(),
+        },
+        scopes: innkeep::domain::scopes::ScopeSet::of(&[innkeep::domain::scopes::Scope::RatesRead]),
+    };
+    let from: NaiveDate = day(0).parse().unwrap();
+    let calls = full_sync(&svc, &admin, map, PROPERTY.into(), from, 30)
+        .await
+        .unwrap();
+    assert_eq!(
+        calls.len(),
+        2,
+        "one availability call, one restrictions call"
+    );
+    for call in &calls {
+        let (status, body) = send(&sim, call).await;
+        assert_eq!(channex::pushed(status, &body), Pushed::Done, "{body}");
+    }
+    let to = from + Days::new(29);
+    let rooms = app
+        .get(&format!(
+            "/v1/availability?from={from}&to={to}&room_type_id={rt}"
+        ))
+        .await
+        .body;
+    for n in rooms["data"].as_array().unwrap() {
+        let d: NaiveDate = n["date"].as_str().unwrap().parse().unwrap();
+        assert_eq!(
+            sim.availability("ch-fam", d),
+            n["available"].as_i64(),
+            "{d}"
+        );
+    }
+    assert_eq!(sim.availability("ch-fam", day(10).parse().unwrap()), Some(1));
+    for (plan, remote) in [(&flex, "ch-flex"), (&nr, "ch-nr")] {
+        let cal = app
+            .get(&format!(
+                "/v1/rates?rate_plan_id={plan}&from={from}&to={to}"
+            ))
+            .await
+            .body;
+        for n in cal["data"].as_array().unwrap() {
+            let d: NaiveDate = n["date"].as_str().unwrap().parse().unwrap();
+            let got = sim.night(remote, d).unwrap();
+            assert_eq!(got["rate"], n["price"], "{remote} {d}");
+            assert_eq!(got["stop_sell"], n["stop_sell"], "{remote} {d}");
+            assert_eq!(
+                got["closed_to_arrival"], n["closed_to_arrival"],
+                "{remote} {d}"
+            );
+            assert_eq!(
+                got["min_stay_arrival"],
+                n["min_stay_arrival"].as_i64().unwrap_or(1)
+            );
+        }
+    }
 }
