@@ -80,6 +80,8 @@ pub struct App {
     backup: Option<(chrono::NaiveTime, crate::jobs::backup::Plan)>,
     /// The group's hub this server pushes its events to (`[hub]` with `push = true`).
     hub: Option<crate::config::hub::HubConfig>,
+    /// The channel manager this server keeps in step (`[channel]`).
+    channel: Option<crate::config::channel::ChannelConfig>,
     /// The first-run page's gate (open with a code while the installation is new).
     welcome: Arc<crate::service::welcome::Welcome>,
 }
@@ -174,6 +176,7 @@ impl App {
             desk: loaded.config.desk.timeouts(),
             backup: backup_plan(loaded).map_err(AppError::internal)?,
             hub: loaded.config.hub.clone().filter(|h| h.push),
+            channel: loaded.config.channel.clone(),
             welcome,
         })
     }
@@ -296,6 +299,10 @@ impl App {
             let svc = crate::service::Services::new(self.db.clone(), compliance.clone());
             tokio::spawn(crate::jobs::hub::Pusher::new(svc, cfg).run())
         });
+        let channel = self.channel.take().map(|cfg| {
+            let svc = crate::service::Services::new(self.db.clone(), compliance.clone());
+            tokio::spawn(crate::jobs::channel::Pusher::new(svc, cfg).run())
+        });
         // The routes and the spec are built: what start-up freed goes back to the system.
         let trimmer = crate::memory::trimmer();
         let served = match self.tls.take() {
@@ -316,7 +323,7 @@ impl App {
         maintenance.abort();
         scheduler.abort();
         tables.abort();
-        if let Some(p) = pusher {
+        for p in [pusher, channel].into_iter().flatten() {
             p.abort();
         }
         trimmer.abort();

@@ -22,6 +22,7 @@ mod einvoice_it;
 pub mod fiscal;
 mod fiscal_it;
 pub use fiscal_it::rate_of as fiscal_rate;
+pub mod channel;
 pub mod hub;
 pub mod own;
 
@@ -68,6 +69,8 @@ pub struct Config {
     pub backup: backup::BackupConfig,
     /// The hotel group's hub (absent: none).
     pub hub: Option<hub::HubConfig>,
+    /// The channel manager (absent: none).
+    pub channel: Option<channel::ChannelConfig>,
 }
 
 /// `[limits]`: the token bucket every API client gets unless it has its own
@@ -332,6 +335,9 @@ pub fn load(
         config.server.listen = listen;
     }
     config.backup.check().map_err(ConfigError)?;
+    if let Some(channel) = &config.channel {
+        channel.check().map_err(ConfigError)?;
+    }
     if let Some(hub) = &config.hub {
         hub.check().map_err(ConfigError)?;
     }

@@ -6,6 +6,7 @@
 
 mod admin;
 mod backup;
+mod channel_cmd;
 mod compliance;
 mod config_cmd;
 mod doctor;
@@ -27,6 +28,7 @@ mod setup_compliance;
 mod setup_seller;
 
 pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
+pub use channel_cmd::ChannelCommand;
 pub use compliance::{ComplianceCommand, SubmissionsCommand};
 pub use numbering_cmd::NumberingCommand;
 pub use privacy::GuestsCommand;
@@ -155,6 +157,12 @@ pub enum Command {
         /// the signing keys, configuration and certificates the replica does not carry.
         #[arg(long, value_name = "FILE")]
         database: Option<PathBuf>,
+    },
+    /// The channel manager: where its pushes stand, and a full sync.
+    Channel {
+        /// What to do.
+        #[command(subcommand)]
+        command: ChannelCommand,
     },
     /// Invoice numbering: where each series stands, and confirming it after a restore.
     Numbering {
@@ -318,6 +326,7 @@ pub fn run(cli: Cli) -> ExitCode {
             let key = secret.key(identity.clone())?;
             backup::restore(&l, file, key.as_ref(), database.as_deref())
         }),
+        Command::Channel { command } => load(&cli).and_then(|l| channel_cmd::channel(&l, command)),
         Command::Numbering { command } => {
             load(&cli).and_then(|l| numbering_cmd::numbering(&l, command))
         }

@@ -281,14 +281,7 @@ impl Pusher {
                 Ok(Round::Sent { more: true, .. } | Round::Snapshot | Round::Moved) => {}
                 Ok(_) => {
                     pause = Duration::from_secs(1);
-                    let _ = tokio::time::timeout(IDLE, async {
-                        while commits.borrow_and_update().events == seen {
-                            if commits.changed().await.is_err() {
-                                std::future::pending::<()>().await;
-                            }
-                        }
-                    })
-                    .await;
+                    super::events_after(&mut commits, seen, IDLE).await;
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "pushing events to the hub failed; they wait in the feed and go when it answers");

@@ -18,6 +18,7 @@
 //!   clock, so tests can run a retry schedule of hours in seconds.
 
 pub mod backup;
+pub mod channel;
 pub mod destination;
 pub mod einvoice;
 pub mod fiscal;
@@ -49,6 +50,23 @@ pub trait Handler: Send + Sync {
     fn kind(&self) -> &'static str;
     /// Runs one claimed job; it records success, retry or failure itself.
     fn run<'a>(&'a self, db: &'a Db, job: Job) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+}
+
+/// Waits (at most `idle`) until `commits` counts a transaction that recorded events since
+/// `seen`: how the pushers (hub, channel manager) sleep between rounds.
+pub(crate) async fn events_after(
+    commits: &mut watch::Receiver<Committed>,
+    seen: u64,
+    idle: Duration,
+) {
+    let _ = tokio::time::timeout(idle, async {
+        while commits.borrow_and_update().events == seen {
+            if commits.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    })
+    .await;
 }
 
 /// A running queue.

@@ -96,6 +96,202 @@ pub async fn full_sync(
     p.require(Scope::RatesRead)?;
     let to = from + chrono::Days::new(days.max(1) - 1);
     let ari = svc.db().read(move |c| ari(c, &map, from, to)).await?;
+    Ok(calls(&property, &ari))
+}
+
+impl Mapping {
+    /// The mapping `[channel]` names by codes, as ids; codes innkeep does not know are
+    /// said in the log and left out.
+    pub(crate) fn of(
+        c: &Connection,
+        cfg: &crate::config::channel::ChannelConfig,
+    ) -> AppResult<Mapping> {
+        let mut map = Mapping::default();
+        for (code, remote) in &cfg.room_types {
+            match store::room_types::id_by_code(c, code)? {
+                Some(id) => {
+                    map.room_types.insert(id, remote.clone());
+                }
+                None => tracing::warn!(
+                    code,
+                    "[channel.room_types] names a room type innkeep does not have"
+                ),
+            }
+        }
+        for (key, remote) in &cfg.rate_plans {
+            let (rt, plan) = key.split_once('/').unwrap_or((key, ""));
+            let id = match store::room_types::id_by_code(c, rt)? {
+                Some(rt) => store::rate_plans::id_by_code(c, &rt, plan)?,
+                None => None,
+            };
+            match id {
+                Some(id) => {
+                    map.rate_plans.insert(id, remote.clone());
+                }
+                None => tracing::warn!(
+                    key,
+                    "[channel.rate_plans] names a plan innkeep does not have"
+                ),
+            }
+        }
+        Ok(map)
+    }
+}
+
+/// The nights each change touched: room types' and plans' ranges (inclusive).
+#[derive(Debug, Default)]
+struct Touched {
+    rooms: HashMap<String, Vec<(NaiveDate, NaiveDate)>>,
+    plans: HashMap<String, Vec<(NaiveDate, NaiveDate)>>,
+}
+
+/// A stay's nights in an event's snapshot: room type and first to last night.
+fn stay_of(data: &serde_json::Value) -> Option<(String, NaiveDate, NaiveDate)> {
+    let day = |k: &str| data[k].as_str()?.parse::<NaiveDate>().ok();
+    let (a, d) = (day("arrival")?, day("departure")?);
+    Some((data["room_type_id"].as_str()?.to_string(), a, d.pred_opt()?))
+}
+
+/// What `events` touched: a booking's nights before and after its change (the previous
+/// event of the same reservation says where it was), a calendar edit's range for its plan
+/// and the plans derived from it, a plan's whole `horizon` when the plan itself changed.
+fn touched(
+    c: &Connection,
+    events: &[crate::model::Event],
+    horizon: (NaiveDate, NaiveDate),
+) -> AppResult<Touched> {
+    let plans = store::rate_plans::all(c)?;
+    let with_children = |id: &str| -> Vec<String> {
+        std::iter::once(id.to_string())
+            .chain(
+                plans
+                    .iter()
+                    .filter(|p| p.parent_id.as_deref() == Some(id))
+                    .map(|p| p.id.clone()),
+            )
+            .collect()
+    };
+    let mut t = Touched::default();
+    for e in events {
+        if e.kind.starts_with("reservation.") {
+            let subject = e.data["id"].as_str().unwrap_or_default();
+            let before = store::events::previous(c, subject, e.sequence)?;
+            for snap in std::iter::once(&e.data).chain(before.as_ref().map(|b| &b.data)) {
+                if let Some((rt, a, l)) = stay_of(snap) {
+                    t.rooms.entry(rt).or_default().push((a, l));
+                }
+            }
+        } else if e.kind == "rates.changed" {
+            let day = |k: &str| e.data[k].as_str().and_then(|d| d.parse::<NaiveDate>().ok());
+            if let (Some(id), Some(a), Some(b)) =
+                (e.data["rate_plan_id"].as_str(), day("from"), day("to"))
+            {
+                for p in with_children(id) {
+                    t.plans.entry(p).or_default().push((a, b));
+                }
+            }
+        } else if e.kind.starts_with("rate_plan.")
+            && let Some(id) = e.data["id"].as_str()
+        {
+            for p in with_children(id) {
+                t.plans.entry(p).or_default().push(horizon);
+            }
+        }
+    }
+    Ok(t)
+}
+
+/// One push the channel manager is owed: its calls, the event it brings the channel
+/// manager up to, and the full sync it answers (when it is one).
+#[derive(Debug, Clone)]
+pub struct Due {
+    /// The calls, in order (availability first, as Channex asks); none when nothing
+    /// mapped changed.
+    pub calls: Vec<Call>,
+    /// The last event it covers.
+    pub cursor: i64,
+    /// The full-sync request it answers (its time), if any.
+    pub answers: Option<String>,
+    /// Whether it is a full sync.
+    pub full: bool,
+}
+
+/// The calls of the changes since the last push (at most `batch` events), or a full sync
+/// when one was asked for or none was ever made; none when nothing is owed.
+pub async fn due(
+    svc: &Services,
+    cfg: crate::config::channel::ChannelConfig,
+    batch: usize,
+) -> AppResult<Option<Due>> {
+    let clock = svc.db().clock().clone();
+    svc.db()
+        .read(move |c| {
+            let state = store::channel::get(c)?;
+            let map = Mapping::of(c, &cfg)?;
+            let today = clock.today_in(&store::settings::get(c)?.time_zone);
+            let last = today + chrono::Days::new(u64::from(cfg.horizon_days.max(1)) - 1);
+            let head = store::events::last_sequence(c)?;
+            let (full, cursor, events) = match state.cursor {
+                Some(cursor) if state.full_requested_at.is_none() => {
+                    let events = store::events::list(c, cursor, batch, &[])?;
+                    (false, events.last().map_or(cursor, |e| e.sequence), events)
+                }
+                _ => (true, head, Vec::new()),
+            };
+            if !full && events.is_empty() {
+                return Ok(None);
+            }
+            let ari = if full {
+                ari(c, &map, today, last)?
+            } else {
+                let t = touched(c, &events, (today, last))?;
+                let clip = |spans: &[(NaiveDate, NaiveDate)]| -> Vec<(NaiveDate, NaiveDate)> {
+                    crate::domain::channel::merged(spans)
+                        .into_iter()
+                        .map(|(a, b)| (a.max(today), b.min(last)))
+                        .filter(|(a, b)| a <= b)
+                        .collect()
+                };
+                let mut out = Ari::default();
+                for (rt, spans) in &t.rooms {
+                    let Some(remote) = map.room_types.get(rt) else {
+                        continue;
+                    };
+                    for (a, b) in clip(spans) {
+                        let one = Mapping {
+                            room_types: HashMap::from([(rt.clone(), remote.clone())]),
+                            ..Default::default()
+                        };
+                        out.rooms.extend(ari(c, &one, a, b)?.rooms);
+                    }
+                }
+                for (plan, spans) in &t.plans {
+                    let Some(remote) = map.rate_plans.get(plan) else {
+                        continue;
+                    };
+                    for (a, b) in clip(spans) {
+                        let one = Mapping {
+                            rate_plans: HashMap::from([(plan.clone(), remote.clone())]),
+                            ..Default::default()
+                        };
+                        out.plans.extend(ari(c, &one, a, b)?.plans);
+                    }
+                }
+                out
+            };
+            Ok(Some(Due {
+                calls: calls(&cfg.property_id, &ari),
+                cursor,
+                answers: state.full_requested_at.filter(|_| full),
+                full,
+            }))
+        })
+        .await
+}
+
+/// The calls that send `ari`: an availability call and a restrictions call, each only
+/// when it has something to say.
+fn calls(property: &str, ari: &Ari) -> Vec<Call> {
     let rooms: Vec<_> = ari
         .rooms
         .iter()
@@ -106,8 +302,49 @@ pub async fn full_sync(
         .iter()
         .flat_map(|(id, nights)| runs(nights).into_iter().map(|r| (id.clone(), r)))
         .collect();
-    Ok(vec![
-        channex::availability(&property, &rooms),
-        channex::restrictions(&property, &plans),
-    ])
+    let mut out = Vec::new();
+    if !rooms.is_empty() {
+        out.push(channex::availability(property, &rooms));
+    }
+    if !plans.is_empty() {
+        out.push(channex::restrictions(property, &plans));
+    }
+    out
+}
+
+/// Records a push taken (its warnings, if any, kept as the last problem).
+pub async fn pushed(svc: &Services, due: &Due, warnings: Vec<String>) -> AppResult<()> {
+    let (cursor, asked) = (due.cursor, due.answers.clone());
+    svc.db()
+        .write(move |tx| {
+            store::channel::pushed(tx, cursor, asked.as_deref())?;
+            if !warnings.is_empty() {
+                store::channel::failed(
+                    tx,
+                    &format!(
+                        "the channel manager dropped some values: {}",
+                        warnings.join("; ")
+                    ),
+                )?;
+            }
+            Ok(())
+        })
+        .await
+}
+
+/// Records why a push did not go.
+pub async fn failed(svc: &Services, why: String) -> AppResult<()> {
+    svc.db()
+        .write(move |tx| store::channel::failed(tx, &why))
+        .await
+}
+
+/// Asks for a full sync at the next push (`innkeep channel sync --full`).
+pub async fn ask_full(db: &crate::db::Db) -> AppResult<()> {
+    db.write(store::channel::ask_full).await
+}
+
+/// Where the pushes stand.
+pub async fn state(db: &crate::db::Db) -> AppResult<store::channel::SyncState> {
+    db.read(store::channel::get).await
 }

@@ -110,6 +110,18 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Event>> {
         .optional()?)
 }
 
+/// The last event of `subject` before sequence `before` (what it was before a change).
+pub fn previous(conn: &Connection, subject: &str, before: i64) -> AppResult<Option<Event>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .prepare_cached(
+            "SELECT sequence, id, type, occurred_at, data, actor FROM events
+              WHERE subject_id = ?1 AND sequence < ?2 ORDER BY sequence DESC LIMIT 1",
+        )?
+        .query_row((subject, before), map)
+        .optional()?)
+}
+
 /// The feed's identity.
 pub fn feed_id(conn: &Connection) -> AppResult<String> {
     Ok(conn

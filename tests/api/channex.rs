@@ -253,7 +253,10 @@ async fn innkeeps_calendar_reaches_the_simulator_night_by_night() {
             "{d}"
         );
     }
-    assert_eq!(sim.availability("ch-fam", day(10).parse().unwrap()), Some(1));
+    assert_eq!(
+        sim.availability("ch-fam", day(10).parse().unwrap()),
+        Some(1)
+    );
     for (plan, remote) in [(&flex, "ch-flex"), (&nr, "ch-nr")] {
         let cal = app
             .get(&format!(

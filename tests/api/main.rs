@@ -12,6 +12,7 @@ mod backup_hostile;
 mod basics;
 mod binary;
 mod catalogues;
+mod channel_push;
 mod channex;
 mod check_out_payments;
 mod codice_fiscale;

@@ -1,0 +1,139 @@
+//! The channel manager's ARI pushes (`[channel]`): every change that moves availability,
+//! prices or restrictions records an event in its own transaction, so the event feed is
+//! the durable queue of change sets and `channel_sync.cursor` the only position. Each round
+//! reads the events after the cursor, works out the nights they touched, reads innkeep's
+//! ARI for those nights and sends it as one availability call and one restrictions call
+//! (values are absolute: sending a round twice after a crash does no harm), then moves the
+//! cursor. Rounds are at least [`SPACING`] apart, so a burst of bookings goes as a few
+//! calls and Channex's 10 calls a minute per kind are never reached; a 429 pauses a minute,
+//! a refusal (a wrong key) is kept in words for the health page and tried again later.
+//! The first round, and one after `innkeep channel sync --full`, sends the whole horizon.
+
+use std::time::Duration;
+
+use crate::channel::{Call, Pushed, channex};
+use crate::config::channel::ChannelConfig;
+use crate::service::{Services, channel};
+
+/// The least time between two rounds (Channex: "combine into 1 api call each 6 seconds").
+const SPACING: Duration = Duration::from_secs(6);
+/// Events read per round.
+const BATCH: usize = 2000;
+/// How long to wait after a 429 or a refusal.
+const PAUSE: Duration = Duration::from_secs(60);
+/// How often an idle pusher looks again without a change.
+const IDLE: Duration = Duration::from_secs(30);
+
+/// The pusher for `[channel]`.
+pub struct Pusher {
+    svc: Services,
+    cfg: ChannelConfig,
+    agent: ureq::Agent,
+}
+
+impl Pusher {
+    /// A pusher to the channel manager in `cfg`.
+    pub fn new(svc: Services, cfg: ChannelConfig) -> Pusher {
+        let agent = crate::outbound::agent(Duration::from_secs(60), "channel manager")
+            .build()
+            .new_agent();
+        Pusher { svc, cfg, agent }
+    }
+
+    /// Sends `call`: the status and body, or why there was none.
+    async fn send(&self, call: Call) -> Result<(u16, String), String> {
+        let (agent, cfg) = (self.agent.clone(), self.cfg.clone());
+        tokio::task::spawn_blocking(move || {
+            let url = format!("{}{}", cfg.url.trim_end_matches('/'), call.path);
+            let key = cfg.api_key.expose().to_string();
+            let sent = match &call.body {
+                Some(b) => agent
+                    .post(&url)
+                    .header(channex::KEY_HEADER, &key)
+                    .send_json(b),
+                None => agent.get(&url).header(channex::KEY_HEADER, &key).call(),
+            };
+            let mut resp = sent.map_err(|e| format!("{} cannot be reached: {e}", cfg.url))?;
+            let status = resp.status().as_u16();
+            let body = resp.body_mut().read_to_string().unwrap_or_default();
+            Ok((status, body))
+        })
+        .await
+        .map_err(|e| e.to_string())?
+    }
+
+    /// One round: what is owed, sent; how long to wait before the next.
+    pub async fn round(&self) -> Result<Duration, String> {
+        let due = channel::due(&self.svc, self.cfg.clone(), BATCH)
+            .await
+            .map_err(|e| e.operator_message())?;
+        let Some(due) = due else {
+            return Ok(IDLE);
+        };
+        let mut warnings = Vec::new();
+        for call in due.calls.clone() {
+            let (status, body) = self.send(call).await?;
+            match channex::pushed(status, &body) {
+                Pushed::Done => {}
+                Pushed::Warned(w) => warnings.extend(w),
+                Pushed::Slow => {
+                    self.failed("the channel manager asked innkeep to slow down; it sends again in a minute".into()).await;
+                    return Ok(PAUSE);
+                }
+                Pushed::Refused(why) => {
+                    self.failed(why).await;
+                    return Ok(PAUSE);
+                }
+                Pushed::Retry(why) => return Err(why),
+            }
+        }
+        if !warnings.is_empty() {
+            tracing::warn!(
+                warnings = warnings.len(),
+                "the channel manager dropped some values"
+            );
+        }
+        channel::pushed(&self.svc, &due, warnings)
+            .await
+            .map_err(|e| e.operator_message())?;
+        tracing::info!(
+            full = due.full,
+            calls = due.calls.len(),
+            "ARI pushed to the channel manager"
+        );
+        Ok(SPACING)
+    }
+
+    async fn failed(&self, why: String) {
+        tracing::warn!(%why, "pushing to the channel manager failed");
+        if let Err(e) = channel::failed(&self.svc, why).await {
+            tracing::warn!(error = %e, "recording the channel manager's problem failed");
+        }
+    }
+
+    /// Runs rounds until the task is aborted: after a push, the next comes [`SPACING`]
+    /// later; with nothing owed, at the next change (or after [`IDLE`]).
+    pub async fn run(self) {
+        let mut commits = self.svc.db().commits();
+        let mut pause = Duration::from_secs(1);
+        loop {
+            let seen = commits.borrow_and_update().events;
+            match self.round().await {
+                Ok(wait) => {
+                    pause = Duration::from_secs(1);
+                    if wait != IDLE {
+                        // After a push (more may wait) or a pause: go again after it.
+                        tokio::time::sleep(wait).await;
+                        continue;
+                    }
+                    super::events_after(&mut commits, seen, IDLE).await;
+                }
+                Err(e) => {
+                    self.failed(e).await;
+                    pause = (pause * 2).min(PAUSE);
+                    tokio::time::sleep(pause).await;
+                }
+            }
+        }
+    }
+}

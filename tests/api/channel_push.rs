@@ -1,0 +1,144 @@
+//! innkeep keeps the channel manager in step (`[channel]`, against the Channex simulator):
+//! a full sync sends the whole horizon; then a booking, a cancellation and a price change
+//! each reach it within a round, as ranges of the nights they touched, in a few calls; a
+//! failing channel manager gets the change at the next round.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use chrono::NaiveDate;
+use serde_json::json;
+
+use innkeep::config::channel::ChannelConfig;
+use innkeep::config::compliance::Secret;
+
+use crate::support::channex_sim::{Fault, KEY, PROPERTY, Sim};
+use crate::support::plans::plans;
+use crate::support::{Spawn, TestApp, day, eventually};
+
+/// Waits (rounds are 6 s apart) until `holds` of the simulator.
+async fn until(what: &str, holds: impl Fn() -> bool) {
+    eventually(Duration::from_secs(40), what, || async {
+        if holds() { Ok(()) } else { Err(()) }
+    })
+    .await;
+}
+
+fn night(n: i64) -> NaiveDate {
+    day(n).parse().unwrap()
+}
+
+async fn hotel(sim: &Sim) -> TestApp {
+    let cfg = ChannelConfig {
+        provider: "channex".into(),
+        url: sim.url(),
+        api_key: Secret::new(KEY),
+        property_id: PROPERTY.into(),
+        horizon_days: 60,
+        room_types: BTreeMap::from([("FAM".into(), "ch-fam".into())]),
+        rate_plans: BTreeMap::from([
+            ("FAM/FLEX".into(), "ch-flex".into()),
+            ("FAM/NR".into(), "ch-nr".into()),
+        ]),
+    };
+    Spawn::new().config(|c| c.channel = Some(cfg)).start().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn changes_reach_the_channel_manager_in_a_few_calls() {
+    let sim = Sim::start(&["ch-fam"], &["ch-flex", "ch-nr"]).await;
+    let app = hotel(&sim).await;
+    let (rt, flex, _) = plans(&app, 3).await;
+    innkeep::service::channel::ask_full(app.db()).await.unwrap();
+    until("the full sync", || {
+        sim.availability("ch-fam", night(59)) == Some(3) && sim.night("ch-nr", night(0)).is_some()
+    })
+    .await;
+    assert_eq!(sim.night("ch-flex", night(10)).unwrap()["rate"], 10000);
+    assert!(
+        sim.availability("ch-fam", night(60)).is_none(),
+        "the horizon is 60 nights"
+    );
+
+    let guest = app.guest("Ana", "Horvat").await;
+    let mut booked = Vec::new();
+    for _ in 0..5 {
+        booked.push(
+            app.post(
+                "/v1/reservations",
+                json!({"primary_guest_id": guest, "room_type_id": rt, "rate_plan_id": flex,
+                       "arrival": day(20), "departure": day(23), "adults": 2}),
+            )
+            .await,
+        );
+    }
+    assert_eq!(
+        booked.iter().filter(|r| r.status == 201).count(),
+        3,
+        "three rooms"
+    );
+    until("three rooms sold on the 20th to the 22nd", || {
+        (20..23).all(|n| sim.availability("ch-fam", night(n)) == Some(0))
+            && sim.availability("ch-fam", night(23)) == Some(3)
+    })
+    .await;
+    let id = booked.into_iter().find(|r| r.status == 201).unwrap().id();
+    // The channel manager fails once; the cancellation goes at the next round.
+    sim.fault(&[Fault::Fail]);
+    app.put(
+        &format!("/v1/reservations/{id}"),
+        json!({"status": "cancelled"}),
+    )
+    .await
+    .expect(200);
+    until("a room back on sale", || {
+        (20..23).all(|n| sim.availability("ch-fam", night(n)) == Some(1))
+    })
+    .await;
+    app.put(
+        "/v1/rates",
+        json!({"rate_plan_id": flex, "from": day(30), "to": day(31), "price": 15500}),
+    )
+    .await
+    .expect(200);
+    until(
+        "the new price, on the plan and the one derived from it",
+        || {
+            sim.night("ch-flex", night(30))
+                .is_some_and(|n| n["rate"] == 15500)
+                && sim
+                    .night("ch-nr", night(31))
+                    .is_some_and(|n| n["rate"] == 13950)
+        },
+    )
+    .await;
+    assert_eq!(sim.night("ch-flex", night(32)).unwrap()["rate"], 10000);
+    let calls = sim.calls();
+    assert!(calls.len() <= 8, "a few calls for all of it: {calls:?}");
+}
+
+#[test]
+fn the_command_line_asks_for_a_full_sync_and_tells_where_pushes_stand() {
+    use crate::support::binary::{innkeep, run_ok};
+    let dir = tempfile::tempdir().unwrap();
+    let none = innkeep(dir.path())
+        .args(["channel", "status"])
+        .output()
+        .unwrap();
+    assert!(!none.status.success());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no channel manager is configured"));
+    std::fs::write(
+        dir.path().join("innkeep.toml"),
+        format!(
+            "[channel]\nurl = \"http://127.0.0.1:9/api/v1\"\napi_key = \"{KEY}\"\nproperty_id = \"{PROPERTY}\"\n"
+        ),
+    )
+    .unwrap();
+    let said = run_ok(dir.path(), &["channel", "sync", "--full"]);
+    assert!(said.contains("A full sync is asked for"), "{said}");
+    let status = run_ok(dir.path(), &["channel", "status"]);
+    assert!(
+        status.contains("last push: never") && status.contains("full sync asked for at"),
+        "{status}"
+    );
+}
