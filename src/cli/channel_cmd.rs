@@ -7,8 +7,11 @@ use super::Loaded;
 /// What to do with the channel manager.
 #[derive(Debug, Subcommand)]
 pub enum ChannelCommand {
-    /// Where the pushes stand: the last push, the last problem.
+    /// Where the pushes stand: the last push, the last problem, the last read-back.
     Status,
+    /// Read the channel manager's availability, prices and restrictions back and compare
+    /// them with innkeep's, night by night (exit code 1 when they differ).
+    Check,
     /// Send availability, prices and restrictions again.
     Sync {
         /// The whole horizon (`[channel] horizon_days`, 500 by default), at the running
@@ -20,9 +23,9 @@ pub enum ChannelCommand {
 
 /// `innkeep channel …`
 pub fn channel(l: &Loaded, command: &ChannelCommand) -> Result<(), String> {
-    if l.config.channel.is_none() {
+    let Some(cfg) = l.config.channel.clone() else {
         return Err("no channel manager is configured: add a [channel] section (see the book's Configuration page)".into());
-    }
+    };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let db = crate::app::open_db(&l.data_dir).map_err(|e| e.operator_message())?;
@@ -37,6 +40,21 @@ pub fn channel(l: &Loaded, command: &ChannelCommand) -> Result<(), String> {
                 println!("A full sync is asked for: the running server sends it at its next round (within a minute).");
                 Ok(())
             }
+            ChannelCommand::Check => {
+                let svc = crate::service::Services::new(db, crate::compliance::Compliance::default());
+                let found = crate::jobs::channel::Pusher::new(svc, cfg).check().await?;
+                if found.is_empty() {
+                    println!("The channel manager holds exactly innkeep's availability, prices and restrictions.");
+                    return Ok(());
+                }
+                for d in found.iter().take(20) {
+                    println!("{}", d.said());
+                }
+                Err(format!(
+                    "{} nights differ; `innkeep channel sync --full` sends everything again",
+                    found.len()
+                ))
+            }
             ChannelCommand::Status => {
                 let s = crate::service::channel::state(&db)
                     .await
@@ -47,6 +65,11 @@ pub fn channel(l: &Loaded, command: &ChannelCommand) -> Result<(), String> {
                     println!("full sync asked for at {at}, not yet sent");
                 }
                 println!("last problem: {}", s.last_error.as_deref().unwrap_or("none"));
+                match s.checked {
+                    Some((at, 0, _)) => println!("last read-back: {at}, no difference"),
+                    Some((at, n, first)) => println!("last read-back: {at}, {n} nights differ: {first}"),
+                    None => println!("last read-back: never"),
+                }
                 Ok(())
             }
         }

@@ -103,6 +103,134 @@ pub fn nights_of(ranges: &[(NaiveDate, NaiveDate)]) -> BTreeSet<NaiveDate> {
     out
 }
 
+impl RateNight {
+    /// The night as a channel manager keeps it once sent: no minimum below 2 nights, and a
+    /// night without a price stop-sold (its price then is whatever was there).
+    pub fn as_sent(&self) -> RateNight {
+        let min = |n: i64| if n > 1 { n } else { 0 };
+        RateNight {
+            price: self.price.max(0),
+            min_stay_arrival: min(self.min_stay_arrival),
+            min_stay_through: min(self.min_stay_through),
+            max_stay: self.max_stay.max(0),
+            closed_to_arrival: self.closed_to_arrival,
+            closed_to_departure: self.closed_to_departure,
+            stop_sell: self.stop_sell || self.price <= 0,
+        }
+    }
+
+    /// Whether `theirs` is this night as sent (a night without a price matches any price).
+    pub fn matches(&self, theirs: &RateNight) -> bool {
+        let ours = self.as_sent();
+        let theirs = RateNight {
+            price: if ours.price == 0 { 0 } else { theirs.price },
+            ..theirs.clone()
+        };
+        ours == theirs
+    }
+}
+
+/// A night where the channel manager holds other than innkeep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Difference {
+    /// A room type's rooms on sale.
+    Rooms {
+        /// The channel manager's room type id.
+        room_type: String,
+        /// The night.
+        night: NaiveDate,
+        /// innkeep's.
+        ours: i64,
+        /// The channel manager's (none: it has nothing for the night).
+        theirs: Option<i64>,
+    },
+    /// A rate plan's price or restrictions.
+    Plan {
+        /// The channel manager's rate plan id.
+        plan: String,
+        /// The night.
+        night: NaiveDate,
+        /// innkeep's, as sent.
+        ours: RateNight,
+        /// The channel manager's (none: it has nothing for the night).
+        theirs: Option<RateNight>,
+    },
+}
+
+impl Difference {
+    /// In words, for the log and `innkeep channel check`.
+    pub fn said(&self) -> String {
+        match self {
+            Self::Rooms {
+                room_type,
+                night,
+                ours,
+                theirs,
+            } => format!(
+                "room type {room_type} on {night}: innkeep has {ours} on sale, the channel manager {}",
+                theirs.map_or("nothing".into(), |t| t.to_string())
+            ),
+            Self::Plan {
+                plan,
+                night,
+                ours,
+                theirs,
+            } => format!(
+                "rate plan {plan} on {night}: innkeep has {ours:?}, the channel manager {}",
+                theirs
+                    .as_ref()
+                    .map_or("nothing".into(), |t| format!("{t:?}"))
+            ),
+        }
+    }
+}
+
+/// Every night where `theirs` differs from `ours`, room types then plans.
+pub fn compare(
+    ours_rooms: &[(String, Vec<(NaiveDate, i64)>)],
+    theirs_rooms: &[(String, NaiveDate, i64)],
+    ours_plans: &[(String, Vec<(NaiveDate, RateNight)>)],
+    theirs_plans: &[(String, NaiveDate, RateNight)],
+) -> Vec<Difference> {
+    use std::collections::HashMap;
+    let rooms: HashMap<(&str, NaiveDate), i64> = theirs_rooms
+        .iter()
+        .map(|(id, d, n)| ((id.as_str(), *d), *n))
+        .collect();
+    let plans: HashMap<(&str, NaiveDate), &RateNight> = theirs_plans
+        .iter()
+        .map(|(id, d, n)| ((id.as_str(), *d), n))
+        .collect();
+    let mut out = Vec::new();
+    for (id, nights) in ours_rooms {
+        for &(night, ours) in nights {
+            let theirs = rooms.get(&(id.as_str(), night)).copied();
+            if theirs != Some(ours.max(0)) {
+                out.push(Difference::Rooms {
+                    room_type: id.clone(),
+                    night,
+                    ours,
+                    theirs,
+                });
+            }
+        }
+    }
+    for (id, nights) in ours_plans {
+        for (night, ours) in nights {
+            let theirs = plans.get(&(id.as_str(), *night)).copied();
+            if !theirs.is_some_and(|t| ours.matches(t)) {
+                out.push(Difference::Plan {
+                    plan: id.clone(),
+                    night: *night,
+                    ours: ours.as_sent(),
+                    theirs: theirs.cloned(),
+                });
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

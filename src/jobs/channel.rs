@@ -8,11 +8,14 @@
 //! calls and Channex's 10 calls a minute per kind are never reached; a 429 pauses a minute,
 //! a refusal (a wrong key) is kept in words for the health page and tried again later.
 //! The first round, and one after `innkeep channel sync --full`, sends the whole horizon.
+//! Once caught up, and every 6 hours after, it reads the channel manager's ARI back over the
+//! horizon and compares it night by night (`innkeep channel check` does it at once).
 
 use std::time::Duration;
 
 use crate::channel::{Call, Pushed, channex};
 use crate::config::channel::ChannelConfig;
+use crate::domain::channel::{Difference, compare};
 use crate::service::{Services, channel};
 
 /// The least time between two rounds (Channex: "combine into 1 api call each 6 seconds").
@@ -23,6 +26,8 @@ const BATCH: usize = 2000;
 const PAUSE: Duration = Duration::from_secs(60);
 /// How often an idle pusher looks again without a change.
 const IDLE: Duration = Duration::from_secs(30);
+/// How often a caught-up pusher reads the channel manager's ARI back to compare.
+const READ_BACK: Duration = Duration::from_secs(6 * 3600);
 
 /// The pusher for `[channel]`.
 pub struct Pusher {
@@ -104,6 +109,35 @@ impl Pusher {
         Ok(SPACING)
     }
 
+    /// Reads back what the channel manager holds over the horizon and compares it with
+    /// innkeep night by night; records and answers the differences.
+    pub async fn check(&self) -> Result<Vec<Difference>, String> {
+        let (ours, from, to) = channel::horizon(&self.svc, self.cfg.clone())
+            .await
+            .map_err(|e| e.operator_message())?;
+        let property = &self.cfg.property_id;
+        let read = |call: Call| async move {
+            match self.send(call).await? {
+                (200, body) => Ok(body),
+                (status, body) => Err(match channex::pushed(status, &body) {
+                    Pushed::Refused(why) | Pushed::Retry(why) => why,
+                    _ => format!("the channel manager answered {status}"),
+                }),
+            }
+        };
+        let rooms = channex::availability_read(
+            &read(channex::read_availability(property, from, to)).await?,
+        )?;
+        let plans = channex::restrictions_read(
+            &read(channex::read_restrictions(property, from, to)).await?,
+        )?;
+        let found = compare(&ours.rooms, &rooms, &ours.plans, &plans);
+        channel::checked(&self.svc, &found)
+            .await
+            .map_err(|e| e.operator_message())?;
+        Ok(found)
+    }
+
     async fn failed(&self, why: String) {
         tracing::warn!(%why, "pushing to the channel manager failed");
         if let Err(e) = channel::failed(&self.svc, why).await {
@@ -116,6 +150,7 @@ impl Pusher {
     pub async fn run(self) {
         let mut commits = self.svc.db().commits();
         let mut pause = Duration::from_secs(1);
+        let mut checked: Option<std::time::Instant> = None;
         loop {
             let seen = commits.borrow_and_update().events;
             match self.round().await {
@@ -125,6 +160,23 @@ impl Pusher {
                         // After a push (more may wait) or a pause: go again after it.
                         tokio::time::sleep(wait).await;
                         continue;
+                    }
+                    if checked.is_none_or(|at| at.elapsed() > READ_BACK) {
+                        checked = Some(std::time::Instant::now());
+                        match self.check().await {
+                            Ok(found) if found.is_empty() => {}
+                            Ok(found) => tracing::warn!(
+                                nights = found.len(),
+                                first = %found[0].said(),
+                                "the channel manager holds other ARI than innkeep; `innkeep channel sync --full` sends it all again"
+                            ),
+                            Err(e) => {
+                                self.failed(format!(
+                                    "reading the channel manager's ARI back failed: {e}"
+                                ))
+                                .await
+                            }
+                        }
                     }
                     super::events_after(&mut commits, seen, IDLE).await;
                 }

@@ -348,3 +348,32 @@ pub async fn ask_full(db: &crate::db::Db) -> AppResult<()> {
 pub async fn state(db: &crate::db::Db) -> AppResult<store::channel::SyncState> {
     db.read(store::channel::get).await
 }
+
+/// innkeep's ARI of the mapped room types and plans over the horizon from today, to compare
+/// with what the channel manager holds: the ARI and its first and last night.
+pub async fn horizon(
+    svc: &Services,
+    cfg: crate::config::channel::ChannelConfig,
+) -> AppResult<(Ari, NaiveDate, NaiveDate)> {
+    let clock = svc.db().clock().clone();
+    svc.db()
+        .read(move |c| {
+            let map = Mapping::of(c, &cfg)?;
+            let today = clock.today_in(&store::settings::get(c)?.time_zone);
+            let last = today + chrono::Days::new(u64::from(cfg.horizon_days.max(1)) - 1);
+            Ok((ari(c, &map, today, last)?, today, last))
+        })
+        .await
+}
+
+/// Records a read-back: the nights that differed.
+pub async fn checked(
+    svc: &Services,
+    found: &[crate::domain::channel::Difference],
+) -> AppResult<()> {
+    let words: Vec<String> = found.iter().take(5).map(|d| d.said()).collect();
+    let (n, words) = (found.len() as i64, words.join("; "));
+    svc.db()
+        .write(move |tx| store::channel::checked(tx, n, &words))
+        .await
+}

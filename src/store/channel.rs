@@ -18,12 +18,15 @@ pub struct SyncState {
     pub last_error: Option<String>,
     /// Pushes taken since the database was made.
     pub pushes: i64,
+    /// The last read-back: when, how many nights differed, the first of them in words.
+    pub checked: Option<(String, i64, String)>,
 }
 
 /// The state.
 pub fn get(c: &Connection) -> AppResult<SyncState> {
     Ok(c.prepare_cached(
-        "SELECT cursor, full_requested_at, last_push_at, last_error, pushes FROM channel_sync WHERE id = 1",
+        "SELECT cursor, full_requested_at, last_push_at, last_error, pushes, checked_at,
+                differences, first_differences FROM channel_sync WHERE id = 1",
     )?
     .query_row([], |r| {
         Ok(SyncState {
@@ -32,6 +35,10 @@ pub fn get(c: &Connection) -> AppResult<SyncState> {
             last_push_at: r.get(2)?,
             last_error: r.get(3)?,
             pushes: r.get(4)?,
+            checked: match r.get::<_, Option<String>>(5)? {
+                Some(at) => Some((at, r.get(6)?, r.get(7)?)),
+                None => None,
+            },
         })
     })?)
 }
@@ -60,5 +67,14 @@ pub fn failed(tx: &Tx, why: &str) -> AppResult<()> {
 pub fn ask_full(tx: &Tx) -> AppResult<()> {
     tx.prepare_cached("UPDATE channel_sync SET full_requested_at = ?1 WHERE id = 1")?
         .execute([tx.now_text()])?;
+    Ok(())
+}
+
+/// A read-back done: `differences` nights differed, the first of them `words`.
+pub fn checked(tx: &Tx, differences: i64, words: &str) -> AppResult<()> {
+    tx.prepare_cached(
+        "UPDATE channel_sync SET checked_at = ?1, differences = ?2, first_differences = ?3 WHERE id = 1",
+    )?
+    .execute((tx.now_text(), differences, words))?;
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! innkeep keeps the channel manager in step (`[channel]`, against the Channex simulator):
 //! a full sync sends the whole horizon; then a booking, a cancellation and a price change
 //! each reach it within a round, as ranges of the nights they touched, in a few calls; a
-//! failing channel manager gets the change at the next round.
+//! failing channel manager gets the change at the next round; the read-back finds a night
+//! changed at the channel manager by hand, says it in words, and a full sync puts it right.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -29,7 +30,12 @@ fn night(n: i64) -> NaiveDate {
 }
 
 async fn hotel(sim: &Sim) -> TestApp {
-    let cfg = ChannelConfig {
+    let cfg = config(sim);
+    Spawn::new().config(|c| c.channel = Some(cfg)).start().await
+}
+
+fn config(sim: &Sim) -> ChannelConfig {
+    ChannelConfig {
         provider: "channex".into(),
         url: sim.url(),
         api_key: Secret::new(KEY),
@@ -40,8 +46,7 @@ async fn hotel(sim: &Sim) -> TestApp {
             ("FAM/FLEX".into(), "ch-flex".into()),
             ("FAM/NR".into(), "ch-nr".into()),
         ]),
-    };
-    Spawn::new().config(|c| c.channel = Some(cfg)).start().await
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -115,6 +120,28 @@ async fn changes_reach_the_channel_manager_in_a_few_calls() {
     assert_eq!(sim.night("ch-flex", night(32)).unwrap()["rate"], 10000);
     let calls = sim.calls();
     assert!(calls.len() <= 8, "a few calls for all of it: {calls:?}");
+
+    // The read-back: in step; then a night changed at the channel manager by hand is found,
+    // said in words, and a full sync puts it right.
+    let svc = innkeep::service::Services::new(app.db().clone(), Default::default());
+    let pusher = innkeep::jobs::channel::Pusher::new(svc, config(&sim));
+    assert_eq!(pusher.check().await.unwrap(), []);
+    sim.set_availability("ch-fam", night(40), 9);
+    let found = pusher.check().await.unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found[0].said(),
+        format!(
+            "room type ch-fam on {}: innkeep has 3 on sale, the channel manager 9",
+            night(40)
+        )
+    );
+    innkeep::service::channel::ask_full(app.db()).await.unwrap();
+    until("the full sync puts it right", || {
+        sim.availability("ch-fam", night(40)) == Some(3)
+    })
+    .await;
+    assert_eq!(pusher.check().await.unwrap(), []);
 }
 
 #[test]

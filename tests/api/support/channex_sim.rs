@@ -105,6 +105,12 @@ impl Sim {
         s.availability.get(&(room_type.to_string(), night)).copied()
     }
 
+    /// Someone changes a night at the channel manager by hand.
+    pub fn set_availability(&self, room_type: &str, night: NaiveDate, n: i64) {
+        let mut s = self.state.lock().unwrap();
+        s.availability.insert((room_type.to_string(), night), n);
+    }
+
     /// A rate plan's night as last pushed.
     pub fn night(&self, plan: &str, night: NaiveDate) -> Option<serde_json::Map<String, Value>> {
         let s = self.state.lock().unwrap();

@@ -28,6 +28,10 @@
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 
+mod read;
+
+pub use read::{availability_read, read_availability, read_restrictions, restrictions_read};
+
 use super::{Call, Collect, Customer, Pushed, Revision, RevisionKind, RoomStay};
 use crate::domain::channel::{RateNight, Run};
 use crate::domain::money::parse_amount;
