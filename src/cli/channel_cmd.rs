@@ -34,7 +34,7 @@ pub fn channel(l: &Loaded, command: &ChannelCommand) -> Result<(), String> {
                 "innkeep sends every change by itself; `innkeep channel sync --full` sends everything again".into(),
             ),
             ChannelCommand::Sync { full: true } => {
-                crate::service::channel::ask_full(&db)
+                crate::service::channel_sync::ask_full(&db)
                     .await
                     .map_err(|e| e.operator_message())?;
                 println!("A full sync is asked for: the running server sends it at its next round (within a minute).");
@@ -56,7 +56,7 @@ pub fn channel(l: &Loaded, command: &ChannelCommand) -> Result<(), String> {
                 ))
             }
             ChannelCommand::Status => {
-                let s = crate::service::channel::state(&db)
+                let s = crate::service::channel_sync::state(&db)
                     .await
                     .map_err(|e| e.operator_message())?;
                 println!("last push: {}", s.last_push_at.as_deref().unwrap_or("never"));

@@ -264,6 +264,46 @@ mod tests {
         assert_eq!(apart.len(), 2, "nights far apart never cover the gap");
     }
 
+    #[test]
+    fn a_night_as_sent_matches_what_comes_back() {
+        let ours = RateNight {
+            price: 0,
+            min_stay_arrival: 1,
+            min_stay_through: 0,
+            max_stay: 0,
+            closed_to_arrival: false,
+            closed_to_departure: false,
+            stop_sell: false,
+        };
+        // Without a price it went stop-sold, whatever price was there before.
+        let theirs = RateNight {
+            price: 9000,
+            stop_sell: true,
+            min_stay_arrival: 0,
+            ..ours.clone()
+        };
+        assert!(ours.matches(&theirs));
+        assert!(!ours.matches(&RateNight {
+            stop_sell: false,
+            ..theirs.clone()
+        }));
+        let found = compare(
+            &[("rt".into(), vec![(day(0), 2), (day(1), 2)])],
+            &[("rt".into(), day(0), 2)],
+            &[("rp".into(), vec![(day(0), ours.clone())])],
+            &[("rp".into(), day(0), theirs)],
+        );
+        assert_eq!(
+            found,
+            [Difference::Rooms {
+                room_type: "rt".into(),
+                night: day(1),
+                ours: 2,
+                theirs: None
+            }]
+        );
+    }
+
     proptest! {
         /// The runs give back exactly the nights and values they were made from (the last
         /// value of a night given twice), no two neighbouring runs could be one, and they

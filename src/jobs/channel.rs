@@ -16,7 +16,7 @@ use std::time::Duration;
 use crate::channel::{Call, Pushed, channex};
 use crate::config::channel::ChannelConfig;
 use crate::domain::channel::{Difference, compare};
-use crate::service::{Services, channel};
+use crate::service::{Services, channel, channel_sync};
 
 /// The least time between two rounds (Channex: "combine into 1 api call each 6 seconds").
 const SPACING: Duration = Duration::from_secs(6);
@@ -34,6 +34,8 @@ pub struct Pusher {
     svc: Services,
     cfg: ChannelConfig,
     agent: ureq::Agent,
+    /// Rooms in service per room type when last looked at (rooms record no events).
+    rooms: std::sync::Mutex<Option<Vec<(String, i64)>>>,
 }
 
 impl Pusher {
@@ -42,7 +44,12 @@ impl Pusher {
         let agent = crate::outbound::agent(Duration::from_secs(60), "channel manager")
             .build()
             .new_agent();
-        Pusher { svc, cfg, agent }
+        Pusher {
+            svc,
+            cfg,
+            agent,
+            rooms: std::sync::Mutex::new(None),
+        }
     }
 
     /// Sends `call`: the status and body, or why there was none.
@@ -67,38 +74,81 @@ impl Pusher {
         .map_err(|e| e.to_string())?
     }
 
-    /// One round: what is owed, sent; how long to wait before the next.
-    pub async fn round(&self) -> Result<Duration, String> {
-        let due = channel::due(&self.svc, self.cfg.clone(), BATCH)
+    /// The room types whose rooms in service changed since the last look (a room out of
+    /// order or back, one added): their availability goes over the whole horizon.
+    async fn rooms_changed(&self) -> Result<Vec<String>, String> {
+        let now = channel_sync::rooms_in_service(&self.svc)
             .await
             .map_err(|e| e.operator_message())?;
-        let Some(due) = due else {
-            return Ok(IDLE);
+        let before = self.rooms.lock().ok().and_then(|r| r.clone());
+        let changed = match before {
+            Some(before) => now
+                .iter()
+                .filter(|t| !before.contains(t))
+                .map(|(id, _)| id.clone())
+                .collect(),
+            None => Vec::new(),
         };
+        if let Ok(mut held) = self.rooms.lock() {
+            *held = Some(now);
+        }
+        Ok(changed)
+    }
+
+    /// Sends `calls` in order: the warnings, or how long to pause (a 429, a refusal).
+    async fn push(&self, calls: Vec<Call>) -> Result<Result<Vec<String>, Duration>, String> {
         let mut warnings = Vec::new();
-        for call in due.calls.clone() {
+        for call in calls {
             let (status, body) = self.send(call).await?;
             match channex::pushed(status, &body) {
                 Pushed::Done => {}
                 Pushed::Warned(w) => warnings.extend(w),
                 Pushed::Slow => {
                     self.failed("the channel manager asked innkeep to slow down; it sends again in a minute".into()).await;
-                    return Ok(PAUSE);
+                    return Ok(Err(PAUSE));
                 }
                 Pushed::Refused(why) => {
                     self.failed(why).await;
-                    return Ok(PAUSE);
+                    return Ok(Err(PAUSE));
                 }
                 Pushed::Retry(why) => return Err(why),
             }
         }
+        Ok(Ok(warnings))
+    }
+
+    /// One round: what is owed, sent; how long to wait before the next.
+    pub async fn round(&self) -> Result<Duration, String> {
+        let rooms = self.rooms_changed().await?;
+        if !rooms.is_empty() {
+            let calls = channel_sync::rooms_due(&self.svc, self.cfg.clone(), rooms)
+                .await
+                .map_err(|e| e.operator_message())?;
+            if let Err(pause) = self.push(calls).await? {
+                // Looked at again after the pause.
+                if let Ok(mut held) = self.rooms.lock() {
+                    *held = None;
+                }
+                return Ok(pause);
+            }
+        }
+        let due = channel::due(&self.svc, self.cfg.clone(), BATCH)
+            .await
+            .map_err(|e| e.operator_message())?;
+        let Some(due) = due else {
+            return Ok(IDLE);
+        };
+        let warnings = match self.push(due.calls.clone()).await? {
+            Ok(w) => w,
+            Err(pause) => return Ok(pause),
+        };
         if !warnings.is_empty() {
             tracing::warn!(
                 warnings = warnings.len(),
                 "the channel manager dropped some values"
             );
         }
-        channel::pushed(&self.svc, &due, warnings)
+        channel_sync::pushed(&self.svc, &due, warnings)
             .await
             .map_err(|e| e.operator_message())?;
         tracing::info!(
@@ -112,7 +162,7 @@ impl Pusher {
     /// Reads back what the channel manager holds over the horizon and compares it with
     /// innkeep night by night; records and answers the differences.
     pub async fn check(&self) -> Result<Vec<Difference>, String> {
-        let (ours, from, to) = channel::horizon(&self.svc, self.cfg.clone())
+        let (ours, from, to) = channel_sync::horizon(&self.svc, self.cfg.clone())
             .await
             .map_err(|e| e.operator_message())?;
         let property = &self.cfg.property_id;
@@ -132,7 +182,7 @@ impl Pusher {
             &read(channex::read_restrictions(property, from, to)).await?,
         )?;
         let found = compare(&ours.rooms, &rooms, &ours.plans, &plans);
-        channel::checked(&self.svc, &found)
+        channel_sync::checked(&self.svc, &found)
             .await
             .map_err(|e| e.operator_message())?;
         Ok(found)
@@ -140,7 +190,7 @@ impl Pusher {
 
     async fn failed(&self, why: String) {
         tracing::warn!(%why, "pushing to the channel manager failed");
-        if let Err(e) = channel::failed(&self.svc, why).await {
+        if let Err(e) = channel_sync::failed(&self.svc, why).await {
             tracing::warn!(error = %e, "recording the channel manager's problem failed");
         }
     }

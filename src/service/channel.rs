@@ -291,7 +291,7 @@ pub async fn due(
 
 /// The calls that send `ari`: an availability call and a restrictions call, each only
 /// when it has something to say.
-fn calls(property: &str, ari: &Ari) -> Vec<Call> {
+pub(crate) fn calls(property: &str, ari: &Ari) -> Vec<Call> {
     let rooms: Vec<_> = ari
         .rooms
         .iter()
@@ -310,70 +310,4 @@ fn calls(property: &str, ari: &Ari) -> Vec<Call> {
         out.push(channex::restrictions(property, &plans));
     }
     out
-}
-
-/// Records a push taken (its warnings, if any, kept as the last problem).
-pub async fn pushed(svc: &Services, due: &Due, warnings: Vec<String>) -> AppResult<()> {
-    let (cursor, asked) = (due.cursor, due.answers.clone());
-    svc.db()
-        .write(move |tx| {
-            store::channel::pushed(tx, cursor, asked.as_deref())?;
-            if !warnings.is_empty() {
-                store::channel::failed(
-                    tx,
-                    &format!(
-                        "the channel manager dropped some values: {}",
-                        warnings.join("; ")
-                    ),
-                )?;
-            }
-            Ok(())
-        })
-        .await
-}
-
-/// Records why a push did not go.
-pub async fn failed(svc: &Services, why: String) -> AppResult<()> {
-    svc.db()
-        .write(move |tx| store::channel::failed(tx, &why))
-        .await
-}
-
-/// Asks for a full sync at the next push (`innkeep channel sync --full`).
-pub async fn ask_full(db: &crate::db::Db) -> AppResult<()> {
-    db.write(store::channel::ask_full).await
-}
-
-/// Where the pushes stand.
-pub async fn state(db: &crate::db::Db) -> AppResult<store::channel::SyncState> {
-    db.read(store::channel::get).await
-}
-
-/// innkeep's ARI of the mapped room types and plans over the horizon from today, to compare
-/// with what the channel manager holds: the ARI and its first and last night.
-pub async fn horizon(
-    svc: &Services,
-    cfg: crate::config::channel::ChannelConfig,
-) -> AppResult<(Ari, NaiveDate, NaiveDate)> {
-    let clock = svc.db().clock().clone();
-    svc.db()
-        .read(move |c| {
-            let map = Mapping::of(c, &cfg)?;
-            let today = clock.today_in(&store::settings::get(c)?.time_zone);
-            let last = today + chrono::Days::new(u64::from(cfg.horizon_days.max(1)) - 1);
-            Ok((ari(c, &map, today, last)?, today, last))
-        })
-        .await
-}
-
-/// Records a read-back: the nights that differed.
-pub async fn checked(
-    svc: &Services,
-    found: &[crate::domain::channel::Difference],
-) -> AppResult<()> {
-    let words: Vec<String> = found.iter().take(5).map(|d| d.said()).collect();
-    let (n, words) = (found.len() as i64, words.join("; "));
-    svc.db()
-        .write(move |tx| store::channel::checked(tx, n, &words))
-        .await
 }

@@ -2,7 +2,8 @@
 //! a full sync sends the whole horizon; then a booking, a cancellation and a price change
 //! each reach it within a round, as ranges of the nights they touched, in a few calls; a
 //! failing channel manager gets the change at the next round; the read-back finds a night
-//! changed at the channel manager by hand, says it in words, and a full sync puts it right.
+//! changed at the channel manager by hand, says it in words, and a full sync puts it right;
+//! a room out of order takes its type's availability down.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -54,7 +55,9 @@ async fn changes_reach_the_channel_manager_in_a_few_calls() {
     let sim = Sim::start(&["ch-fam"], &["ch-flex", "ch-nr"]).await;
     let app = hotel(&sim).await;
     let (rt, flex, _) = plans(&app, 3).await;
-    innkeep::service::channel::ask_full(app.db()).await.unwrap();
+    innkeep::service::channel_sync::ask_full(app.db())
+        .await
+        .unwrap();
     until("the full sync", || {
         sim.availability("ch-fam", night(59)) == Some(3) && sim.night("ch-nr", night(0)).is_some()
     })
@@ -136,12 +139,31 @@ async fn changes_reach_the_channel_manager_in_a_few_calls() {
             night(40)
         )
     );
-    innkeep::service::channel::ask_full(app.db()).await.unwrap();
+    innkeep::service::channel_sync::ask_full(app.db())
+        .await
+        .unwrap();
     until("the full sync puts it right", || {
         sim.availability("ch-fam", night(40)) == Some(3)
     })
     .await;
     assert_eq!(pusher.check().await.unwrap(), []);
+
+    // A room out of order records no event; its type's availability follows all the same.
+    let room = app.all("/v1/rooms").await[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.put(
+        &format!("/v1/rooms/{room}"),
+        json!({"housekeeping_status": "out_of_order"}),
+    )
+    .await
+    .expect(200);
+    until("a room out of order off sale", || {
+        sim.availability("ch-fam", night(40)) == Some(2)
+            && sim.availability("ch-fam", night(21)) == Some(0)
+    })
+    .await;
 }
 
 #[test]

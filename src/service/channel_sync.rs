@@ -1,0 +1,114 @@
+//! The channel manager's pushes as they stand (`channel_sync`): recording a push, a
+//! problem, a read-back; asking for a full sync; and the rooms in service, which move
+//! availability without an event.
+
+use chrono::NaiveDate;
+
+use super::channel::{Ari, Mapping, ari, calls};
+use crate::channel::Call;
+use crate::error::AppResult;
+use crate::service::Services;
+use crate::store;
+
+/// Records a push taken (its warnings, if any, kept as the last problem).
+pub async fn pushed(
+    svc: &Services,
+    due: &super::channel::Due,
+    warnings: Vec<String>,
+) -> AppResult<()> {
+    let (cursor, asked) = (due.cursor, due.answers.clone());
+    svc.db()
+        .write(move |tx| {
+            store::channel::pushed(tx, cursor, asked.as_deref())?;
+            if !warnings.is_empty() {
+                store::channel::failed(
+                    tx,
+                    &format!(
+                        "the channel manager dropped some values: {}",
+                        warnings.join("; ")
+                    ),
+                )?;
+            }
+            Ok(())
+        })
+        .await
+}
+
+/// Records why a push did not go.
+pub async fn failed(svc: &Services, why: String) -> AppResult<()> {
+    svc.db()
+        .write(move |tx| store::channel::failed(tx, &why))
+        .await
+}
+
+/// Asks for a full sync at the next push (`innkeep channel sync --full`).
+pub async fn ask_full(db: &crate::db::Db) -> AppResult<()> {
+    db.write(store::channel::ask_full).await
+}
+
+/// Where the pushes stand.
+pub async fn state(db: &crate::db::Db) -> AppResult<store::channel::SyncState> {
+    db.read(store::channel::get).await
+}
+
+/// innkeep's ARI of the mapped room types and plans over the horizon from today, to compare
+/// with what the channel manager holds: the ARI and its first and last night.
+pub async fn horizon(
+    svc: &Services,
+    cfg: crate::config::channel::ChannelConfig,
+) -> AppResult<(Ari, NaiveDate, NaiveDate)> {
+    let clock = svc.db().clock().clone();
+    svc.db()
+        .read(move |c| {
+            let map = Mapping::of(c, &cfg)?;
+            let today = clock.today_in(&store::settings::get(c)?.time_zone);
+            let last = today + chrono::Days::new(u64::from(cfg.horizon_days.max(1)) - 1);
+            Ok((ari(c, &map, today, last)?, today, last))
+        })
+        .await
+}
+
+/// Records a read-back: the nights that differed.
+pub async fn checked(
+    svc: &Services,
+    found: &[crate::domain::channel::Difference],
+) -> AppResult<()> {
+    let words: Vec<String> = found.iter().take(5).map(|d| d.said()).collect();
+    let (n, words) = (found.len() as i64, words.join("; "));
+    svc.db()
+        .write(move |tx| store::channel::checked(tx, n, &words))
+        .await
+}
+
+/// Rooms in service of each room type (all less those out of order): what moves
+/// availability without an event.
+pub async fn rooms_in_service(svc: &Services) -> AppResult<Vec<(String, i64)>> {
+    svc.db()
+        .read(|c| {
+            let mut out = Vec::new();
+            for t in store::room_types::all(c)? {
+                let (total, out_of_order) = store::rooms::count_of_type(c, &t.id)?;
+                out.push((t.id, total - out_of_order));
+            }
+            Ok(out)
+        })
+        .await
+}
+
+/// The availability call of `room_types` (innkeep ids; the mapped ones) over the horizon.
+pub async fn rooms_due(
+    svc: &Services,
+    cfg: crate::config::channel::ChannelConfig,
+    room_types: Vec<String>,
+) -> AppResult<Vec<Call>> {
+    let property = cfg.property_id.clone();
+    let (mut ari, _, _) = horizon(svc, cfg.clone()).await?;
+    let map = svc.db().read(move |c| Mapping::of(c, &cfg)).await?;
+    let wanted: Vec<&String> = room_types
+        .iter()
+        .filter_map(|t| map.room_types.get(t))
+        .collect();
+    ari.rooms.retain(|(remote, _)| wanted.contains(&remote));
+    ari.plans.clear();
+    Ok(calls(&property, &ari))
+}
