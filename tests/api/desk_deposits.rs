@@ -1,12 +1,13 @@
 //! Deposits at the desk: the reservation page says what is due, paid and outstanding and
 //! records a deposit (a mistyped amount refused next to its field, what was typed kept);
-//! Today lists deposits due until they are paid; in a real browser both pages pass axe and
-//! are photographed.
+//! Today lists deposits due until they are paid; in a real browser, in each language, both
+//! pages pass axe, a mistyped amount is refused next to its field with what was typed kept,
+//! and each state is photographed.
 
 use fantoccini::Locator;
 use serde_json::json;
 
-use crate::support::browser::chrome;
+use crate::support::browser::chrome_speaking;
 use crate::support::desk::{Browser, staff};
 use crate::support::plans::plans;
 use crate::support::{TestApp, day, spawn_app};
@@ -116,30 +117,52 @@ async fn a_deposit_due_is_on_today_until_it_is_recorded_at_the_desk() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn the_deposit_pages_in_a_browser() {
-    let Some(b) = chrome(1280, 900).await else {
-        return;
-    };
-    let app = spawn_app().await;
-    let (id, code) = due_today(&app).await;
-    let password = staff(&app, "marta", "front_desk").await;
-    let base = format!("http://{}", app.addr);
-    b.sign_in(&base, "marta", &password).await;
-    let c = &b.client;
-    c.goto(&format!("{base}/")).await.unwrap();
-    b.wait_for(Locator::Id("deposits-due")).await;
-    b.axe("Today with a deposit due").await;
-    b.screenshot("desk-today-deposit-due").await;
-    b.click(Locator::LinkText(&code)).await;
-    b.wait_for(Locator::Id("deposit-amount")).await;
-    b.axe("Reservation with its deposit").await;
-    b.screenshot("desk-reservation-deposit").await;
-    b.click(Locator::Css(
-        "#deposit button[type=submit], form[action$='/deposit'] button",
-    ))
-    .await;
-    b.wait_for(Locator::Css(".flash, [role=status]")).await;
-    b.screenshot("desk-reservation-deposit-recorded").await;
-    let r = app.get(&format!("/v1/reservations/{id}")).await.body;
-    assert_eq!(r["deposit"]["paid"], 6000, "{r}");
+async fn the_deposit_pages_in_a_browser_in_each_language() {
+    // (language, Today's heading, the amount's label, the refusal next to it)
+    let words = [
+        ("en", "Deposits due", "Amount", "write an amount"),
+        ("it", "Acconti da incassare", "Importo", "importo"),
+        ("hr", "Predujmovi na naplatu", "Iznos", "iznos"),
+    ];
+    for (lang, heading, label, refusal) in words {
+        let Some(b) = chrome_speaking(1280, 900, lang).await else {
+            return;
+        };
+        let app = spawn_app().await;
+        let (id, code) = due_today(&app).await;
+        let password = staff(&app, "marta", "front_desk").await;
+        let base = format!("http://{}", app.addr);
+        b.sign_in(&base, "marta", &password).await;
+        let c = &b.client;
+        c.goto(&format!("{base}/")).await.unwrap();
+        let due = b.wait_for(Locator::Id("deposits-due")).await;
+        assert_eq!(due.text().await.unwrap(), heading);
+        b.axe("Today with a deposit due").await;
+        b.screenshot(&format!("desk-today-deposit-due-{lang}")).await;
+        b.click(Locator::LinkText(&code)).await;
+        let amount = b.wait_for(Locator::Id("deposit-amount")).await;
+        let for_amount = c
+            .find(Locator::Css("label[for=deposit-amount]"))
+            .await
+            .unwrap();
+        assert_eq!(for_amount.text().await.unwrap(), label);
+        // A mistyped amount: refused next to its field, what was typed kept.
+        amount.clear().await.unwrap();
+        amount.send_keys("sixty").await.unwrap();
+        b.click(Locator::Css("form[action$='/deposit'] button")).await;
+        let error = b.wait_for(Locator::Id("deposit-amount-error")).await;
+        let said = error.text().await.unwrap();
+        assert!(said.to_lowercase().contains(refusal), "{lang}: {said}");
+        let kept = c.find(Locator::Id("deposit-amount")).await.unwrap();
+        assert_eq!(kept.prop("value").await.unwrap().as_deref(), Some("sixty"));
+        b.axe("Reservation with a refused deposit").await;
+        b.screenshot(&format!("desk-reservation-deposit-refused-{lang}")).await;
+        kept.clear().await.unwrap();
+        kept.send_keys("60").await.unwrap();
+        b.click(Locator::Css("form[action$='/deposit'] button")).await;
+        b.wait_for(Locator::Css(".flash")).await;
+        b.screenshot(&format!("desk-reservation-deposit-recorded-{lang}")).await;
+        let r = app.get(&format!("/v1/reservations/{id}")).await.body;
+        assert_eq!(r["deposit"]["paid"], 6000, "{r}");
+    }
 }
