@@ -30,9 +30,8 @@ pub async fn nights(
         };
         let mut per_type = Vec::with_capacity(types.len());
         for t in &types {
-            let (total, out_of_order) = store::rooms::count_of_type(c, &t.id)?;
-            let booked = store::reservations::stays_of_type(c, &t.id, &window, None)?;
-            per_type.push((t, total, out_of_order, nightly_booked(&window, &booked)));
+            let (total, out_of_order, booked) = of_type(c, &t.id, &window)?;
+            per_type.push((t, total, out_of_order, booked));
         }
         let mut out = Vec::new();
         for (i, night) in window.each_night().enumerate() {
@@ -51,6 +50,21 @@ pub async fn nights(
         Ok(out)
     })
     .await
+}
+
+/// Rooms booked each night.
+pub(crate) type Booked = Vec<(NaiveDate, u32)>;
+
+/// Room type `room_type`'s rooms, those out of order, and the rooms booked each night of
+/// `window`: what its availability is worked out from (here and for a channel manager).
+pub(crate) fn of_type(
+    c: &rusqlite::Connection,
+    room_type: &str,
+    window: &StayDates,
+) -> AppResult<(i64, i64, Booked)> {
+    let (total, out_of_order) = store::rooms::count_of_type(c, room_type)?;
+    let booked = store::reservations::stays_of_type(c, room_type, window, None)?;
+    Ok((total, out_of_order, nightly_booked(window, &booked)))
 }
 
 /// The window of nights `from..=to`.

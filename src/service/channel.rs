@@ -14,11 +14,10 @@ use chrono::NaiveDate;
 use rusqlite::Connection;
 
 use crate::channel::{Call, channex};
-use crate::domain::availability::nightly_booked;
 use crate::domain::channel::{RateNight, runs};
 use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult};
-use crate::model::Principal;
+use crate::model::{Principal, RatePlan, RoomType};
 use crate::service::Services;
 use crate::store;
 
@@ -43,43 +42,64 @@ pub struct Ari {
 /// The ARI of every mapped room type and plan from `from` to `to` (inclusive), read in one
 /// snapshot of `c`.
 pub(crate) fn ari(c: &Connection, map: &Mapping, from: NaiveDate, to: NaiveDate) -> AppResult<Ari> {
-    let window = crate::service::availability::window(from, to)
-        .ok_or_else(|| AppError::internal("an empty range of nights"))?;
-    let mut out = Ari::default();
     let plans = store::rate_plans::all(c)?;
+    let mut out = Ari::default();
     for t in store::room_types::all(c)? {
         if let Some(remote) = map.room_types.get(&t.id) {
-            let (total, out_of_order) = store::rooms::count_of_type(c, &t.id)?;
-            let booked = store::reservations::stays_of_type(c, &t.id, &window, None)?;
-            let nights = nightly_booked(&window, &booked)
-                .into_iter()
-                .map(|(d, n)| (d, (total - out_of_order - i64::from(n)).max(0)))
-                .collect();
-            out.rooms.push((remote.clone(), nights));
+            out.rooms
+                .push((remote.clone(), room_nights(c, &t, from, to)?));
         }
         for plan in plans.iter().filter(|p| p.room_type_id == t.id) {
-            let Some(remote) = map.rate_plans.get(&plan.id) else {
-                continue;
-            };
-            let nights = crate::service::rates::nights(c, plan, &t, from, to)?
-                .into_iter()
-                .map(|(d, price, r)| {
-                    let night = RateNight {
-                        price,
-                        min_stay_arrival: r.min_stay_arrival.unwrap_or(0),
-                        min_stay_through: r.min_stay_through.unwrap_or(0),
-                        max_stay: r.max_stay.unwrap_or(0),
-                        closed_to_arrival: r.closed_to_arrival,
-                        closed_to_departure: r.closed_to_departure,
-                        stop_sell: r.stop_sell || !plan.sold,
-                    };
-                    (d, night)
-                })
-                .collect();
-            out.plans.push((remote.clone(), nights));
+            if let Some(remote) = map.rate_plans.get(&plan.id) {
+                out.plans
+                    .push((remote.clone(), plan_nights(c, plan, &t, from, to)?));
+            }
         }
     }
     Ok(out)
+}
+
+/// Room type `t`'s rooms on sale each night from `from` to `to` (inclusive), as
+/// `GET /v1/availability` counts them.
+fn room_nights(
+    c: &Connection,
+    t: &RoomType,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> AppResult<Vec<(NaiveDate, i64)>> {
+    let window = crate::service::availability::window(from, to)
+        .ok_or_else(|| AppError::internal("an empty range of nights"))?;
+    let (total, out_of_order, booked) = crate::service::availability::of_type(c, &t.id, &window)?;
+    Ok(booked
+        .into_iter()
+        .map(|(d, n)| (d, (total - out_of_order - i64::from(n)).max(0)))
+        .collect())
+}
+
+/// Plan `plan`'s nights from `from` to `to` (inclusive) as a channel manager is told them:
+/// stop-sold throughout when the plan is not sold.
+fn plan_nights(
+    c: &Connection,
+    plan: &RatePlan,
+    t: &RoomType,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> AppResult<Vec<(NaiveDate, RateNight)>> {
+    Ok(crate::service::rates::nights(c, plan, t, from, to)?
+        .into_iter()
+        .map(|(d, price, r)| {
+            let night = RateNight {
+                price,
+                min_stay_arrival: r.min_stay_arrival.unwrap_or(0),
+                min_stay_through: r.min_stay_through.unwrap_or(0),
+                max_stay: r.max_stay.unwrap_or(0),
+                closed_to_arrival: r.closed_to_arrival,
+                closed_to_departure: r.closed_to_departure,
+                stop_sell: r.stop_sell || !plan.sold,
+            };
+            (d, night)
+        })
+        .collect())
 }
 
 /// The calls that tell Channex property `property` everything from `from` for `days`
@@ -158,9 +178,9 @@ fn stay_of(data: &serde_json::Value) -> Option<(String, NaiveDate, NaiveDate)> {
 fn touched(
     c: &Connection,
     events: &[crate::model::Event],
+    plans: &[RatePlan],
     horizon: (NaiveDate, NaiveDate),
 ) -> AppResult<Touched> {
-    let plans = store::rate_plans::all(c)?;
     let with_children = |id: &str| -> Vec<String> {
         std::iter::once(id.to_string())
             .chain(
@@ -244,7 +264,9 @@ pub async fn due(
             let ari = if full {
                 ari(c, &map, today, last)?
             } else {
-                let t = touched(c, &events, (today, last))?;
+                let types = store::room_types::all(c)?;
+                let plans = store::rate_plans::all(c)?;
+                let t = touched(c, &events, &plans, (today, last))?;
                 let clip = |spans: &[(NaiveDate, NaiveDate)]| -> Vec<(NaiveDate, NaiveDate)> {
                     crate::domain::channel::merged(spans)
                         .into_iter()
@@ -253,28 +275,23 @@ pub async fn due(
                         .collect()
                 };
                 let mut out = Ari::default();
-                for (rt, spans) in &t.rooms {
-                    let Some(remote) = map.room_types.get(rt) else {
-                        continue;
-                    };
-                    for (a, b) in clip(spans) {
-                        let one = Mapping {
-                            room_types: HashMap::from([(rt.clone(), remote.clone())]),
-                            ..Default::default()
-                        };
-                        out.rooms.extend(ari(c, &one, a, b)?.rooms);
+                for rt in types.iter() {
+                    if let (Some(remote), Some(spans)) =
+                        (map.room_types.get(&rt.id), t.rooms.get(&rt.id))
+                    {
+                        for (a, b) in clip(spans) {
+                            out.rooms.push((remote.clone(), room_nights(c, rt, a, b)?));
+                        }
                     }
-                }
-                for (plan, spans) in &t.plans {
-                    let Some(remote) = map.rate_plans.get(plan) else {
-                        continue;
-                    };
-                    for (a, b) in clip(spans) {
-                        let one = Mapping {
-                            rate_plans: HashMap::from([(plan.clone(), remote.clone())]),
-                            ..Default::default()
-                        };
-                        out.plans.extend(ari(c, &one, a, b)?.plans);
+                    for plan in plans.iter().filter(|p| p.room_type_id == rt.id) {
+                        if let (Some(remote), Some(spans)) =
+                            (map.rate_plans.get(&plan.id), t.plans.get(&plan.id))
+                        {
+                            for (a, b) in clip(spans) {
+                                out.plans
+                                    .push((remote.clone(), plan_nights(c, plan, rt, a, b)?));
+                            }
+                        }
                     }
                 }
                 out

@@ -138,7 +138,8 @@ async fn the_deposit_pages_in_a_browser_in_each_language() {
         let due = b.wait_for(Locator::Id("deposits-due")).await;
         assert_eq!(due.text().await.unwrap(), heading);
         b.axe("Today with a deposit due").await;
-        b.screenshot(&format!("desk-today-deposit-due-{lang}")).await;
+        b.screenshot(&format!("desk-today-deposit-due-{lang}"))
+            .await;
         b.click(Locator::LinkText(&code)).await;
         let amount = b.wait_for(Locator::Id("deposit-amount")).await;
         let for_amount = c
@@ -149,19 +150,23 @@ async fn the_deposit_pages_in_a_browser_in_each_language() {
         // A mistyped amount: refused next to its field, what was typed kept.
         amount.clear().await.unwrap();
         amount.send_keys("sixty").await.unwrap();
-        b.click(Locator::Css("form[action$='/deposit'] button")).await;
+        b.click(Locator::Css("form[action$='/deposit'] button"))
+            .await;
         let error = b.wait_for(Locator::Id("deposit-amount-error")).await;
         let said = error.text().await.unwrap();
         assert!(said.to_lowercase().contains(refusal), "{lang}: {said}");
         let kept = c.find(Locator::Id("deposit-amount")).await.unwrap();
         assert_eq!(kept.prop("value").await.unwrap().as_deref(), Some("sixty"));
         b.axe("Reservation with a refused deposit").await;
-        b.screenshot(&format!("desk-reservation-deposit-refused-{lang}")).await;
+        b.screenshot(&format!("desk-reservation-deposit-refused-{lang}"))
+            .await;
         kept.clear().await.unwrap();
         kept.send_keys("60").await.unwrap();
-        b.click(Locator::Css("form[action$='/deposit'] button")).await;
+        b.click(Locator::Css("form[action$='/deposit'] button"))
+            .await;
         b.wait_for(Locator::Css(".flash")).await;
-        b.screenshot(&format!("desk-reservation-deposit-recorded-{lang}")).await;
+        b.screenshot(&format!("desk-reservation-deposit-recorded-{lang}"))
+            .await;
         let r = app.get(&format!("/v1/reservations/{id}")).await.body;
         assert_eq!(r["deposit"]["paid"], 6000, "{r}");
     }
