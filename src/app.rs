@@ -286,7 +286,8 @@ impl App {
         let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
         tracing::info!(addr = %self.addr, "innkeep is listening");
         let app = crate::api::app(crate::api::AppParts {
-            services: crate::service::Services::new(self.db.clone(), compliance.clone()),
+            services: crate::service::Services::new(self.db.clone(), compliance.clone())
+                .with_channel(self.channel.clone()),
             instance: self.instance,
             auth: self.auth.clone(),
             destinations: self.destinations,

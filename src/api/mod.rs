@@ -4,6 +4,7 @@
 //! problem+json) and [`idempotency`] (Idempotency-Key).
 
 pub mod book;
+mod channel;
 mod compliance;
 mod deposits;
 pub mod docs;
@@ -59,6 +60,8 @@ pub enum Tag {
     Rates,
     /// Free rooms per night.
     Availability,
+    /// The channel manager connection: health and resending.
+    Channels,
     /// People who stay.
     Guests,
     /// Bookings and their life cycle.
@@ -120,6 +123,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         rooms::RoomsApi,
         rates::RatesApi,
         extras::ExtrasApi,
+        channel::ChannelApi,
         guests::GuestsApi,
         reservations::ReservationsApi,
         stays::StaysApi,

@@ -113,3 +113,14 @@ pub struct Revision {
     /// The guest's notes to the hotel.
     pub notes: Option<String>,
 }
+
+/// A room type or rate plan as the channel manager lists it, for the mapping screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remote {
+    /// Its id at the channel manager.
+    pub id: String,
+    /// Its name there.
+    pub title: String,
+    /// For a rate plan, the room type it belongs to.
+    pub room_type: Option<String>,
+}

@@ -19,6 +19,7 @@ const SECTIONS: &[(&str, &str, &str)] = &[
     ("/admin/rates", "nav-rates", "admin-rates-about"),
     ("/admin/staff", "nav-staff", "admin-staff-about"),
     ("/admin/clients", "nav-clients", "admin-clients-about"),
+    ("/admin/channels", "nav-channels", "admin-channels-about"),
     ("/admin/webhooks", "nav-webhooks", "admin-webhooks-about"),
     (
         "/admin/compliance",

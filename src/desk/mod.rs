@@ -10,6 +10,7 @@ pub mod admin;
 pub mod admin_form;
 pub mod bill_to_form;
 pub mod board;
+pub mod channels_admin;
 pub mod check_in;
 pub mod check_out;
 pub mod clients_admin;
@@ -228,6 +229,8 @@ pub const FLASHES: &[&str] = &[
     "staff-language",
     "staff-operator-mark",
     "rates-changed",
+    "channel-resent",
+    "channel-mapped",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

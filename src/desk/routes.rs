@@ -75,6 +75,18 @@ pub fn mount(r: Route) -> Route {
             poem::post(super::compliance_admin::fetch),
         )
         .at(
+            "/admin/channels",
+            poem::get(super::channels_admin::channels),
+        )
+        .at(
+            "/admin/channels/sync",
+            poem::post(super::channels_admin::resend),
+        )
+        .at(
+            "/admin/channels/mapping",
+            poem::post(super::channels_admin::map),
+        )
+        .at(
             "/admin/webhooks",
             poem::get(super::webhooks_admin::list).post(super::webhooks_admin::add),
         )

@@ -62,6 +62,8 @@ struct TodayPage {
     identity: Vec<super::identity::IdentityRow>,
     /// Deposits due by today and not paid: (id, code, guest, arrival, due by, outstanding).
     deposits: Vec<(String, String, String, String, String, String)>,
+    /// Booking sites' bookings taken with no room free: (id, code, site and code, dates).
+    overbooked: Vec<[String; 4]>,
 }
 
 fn day(s: &str) -> Option<NaiveDate> {
@@ -199,6 +201,19 @@ pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         )
     });
     let identity = super::identity::waiting(&state, &s.principal, &t, &s.time_zone).await;
+    let overbooked = crate::service::channel_sync::overbooked(&state.svc, &s.principal)
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .map(|o| {
+            let dates = format!(
+                "{} – {}",
+                t.short_date(o.arrival.0),
+                t.short_date(o.departure.0)
+            );
+            [o.id, o.code, o.source, dates]
+        })
+        .collect();
     let deposits = crate::service::deposits::due(&state.svc, &s.principal)
         .await
         .unwrap_or_default()
@@ -221,6 +236,7 @@ pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         held,
         vat,
         identity,
+        overbooked,
         date: t.date(v.day),
         counts,
         lists: vec![

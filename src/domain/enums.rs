@@ -303,3 +303,8 @@ string_enum! {
         System = "system",
     }
 }
+
+string_enum! {
+    /// Who takes a channel booking's money: the booking site, or the hotel at the desk.
+    pub enum ChannelPayment { Ota = "ota", Hotel = "hotel" }
+}

@@ -21,6 +21,9 @@ string_enum! {
         ReservationCheckedIn = "reservation.checked_in",
         /// The guests checked out.
         ReservationCheckedOut = "reservation.checked_out",
+        /// A booking site's booking was taken with no room of its type free on some night
+        /// (`data`: the reservation and the full nights): someone must make room.
+        ReservationOverbooked = "reservation.overbooked",
         /// An invoice or credit note was issued.
         InvoiceCreated = "invoice.created",
         /// An invoice was paid in full.

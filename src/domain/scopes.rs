@@ -31,6 +31,8 @@ string_enum! {
         RatesRead = "rates:read",
         /// Create and change rate plans and the price calendar.
         RatesWrite = "rates:write",
+        /// See the channel manager connection's health and send everything to it again.
+        ChannelManage = "channel:manage",
     }
 }
 
@@ -86,6 +88,9 @@ impl Scope {
             Scope::Admin => "Property settings, room types and rooms set-up, metrics.",
             Scope::RatesRead => "Read rate plans, the price calendar and offers.",
             Scope::RatesWrite => "Create and change rate plans, prices and restrictions.",
+            Scope::ChannelManage => {
+                "See the channel manager connection's health and send it everything again."
+            }
         }
     }
 }
@@ -110,6 +115,7 @@ impl Role {
                 Compliance,
                 RatesRead,
                 RatesWrite,
+                ChannelManage,
             ],
             Role::FrontDesk => &[
                 GuestsRead,

@@ -8,6 +8,10 @@
 //! calls and Channex's 10 calls a minute per kind are never reached; a 429 pauses a minute,
 //! a refusal (a wrong key) is kept in words for the health page and tried again later.
 //! The first round, and one after `innkeep channel sync --full`, sends the whole horizon.
+//! Each round first reads the booking feed: every revision is applied in its own
+//! transaction (`service::channel_bookings`) and acknowledged only after that commit; one
+//! that must wait (a room type not mapped) stays unacknowledged and is said on the health
+//! page.
 //! Once caught up, and every 6 hours after, it reads the channel manager's ARI back over the
 //! horizon and compares it night by night (`innkeep channel check` does it at once).
 
@@ -16,7 +20,8 @@ use std::time::Duration;
 use crate::channel::{Call, Pushed, channex};
 use crate::config::channel::ChannelConfig;
 use crate::domain::channel::{Difference, compare};
-use crate::service::{Services, channel, channel_sync};
+use crate::service::channel_bookings::{self, Applied};
+use crate::service::{Services, channel, channel_mapping, channel_sync};
 
 /// The least time between two rounds (Channex: "combine into 1 api call each 6 seconds").
 const SPACING: Duration = Duration::from_secs(6);
@@ -55,23 +60,9 @@ impl Pusher {
     /// Sends `call`: the status and body, or why there was none.
     async fn send(&self, call: Call) -> Result<(u16, String), String> {
         let (agent, cfg) = (self.agent.clone(), self.cfg.clone());
-        tokio::task::spawn_blocking(move || {
-            let url = format!("{}{}", cfg.url.trim_end_matches('/'), call.path);
-            let key = cfg.api_key.expose().to_string();
-            let sent = match &call.body {
-                Some(b) => agent
-                    .post(&url)
-                    .header(channex::KEY_HEADER, &key)
-                    .send_json(b),
-                None => agent.get(&url).header(channex::KEY_HEADER, &key).call(),
-            };
-            let mut resp = sent.map_err(|e| format!("{} cannot be reached: {e}", cfg.url))?;
-            let status = resp.status().as_u16();
-            let body = resp.body_mut().read_to_string().unwrap_or_default();
-            Ok((status, body))
-        })
-        .await
-        .map_err(|e| e.to_string())?
+        tokio::task::spawn_blocking(move || channel_mapping::send(&agent, &cfg, &call))
+            .await
+            .map_err(|e| e.to_string())?
     }
 
     /// The room types whose rooms in service changed since the last look (a room out of
@@ -117,8 +108,67 @@ impl Pusher {
         Ok(Ok(warnings))
     }
 
-    /// One round: what is owed, sent; how long to wait before the next.
+    /// Reads the booking feed to its end: each revision applied once, then acknowledged;
+    /// how many were applied now.
+    pub async fn pull(&self) -> Result<usize, String> {
+        let mut taken = 0;
+        let mut held: Option<String> = None;
+        // Acknowledged revisions leave the feed, so page one again is the next page; a page
+        // of only held revisions ends the read.
+        for _ in 0..50 {
+            let (status, body) = self.send(channex::feed(&self.cfg.property_id)).await?;
+            if status != 200 {
+                return Err(match channex::pushed(status, &body) {
+                    Pushed::Refused(why) | Pushed::Retry(why) => why,
+                    _ => format!("the channel manager answered {status} to the booking feed"),
+                });
+            }
+            let revisions = channex::revisions(&body)?;
+            let mut acked = 0;
+            for rev in revisions {
+                let id = rev.id.clone();
+                match channel_bookings::apply(&self.svc, self.cfg.clone(), rev)
+                    .await
+                    .map_err(|e| e.operator_message())?
+                {
+                    Applied::Held(why) => {
+                        held = Some(why);
+                        continue;
+                    }
+                    Applied::Done(what) => {
+                        taken += 1;
+                        tracing::info!(revision = %id, %what, "a booking revision was applied");
+                    }
+                    Applied::Already(_) => {}
+                }
+                match self.send(channex::ack(&id)).await? {
+                    (200, _) => acked += 1,
+                    (status, _) => {
+                        return Err(format!(
+                            "the channel manager answered {status} to the acknowledgement of booking revision {id}"
+                        ));
+                    }
+                }
+            }
+            if acked == 0 {
+                break;
+            }
+        }
+        channel_sync::pull_done(&self.svc, held)
+            .await
+            .map_err(|e| e.operator_message())?;
+        Ok(taken)
+    }
+
+    /// One round: bookings taken, then what is owed sent; how long to wait before the next.
     pub async fn round(&self) -> Result<Duration, String> {
+        if let Err(why) = self.pull().await {
+            let why = format!("taking bookings from the channel manager failed: {why}");
+            tracing::warn!(%why);
+            channel_sync::pull_done(&self.svc, Some(why))
+                .await
+                .map_err(|e| e.operator_message())?;
+        }
         let rooms = self.rooms_changed().await?;
         if !rooms.is_empty() {
             let calls = channel_sync::rooms_due(&self.svc, self.cfg.clone(), rooms)

@@ -48,4 +48,17 @@ impl Actor {
             name: "innkeep queue".into(),
         }
     }
+
+    /// A booking site, through the channel manager: `ota` is its name (`Booking.com`).
+    pub fn channel(ota: &str) -> Actor {
+        Actor {
+            kind: ActorKind::System,
+            id: "channel".into(),
+            name: if ota.is_empty() {
+                "the channel manager".into()
+            } else {
+                format!("{ota} through the channel manager")
+            },
+        }
+    }
 }

@@ -33,6 +33,7 @@ macro_rules! scalar_type {
 }
 
 mod actor;
+mod channel;
 pub mod codes;
 mod compliance;
 mod deposit;
@@ -54,6 +55,7 @@ mod types;
 mod webhooks;
 
 pub use actor::Actor;
+pub use channel::*;
 pub use compliance::*;
 pub use deposit::*;
 pub use einvoice::*;

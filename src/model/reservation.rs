@@ -54,6 +54,9 @@ pub struct Reservation {
     /// Its deposit (read-only): what the plan asks and the advances paid (record one with
     /// `POST /v1/reservations/{id}/deposit`); null when none was asked or paid.
     pub deposit: Option<crate::model::Deposit>,
+    /// The booking site it came from through the channel manager (read-only); null for a
+    /// booking made in innkeep.
+    pub channel: Option<crate::model::ReservationChannel>,
     /// Adults, at least 1.
     pub adults: i64,
     /// Children.
@@ -204,7 +207,7 @@ input_object! {
     ignore [
         "id", "code", "nights", "night_count", "checked_in_at", "checked_out_at", "cancelled_at",
         "invoice_id", "registration", "version", "created_at", "updated_at", "rate_plan_id",
-        "deposit", "extras",
+        "deposit", "extras", "channel",
     ]
 }
 

@@ -12,9 +12,10 @@ use serde_json::Value;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 use crate::domain::enums::{
-    ActorKind, BuyerKind, DeliveryOutcome, DeviceCodeStatus, DocumentType, EInvoiceStatus,
-    FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind, JobStatus,
-    LineKind, PaymentKind, PaymentMethod, RowStatus, Source, SubmissionKind, SubmissionStatus,
+    ActorKind, BuyerKind, ChannelPayment, DeliveryOutcome, DeviceCodeStatus, DocumentType,
+    EInvoiceStatus, FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind,
+    JobStatus, LineKind, PaymentKind, PaymentMethod, RowStatus, Source, SubmissionKind,
+    SubmissionStatus,
 };
 use crate::domain::extras::ExtraUnit;
 use crate::domain::policy::{DepositKind, FeeKind};
@@ -167,6 +168,7 @@ macro_rules! enum_glue {
 
 enum_glue!(
     BuyerKind,
+    ChannelPayment,
     Gender,
     DocumentType,
     HousekeepingStatus,

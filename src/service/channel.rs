@@ -120,8 +120,9 @@ pub async fn full_sync(
 }
 
 impl Mapping {
-    /// The mapping `[channel]` names by codes, as ids; codes innkeep does not know are
-    /// said in the log and left out.
+    /// The mapping `[channel]` names by codes, as ids (codes innkeep does not know are
+    /// said in the log and left out), with the mapping chosen in Administration › Channels
+    /// over it.
     pub(crate) fn of(
         c: &Connection,
         cfg: &crate::config::channel::ChannelConfig,
@@ -152,6 +153,18 @@ impl Mapping {
                     key,
                     "[channel.rate_plans] names a plan innkeep does not have"
                 ),
+            }
+        }
+        for (kind, local, remote) in store::channel::mappings(c)? {
+            let side = if kind == "room_type" {
+                &mut map.room_types
+            } else {
+                &mut map.rate_plans
+            };
+            if remote.is_empty() {
+                side.remove(&local);
+            } else {
+                side.insert(local, remote);
             }
         }
         Ok(map)

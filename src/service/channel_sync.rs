@@ -112,3 +112,77 @@ pub async fn rooms_due(
     ari.plans.clear();
     Ok(calls(&property, &ari))
 }
+
+/// Records the booking feed read to its end, or (`why`) what stopped it or what a held
+/// booking waits for.
+pub async fn pull_done(svc: &Services, why: Option<String>) -> AppResult<()> {
+    svc.db()
+        .write(move |tx| match &why {
+            None => store::channel::pulled(tx),
+            Some(why) => store::channel::pull_failed(tx, why),
+        })
+        .await
+}
+
+/// How the connection to the channel manager is doing (`GET /v1/channel/health`).
+pub async fn health(
+    svc: &Services,
+    p: &crate::model::Principal,
+) -> AppResult<crate::model::ChannelHealth> {
+    p.require(crate::domain::scopes::Scope::ChannelManage)?;
+    let provider = svc.channel().map(|c| c.provider.clone());
+    svc.db()
+        .read(move |c| {
+            let s = store::channel::get(c)?;
+            let (last_pull_at, pulled, pull_error) = store::channel::pull_state(c)?;
+            let queue_depth = match (&provider, s.cursor) {
+                (None, _) => 0,
+                (Some(_), Some(cursor)) => store::channel::waiting(c, cursor)?,
+                (Some(_), None) => store::channel::waiting(c, 0)?,
+            };
+            let overbooked = store::channel::overbooked(c)?;
+            let (checked_at, differences, first_differences) = match s.checked {
+                Some((at, n, words)) => (Some(at), Some(n), Some(words).filter(|w| !w.is_empty())),
+                None => (None, None, None),
+            };
+            Ok(crate::model::ChannelHealth {
+                connected: provider.is_some(),
+                provider,
+                last_push_at: s.last_push_at,
+                last_pull_at,
+                queue_depth,
+                full_sync_pending: s.full_requested_at.is_some() || s.cursor.is_none(),
+                pushes: s.pushes,
+                bookings_pulled: pulled,
+                push_error: s.last_error,
+                pull_error,
+                checked_at,
+                differences,
+                first_differences,
+                overbooked,
+            })
+        })
+        .await
+}
+
+/// Asks for everything to be sent again over the whole horizon (the health page's button,
+/// `POST /v1/channel/sync`); 409 `not_connected` without a channel manager.
+pub async fn resend(svc: &Services, p: &crate::model::Principal) -> AppResult<()> {
+    p.require(crate::domain::scopes::Scope::ChannelManage)?;
+    if svc.channel().is_none() {
+        return Err(crate::error::AppError::conflict(
+            "not_connected",
+            "No channel manager is connected: set [channel] in innkeep.toml first.",
+        ));
+    }
+    ask_full(svc.db()).await
+}
+
+/// The booking sites' bookings taken with no room free, still holding rooms (Today).
+pub async fn overbooked(
+    svc: &Services,
+    p: &crate::model::Principal,
+) -> AppResult<Vec<crate::model::OverbookedReservation>> {
+    p.require(crate::domain::scopes::Scope::ReservationsRead)?;
+    svc.db().read(store::channel::overbooked).await
+}

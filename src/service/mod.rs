@@ -9,6 +9,8 @@ pub mod backups;
 pub mod board;
 pub mod cash_register;
 pub mod channel;
+pub mod channel_bookings;
+pub mod channel_mapping;
 pub mod channel_sync;
 pub mod charges;
 pub mod code_tables;

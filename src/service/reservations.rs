@@ -188,10 +188,7 @@ fn check_fields(
 
 /// 409 when the room type is full on any night of the stay, or the room is taken.
 fn check_inventory(tx: &Tx, r: &Reservation, rt: &RoomType, stay: &StayDates) -> AppResult<()> {
-    let (total, out_of_order) = store::rooms::count_of_type(tx, &rt.id)?;
-    let capacity = (total - out_of_order).max(0) as u32;
-    let booked = store::reservations::stays_of_type(tx, &rt.id, stay, Some(&r.id))?;
-    let full = full_nights(stay, &booked, capacity);
+    let full = full_for(tx, r, stay)?;
     if !full.is_empty() {
         let nights: Vec<String> = full
             .iter()
@@ -225,6 +222,15 @@ fn check_inventory(tx: &Tx, r: &Reservation, rt: &RoomType, stay: &StayDates) ->
         }
     }
     Ok(())
+}
+
+/// The nights of `stay` on which `r`'s room type has no room left for it (the other
+/// stays that hold a room counted, `r` itself not).
+pub(crate) fn full_for(tx: &Tx, r: &Reservation, stay: &StayDates) -> AppResult<Vec<NaiveDate>> {
+    let (total, out_of_order) = store::rooms::count_of_type(tx, &r.room_type_id)?;
+    let capacity = (total - out_of_order).max(0) as u32;
+    let booked = store::reservations::stays_of_type(tx, &r.room_type_id, stay, Some(&r.id))?;
+    Ok(full_nights(stay, &booked, capacity))
 }
 
 /// Validates everything about a new or changed stay that holds inventory.
@@ -296,46 +302,30 @@ pub(crate) fn create_in(
         ),
         (None, rate, cur) => (rate.unwrap_or(0), cur.unwrap_or_default()),
     };
-    let now = Instant(tx.now_text());
-    let r = Reservation {
-        id: crate::ids::new("res"),
-        code: unused_code(tx)?,
-        status: Status::Confirmed,
-        guest_ids: guest_list(&input.primary_guest_id.0, input.guest_ids.map(all_into)),
-        primary_guest_id: input.primary_guest_id.into(),
-        room_type_id: input.room_type_id.into(),
-        room_id: input.room_id.map(Into::into),
-        arrival: input.arrival,
-        departure: input.departure,
-        night_count: (input.departure.0 - input.arrival.0).num_days(),
-        nights: Vec::new(),
-        rate_plan_id: input.rate_plan_id.map(Into::into),
-        deposit: None,
-        extras: Vec::new(),
-        adults: input.adults.into(),
-        children: input.children.map_or(0, Into::into),
-        children_ages: input
-            .children_ages
-            .map(|a| a.into_iter().map(|x| x.0).collect()),
-        extra_beds: input.extra_beds.map_or(0, Into::into),
-        cots: input.cots.map_or(0, Into::into),
-        nightly_rate,
-        rate_note: input.rate_note.map(Into::into),
-        currency,
-        source: input.source.unwrap_or(Source::Direct),
-        notes: input.notes.map(Into::into),
-        checked_in_at: None,
-        checked_out_at: None,
-        cancelled_at: None,
-        invoice_id: None,
-        registration: None,
-        version: 1,
-        created_at: now.clone(),
-        updated_at: now,
-    };
+    let mut r = blank(
+        tx,
+        &input.primary_guest_id.0,
+        &input.room_type_id.0,
+        input.arrival.0,
+        input.departure.0,
+    )?;
+    r.guest_ids = guest_list(&input.primary_guest_id.0, input.guest_ids.map(all_into));
+    r.room_id = input.room_id.map(Into::into);
+    r.rate_plan_id = input.rate_plan_id.map(Into::into);
+    r.adults = input.adults.into();
+    r.children = input.children.map_or(0, Into::into);
+    r.children_ages = input
+        .children_ages
+        .map(|a| a.into_iter().map(|x| x.0).collect());
+    r.extra_beds = input.extra_beds.map_or(0, Into::into);
+    r.cots = input.cots.map_or(0, Into::into);
+    r.nightly_rate = nightly_rate;
+    r.rate_note = input.rate_note.map(Into::into);
+    r.currency = currency;
+    r.source = input.source.unwrap_or(Source::Direct);
+    r.notes = input.notes.map(Into::into);
     nights::check_plan(tx, &r, &mut errs)?;
     check_stay(tx, &r, errs)?;
-    let mut r = r;
     let today = today(tx)?;
     let why = input.override_reason.map(|w| w.0);
     let overridden = nights::price(tx, &mut r, rate_given, why.is_some(), today)?;
@@ -361,6 +351,53 @@ pub(crate) fn create_in(
         nights::record_override(tx, actor, &r, why)?;
     }
     Ok(r)
+}
+
+/// A new confirmed reservation of room type `room_type` for guest `guest` from `arrival` to
+/// `departure`, with a fresh id and confirmation code, one adult and nothing else yet.
+pub(crate) fn blank(
+    tx: &Tx,
+    guest: &str,
+    room_type: &str,
+    arrival: NaiveDate,
+    departure: NaiveDate,
+) -> AppResult<Reservation> {
+    let now = Instant(tx.now_text());
+    Ok(Reservation {
+        id: crate::ids::new("res"),
+        code: unused_code(tx)?,
+        status: Status::Confirmed,
+        guest_ids: vec![guest.to_string()],
+        primary_guest_id: guest.to_string(),
+        room_type_id: room_type.to_string(),
+        room_id: None,
+        arrival: crate::model::Date(arrival),
+        departure: crate::model::Date(departure),
+        night_count: (departure - arrival).num_days(),
+        nights: Vec::new(),
+        rate_plan_id: None,
+        deposit: None,
+        channel: None,
+        extras: Vec::new(),
+        adults: 1,
+        children: 0,
+        children_ages: None,
+        extra_beds: 0,
+        cots: 0,
+        nightly_rate: 0,
+        rate_note: None,
+        currency: String::new(),
+        source: Source::Direct,
+        notes: None,
+        checked_in_at: None,
+        checked_out_at: None,
+        cancelled_at: None,
+        invoice_id: None,
+        registration: None,
+        version: 1,
+        created_at: now.clone(),
+        updated_at: now,
+    })
 }
 
 /// One reservation.

@@ -78,3 +78,123 @@ pub fn checked(tx: &Tx, differences: i64, words: &str) -> AppResult<()> {
     .execute((tx.now_text(), differences, words))?;
     Ok(())
 }
+
+/// What applying revision `id` did, in words, when it was applied.
+pub fn applied(c: &Connection, id: &str) -> AppResult<Option<String>> {
+    use rusqlite::OptionalExtension;
+    Ok(
+        c.prepare_cached("SELECT outcome FROM channel_revisions WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?,
+    )
+}
+
+/// Revision `id` of booking `booking` applied: `kind` and what it did.
+pub fn record_revision(
+    tx: &Tx,
+    id: &str,
+    booking: &str,
+    kind: &str,
+    outcome: &str,
+) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO channel_revisions (id, booking_id, kind, applied_at, outcome)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute((id, booking, kind, tx.now_text(), outcome))?;
+    tx.prepare_cached(
+        "UPDATE channel_sync SET pulled = pulled + 1, last_pull_at = ?1, pull_error = NULL
+          WHERE id = 1",
+    )?
+    .execute([tx.now_text()])?;
+    Ok(())
+}
+
+/// The reservations booking `booking` became, by the room's position in it.
+pub fn booking_rooms(c: &Connection, booking: &str) -> AppResult<Vec<(i64, String)>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT room, reservation_id FROM channel_bookings WHERE booking_id = ?1 ORDER BY room",
+    )?;
+    let rows = stmt.query_map([booking], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Room `room` of booking `booking` became reservation `reservation`.
+pub fn add_booking_room(tx: &Tx, booking: &str, room: i64, reservation: &str) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO channel_bookings (booking_id, room, reservation_id) VALUES (?1, ?2, ?3)",
+    )?
+    .execute((booking, room, reservation))?;
+    Ok(())
+}
+
+/// The feed read to its end: the pull's problem, if any, cleared, and its time kept.
+pub fn pulled(tx: &Tx) -> AppResult<()> {
+    tx.prepare_cached("UPDATE channel_sync SET last_pull_at = ?1, pull_error = NULL WHERE id = 1")?
+        .execute([tx.now_text()])?;
+    Ok(())
+}
+
+/// The last problem taking bookings, in words.
+pub fn pull_failed(tx: &Tx, why: &str) -> AppResult<()> {
+    tx.prepare_cached("UPDATE channel_sync SET pull_error = ?1 WHERE id = 1")?
+        .execute([why])?;
+    Ok(())
+}
+
+/// The pulls' state: last pull, revisions applied, last problem.
+pub fn pull_state(c: &Connection) -> AppResult<(Option<String>, i64, Option<String>)> {
+    Ok(
+        c.prepare_cached("SELECT last_pull_at, pulled, pull_error FROM channel_sync WHERE id = 1")?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?,
+    )
+}
+
+/// The channel reservations flagged overbooked that still hold rooms.
+pub fn overbooked(c: &Connection) -> AppResult<Vec<crate::model::OverbookedReservation>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT id, code, json_extract(channel, '$.ota') || ' ' || json_extract(channel, '$.ota_code'),
+                arrival, departure
+           FROM reservations
+          WHERE channel IS NOT NULL AND json_extract(channel, '$.overbooked') = 1
+            AND status IN ('confirmed', 'checked_in')
+          ORDER BY arrival, id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(crate::model::OverbookedReservation {
+            id: r.get(0)?,
+            code: r.get(1)?,
+            source: r.get(2)?,
+            arrival: r.get(3)?,
+            departure: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Changes recorded after event `cursor` that move availability, prices or restrictions.
+pub fn waiting(c: &Connection, cursor: i64) -> AppResult<i64> {
+    Ok(c.prepare_cached(
+        "SELECT COUNT(*) FROM events WHERE sequence > ?1
+            AND (type LIKE 'reservation.%' OR type LIKE 'rate%')",
+    )?
+    .query_row([cursor], |r| r.get(0))?)
+}
+
+/// innkeep's `local` (`kind` `room_type` or `rate_plan`) mapped to the channel manager's
+/// `remote` (empty: explicitly not mapped, over the configuration file's mapping).
+pub fn map(tx: &Tx, kind: &str, local: &str, remote: &str, title: &str) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO channel_mappings (kind, local_id, remote_id, remote_title) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (kind, local_id) DO UPDATE SET remote_id = ?3, remote_title = ?4",
+    )?
+    .execute((kind, local, remote, title))?;
+    Ok(())
+}
+
+/// The mapping chosen at the desk: (kind, innkeep id, the channel manager's id or empty).
+pub fn mappings(c: &Connection) -> AppResult<Vec<(String, String, String)>> {
+    let mut stmt = c.prepare_cached("SELECT kind, local_id, remote_id FROM channel_mappings")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

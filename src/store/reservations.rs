@@ -19,11 +19,11 @@ const GUEST_IDS: &str = ", (SELECT json_group_array(guest_id) FROM (SELECT guest
     (SELECT json_group_array(json_object('extra_id', x.extra_id, 'charge_id', x.id, \
     'quantity', x.quantity, 'gross_amount', x.quantity * x.unit_price)) FROM (SELECT c.* \
     FROM folio_charges c WHERE c.reservation_id = t.id AND c.extra_id IS NOT NULL \
-    ORDER BY c.created_at, c.id) x) AS extras_json";
+    ORDER BY c.created_at, c.id) x) AS extras_json, t.channel";
 const HOLDS_INVENTORY: &str = "status IN ('confirmed', 'checked_in')";
 
 /// The columns [`map`] reads, by position (naming each column on every row was a fifth of
-/// a list's CPU time), followed by the three of [`GUEST_IDS`].
+/// a list's CPU time), followed by the three of [`GUEST_IDS`] and the channel.
 const COLUMNS: &str = "t.id, t.code, t.status, t.primary_guest_id, t.room_type_id, t.room_id, \
     t.arrival, t.departure, t.adults, t.children, t.nightly_rate, t.currency, t.source, t.notes, \
     t.checked_in_at, t.checked_out_at, t.cancelled_at, t.invoice_id, t.version, t.created_at, \
@@ -71,6 +71,16 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
         nights,
         rate_plan_id: r.get(25)?,
         deposit,
+        channel: match r.get::<_, Option<String>>(31)? {
+            Some(j) => Some(serde_json::from_str(&j).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    31,
+                    rusqlite::types::Type::Text,
+                    Box::new(e),
+                )
+            })?),
+            None => None,
+        },
         extras: serde_json::from_str(&r.get::<_, String>(30)?).map_err(|e| {
             rusqlite::Error::FromSqlConversionFailure(30, rusqlite::types::Type::Text, Box::new(e))
         })?,
@@ -290,6 +300,7 @@ fn write(tx: &Tx, sql: &str, r: &Reservation) -> AppResult<()> {
         ":rate_plan_id": &r.rate_plan_id,
         ":night_prices": stored_nights(r),
         ":deposit": r.deposit.as_ref().map(|d| serde_json::to_string(d).unwrap_or_default()),
+        ":channel": r.channel.as_ref().map(|d| serde_json::to_string(d).unwrap_or_default()),
         ":checked_in_at": r.checked_in_at.as_ref().map(|t| &t.0),
         ":checked_out_at": r.checked_out_at.as_ref().map(|t| &t.0),
         ":cancelled_at": r.cancelled_at.as_ref().map(|t| &t.0),
@@ -320,12 +331,12 @@ pub fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
         "INSERT INTO reservations (id, code, status, primary_guest_id, room_type_id, room_id,
              arrival, departure, adults, children, children_ages, extra_beds, cots, nightly_rate,
              rate_note, currency, source, notes, rate_plan_id, night_prices, deposit,
-             checked_in_at, checked_out_at, cancelled_at, invoice_id, version, created_at,
+             channel, checked_in_at, checked_out_at, cancelled_at, invoice_id, version, created_at,
              updated_at)
          VALUES (:id, :code, :status, :primary_guest_id, :room_type_id, :room_id, :arrival,
              :departure, :adults, :children, :children_ages, :extra_beds, :cots, :nightly_rate,
              :rate_note, :currency, :source, :notes, :rate_plan_id, :night_prices, :deposit,
-             :checked_in_at, :checked_out_at, :cancelled_at, :invoice_id, :version,
+             :channel, :checked_in_at, :checked_out_at, :cancelled_at, :invoice_id, :version,
              :created_at, :updated_at)",
         r,
     )?;
@@ -345,7 +356,8 @@ pub fn update(tx: &Tx, old: &Reservation, r: &Reservation) -> AppResult<()> {
              children = :children, children_ages = :children_ages, extra_beds = :extra_beds,
              cots = :cots, nightly_rate = :nightly_rate, currency = :currency,
              source = :source, notes = :notes, rate_note = :rate_note,
-             rate_plan_id = :rate_plan_id, night_prices = :night_prices, deposit = :deposit, checked_in_at = :checked_in_at,
+             rate_plan_id = :rate_plan_id, night_prices = :night_prices, deposit = :deposit, channel = :channel,
+             checked_in_at = :checked_in_at,
              checked_out_at = :checked_out_at, cancelled_at = :cancelled_at,
              invoice_id = :invoice_id, version = :version, created_at = :created_at,
              updated_at = :updated_at

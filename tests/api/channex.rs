@@ -154,10 +154,10 @@ async fn a_revision_is_served_until_it_is_acknowledged() {
                    "days": {"2027-03-10": "95.00", "2027-03-11": "95.00"}}]}));
     let feed = channex::feed(PROPERTY);
     // A failing Channex is a retry, never a lost booking.
-    sim.fault(&[Fault::Fail]);
+    sim.fault_bookings(&[Fault::Fail]);
     let (status, body) = send(&sim, &feed).await;
     assert!(matches!(channex::pushed(status, &body), Pushed::Retry(_)));
-    sim.fault(&[Fault::Slow(std::time::Duration::from_millis(300))]);
+    sim.fault_bookings(&[Fault::Slow(std::time::Duration::from_millis(300))]);
     for _ in 0..2 {
         let (status, body) = send(&sim, &feed).await;
         assert_eq!(status, 200);
@@ -173,7 +173,7 @@ async fn a_revision_is_served_until_it_is_acknowledged() {
         );
     }
     // The acknowledgement's answer lost: Channex has it all the same.
-    sim.fault(&[Fault::LoseAnswer]);
+    sim.fault_bookings(&[Fault::LoseAnswer]);
     assert!(try_send(&sim, &channex::ack(&id)).await.is_none());
     assert!(sim.acked(&id));
     let (_, body) = send(&sim, &feed).await;

@@ -30,7 +30,10 @@ use serde_json::{Value, json};
 
 mod read;
 
-pub use read::{availability_read, read_availability, read_restrictions, restrictions_read};
+pub use read::{
+    availability_read, options, rate_plan_options, read_availability, read_restrictions,
+    restrictions_read, room_type_options,
+};
 
 use super::{Call, Collect, Customer, Pushed, Revision, RevisionKind, RoomStay};
 use crate::domain::channel::{RateNight, Run};

@@ -82,3 +82,55 @@ pub fn restrictions_read(body: &str) -> Result<Vec<(String, NaiveDate, RateNight
         })
     })
 }
+
+/// `GET /room_types/options` of `property`: every room type, unpaginated (the mapping
+/// screen's list).
+pub fn room_type_options(property: &str) -> Call {
+    Call {
+        method: "GET",
+        path: format!("/room_types/options?filter[property_id]={property}"),
+        body: None,
+    }
+}
+
+/// `GET /rate_plans/options` of `property`: every rate plan with its room type.
+pub fn rate_plan_options(property: &str) -> Call {
+    Call {
+        method: "GET",
+        path: format!("/rate_plans/options?filter[property_id]={property}"),
+        body: None,
+    }
+}
+
+/// The room types or rate plans of an options answer, by title. The documentation shows
+/// the fields (`id`, `title`, `property_id`, `room_type_id`) but not whether they sit in
+/// `attributes` as in its other lists: both are read (unverified against the live API).
+pub fn options(body: &str, property: &str) -> Result<Vec<crate::channel::Remote>, String> {
+    let json: Value = serde_json::from_str(body)
+        .map_err(|e| format!("the channel manager's list is not JSON: {e}"))?;
+    let data = json["data"]
+        .as_array()
+        .ok_or("the channel manager's list has no data")?;
+    let mut out = Vec::new();
+    for item in data {
+        let field = |k: &str| {
+            item["attributes"][k]
+                .as_str()
+                .or_else(|| item[k].as_str())
+                .map(str::to_string)
+        };
+        let Some(id) = field("id") else {
+            return Err("an entry of the channel manager's list has no id".into());
+        };
+        if field("property_id").is_some_and(|p| p != property) {
+            continue;
+        }
+        out.push(crate::channel::Remote {
+            title: field("title").unwrap_or_else(|| id.clone()),
+            room_type: field("room_type_id"),
+            id,
+        });
+    }
+    out.sort_by(|a, b| a.title.cmp(&b.title).then(a.id.cmp(&b.id)));
+    Ok(out)
+}

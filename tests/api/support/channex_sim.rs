@@ -40,12 +40,19 @@ struct State {
     restrictions: BTreeMap<(String, NaiveDate), serde_json::Map<String, Value>>,
     room_types: Vec<String>,
     rate_plans: Vec<String>,
+    /// Rate plan → its room type, as the options list tells it.
+    plan_types: BTreeMap<String, String>,
     /// Revisions in order, with whether acknowledged.
     revisions: Vec<(Value, bool)>,
     /// When each kind of ARI call was made, for the rate limit.
     calls: BTreeMap<&'static str, Vec<Instant>>,
     faults: Vec<Fault>,
+    /// Faults for the booking feed and acknowledgements, kept apart from the ARI calls'.
+    booking_faults: Vec<Fault>,
     today: Option<NaiveDate>,
+    /// Run at the next acknowledgement, which is then not taken (innkeep dies before it
+    /// reaches Channex).
+    before_ack: Option<Box<dyn FnOnce() + Send>>,
     /// Every ARI call taken, by kind, in order.
     taken: Vec<&'static str>,
 }
@@ -73,6 +80,8 @@ impl Sim {
                 "/api/v1/restrictions",
                 get(read_restrictions).post(push_restrictions),
             )
+            .at("/api/v1/room_types/options", get(room_type_options))
+            .at("/api/v1/rate_plans/options", get(rate_plan_options))
             .at("/api/v1/booking_revisions/feed", get(feed))
             .at("/api/v1/booking_revisions/:id/ack", post(ack))
             .data(state.clone());
@@ -97,6 +106,15 @@ impl Sim {
     /// The next calls meet these faults, one each.
     pub fn fault(&self, faults: &[Fault]) {
         self.state.lock().unwrap().faults.extend_from_slice(faults);
+    }
+
+    /// The next booking feed reads and acknowledgements meet these faults, one each.
+    pub fn fault_bookings(&self, faults: &[Fault]) {
+        self.state
+            .lock()
+            .unwrap()
+            .booking_faults
+            .extend_from_slice(faults);
     }
 
     /// Rooms on sale of `room_type` on `night`, as last pushed.
@@ -131,6 +149,19 @@ impl Sim {
         id
     }
 
+    /// Rate plans `plans` belong to room type `room_type`.
+    pub fn plans_of(&self, room_type: &str, plans: &[&str]) {
+        let mut s = self.state.lock().unwrap();
+        for p in plans {
+            s.plan_types.insert(p.to_string(), room_type.to_string());
+        }
+    }
+
+    /// At the next acknowledgement, runs `f` (which kills innkeep) and does not take it.
+    pub fn before_ack(&self, f: impl FnOnce() + Send + 'static) {
+        self.state.lock().unwrap().before_ack = Some(Box::new(f));
+    }
+
     /// Whether revision `id` was acknowledged.
     pub fn acked(&self, id: &str) -> bool {
         let s = self.state.lock().unwrap();
@@ -138,17 +169,74 @@ impl Sim {
     }
 }
 
+/// A booking revision's attributes: booking `booking`, `status`, from `a` to `d` (days from
+/// today), in room type `room_type`, 95.00 a night.
+pub fn revision(booking: &str, status: &str, code: &str, a: i64, d: i64, room_type: &str) -> Value {
+    let days: serde_json::Map<String, Value> =
+        (a..d).map(|n| (super::day(n), json!("95.00"))).collect();
+    json!({
+        "booking_id": booking, "status": status, "ota_name": "Booking.com",
+        "ota_reservation_code": code, "property_id": PROPERTY,
+        "arrival_date": super::day(a), "departure_date": super::day(d), "currency": "EUR",
+        "payment_collect": "ota",
+        "customer": {"name": "Ana", "surname": "Horvat", "mail": "ana@example.com", "country": "HR"},
+        "rooms": [{"room_type_id": room_type, "rate_plan_id": "ch-flex",
+                   "occupancy": {"adults": 2, "children": 0}, "days": days}]})
+}
+
+/// The options lists' entries, as the documentation shows them in its other lists (an id
+/// and `attributes`); titles are the ids in capitals.
+fn options(ids: &[String], kind: &str, room_type: impl Fn(&str) -> Option<String>) -> Value {
+    let data: Vec<Value> = ids
+        .iter()
+        .map(|id| {
+            json!({"type": kind, "id": id, "attributes": {"id": id, "property_id": PROPERTY,
+                   "title": id.to_uppercase(), "room_type_id": room_type(id)}})
+        })
+        .collect();
+    json!({"data": data})
+}
+
+#[handler]
+async fn room_type_options(req: &Request, state: Shared<'_>) -> Response {
+    if let Err(r) = gate(req, state.0, false) {
+        return *r;
+    }
+    let s = state.0.lock().unwrap();
+    ok(options(&s.room_types, "room_type", |_| None))
+}
+
+#[handler]
+async fn rate_plan_options(req: &Request, state: Shared<'_>) -> Response {
+    if let Err(r) = gate(req, state.0, false) {
+        return *r;
+    }
+    let s = state.0.lock().unwrap();
+    ok(options(&s.rate_plans, "rate_plan", |id| {
+        s.plan_types.get(id).cloned()
+    }))
+}
+
 type Shared<'a> = Data<&'a Arc<Mutex<State>>>;
 
 /// The key check and the next fault: an answer to give instead, or a delay, or whether to
 /// lose the answer after the work.
-fn gate(req: &Request, state: &Mutex<State>) -> Result<(Option<Duration>, bool), Box<Response>> {
+fn gate(
+    req: &Request,
+    state: &Mutex<State>,
+    bookings: bool,
+) -> Result<(Option<Duration>, bool), Box<Response>> {
     if req.header("user-api-key") != Some(KEY) {
         let refused = problem(StatusCode::UNAUTHORIZED, "unauthorized", "Unauthorized");
         return Err(Box::new(refused));
     }
     let mut s = state.lock().unwrap();
-    match (!s.faults.is_empty()).then(|| s.faults.remove(0)) {
+    let faults = if bookings {
+        &mut s.booking_faults
+    } else {
+        &mut s.faults
+    };
+    match (!faults.is_empty()).then(|| faults.remove(0)) {
         Some(Fault::Fail) => Err(Box::new(problem(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
@@ -269,7 +357,7 @@ async fn ari(
     kind: &'static str,
     each: Each,
 ) -> Response {
-    let fault = match gate(req, state) {
+    let fault = match gate(req, state, false) {
         Ok(f) => f,
         Err(r) => return *r,
     };
@@ -359,7 +447,7 @@ struct Range {
 
 #[handler]
 fn read_availability(req: &Request, range: Query<Range>, state: Shared<'_>) -> Response {
-    if let Err(r) = gate(req, state.0) {
+    if let Err(r) = gate(req, state.0, false) {
         return *r;
     }
     let s = state.0.lock().unwrap();
@@ -374,7 +462,7 @@ fn read_availability(req: &Request, range: Query<Range>, state: Shared<'_>) -> R
 
 #[handler]
 fn read_restrictions(req: &Request, range: Query<Range>, state: Shared<'_>) -> Response {
-    if let Err(r) = gate(req, state.0) {
+    if let Err(r) = gate(req, state.0, false) {
         return *r;
     }
     let s = state.0.lock().unwrap();
@@ -396,7 +484,7 @@ fn read_restrictions(req: &Request, range: Query<Range>, state: Shared<'_>) -> R
 
 #[handler]
 async fn feed(req: &Request, state: Shared<'_>) -> Response {
-    let fault = match gate(req, state.0) {
+    let fault = match gate(req, state.0, true) {
         Ok(f) => f,
         Err(r) => return *r,
     };
@@ -415,10 +503,15 @@ async fn feed(req: &Request, state: Shared<'_>) -> Response {
 
 #[handler]
 async fn ack(req: &Request, Path(id): Path<String>, state: Shared<'_>) -> Response {
-    let fault = match gate(req, state.0) {
+    let fault = match gate(req, state.0, true) {
         Ok(f) => f,
         Err(r) => return *r,
     };
+    let armed = state.0.lock().unwrap().before_ack.take();
+    if let Some(kill) = armed {
+        kill();
+        return problem(StatusCode::BAD_GATEWAY, "gone", "The caller died");
+    }
     let found = {
         let mut s = state.0.lock().unwrap();
         match s.revisions.iter_mut().find(|(r, _)| r["id"] == id.as_str()) {
