@@ -49,6 +49,10 @@ const CHAPTERS: &[(&str, &str)] = &[
     ),
     ("prices.md", include_str!("../../docs/book/src/prices.md")),
     (
+        "channels.md",
+        include_str!("../../docs/book/src/channels.md"),
+    ),
+    (
         "first-call.md",
         include_str!("../../docs/book/src/first-call.md"),
     ),

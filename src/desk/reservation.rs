@@ -310,10 +310,7 @@ pub(super) async fn show(
                 .as_ref()
                 .map_or_else(|| t.t("room-unassigned"), |m| m.number.clone()),
         ),
-        (
-            t.t("field-source"),
-            t.t(&format!("source-{}", r.source.as_str())),
-        ),
+        (t.t("field-source"), source(&t, r)),
     ];
     facts.extend(super::stay_price::facts(state, s, &t, r).await);
     if let Some(reg) = &r.registration {
@@ -412,4 +409,26 @@ pub(super) async fn show(
         shell,
     };
     page(status, &body)
+}
+
+/// Where the booking came from: a booking site's name, code and who collects, and whether
+/// it was taken with no room free.
+fn source(t: &T, r: &crate::model::Reservation) -> String {
+    let general = t.t(&format!("source-{}", r.source.as_str()));
+    match &r.channel {
+        None => general,
+        Some(c) => {
+            let mut said = t.with(
+                &format!("channel-source-{}", c.payment.as_str()),
+                &[
+                    ("site", Arg::Text(c.ota.clone())),
+                    ("code", Arg::Text(c.ota_code.clone())),
+                ],
+            );
+            if c.overbooked {
+                said = format!("{said} · {}", t.t("channel-overbooked"));
+            }
+            said
+        }
+    }
 }

@@ -145,6 +145,18 @@ async fn an_admin_maps_from_the_channel_managers_lists_and_sees_overbookings() {
     assert!(today.text.contains("Booking.com 6003"));
     let page = a.get("/admin/channels").await;
     assert!(page.text.contains("Booking.com 6003"));
+    let over = app.get("/v1/channel/health").await.body["overbooked"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let reservation = a.get(&format!("/reservations/{over}")).await;
+    assert!(
+        reservation
+            .text
+            .contains("Booking.com 6003 (paid to Booking.com) · overbooked"),
+        "{}",
+        reservation.text
+    );
 
     let resent = a.post("/admin/channels/sync", &[("csrf", &csrf)]).await;
     assert_eq!(resent.status, 303);
