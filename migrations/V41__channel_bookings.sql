@@ -2,7 +2,7 @@
 -- keyed by its id, in the same transaction as the reservations it makes or changes; the
 -- rooms of a channel booking and the reservation each became; a reservation's channel
 -- (JSON: name, ota, ota_code, booking_id, revision_id, payment, overbooked); the pulls'
--- bookkeeping beside the pushes'; and the mapping chosen in Administration › Channels.
+-- bookkeeping beside the pushes' (and how far ahead they reach); and the mapping chosen in Administration › Channels.
 ALTER TABLE reservations ADD COLUMN channel TEXT;
 CREATE TABLE channel_revisions (
     id           TEXT PRIMARY KEY,   -- the channel manager's revision id
@@ -27,3 +27,6 @@ CREATE TABLE channel_mappings (
 ALTER TABLE channel_sync ADD COLUMN last_pull_at TEXT;
 ALTER TABLE channel_sync ADD COLUMN pulled INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE channel_sync ADD COLUMN pull_error TEXT;
+-- The last night the channel manager was sent: each day the horizon moves on a night, and
+-- the nights it reaches are sent with the next push.
+ALTER TABLE channel_sync ADD COLUMN pushed_to TEXT;

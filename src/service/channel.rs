@@ -247,6 +247,8 @@ pub struct Due {
     pub answers: Option<String>,
     /// Whether it is a full sync.
     pub full: bool,
+    /// The last night of the horizon it brings the channel manager to.
+    pub to: NaiveDate,
 }
 
 /// The calls of the changes since the last push (at most `batch` events), or a full sync
@@ -271,7 +273,12 @@ pub async fn due(
                 }
                 _ => (true, head, Vec::new()),
             };
-            if !full && events.is_empty() {
+            // The horizon moved on since the last push: the nights it reached are owed.
+            let reached = state
+                .pushed_to
+                .filter(|to| *to < last)
+                .map(|to| ((to + chrono::Days::new(1)).max(today), last));
+            if !full && events.is_empty() && reached.is_none() {
                 return Ok(None);
             }
             let ari = if full {
@@ -279,7 +286,15 @@ pub async fn due(
             } else {
                 let types = store::room_types::all(c)?;
                 let plans = store::rate_plans::all(c)?;
-                let t = touched(c, &events, &plans, (today, last))?;
+                let mut t = touched(c, &events, &plans, (today, last))?;
+                if let Some(span) = reached {
+                    for rt in &types {
+                        t.rooms.entry(rt.id.clone()).or_default().push(span);
+                    }
+                    for p in &plans {
+                        t.plans.entry(p.id.clone()).or_default().push(span);
+                    }
+                }
                 let clip = |spans: &[(NaiveDate, NaiveDate)]| -> Vec<(NaiveDate, NaiveDate)> {
                     crate::domain::channel::merged(spans)
                         .into_iter()
@@ -314,6 +329,7 @@ pub async fn due(
                 cursor,
                 answers: state.full_requested_at.filter(|_| full),
                 full,
+                to: last,
             }))
         })
         .await

@@ -16,10 +16,10 @@ pub async fn pushed(
     due: &super::channel::Due,
     warnings: Vec<String>,
 ) -> AppResult<()> {
-    let (cursor, asked) = (due.cursor, due.answers.clone());
+    let (cursor, asked, to) = (due.cursor, due.answers.clone(), due.to);
     svc.db()
         .write(move |tx| {
-            store::channel::pushed(tx, cursor, asked.as_deref())?;
+            store::channel::pushed(tx, cursor, asked.as_deref(), to)?;
             if !warnings.is_empty() {
                 store::channel::failed(
                     tx,

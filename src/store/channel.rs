@@ -20,13 +20,15 @@ pub struct SyncState {
     pub pushes: i64,
     /// The last read-back: when, how many nights differed, the first of them in words.
     pub checked: Option<(String, i64, String)>,
+    /// The last night the channel manager was sent.
+    pub pushed_to: Option<chrono::NaiveDate>,
 }
 
 /// The state.
 pub fn get(c: &Connection) -> AppResult<SyncState> {
     Ok(c.prepare_cached(
         "SELECT cursor, full_requested_at, last_push_at, last_error, pushes, checked_at,
-                differences, first_differences FROM channel_sync WHERE id = 1",
+                differences, first_differences, pushed_to FROM channel_sync WHERE id = 1",
     )?
     .query_row([], |r| {
         Ok(SyncState {
@@ -39,20 +41,23 @@ pub fn get(c: &Connection) -> AppResult<SyncState> {
                 Some(at) => Some((at, r.get(6)?, r.get(7)?)),
                 None => None,
             },
+            pushed_to: r
+                .get::<_, Option<String>>(8)?
+                .and_then(|d| d.parse().ok()),
         })
     })?)
 }
 
-/// A push taken up to event `cursor`; `full` when it was the full sync asked for at
-/// `asked` (cleared unless asked again since).
-pub fn pushed(tx: &Tx, cursor: i64, asked: Option<&str>) -> AppResult<()> {
+/// A push taken up to event `cursor` and night `to`; `full` when it was the full sync
+/// asked for at `asked` (cleared unless asked again since).
+pub fn pushed(tx: &Tx, cursor: i64, asked: Option<&str>, to: chrono::NaiveDate) -> AppResult<()> {
     tx.prepare_cached(
         "UPDATE channel_sync SET cursor = ?1, last_push_at = ?2, last_error = NULL,
-            pushes = pushes + 1,
+            pushes = pushes + 1, pushed_to = ?4,
             full_requested_at = CASE WHEN full_requested_at IS ?3 THEN NULL ELSE full_requested_at END
           WHERE id = 1",
     )?
-    .execute((cursor, tx.now_text(), asked))?;
+    .execute((cursor, tx.now_text(), asked, to.to_string()))?;
     Ok(())
 }
 

@@ -164,6 +164,22 @@ async fn changes_reach_the_channel_manager_in_a_few_calls() {
             && sim.availability("ch-fam", night(21)) == Some(0)
     })
     .await;
+
+    // A day later the horizon reaches one night further: it is sent with the next push.
+    assert!(sim.availability("ch-fam", night(60)).is_none());
+    app.set_today(1);
+    app.put(
+        "/v1/rates",
+        json!({"rate_plan_id": flex, "from": day(50), "to": day(50), "price": 12000}),
+    )
+    .await
+    .expect(200);
+    until("the night the horizon reached", || {
+        sim.availability("ch-fam", night(60)) == Some(2)
+            && sim.night("ch-nr", night(60)).is_some()
+    })
+    .await;
+    assert_eq!(pusher.check().await.unwrap(), []);
 }
 
 #[test]
