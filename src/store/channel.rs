@@ -41,9 +41,7 @@ pub fn get(c: &Connection) -> AppResult<SyncState> {
                 Some(at) => Some((at, r.get(6)?, r.get(7)?)),
                 None => None,
             },
-            pushed_to: r
-                .get::<_, Option<String>>(8)?
-                .and_then(|d| d.parse().ok()),
+            pushed_to: r.get::<_, Option<String>>(8)?.and_then(|d| d.parse().ok()),
         })
     })?)
 }

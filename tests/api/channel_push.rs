@@ -175,8 +175,7 @@ async fn changes_reach_the_channel_manager_in_a_few_calls() {
     .await
     .expect(200);
     until("the night the horizon reached", || {
-        sim.availability("ch-fam", night(60)) == Some(2)
-            && sim.night("ch-nr", night(60)).is_some()
+        sim.availability("ch-fam", night(60)) == Some(2) && sim.night("ch-nr", night(60)).is_some()
     })
     .await;
     assert_eq!(pusher.check().await.unwrap(), []);

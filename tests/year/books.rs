@@ -245,17 +245,16 @@ fn tiles(lines: &[Nights], arrival: NaiveDate, departure: NaiveDate) -> bool {
 /// What the hotel's calendar asks for a night of `s`: the flexible plan's price for the
 /// room type, or the plan's share of it.
 fn night_price(s: &Stay, night: NaiveDate) -> i64 {
-    let flexible = crate::plan::price(s.plan.room_type, night);
-    match crate::plan::RATE_PLANS[s.plan.rate_plan].2 {
-        None => flexible,
-        Some(bp) => flexible * (10_000 + bp) / 10_000,
-    }
+    crate::plan::plan_price(s.plan.room_type, s.plan.rate_plan, night)
 }
 
 /// What the plan charges a stay that was cancelled (the flexible plan nothing, as the run
-/// cancels a day or more ahead; the non-refundable one the whole stay) or never came (the
-/// first night).
+/// cancels a day or more ahead; the non-refundable one the whole stay; a booking site's
+/// booking nothing, the site applies its own policy) or never came (the first night).
 fn fee(s: &Stay) -> i64 {
+    if s.channel && s.state == State::Cancelled {
+        return 0;
+    }
     let nights = (0..s.plan.nights).map(|i| night_price(s, s.plan.arrival + chrono::Days::new(i)));
     match (s.state, crate::plan::RATE_PLANS[s.plan.rate_plan].2) {
         (State::NoShow, _) => night_price(s, s.plan.arrival),

@@ -20,6 +20,7 @@ mod support;
 mod api;
 mod authorities;
 mod books;
+mod channel;
 mod country;
 mod einvoices;
 mod hotel;
@@ -80,6 +81,8 @@ async fn year(country: Country) {
 
     let rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut run = run::Run::new(&api, &hotel, rng, country);
+    // Half the bookings come from booking sites, through the channel manager.
+    run.channel = Some(channel::Channel::start(&app, (days + 270) as u32).await);
     run.open_books(first).await;
     for n in 0..days {
         let d = first + Days::new(n);
@@ -88,6 +91,9 @@ async fn year(country: Country) {
         desk.visit(&api, d, n % 7 == 0).await;
         settle::queue_done(&api).await;
         authorities.close_day(&api).await;
+        if let Some(c) = run.channel.as_mut() {
+            c.close_day(&api, d).await;
+        }
         feed.read(&api).await;
     }
     let simulated = started.elapsed();
@@ -96,6 +102,20 @@ async fn year(country: Country) {
     let lists = Lists::read(&api).await;
     let mut books = books::check_invoices(&run.stays, &lists.invoices, run.tally.paid);
     authorities.check(&mut books, &run.stays, &lists, &run.tally.takings);
+    if let Some(c) = &run.channel {
+        for (d, what) in &c.differences {
+            books.failures.push(format!(
+                "on {d} the channel manager held other than innkeep: {what}"
+            ));
+        }
+        let through = run.stays.iter().filter(|s| s.channel).count();
+        println!(
+            "channel manager: {through} of {} bookings through it, in step on {} of {} days",
+            run.stays.len(),
+            c.parity_checks as usize - c.differences.len(),
+            c.parity_checks
+        );
+    }
     let delivered = settle::deliveries(&mut books, &feed, &receiver, &secret).await;
     let errors = api.errors();
 

@@ -30,6 +30,16 @@ pub fn new_year_min_stay(night: NaiveDate) -> Option<i64> {
     (night.month() == 12 && night.day() >= 30).then_some(2)
 }
 
+/// What plan `rate_plan` of `room_type` asks for `night`: the flexible plan's price, or
+/// the plan's share of it.
+pub fn plan_price(room_type: usize, rate_plan: usize, night: NaiveDate) -> i64 {
+    let flexible = price(room_type, night);
+    match RATE_PLANS[rate_plan].2 {
+        None => flexible,
+        Some(bp) => flexible * (10_000 + bp) / 10_000,
+    }
+}
+
 /// The flexible plan's price of `room_type` on `night`: the room type's rate moved by the
 /// season of the month, rounded to the euro, 10 % more (again to the euro) on Friday and
 /// Saturday nights.

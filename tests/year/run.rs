@@ -41,6 +41,8 @@ pub struct Stay {
     pub uninvoiced: i64,
     /// The deposit paid by card at booking (the non-refundable plan's first night).
     pub deposit: i64,
+    /// Booked on a booking site, through the channel manager.
+    pub channel: bool,
 }
 
 impl Stay {
@@ -111,6 +113,8 @@ pub struct Run<'a> {
     pub disputes: BTreeMap<NaiveDate, Vec<String>>,
     /// Invoice corrected by a credit note → the invoice that replaced it.
     pub replaced: HashMap<String, String>,
+    /// The channel manager that brings the booking sites' bookings (set after `new`).
+    pub channel: Option<crate::channel::Channel>,
 }
 
 impl<'a> Run<'a> {
@@ -128,6 +132,7 @@ impl<'a> Run<'a> {
             transfers: BTreeMap::new(),
             disputes: BTreeMap::new(),
             replaced: HashMap::new(),
+            channel: None,
         }
     }
 
@@ -265,14 +270,39 @@ impl<'a> Run<'a> {
     }
 
     async fn cancellations(&mut self, d: NaiveDate) {
-        let going = self.select(|s| s.state == State::Confirmed && s.plan.fate == Fate::Cancels(d));
+        let going = self.select(|s| {
+            s.state == State::Confirmed && s.plan.fate == Fate::Cancels(d) && !s.channel
+        });
         self.tally.cancelled += self.set_status(going, "cancelled", State::Cancelled).await;
+        // The booking sites' cancellations come through the channel manager.
+        let going = self.select(|s| {
+            s.state == State::Confirmed && s.plan.fate == Fate::Cancels(d) && s.channel
+        });
+        for i in going {
+            let (id, plan) = (self.stays[i].id.clone(), self.stays[i].plan.clone());
+            let Some(channel) = self.channel.as_mut() else {
+                continue;
+            };
+            if channel.cancel(self.api, &id, &plan).await {
+                self.stays[i].state = State::Cancelled;
+                self.tally.cancelled += 1;
+            } else {
+                self.api.unexpected(format!(
+                    "the booking site's cancellation of {id} was not taken"
+                ));
+            }
+        }
     }
 
     /// Books each request: its guests' records (a returning guest's is reused), then the
     /// reservation; a full house is an answer, not an error.
     async fn book(&mut self, requests: Vec<Booking>) {
         self.tally.requested += requests.len() as u64;
+        // The booking sites' bookings (half of all) come through the channel manager.
+        let (sites, requests): (Vec<Booking>, Vec<Booking>) = requests
+            .into_iter()
+            .partition(|b| b.source == "ota" && self.channel.is_some());
+        self.book_on_sites(sites).await;
         let mut work = Vec::new();
         // A returning guest is never booked twice at once: the tourist board refuses a
         // person already checked in at the property.
@@ -353,6 +383,7 @@ impl<'a> Run<'a> {
                 extras: 0,
                 uninvoiced: 0,
                 deposit: due,
+                channel: false,
                 plan: b,
             }))
         })
@@ -366,6 +397,43 @@ impl<'a> Run<'a> {
                 }
                 Err(code) if code == "min_stay" => self.tally.refused_min_stay += 1,
                 Err(_) => self.tally.refused_full += 1,
+            }
+        }
+    }
+
+    /// Books each of `sites` through the channel manager, one at a time as they arrive.
+    async fn book_on_sites(&mut self, sites: Vec<Booking>) {
+        for b in sites {
+            let mut bodies = Vec::new();
+            for k in 0..b.adults + b.children.len() {
+                self.guest_numbers += 1;
+                let born = k.checked_sub(b.adults).map(|c| b.children[c]);
+                bodies.push(hotel::guest(
+                    &mut self.rng,
+                    self.guest_numbers,
+                    k == 0,
+                    born,
+                ));
+            }
+            let Some(channel) = self.channel.as_mut() else {
+                return;
+            };
+            match channel.book(self.api, self.hotel, &b, bodies).await {
+                None => {}
+                Some(Err(code)) if code == "min_stay" => self.tally.refused_min_stay += 1,
+                Some(Err(_)) => self.tally.refused_full += 1,
+                Some(Ok((id, guests))) => self.stays.push(Stay {
+                    id,
+                    guests,
+                    departure: b.arrival + Days::new(b.nights),
+                    state: State::Confirmed,
+                    room: None,
+                    extras: 0,
+                    uninvoiced: 0,
+                    deposit: 0,
+                    channel: true,
+                    plan: b,
+                }),
             }
         }
     }
