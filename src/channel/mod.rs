@@ -2,9 +2,12 @@
 //! the booking sites. Like the compliance adapters, an adapter here does no I/O of its own:
 //! it builds the requests (path and JSON body) from innkeep's state and reads the answers;
 //! the queue sends them. Channex ([`channex`]) is the first; a second (Octorate, SiteMinder)
-//! is one more module answering the same questions.
+//! is one more module answering the same questions, behind [`Adapter`].
 
+mod adapter;
 pub mod channex;
+
+pub use adapter::{Adapter, Channex, adapter};
 
 use chrono::NaiveDate;
 

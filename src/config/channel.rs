@@ -63,9 +63,14 @@ fn horizon() -> u32 {
 }
 
 impl ChannelConfig {
+    /// The adapter of the configured channel manager (`check` made sure there is one).
+    pub fn adapter(&self) -> &'static dyn crate::channel::Adapter {
+        crate::channel::adapter(&self.provider).unwrap_or(&crate::channel::Channex)
+    }
+
     /// What is wrong with the section, naming the key.
     pub fn check(&self) -> Result<(), String> {
-        if self.provider != "channex" {
+        if crate::channel::adapter(&self.provider).is_none() {
             return Err(format!(
                 "channel.provider {:?} is not one innkeep knows: use \"channex\"",
                 self.provider

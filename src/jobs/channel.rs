@@ -17,7 +17,7 @@
 
 use std::time::Duration;
 
-use crate::channel::{Call, Pushed, channex};
+use crate::channel::{Call, Pushed};
 use crate::config::channel::ChannelConfig;
 use crate::domain::channel::{Difference, compare};
 use crate::service::channel_bookings::{self, Applied};
@@ -91,7 +91,7 @@ impl Pusher {
         let mut warnings = Vec::new();
         for call in calls {
             let (status, body) = self.send(call).await?;
-            match channex::pushed(status, &body) {
+            match self.cfg.adapter().pushed(status, &body) {
                 Pushed::Done => {}
                 Pushed::Warned(w) => warnings.extend(w),
                 Pushed::Slow => {
@@ -116,14 +116,16 @@ impl Pusher {
         // Acknowledged revisions leave the feed, so page one again is the next page; a page
         // of only held revisions ends the read.
         for _ in 0..50 {
-            let (status, body) = self.send(channex::feed(&self.cfg.property_id)).await?;
+            let (status, body) = self
+                .send(self.cfg.adapter().feed(&self.cfg.property_id))
+                .await?;
             if status != 200 {
-                return Err(match channex::pushed(status, &body) {
+                return Err(match self.cfg.adapter().pushed(status, &body) {
                     Pushed::Refused(why) | Pushed::Retry(why) => why,
                     _ => format!("the channel manager answered {status} to the booking feed"),
                 });
             }
-            let revisions = channex::revisions(&body)?;
+            let revisions = self.cfg.adapter().revisions(&body)?;
             let mut acked = 0;
             for rev in revisions {
                 let id = rev.id.clone();
@@ -141,7 +143,7 @@ impl Pusher {
                     }
                     Applied::Already(_) => {}
                 }
-                match self.send(channex::ack(&id)).await? {
+                match self.send(self.cfg.adapter().ack(&id)).await? {
                     (200, _) => acked += 1,
                     (status, _) => {
                         return Err(format!(
@@ -216,21 +218,18 @@ impl Pusher {
             .await
             .map_err(|e| e.operator_message())?;
         let property = &self.cfg.property_id;
+        let a = self.cfg.adapter();
         let read = |call: Call| async move {
             match self.send(call).await? {
                 (200, body) => Ok(body),
-                (status, body) => Err(match channex::pushed(status, &body) {
+                (status, body) => Err(match self.cfg.adapter().pushed(status, &body) {
                     Pushed::Refused(why) | Pushed::Retry(why) => why,
                     _ => format!("the channel manager answered {status}"),
                 }),
             }
         };
-        let rooms = channex::availability_read(
-            &read(channex::read_availability(property, from, to)).await?,
-        )?;
-        let plans = channex::restrictions_read(
-            &read(channex::read_restrictions(property, from, to)).await?,
-        )?;
+        let rooms = a.availability_read(&read(a.read_availability(property, from, to)).await?)?;
+        let plans = a.restrictions_read(&read(a.read_restrictions(property, from, to)).await?)?;
         let found = compare(&ours.rooms, &rooms, &ours.plans, &plans);
         channel_sync::checked(&self.svc, &found)
             .await

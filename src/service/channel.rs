@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 
-use crate::channel::{Call, channex};
+use crate::channel::{Adapter, Call};
 use crate::domain::channel::{RateNight, runs};
 use crate::domain::scopes::Scope;
 use crate::error::{AppError, AppResult};
@@ -103,7 +103,7 @@ fn plan_nights(
 }
 
 /// The calls that tell Channex property `property` everything from `from` for `days`
-/// nights: one availability call and one restrictions call, equal neighbouring nights
+/// nights (a test's and a tool's way in; the queue uses its configured adapter): one availability call and one restrictions call, equal neighbouring nights
 /// sent as one range.
 pub async fn full_sync(
     svc: &Services,
@@ -116,7 +116,7 @@ pub async fn full_sync(
     p.require(Scope::RatesRead)?;
     let to = from + chrono::Days::new(days.max(1) - 1);
     let ari = svc.db().read(move |c| ari(c, &map, from, to)).await?;
-    Ok(calls(&property, &ari))
+    Ok(calls(&crate::channel::Channex, &property, &ari))
 }
 
 impl Mapping {
@@ -325,7 +325,7 @@ pub async fn due(
                 out
             };
             Ok(Some(Due {
-                calls: calls(&cfg.property_id, &ari),
+                calls: calls(cfg.adapter(), &cfg.property_id, &ari),
                 cursor,
                 answers: state.full_requested_at.filter(|_| full),
                 full,
@@ -337,7 +337,7 @@ pub async fn due(
 
 /// The calls that send `ari`: an availability call and a restrictions call, each only
 /// when it has something to say.
-pub(crate) fn calls(property: &str, ari: &Ari) -> Vec<Call> {
+pub(crate) fn calls(adapter: &dyn Adapter, property: &str, ari: &Ari) -> Vec<Call> {
     let rooms: Vec<_> = ari
         .rooms
         .iter()
@@ -350,10 +350,10 @@ pub(crate) fn calls(property: &str, ari: &Ari) -> Vec<Call> {
         .collect();
     let mut out = Vec::new();
     if !rooms.is_empty() {
-        out.push(channex::availability(property, &rooms));
+        out.push(adapter.availability(property, &rooms));
     }
     if !plans.is_empty() {
-        out.push(channex::restrictions(property, &plans));
+        out.push(adapter.restrictions(property, &plans));
     }
     out
 }

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::channel::{Call, Remote, channex};
+use crate::channel::{Call, Remote};
 use crate::config::channel::ChannelConfig;
 use crate::domain::said::Value;
 use crate::domain::scopes::Scope;
@@ -28,13 +28,16 @@ pub fn send(
     let sent = match (call.method, &call.body) {
         (_, Some(b)) => agent
             .post(&url)
-            .header(channex::KEY_HEADER, &key)
+            .header(cfg.adapter().key_header(), &key)
             .send_json(b),
         ("POST", None) => agent
             .post(&url)
-            .header(channex::KEY_HEADER, &key)
+            .header(cfg.adapter().key_header(), &key)
             .send_empty(),
-        _ => agent.get(&url).header(channex::KEY_HEADER, &key).call(),
+        _ => agent
+            .get(&url)
+            .header(cfg.adapter().key_header(), &key)
+            .call(),
     };
     let mut resp = sent.map_err(|e| format!("{} cannot be reached: {e}", cfg.url))?;
     let status = resp.status().as_u16();
@@ -78,15 +81,15 @@ async fn remote_lists(
             .build()
             .new_agent();
         let list = |call: Call| match send(&agent, &cfg, &call)? {
-            (200, body) => channex::options(&body, &cfg.property_id),
-            (status, body) => Err(match channex::pushed(status, &body) {
+            (200, body) => cfg.adapter().options(&body, &cfg.property_id),
+            (status, body) => Err(match cfg.adapter().pushed(status, &body) {
                 crate::channel::Pushed::Refused(why) | crate::channel::Pushed::Retry(why) => why,
                 _ => format!("the channel manager answered {status}"),
             }),
         };
         (
-            list(channex::room_type_options(&cfg.property_id)),
-            list(channex::rate_plan_options(&cfg.property_id)),
+            list(cfg.adapter().room_type_options(&cfg.property_id)),
+            list(cfg.adapter().rate_plan_options(&cfg.property_id)),
         )
     };
     tokio::task::spawn_blocking(read)

@@ -101,7 +101,7 @@ pub async fn rooms_due(
     cfg: crate::config::channel::ChannelConfig,
     room_types: Vec<String>,
 ) -> AppResult<Vec<Call>> {
-    let property = cfg.property_id.clone();
+    let (property, adapter) = (cfg.property_id.clone(), cfg.adapter());
     let (mut ari, _, _) = horizon(svc, cfg.clone()).await?;
     let map = svc.db().read(move |c| Mapping::of(c, &cfg)).await?;
     let wanted: Vec<&String> = room_types
@@ -110,7 +110,7 @@ pub async fn rooms_due(
         .collect();
     ari.rooms.retain(|(remote, _)| wanted.contains(&remote));
     ari.plans.clear();
-    Ok(calls(&property, &ari))
+    Ok(calls(adapter, &property, &ari))
 }
 
 /// Records the booking feed read to its end, or (`why`) what stopped it or what a held
