@@ -56,7 +56,8 @@ pub struct ChannelHealth {
     pub differences: Option<i64>,
     /// The first of those differences, in words.
     pub first_differences: Option<String>,
-    /// Reservations taken from a booking site with no room free, still to be resolved.
+    /// Reservations taken from a booking site with no room free, still short of a room on
+    /// some night (one that fits now, after a booking was moved or cancelled, drops out).
     pub overbooked: Vec<OverbookedReservation>,
 }
 

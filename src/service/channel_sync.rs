@@ -140,7 +140,7 @@ pub async fn health(
                 (Some(_), Some(cursor)) => store::channel::waiting(c, cursor)?,
                 (Some(_), None) => store::channel::waiting(c, 0)?,
             };
-            let overbooked = store::channel::overbooked(c)?;
+            let overbooked = still_overbooked(c)?;
             let (checked_at, differences, first_differences) = match s.checked {
                 Some((at, n, words)) => (Some(at), Some(n), Some(words).filter(|w| !w.is_empty())),
                 None => (None, None, None),
@@ -184,5 +184,26 @@ pub async fn overbooked(
     p: &crate::model::Principal,
 ) -> AppResult<Vec<crate::model::OverbookedReservation>> {
     p.require(crate::domain::scopes::Scope::ReservationsRead)?;
-    svc.db().read(store::channel::overbooked).await
+    svc.db().read(still_overbooked).await
+}
+
+/// The reservations flagged overbooked when taken whose room type is still short of a
+/// room on some night of their stay (one that fits now, because a booking was moved or
+/// cancelled, is left out).
+fn still_overbooked(
+    c: &rusqlite::Connection,
+) -> AppResult<Vec<crate::model::OverbookedReservation>> {
+    let mut out = Vec::new();
+    for o in store::channel::overbooked(c)? {
+        let Some(r) = store::reservations::get(c, &o.id)? else {
+            continue;
+        };
+        let Ok(stay) = crate::domain::stay::StayDates::new(r.arrival.0, r.departure.0) else {
+            continue;
+        };
+        if !crate::service::reservations::full_for(c, &r, &stay)?.is_empty() {
+            out.push(o);
+        }
+    }
+    Ok(out)
 }

@@ -226,7 +226,11 @@ fn check_inventory(tx: &Tx, r: &Reservation, rt: &RoomType, stay: &StayDates) ->
 
 /// The nights of `stay` on which `r`'s room type has no room left for it (the other
 /// stays that hold a room counted, `r` itself not).
-pub(crate) fn full_for(tx: &Tx, r: &Reservation, stay: &StayDates) -> AppResult<Vec<NaiveDate>> {
+pub(crate) fn full_for(
+    tx: &rusqlite::Connection,
+    r: &Reservation,
+    stay: &StayDates,
+) -> AppResult<Vec<NaiveDate>> {
     let (total, out_of_order) = store::rooms::count_of_type(tx, &r.room_type_id)?;
     let capacity = (total - out_of_order).max(0) as u32;
     let booked = store::reservations::stays_of_type(tx, &r.room_type_id, stay, Some(&r.id))?;

@@ -142,6 +142,9 @@ async fn bookings_come_in_once_and_change_cancel_and_overbook_in_place() {
     acked(&sim, &cancelled).await;
     let gone = with_code(&app, "4712").await;
     assert_eq!(gone[0]["status"], "cancelled");
+    // Its room now holds the overbooked one: nothing is overbooked any more.
+    let health = app.get("/v1/channel/health").await.expect(200).body;
+    assert_eq!(health["overbooked"], json!([]), "{health}");
 
     // A room type the mapping does not know: held, unacknowledged, said in words.
     let unmapped = sim.book(revision("bk-4", "new", "4714", 20, 21, "ch-other"));
