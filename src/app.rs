@@ -82,6 +82,8 @@ pub struct App {
     hub: Option<crate::config::hub::HubConfig>,
     /// The channel manager this server keeps in step (`[channel]`).
     channel: Option<crate::config::channel::ChannelConfig>,
+    /// The relay guests' messages go through (`[mail]`).
+    mail: Option<crate::config::mail::MailConfig>,
     /// The first-run page's gate (open with a code while the installation is new).
     welcome: Arc<crate::service::welcome::Welcome>,
 }
@@ -177,6 +179,7 @@ impl App {
             backup: backup_plan(loaded).map_err(AppError::internal)?,
             hub: loaded.config.hub.clone().filter(|h| h.push),
             channel: loaded.config.channel.clone(),
+            mail: loaded.config.mail.clone(),
             welcome,
         })
     }
@@ -282,12 +285,16 @@ impl App {
         if let Some((_, plan)) = backup {
             handlers.push(Arc::new(crate::jobs::backup::BackupHandler::new(plan)));
         }
+        if let Some(mail) = self.mail.clone() {
+            handlers.push(Arc::new(crate::jobs::mail::MailHandler::new(mail)));
+        }
         let queue = Queue::start(self.db.clone(), handlers, self.workers).await?;
         let acceptor = TcpAcceptor::from_tokio(self.listener).map_err(AppError::internal)?;
         tracing::info!(addr = %self.addr, "innkeep is listening");
         let app = crate::api::app(crate::api::AppParts {
             services: crate::service::Services::new(self.db.clone(), compliance.clone())
-                .with_channel(self.channel.clone()),
+                .with_channel(self.channel.clone())
+                .with_mail(self.mail.as_ref()),
             instance: self.instance,
             auth: self.auth.clone(),
             destinations: self.destinations,

@@ -24,6 +24,7 @@ mod fiscal_it;
 pub use fiscal_it::rate_of as fiscal_rate;
 pub mod channel;
 pub mod hub;
+pub mod mail;
 pub mod own;
 
 pub use compliance::{
@@ -71,6 +72,8 @@ pub struct Config {
     pub hub: Option<hub::HubConfig>,
     /// The channel manager (absent: none).
     pub channel: Option<channel::ChannelConfig>,
+    /// The SMTP relay for guests' messages (absent: innkeep sends none).
+    pub mail: Option<mail::MailConfig>,
 }
 
 /// `[limits]`: the token bucket every API client gets unless it has its own
@@ -337,6 +340,9 @@ pub fn load(
     config.backup.check().map_err(ConfigError)?;
     if let Some(channel) = &config.channel {
         channel.check().map_err(ConfigError)?;
+    }
+    if let Some(mail) = &config.mail {
+        mail.check().map_err(ConfigError)?;
     }
     if let Some(hub) = &config.hub {
         hub.check().map_err(ConfigError)?;

@@ -29,6 +29,7 @@ pub mod error;
 pub mod i18n;
 pub mod ids;
 pub mod jobs;
+pub mod mail;
 pub mod memory;
 pub mod model;
 pub mod outbound;

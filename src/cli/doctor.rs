@@ -67,6 +67,18 @@ pub fn run(l: &Loaded, json: bool) -> Result<(), String> {
         })?;
         checks.extend(judge(l, &facts, Utc::now()));
     }
+    if let Some(mail) = &l.config.mail {
+        checks.push(match crate::mail::check(mail) {
+            Ok(()) => ok(
+                "mail",
+                format!("The mail relay {}:{} answers.", mail.host, mail.port),
+            ),
+            Err(why) => attention(
+                "mail",
+                format!("{why}: guests' messages wait in the outbox until it answers."),
+            ),
+        });
+    }
     let needing = checks.iter().filter(|c| !c.ok).count();
     if json {
         println!(

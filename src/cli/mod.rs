@@ -14,6 +14,7 @@ mod doctor_einvoice;
 mod doctor_files;
 mod export;
 mod import;
+mod mail_cmd;
 mod numbering_cmd;
 mod numbering_hub;
 mod owner;
@@ -30,6 +31,7 @@ mod setup_seller;
 pub use admin::{ClientsCommand, DevicesCommand, KeysCommand, UsersCommand};
 pub use channel_cmd::ChannelCommand;
 pub use compliance::{ComplianceCommand, SubmissionsCommand};
+pub use mail_cmd::MailCommand;
 pub use numbering_cmd::NumberingCommand;
 pub use privacy::GuestsCommand;
 pub use queue::{JobsCommand, WebhooksCommand};
@@ -163,6 +165,12 @@ pub enum Command {
         /// What to do.
         #[command(subcommand)]
         command: ChannelCommand,
+    },
+    /// Guests' e-mail: send a test message through the `[mail]` relay.
+    Mail {
+        /// What to do.
+        #[command(subcommand)]
+        command: MailCommand,
     },
     /// Invoice numbering: where each series stands, and confirming it after a restore.
     Numbering {
@@ -327,6 +335,7 @@ pub fn run(cli: Cli) -> ExitCode {
             backup::restore(&l, file, key.as_ref(), database.as_deref())
         }),
         Command::Channel { command } => load(&cli).and_then(|l| channel_cmd::channel(&l, command)),
+        Command::Mail { command } => load(&cli).and_then(|l| mail_cmd::mail(&l, command)),
         Command::Numbering { command } => {
             load(&cli).and_then(|l| numbering_cmd::numbering(&l, command))
         }

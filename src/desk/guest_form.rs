@@ -26,6 +26,7 @@ pub const FIELDS: &[(&str, &str, &str, Option<&str>)] = &[
     ),
     ("email", "email", "field-email", Some("email")),
     ("phone", "phone", "field-phone", Some("tel")),
+    ("language", "language", "field-language", None),
     ("birth_date", "birth_date", "field-birth-date", Some("bday")),
     ("gender", "gender", "field-gender", None),
     ("nationality", "nationality", "field-nationality", None),
@@ -314,6 +315,17 @@ pub fn fields(
                         "gender-none",
                         "gender",
                         Gender::ALL.iter().map(|g| g.as_str()),
+                    ),
+                ),
+                "language" => (
+                    "select",
+                    choices(
+                        t,
+                        "language-none",
+                        "language",
+                        crate::domain::enums::Language::ALL
+                            .iter()
+                            .map(|l| l.as_str()),
                     ),
                 ),
                 "notes" => ("textarea", Vec::new()),

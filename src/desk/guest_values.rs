@@ -25,6 +25,7 @@ pub fn values_of(g: &Guest, prefix: &str) -> HashMap<String, String> {
         ("phone", line(g.phone.clone())),
         ("birth_date", line(g.birth_date.map(|d| d.to_string()))),
         ("gender", line(g.gender.map(|x| x.as_str().to_string()))),
+        ("language", line(g.language.map(|x| x.as_str().to_string()))),
         ("nationality", line(g.nationality.clone())),
         ("tax_code", line(g.tax_code.clone())),
         (
@@ -147,6 +148,7 @@ pub fn body_of(f: &HashMap<String, String>, prefix: &str, only: Option<&[&str]>)
         "phone",
         "birth_date",
         "gender",
+        "language",
         "nationality",
         "tax_code",
         "notes",

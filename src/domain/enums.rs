@@ -188,6 +188,8 @@ string_enum! {
         Backup = "backup",
         /// Sends an e-invoice or a payment report through the intermediary.
         EInvoice = "einvoice",
+        /// Sends one guest message through the mail relay.
+        Mail = "mail",
     }
 }
 
@@ -307,4 +309,9 @@ string_enum! {
 string_enum! {
     /// Who takes a channel booking's money: the booking site, or the hotel at the desk.
     pub enum ChannelPayment { Ota = "ota", Hotel = "hotel" }
+}
+
+string_enum! {
+    /// A language innkeep speaks to a guest in (its catalogues): what it sends them is in it.
+    pub enum Language { En = "en", It = "it", Hr = "hr" }
 }

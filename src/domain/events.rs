@@ -52,6 +52,11 @@ string_enum! {
         /// Prices or restrictions of a plan's calendar changed (`data`: the plan, the range,
         /// the weekdays and the fields set).
         RatesChanged = "rates.changed",
+        /// The mail relay took a message to a guest (`data`: the message, without its body).
+        MessageSent = "message.sent",
+        /// A message to a guest could not be sent: refused for good, or given up after its
+        /// retries (`data`: the message and why).
+        MessageFailed = "message.failed",
     }
 }
 

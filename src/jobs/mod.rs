@@ -23,6 +23,7 @@ pub mod destination;
 pub mod einvoice;
 pub mod fiscal;
 pub mod hub;
+pub mod mail;
 pub mod registration;
 pub mod webhook;
 

@@ -109,6 +109,9 @@ pub struct Guest {
     /// Italian codice fiscale, upper-case (Italy: what an invoice or receipt names a
     /// private buyer by).
     pub tax_code: Option<String>,
+    /// The language everything sent to the guest is in (`en`, `it`, `hr`); null: the
+    /// property's (Italian in Italy, Croatian in Croatia, else English).
+    pub language: Option<crate::domain::enums::Language>,
     /// Free-text notes for staff.
     pub notes: Option<String>,
     /// Incremented by every change; served as the ETag.
@@ -147,6 +150,8 @@ input_object! {
         /// Italian codice fiscale (16 characters; spaces and case as typed are accepted;
         /// `422 invalid_codice_fiscale` when its shape or check character is wrong).
         pub tax_code: Option<CodiceFiscale>,
+        /// The language to write to the guest in: `en`, `it` or `hr`.
+        pub language: Option<crate::domain::enums::Language>,
         /// Notes for staff.
         pub notes: Option<Text<4000>>,
     }
@@ -181,6 +186,8 @@ input_object! {
         pub tourist: MaybeUndefined<Tourist>,
         /// Italian codice fiscale; null clears it.
         pub tax_code: MaybeUndefined<CodiceFiscale>,
+        /// The language to write to the guest in: `en`, `it` or `hr`.
+        pub language: MaybeUndefined<crate::domain::enums::Language>,
         /// Notes for staff.
         pub notes: MaybeUndefined<Text<4000>>,
     }

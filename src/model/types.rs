@@ -14,7 +14,7 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 use crate::domain::enums::{
     ActorKind, BuyerKind, ChannelPayment, DeliveryOutcome, DeviceCodeStatus, DocumentType,
     EInvoiceStatus, FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind,
-    JobStatus, LineKind, PaymentKind, PaymentMethod, RowStatus, Source, SubmissionKind,
+    JobStatus, Language, LineKind, PaymentKind, PaymentMethod, RowStatus, Source, SubmissionKind,
     SubmissionStatus,
 };
 use crate::domain::extras::ExtraUnit;
@@ -169,6 +169,7 @@ macro_rules! enum_glue {
 enum_glue!(
     BuyerKind,
     ChannelPayment,
+    Language,
     Gender,
     DocumentType,
     HousekeepingStatus,

@@ -12,6 +12,8 @@ pub struct Services {
     db: Db,
     compliance: Compliance,
     channel: Option<std::sync::Arc<crate::config::channel::ChannelConfig>>,
+    /// The domain of `[mail] from`, when guests' messages are on.
+    mail_domain: Option<std::sync::Arc<str>>,
 }
 
 impl Services {
@@ -21,6 +23,7 @@ impl Services {
             db,
             compliance,
             channel: None,
+            mail_domain: None,
         }
     }
 
@@ -37,6 +40,21 @@ impl Services {
     ) -> Services {
         self.channel = channel.map(std::sync::Arc::new);
         self
+    }
+
+    /// The same context, making guests' messages through the relay of `mail`.
+    pub fn with_mail(mut self, mail: Option<&crate::config::mail::MailConfig>) -> Services {
+        self.mail_domain = mail.map(|m| {
+            let address = m.from.rsplit('<').next().unwrap_or(&m.from);
+            let domain = address.rsplit('@').next().unwrap_or("innkeep");
+            std::sync::Arc::from(domain.trim_end_matches('>').trim())
+        });
+        self
+    }
+
+    /// The sender's domain when guests' messages are on (the `Message-ID`s' right side).
+    pub fn mail_domain(&self) -> Option<std::sync::Arc<str>> {
+        self.mail_domain.clone()
     }
 
     /// The channel manager configured, if any.

@@ -48,6 +48,7 @@ pub(crate) fn create_in(tx: &Tx, actor: &Actor, input: GuestCreate) -> AppResult
         address: input.address,
         tourist: input.tourist,
         tax_code: input.tax_code.map(|c| c.0),
+        language: input.language,
         notes: input.notes.map(Into::into),
         version: 1,
         created_at: now.clone(),
@@ -113,6 +114,7 @@ pub(crate) fn update_in(
     set_optional(&mut g.address, input.address);
     set_optional(&mut g.tourist, input.tourist);
     set_optional(&mut g.tax_code, input.tax_code);
+    set_optional(&mut g.language, input.language);
     set_optional(&mut g.notes, input.notes);
     check_dates(tx, &g, &mut errs)?;
     fail_on(errs)?;

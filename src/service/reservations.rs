@@ -266,7 +266,19 @@ pub async fn create(
 ) -> AppResult<Reservation> {
     p.require(Scope::ReservationsWrite)?;
     let actor = p.actor.clone();
-    svc.db().write(move |tx| create_in(tx, &actor, input)).await
+    let mail = svc.mail_domain();
+    svc.db()
+        .write(move |tx| {
+            let r = create_in(tx, &actor, input)?;
+            crate::service::messages::about(
+                tx,
+                mail.as_deref(),
+                crate::service::messages::Kind::Confirmation,
+                &r,
+            )?;
+            Ok(r)
+        })
+        .await
 }
 
 /// [`create`] inside the caller's transaction (also for an import's many reservations,

@@ -38,6 +38,7 @@ fn map(row: &Row) -> rusqlite::Result<Guest> {
         address: r.nested("address")?,
         tourist: r.nested("tourist")?,
         tax_code: r.get("tax_code")?,
+        language: r.get("language")?,
         notes: r.get("notes")?,
         version: r.get("version")?,
         created_at: r.get("created_at")?,
@@ -82,6 +83,7 @@ fn write(tx: &Tx, sql: &str, g: &Guest) -> AppResult<()> {
         ":address": nested_text(&g.address),
         ":tourist": nested_text(&g.tourist),
         ":tax_code": &g.tax_code,
+        ":language": g.language,
         ":notes": &g.notes,
         ":name_key": name_key(g),
         ":sort_key": sort_key(g),
@@ -97,10 +99,10 @@ pub fn insert(tx: &Tx, g: &Guest) -> AppResult<()> {
     write(
         tx,
         "INSERT INTO guests (id, first_name, last_name, email, email_key, phone, phone_key, birth_date,
-             gender, nationality, birth_place, document, address, tourist, tax_code, notes, name_key, sort_key,
+             gender, nationality, birth_place, document, address, tourist, tax_code, language, notes, name_key, sort_key,
              version, created_at, updated_at)
          VALUES (:id, :first_name, :last_name, :email, :email_key, :phone, :phone_key, :birth_date,
-             :gender, :nationality, :birth_place, :document, :address, :tourist, :tax_code, :notes, :name_key,
+             :gender, :nationality, :birth_place, :document, :address, :tourist, :tax_code, :language, :notes, :name_key,
              :sort_key, :version, :created_at, :updated_at)",
         g,
     )
@@ -117,7 +119,7 @@ pub fn update(tx: &Tx, old: &Guest, g: &Guest) -> AppResult<()> {
              email_key = :email_key, phone = :phone, phone_key = :phone_key,
              birth_date = :birth_date, gender = :gender,
              nationality = :nationality, birth_place = :birth_place, document = :document,
-             address = :address, tourist = :tourist, tax_code = :tax_code, notes = :notes, name_key = :name_key, sort_key = :sort_key,
+             address = :address, tourist = :tourist, tax_code = :tax_code, language = :language, notes = :notes, name_key = :name_key, sort_key = :sort_key,
              version = :version, updated_at = :updated_at, created_at = :created_at
          WHERE id = :id",
         g,

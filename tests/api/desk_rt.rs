@@ -91,7 +91,9 @@ async fn check_out_asks_invoice_or_receipt_and_the_day_is_closed_from_the_centre
         "form[action='/admin/compliance/cash-register/close'] button",
     ))
     .await;
-    let main = c.wait_for(Locator::Css("main")).await.text().await.unwrap();
+    let main = c
+        .main_text_with("Il registratore telematico ha chiuso la giornata")
+        .await;
     assert!(
         main.contains("Il registratore telematico ha chiuso la giornata"),
         "{main}"

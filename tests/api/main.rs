@@ -84,6 +84,7 @@ mod invoices;
 mod layers;
 mod lifecycle;
 mod limits;
+mod mail;
 mod oauth;
 mod oauth_device;
 mod oauth_tokens;

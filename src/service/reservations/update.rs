@@ -67,6 +67,7 @@ pub async fn update(
     let db = svc.db();
     let actor = p.actor.clone();
     let c = svc.compliance().clone();
+    let mail = svc.mail_domain();
     db.write(move |tx| {
         let old = store::reservations::get(tx, &id)?
             .ok_or_else(|| AppError::not_found("reservation", &id))?;
@@ -204,6 +205,14 @@ pub async fn update(
         {
             super::nights::charge_fee(tx, &actor, &r, today)?;
             crate::service::deposits::on_cancel(tx, &actor, &c, &mut r)?;
+        }
+        if old.status != Status::Cancelled && r.status == Status::Cancelled {
+            crate::service::messages::about(
+                tx,
+                mail.as_deref(),
+                crate::service::messages::Kind::Cancellation,
+                &r,
+            )?;
         }
         if let (true, Some(why)) = (overridden, &why) {
             super::nights::record_override(tx, &actor, &r, why)?;

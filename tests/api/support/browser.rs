@@ -101,6 +101,25 @@ impl Chrome {
         self.client.wait().for_element(at).await.unwrap()
     }
 
+    /// The text of `main` once it contains `want` (at most 10 s; the last text read
+    /// otherwise), read again while the page a click left goes away (an element found on it
+    /// turns stale).
+    pub async fn main_text_with(&self, want: &str) -> String {
+        let mut text = String::new();
+        for _ in 0..100 {
+            if let Ok(m) = self.client.find(Locator::Css("main")).await
+                && let Ok(t) = m.text().await
+            {
+                text = t;
+                if text.contains(want) {
+                    break;
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        text
+    }
+
     /// Saves a screenshot to `target/screenshots/NAME.png` (to look at; CI keeps them).
     pub async fn screenshot(&self, name: &str) {
         let png = self.client.screenshot().await.unwrap();

@@ -26,6 +26,7 @@ pub mod rt_sim;
 pub mod sdi;
 pub mod sdi_sim;
 pub mod sim_server;
+pub mod smtp;
 pub mod stay;
 pub mod webhooks;
 

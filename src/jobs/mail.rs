@@ -1,0 +1,65 @@
+//! Sending guests' messages from the queue: one `mail` job per message
+//! (`service::outbox` keeps its state); the SMTP conversation runs on the blocking pool.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use super::{Handler, blocking};
+use crate::config::mail::MailConfig;
+use crate::db::Db;
+use crate::domain::enums::JobKind;
+use crate::mail::Sent;
+use crate::service::outbox;
+use crate::store::jobs::Job;
+
+/// The mail handler.
+pub struct MailHandler {
+    cfg: Arc<MailConfig>,
+}
+
+impl MailHandler {
+    /// A handler sending through the relay of `cfg`.
+    pub fn new(cfg: MailConfig) -> MailHandler {
+        MailHandler { cfg: Arc::new(cfg) }
+    }
+
+    async fn send(&self, db: &Db, job: &Job) -> crate::error::AppResult<()> {
+        let Some(m) = outbox::start(db, job.subject_id.clone()).await? else {
+            return db
+                .write({
+                    let id = job.id;
+                    move |tx| crate::store::jobs::finish(tx, id)
+                })
+                .await;
+        };
+        let cfg = self.cfg.clone();
+        let out = crate::mail::Outgoing {
+            to: m.recipient.clone(),
+            subject: m.subject.clone(),
+            text: m.body_text.clone(),
+            html: m.body_html.clone(),
+            message_id: m.message_id.clone(),
+        };
+        let sent = blocking(move || match crate::mail::transport(&cfg) {
+            Ok(t) => crate::mail::send(&t, &cfg, &out),
+            Err(why) => Sent::Deferred(why),
+        })
+        .await?;
+        outbox::finish(db, job.id, m, sent).await
+    }
+}
+
+impl Handler for MailHandler {
+    fn kind(&self) -> &'static str {
+        JobKind::Mail.as_str()
+    }
+
+    fn run<'a>(&'a self, db: &'a Db, job: Job) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>> {
+        Box::pin(async move {
+            if let Err(e) = self.send(db, &job).await {
+                tracing::error!(error = %e, message = %job.subject_id, "recording a message's sending failed; it will run again");
+            }
+        })
+    }
+}

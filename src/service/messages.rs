@@ -1,0 +1,228 @@
+//! Guests' messages, made in the transaction of the change that causes them: a booking
+//! made at the desk or through the API is confirmed, a cancellation is confirmed. Each is
+//! rendered in the guest's language (their `language`, else the property's) from the
+//! catalogues and the `mail/` templates, stored in the outbox with a `Message-ID` derived
+//! from the change (the reservation, its version and the kind), and a `mail` job sends it.
+//! So a change committed always has its message, and a message never exists without its
+//! change. Nothing is made when `[mail]` is not configured or the guest has no e-mail; a
+//! booking site's booking is confirmed by the site itself.
+
+use askama::Template;
+
+use crate::db::Tx;
+use crate::domain::enums::{JobKind, Language};
+use crate::domain::policy::FeeKind;
+use crate::error::{AppError, AppResult};
+use crate::i18n::{Arg, Lang, T};
+use crate::model::Reservation;
+use crate::store;
+
+/// What a message says, before it is written out.
+pub(crate) struct Mail {
+    lang: &'static str,
+    subject: String,
+    greeting: String,
+    intro: String,
+    facts: Vec<(String, String)>,
+    closing: String,
+    hotel: String,
+    address: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "mail/message.html")]
+struct Html<'a> {
+    m: &'a Mail,
+}
+
+#[derive(Template)]
+#[template(path = "mail/message.txt")]
+struct Text<'a> {
+    m: &'a Mail,
+}
+
+/// The kinds of message innkeep sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A booking made.
+    Confirmation,
+    /// A booking cancelled.
+    Cancellation,
+}
+
+impl Kind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Kind::Confirmation => "confirmation",
+            Kind::Cancellation => "cancellation",
+        }
+    }
+}
+
+/// The language to write to a guest in: theirs, else the property's country's.
+fn language(guest: Option<Language>, country: Option<&str>) -> Lang {
+    let tag = match (guest, country) {
+        (Some(l), _) => l.as_str(),
+        (None, Some("IT")) => "it",
+        (None, Some("HR")) => "hr",
+        _ => "en",
+    };
+    Lang::parse(tag).unwrap_or(Lang::En)
+}
+
+/// The cancellation terms of `r`'s plan, in words.
+fn cancellation(t: &T, tx: &Tx, r: &Reservation) -> AppResult<Option<String>> {
+    let Some(plan) = r.rate_plan_id.as_deref() else {
+        return Ok(None);
+    };
+    let Some(plan) = store::rate_plans::get(tx, plan)? else {
+        return Ok(None);
+    };
+    let c = &plan.cancellation;
+    let fee = match c.fee {
+        FeeKind::Percent => t.with(
+            "mail-fee-percent",
+            &[(
+                "percent",
+                Arg::Num(c.percent.as_ref().map_or(0, |p| p.0) / 100),
+            )],
+        ),
+        other => t.t(&format!("mail-fee-{}", other.as_str())),
+    };
+    Ok(Some(match &c.free_until_days {
+        Some(days) => {
+            let until = r.arrival.0 - chrono::Days::new(days.0 as u64);
+            t.with(
+                "mail-free-until",
+                &[("date", Arg::Text(t.date(until))), ("fee", Arg::Text(fee))],
+            )
+        }
+        None => t.with("mail-never-free", &[("fee", Arg::Text(fee))]),
+    }))
+}
+
+/// Makes, stores and queues message `kind` about `r` when mail is on (`domain`: the
+/// sender's domain, for the `Message-ID`) and its guest has an address.
+pub(crate) fn about(tx: &Tx, domain: Option<&str>, kind: Kind, r: &Reservation) -> AppResult<()> {
+    let Some(domain) = domain else {
+        return Ok(());
+    };
+    let Some(guest) = store::guests::get(tx, &r.primary_guest_id)? else {
+        return Ok(());
+    };
+    let Some(to) = guest.email.clone() else {
+        return Ok(());
+    };
+    let settings = store::settings::get(tx)?;
+    let t = T::new(language(guest.language, settings.country.as_deref()));
+    let room_type = store::room_types::get(tx, &r.room_type_id)?
+        .map(|rt| rt.name)
+        .unwrap_or_default();
+    let stay = t.with(
+        "stay-dates",
+        &[
+            ("arrival", Arg::Text(t.date(r.arrival.0))),
+            ("departure", Arg::Text(t.date(r.departure.0))),
+            ("nights", Arg::Text(t.n("nights", r.night_count))),
+        ],
+    );
+    let hotel = settings.name.clone();
+    let code = Arg::Text(r.code.clone());
+    let mut facts = vec![
+        (t.t("mail-fact-code"), r.code.clone()),
+        (t.t("mail-fact-stay"), stay),
+        (t.t("mail-fact-room"), room_type),
+    ];
+    if let Some(plan) = r
+        .rate_plan_id
+        .as_deref()
+        .and_then(|p| store::rate_plans::get(tx, p).ok().flatten())
+    {
+        facts.push((t.t("mail-fact-plan"), plan.name.in_language(t.lang().tag())));
+    }
+    facts.push((
+        t.t("mail-fact-guests"),
+        t.with(
+            "party",
+            &[
+                ("adults", Arg::Num(r.adults)),
+                ("children", Arg::Num(r.children)),
+            ],
+        ),
+    ));
+    let total: i64 = r.nights.iter().map(|n| n.price).sum();
+    let (subject, intro, closing) = match kind {
+        Kind::Confirmation => {
+            facts.push((t.t("mail-fact-total"), t.money(total, &r.currency)));
+            if let Some(terms) = cancellation(&t, tx, r)? {
+                facts.push((t.t("mail-fact-cancellation"), terms));
+            }
+            (
+                t.with(
+                    "mail-confirmation-subject",
+                    &[("hotel", Arg::Text(hotel.clone())), ("code", code)],
+                ),
+                t.t("mail-confirmation-intro"),
+                t.t("mail-confirmation-closing"),
+            )
+        }
+        Kind::Cancellation => (
+            t.with(
+                "mail-cancellation-subject",
+                &[("hotel", Arg::Text(hotel.clone())), ("code", code)],
+            ),
+            t.t("mail-cancellation-intro"),
+            t.t("mail-cancellation-closing"),
+        ),
+    };
+    let address = settings.seller.as_ref().map(|s| {
+        let a = &s.address;
+        [
+            a.line1.as_ref().map(|l| l.0.clone()),
+            a.postal_code.as_ref().map(|p| p.0.clone()),
+            a.city.as_ref().map(|c| c.0.clone()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ")
+    });
+    let mail = Mail {
+        lang: t.lang().tag(),
+        subject,
+        greeting: t.with(
+            "mail-greeting",
+            &[("name", Arg::Text(guest.first_name.clone()))],
+        ),
+        intro,
+        facts,
+        closing,
+        hotel,
+        address: address.filter(|a| !a.is_empty()),
+    };
+    let html = Html { m: &mail }.render().map_err(AppError::internal)?;
+    let text = Text { m: &mail }.render().map_err(AppError::internal)?;
+    let id = crate::ids::new("msg");
+    store::messages::insert(
+        tx,
+        &store::messages::Stored {
+            message_id: format!("<{}.v{}.{}@{domain}>", r.id, r.version, kind.as_str()),
+            id: id.clone(),
+            kind: kind.as_str().into(),
+            reservation_id: Some(r.id.clone()),
+            guest_id: Some(guest.id.clone()),
+            recipient: to,
+            language: mail.lang.into(),
+            subject: mail.subject.clone(),
+            body_text: text,
+            body_html: html,
+            status: "queued".into(),
+            attempts: 0,
+            last_error: None,
+            created_at: String::new(),
+            sent_at: None,
+        },
+    )?;
+    store::jobs::enqueue(tx, JobKind::Mail, &id, "", &tx.now_text())?;
+    Ok(())
+}

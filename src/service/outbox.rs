@@ -1,0 +1,84 @@
+//! The outbox's sending side, for the queue's `mail` jobs: a message is marked `sending`
+//! (and the attempt counted) in a commit before it leaves, then what the relay said is
+//! recorded with its event: `sent` (`message.sent`), `deferred` and tried again on a
+//! widening schedule (a minute, then up to a day apart; given up after about two days as
+//! `failed`, `message.failed`), or `bounced` (refused for good, `message.failed`). A run
+//! that finds its message still `sending` knows a previous process died with it in flight:
+//! it sends it again with the same `Message-ID`, by which a mail system recognises the
+//! second copy.
+
+use crate::db::Db;
+use crate::domain::events::EventType;
+use crate::error::AppResult;
+use crate::mail::Sent;
+use crate::model::Actor;
+use crate::store::{self, messages::Stored};
+
+/// The waits between tries, in seconds.
+const SCHEDULE: [i64; 8] = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600];
+
+/// Message `id` marked `sending`, when it is still to send (none when it was sent, bounced
+/// or given up, or is gone).
+pub async fn start(db: &Db, id: String) -> AppResult<Option<Stored>> {
+    db.write(move |tx| {
+        let Some(m) = store::messages::get(tx, &id)? else {
+            return Ok(None);
+        };
+        if ["sent", "bounced", "failed"].contains(&m.status.as_str()) {
+            return Ok(None);
+        }
+        if m.status == "sending" {
+            tracing::warn!(message = %m.id, "a message was in flight when innkeep stopped: sending it again with its Message-ID");
+        }
+        store::messages::set_status(tx, &id, "sending", None, None)?;
+        Ok(Some(m))
+    })
+    .await
+}
+
+fn event(
+    tx: &crate::db::Tx,
+    kind: EventType,
+    m: &Stored,
+    status: &str,
+    why: Option<&str>,
+) -> AppResult<()> {
+    let data = serde_json::json!({
+        "id": m.id, "kind": m.kind, "reservation_id": m.reservation_id, "guest_id": m.guest_id,
+        "recipient": m.recipient, "language": m.language, "subject": m.subject,
+        "message_id": m.message_id, "status": status, "attempts": m.attempts + 1, "error": why,
+    });
+    store::events::record(tx, &Actor::queue(), kind, &m.id, &data)?;
+    Ok(())
+}
+
+/// Records what the relay said about `m`, sent by job `job`.
+pub async fn finish(db: &Db, job: i64, m: Stored, sent: Sent) -> AppResult<()> {
+    db.write(move |tx| match &sent {
+        Sent::Sent(answer) => {
+            store::messages::set_status(tx, &m.id, "sent", None, Some(answer))?;
+            event(tx, EventType::MessageSent, &m, "sent", None)?;
+            store::jobs::finish(tx, job)
+        }
+        Sent::Bounced(why) => {
+            store::messages::set_status(tx, &m.id, "bounced", Some(why), None)?;
+            event(tx, EventType::MessageFailed, &m, "bounced", Some(why))?;
+            store::jobs::fail(tx, job, why)
+        }
+        Sent::Deferred(why) => match SCHEDULE.get(m.attempts as usize) {
+            Some(wait) => {
+                store::messages::set_status(tx, &m.id, "deferred", Some(why), None)?;
+                let at = crate::clock::format_instant(
+                    tx.clock().now() + chrono::Duration::seconds(*wait),
+                );
+                store::jobs::retry_at(tx, job, &at, why)
+            }
+            None => {
+                store::messages::set_status(tx, &m.id, "failed", Some(why), None)?;
+                event(tx, EventType::MessageFailed, &m, "failed", Some(why))?;
+                store::jobs::fail(tx, job, why)
+            }
+        },
+    })
+    .await
+}

@@ -1,0 +1,123 @@
+//! The outbox (`messages`): guests' messages as rendered, with their sending state.
+
+use rusqlite::{Connection, OptionalExtension, Row};
+
+use crate::db::Tx;
+use crate::error::AppResult;
+
+/// A stored message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// `msg_…`
+    pub id: String,
+    /// `confirmation`, `cancellation`.
+    pub kind: String,
+    /// The reservation it is about.
+    pub reservation_id: Option<String>,
+    /// The guest it is to.
+    pub guest_id: Option<String>,
+    /// The address.
+    pub recipient: String,
+    /// The language it is written in.
+    pub language: String,
+    /// Subject line.
+    pub subject: String,
+    /// Plain-text body.
+    pub body_text: String,
+    /// HTML body.
+    pub body_html: String,
+    /// Its `Message-ID`, with angle brackets.
+    pub message_id: String,
+    /// `queued`, `sending`, `sent`, `deferred`, `bounced`, `failed`.
+    pub status: String,
+    /// Tries so far.
+    pub attempts: i64,
+    /// What the relay last said when it did not take it.
+    pub last_error: Option<String>,
+    /// When it was made.
+    pub created_at: String,
+    /// When the relay took it.
+    pub sent_at: Option<String>,
+}
+
+fn map(r: &Row) -> rusqlite::Result<Stored> {
+    Ok(Stored {
+        id: r.get("id")?,
+        kind: r.get("kind")?,
+        reservation_id: r.get("reservation_id")?,
+        guest_id: r.get("guest_id")?,
+        recipient: r.get("recipient")?,
+        language: r.get("language")?,
+        subject: r.get("subject")?,
+        body_text: r.get("body_text")?,
+        body_html: r.get("body_html")?,
+        message_id: r.get("message_id")?,
+        status: r.get("status")?,
+        attempts: r.get("attempts")?,
+        last_error: r.get("last_error")?,
+        created_at: r.get("created_at")?,
+        sent_at: r.get("sent_at")?,
+    })
+}
+
+/// Stores a new message, `queued`.
+pub fn insert(tx: &Tx, m: &Stored) -> AppResult<()> {
+    let now = tx.now_text();
+    tx.prepare_cached(
+        "INSERT INTO messages (id, kind, reservation_id, guest_id, recipient, language, subject,
+             body_text, body_html, message_id, status, attempts, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'queued', 0, ?11, ?11)",
+    )?
+    .execute(rusqlite::params![
+        m.id,
+        m.kind,
+        m.reservation_id,
+        m.guest_id,
+        m.recipient,
+        m.language,
+        m.subject,
+        m.body_text,
+        m.body_html,
+        m.message_id,
+        now
+    ])?;
+    Ok(())
+}
+
+/// One message.
+pub fn get(c: &Connection, id: &str) -> AppResult<Option<Stored>> {
+    Ok(c.prepare_cached("SELECT * FROM messages WHERE id = ?1")?
+        .query_row([id], map)
+        .optional()?)
+}
+
+/// A reservation's messages, oldest first.
+pub fn of_reservation(c: &Connection, reservation: &str) -> AppResult<Vec<Stored>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT * FROM messages WHERE reservation_id = ?1 ORDER BY created_at, id",
+    )?;
+    let rows = stmt.query_map([reservation], map)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Moves message `id` to `status`, counting an attempt when it is `sending`, keeping the
+/// relay's words.
+pub fn set_status(
+    tx: &Tx,
+    id: &str,
+    status: &str,
+    error: Option<&str>,
+    answer: Option<&str>,
+) -> AppResult<()> {
+    let now = tx.now_text();
+    tx.prepare_cached(
+        "UPDATE messages SET status = ?2, updated_at = ?3,
+             attempts = attempts + (?2 = 'sending'),
+             last_error = CASE WHEN ?2 = 'sent' THEN NULL ELSE COALESCE(?4, last_error) END,
+             relay_answer = COALESCE(?5, relay_answer),
+             sent_at = CASE WHEN ?2 = 'sent' THEN ?3 ELSE sent_at END
+         WHERE id = ?1",
+    )?
+    .execute(rusqlite::params![id, status, now, error, answer])?;
+    Ok(())
+}

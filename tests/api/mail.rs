@@ -1,0 +1,236 @@
+//! Guests' messages through an SMTP relay double: a booking and its cancellation are each
+//! confirmed once, in the guest's language (else the property's), with a Message-ID derived
+//! from the change; a relay that refuses for now is tried again and the message then sent;
+//! one that refuses for good leaves the message bounced with `message.failed`; nothing is
+//! made without `[mail]` or without an address; `innkeep mail test` sends one at once.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use innkeep::config::mail::{MailConfig, Security};
+
+use crate::support::smtp::{Refuse, Relay};
+use crate::support::{Spawn, TestApp, day, eventually, spawn_app};
+
+fn config(relay: &Relay) -> MailConfig {
+    MailConfig {
+        host: "127.0.0.1".into(),
+        port: relay.addr.port(),
+        security: Security::None,
+        user: None,
+        password: Default::default(),
+        from: "Hotel Adriatic <desk@hotel.test>".into(),
+        reply_to: Some("reception@hotel.test".into()),
+    }
+}
+
+async fn hotel(relay: &Relay) -> TestApp {
+    let cfg = config(relay);
+    Spawn::new().config(|c| c.mail = Some(cfg)).start().await
+}
+
+/// A guest with an address, and a booking of theirs two nights from `from`.
+async fn booking(app: &TestApp, language: Option<&str>, email: Option<&str>) -> Value {
+    let rt = app.room_type("DBL", 2).await;
+    app.room("101", &rt).await;
+    let mut body = json!({"first_name": "Giulia", "last_name": "Bianchi"});
+    if let Some(l) = language {
+        body["language"] = json!(l);
+    }
+    if let Some(e) = email {
+        body["email"] = json!(e);
+    }
+    let guest = app.post("/v1/guests", body).await.expect(201).id();
+    app.post(
+        "/v1/reservations",
+        json!({"primary_guest_id": guest, "room_type_id": rt, "arrival": day(10),
+               "departure": day(12), "adults": 2}),
+    )
+    .await
+    .expect(201)
+    .body
+}
+
+async fn events(app: &TestApp, kind: &str) -> Vec<Value> {
+    app.all_events()
+        .await
+        .into_iter()
+        .filter(|e| e["type"] == kind)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_booking_and_its_cancellation_reach_the_guest_once_in_their_language() {
+    let relay = Relay::start().await;
+    let app = hotel(&relay).await;
+    let r = booking(&app, Some("it"), Some("giulia@example.com")).await;
+    let (id, code) = (r["id"].as_str().unwrap(), r["code"].as_str().unwrap());
+    let taken = relay.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(taken.len(), 1);
+    let m = &taken[0];
+    assert_eq!(m.to, ["giulia@example.com"]);
+    assert_eq!(
+        m.header("Message-ID").as_deref(),
+        Some(format!("<{id}.v1.confirmation@hotel.test>").as_str())
+    );
+    assert_eq!(
+        m.header("Reply-To").as_deref(),
+        Some("reception@hotel.test")
+    );
+    let subject = m.header("Subject").unwrap();
+    assert!(subject.contains(code), "{subject}");
+    assert!(m.data.contains("Gentile Giulia"), "{}", m.data);
+    assert!(m.data.contains("Totale"), "{}", m.data);
+    assert!(m.data.contains("text/html"), "an HTML alternative");
+
+    app.put(
+        &format!("/v1/reservations/{id}"),
+        json!({"status": "cancelled"}),
+    )
+    .await
+    .expect(200);
+    let taken = relay.wait_for(2, Duration::from_secs(10)).await;
+    assert_eq!(taken.len(), 2);
+    assert_eq!(
+        taken[1].header("Message-ID").as_deref(),
+        Some(format!("<{id}.v2.cancellation@hotel.test>").as_str())
+    );
+    assert!(taken[1].data.contains("annullata"), "{}", taken[1].data);
+    eventually(Duration::from_secs(10), "two message.sent", || async {
+        if events(&app, "message.sent").await.len() == 2 {
+            Ok(())
+        } else {
+            Err(())
+        }
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(relay.taken().len(), 2, "none sent twice");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_a_language_the_property_speaks_its_own_and_without_an_address_nothing_goes() {
+    let relay = Relay::start().await;
+    let app = hotel(&relay).await;
+    app.put("/v1/settings", json!({"country": "HR"}))
+        .await
+        .expect(200);
+    booking(&app, None, Some("ana@example.com")).await;
+    let taken = relay.wait_for(1, Duration::from_secs(10)).await;
+    assert!(
+        taken[0].data.contains("Ukupno"),
+        "Croatian: {}",
+        taken[0].data
+    );
+
+    let quiet = Relay::start().await;
+    let app = hotel(&quiet).await;
+    booking(&app, Some("en"), None).await;
+    let unmailed = spawn_app().await;
+    booking(&unmailed, Some("en"), Some("x@example.com")).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(quiet.taken().is_empty(), "no address, no message");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_relay_that_refuses_for_now_is_tried_again_and_one_that_refuses_for_good_is_said() {
+    let relay = Relay::start().await;
+    let app = hotel(&relay).await;
+    relay.refuse(&[Refuse::ForNow]);
+    let r = booking(&app, Some("en"), Some("guest@example.com")).await;
+    let id = r["id"].as_str().unwrap().to_string();
+    let db = app.db().clone();
+    let status = |db: innkeep::db::Db, id: String| async move {
+        db.read(move |c| innkeep::store::messages::of_reservation(c, &id))
+            .await
+            .unwrap()
+    };
+    eventually(Duration::from_secs(10), "deferred", || async {
+        let m = status(db.clone(), id.clone()).await;
+        if m[0].status == "deferred" {
+            Ok(())
+        } else {
+            Err(())
+        }
+    })
+    .await;
+    let m = status(db.clone(), id.clone()).await;
+    assert!(
+        m[0].last_error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("451"),
+        "{m:?}"
+    );
+    // A minute later the queue tries again, and the relay takes it.
+    app.clock()
+        .set_now(chrono::Utc::now() + chrono::Duration::seconds(90));
+    let taken = relay.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(taken.len(), 1);
+    eventually(Duration::from_secs(10), "sent", || async {
+        let m = status(db.clone(), id.clone()).await;
+        if m[0].status == "sent" && m[0].attempts == 2 {
+            Ok(())
+        } else {
+            Err(())
+        }
+    })
+    .await;
+
+    relay.refuse(&[Refuse::ForGood]);
+    app.put(
+        &format!("/v1/reservations/{id}"),
+        json!({"status": "cancelled"}),
+    )
+    .await
+    .expect(200);
+    eventually(Duration::from_secs(10), "message.failed", || async {
+        let failed = events(&app, "message.failed").await;
+        match failed.first() {
+            Some(e) if e["data"]["status"] == "bounced" => Ok(()),
+            _ => Err(()),
+        }
+    })
+    .await;
+    let m = status(db.clone(), id.clone()).await;
+    assert_eq!(m[1].status, "bounced");
+    assert!(
+        m[1].last_error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("550")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_command_line_sends_a_test_message() {
+    use crate::support::binary::{innkeep, run_ok};
+    let relay = Relay::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let none = innkeep(dir.path())
+        .args(["mail", "test", "me@example.com"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no mail relay is configured"));
+    std::fs::write(
+        dir.path().join("innkeep.toml"),
+        format!(
+            "[mail]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"desk@hotel.test\"\n",
+            relay.addr.port()
+        ),
+    )
+    .unwrap();
+    let dir_path = dir.path().to_path_buf();
+    let said =
+        tokio::task::spawn_blocking(move || run_ok(&dir_path, &["mail", "test", "me@example.com"]))
+            .await
+            .unwrap();
+    assert!(said.contains("The relay took the message"), "{said}");
+    let taken = relay.taken();
+    assert_eq!(taken.len(), 1);
+    assert_eq!(
+        taken[0].header("Subject").as_deref(),
+        Some("innkeep: a test message")
+    );
+}
