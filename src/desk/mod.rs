@@ -33,6 +33,7 @@ pub mod invoices;
 pub mod kiosk;
 pub mod kiosk_language;
 pub mod kiosk_pairing;
+pub mod messages;
 pub mod new_reservation;
 pub mod offer_choices;
 pub mod once;
@@ -231,6 +232,7 @@ pub const FLASHES: &[&str] = &[
     "rates-changed",
     "channel-resent",
     "channel-mapped",
+    "message-again",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

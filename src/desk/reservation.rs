@@ -39,6 +39,8 @@ struct ReservationPage {
     companion_open: bool,
     charges: Vec<(String, String, i64, String)>,
     history: Vec<Entry>,
+    /// What was sent to the guest, and whether it can be sent again.
+    messages: Vec<super::messages::MessageRow>,
     id: String,
     version: i64,
     /// The actions offered.
@@ -70,6 +72,8 @@ struct Actions {
     undo_check_in: bool,
     charge: bool,
     change: bool,
+    /// Cancelled, and the staff member may write: its cancellation can be sent again.
+    cancelled: bool,
 }
 
 /// What a refused action leaves on the page: the typed charge, the errors, the problem.
@@ -281,6 +285,7 @@ pub(super) async fn show(
             }),
         charge: desk && matches!(r.status, Status::Confirmed | Status::CheckedIn),
         change: write && matches!(r.status, Status::Confirmed | Status::CheckedIn),
+        cancelled: write && r.status == Status::Cancelled,
     };
     let guest = v
         .guests
@@ -346,7 +351,9 @@ pub(super) async fn show(
     } else {
         Vec::new()
     };
+    let messages = super::messages::rows(state, p, &t, &s.time_zone, &id).await;
     let body = ReservationPage {
+        messages,
         title: t.with("reservation-title", &[("code", code.clone())]),
         heading: t.with(
             "reservation-heading",

@@ -200,6 +200,10 @@ pub fn mount(r: Route) -> Route {
             poem::post(super::stay_actions::add_companion),
         )
         .at(
+            "/reservations/:id/messages",
+            poem::post(super::messages::again),
+        )
+        .at(
             "/reservations/:id/cancel",
             poem::post(super::stay_actions::cancel),
         )

@@ -243,7 +243,7 @@ pub(super) fn status_of(e: &AppError) -> StatusCode {
 }
 
 /// The redirect back to the reservation page, saying what was done.
-fn done(id: &str, what: &str) -> Response {
+pub(super) fn done(id: &str, what: &str) -> Response {
     web::redirect(
         StatusCode::SEE_OTHER,
         &format!("/reservations/{id}?done={what}"),
@@ -311,7 +311,7 @@ pub(super) async fn apply(
 
 /// The reservation page again after the use case refused, with `typed` kept; a failure
 /// that is not a refusal answered as a failed read.
-async fn refused(
+pub(super) async fn refused(
     state: &DeskState,
     s: &crate::service::desk::DeskSession,
     t: T,

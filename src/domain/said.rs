@@ -95,6 +95,8 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-no-room-assigned", &[]),
     ("problem-room-type-mismatch", &[]),
     ("problem-channel-no-room-type", &[]),
+    ("problem-mail-off", &[]),
+    ("problem-no-address", &[]),
     ("problem-channel-no-plan", &[]),
     ("problem-channel-mapped-twice", &["type"]),
     ("problem-channel-other-room-type", &[]),

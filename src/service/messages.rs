@@ -104,14 +104,25 @@ fn cancellation(t: &T, tx: &Tx, r: &Reservation) -> AppResult<Option<String>> {
 /// Makes, stores and queues message `kind` about `r` when mail is on (`domain`: the
 /// sender's domain, for the `Message-ID`) and its guest has an address.
 pub(crate) fn about(tx: &Tx, domain: Option<&str>, kind: Kind, r: &Reservation) -> AppResult<()> {
+    make(tx, domain, kind, r, None).map(|_| ())
+}
+
+/// [`about`], the `again`-th time when staff ask for it again: whether it was made.
+fn make(
+    tx: &Tx,
+    domain: Option<&str>,
+    kind: Kind,
+    r: &Reservation,
+    again: Option<usize>,
+) -> AppResult<bool> {
     let Some(domain) = domain else {
-        return Ok(());
+        return Ok(false);
     };
     let Some(guest) = store::guests::get(tx, &r.primary_guest_id)? else {
-        return Ok(());
+        return Ok(false);
     };
     let Some(to) = guest.email.clone() else {
-        return Ok(());
+        return Ok(false);
     };
     let settings = store::settings::get(tx)?;
     let t = T::new(language(guest.language, settings.country.as_deref()));
@@ -206,7 +217,15 @@ pub(crate) fn about(tx: &Tx, domain: Option<&str>, kind: Kind, r: &Reservation) 
     store::messages::insert(
         tx,
         &store::messages::Stored {
-            message_id: format!("<{}.v{}.{}@{domain}>", r.id, r.version, kind.as_str()),
+            message_id: match again {
+                None => format!("<{}.v{}.{}@{domain}>", r.id, r.version, kind.as_str()),
+                Some(n) => format!(
+                    "<{}.v{}.{}.again{n}@{domain}>",
+                    r.id,
+                    r.version,
+                    kind.as_str()
+                ),
+            },
             id: id.clone(),
             kind: kind.as_str().into(),
             reservation_id: Some(r.id.clone()),
@@ -224,5 +243,56 @@ pub(crate) fn about(tx: &Tx, domain: Option<&str>, kind: Kind, r: &Reservation) 
         },
     )?;
     store::jobs::enqueue(tx, JobKind::Mail, &id, "", &tx.now_text())?;
-    Ok(())
+    Ok(true)
+}
+
+/// A reservation's messages, oldest first.
+pub async fn of_reservation(
+    svc: &crate::service::Services,
+    p: &crate::model::Principal,
+    id: String,
+) -> AppResult<Vec<store::messages::Stored>> {
+    p.require(crate::domain::scopes::Scope::ReservationsRead)?;
+    svc.db()
+        .read(move |c| store::messages::of_reservation(c, &id))
+        .await
+}
+
+/// Sends the guest of reservation `id` its confirmation again (its cancellation, when it
+/// is cancelled), as a new message: 409 `mail_off` without `[mail]`, `no_address` when the
+/// guest has no e-mail.
+pub async fn send_again(
+    svc: &crate::service::Services,
+    p: &crate::model::Principal,
+    id: String,
+) -> AppResult<()> {
+    p.require(crate::domain::scopes::Scope::ReservationsWrite)?;
+    let Some(domain) = svc.mail_domain() else {
+        return Err(AppError::conflict(
+            "mail_off",
+            "No mail relay is configured: add a [mail] section to innkeep.toml.",
+        )
+        .with_said(crate::domain::said::Said::plain("problem-mail-off")));
+    };
+    svc.db()
+        .write(move |tx| {
+            let r = store::reservations::get(tx, &id)?
+                .ok_or_else(|| AppError::not_found("reservation", &id))?;
+            let kind = match r.status {
+                crate::domain::reservation::Status::Cancelled => Kind::Cancellation,
+                _ => Kind::Confirmation,
+            };
+            let before = store::messages::of_reservation(tx, &id)?;
+            let again = before.iter().filter(|m| m.kind == kind.as_str()).count();
+            if make(tx, Some(&domain), kind, &r, Some(again))? {
+                Ok(())
+            } else {
+                Err(AppError::conflict(
+                    "no_address",
+                    "The guest has no e-mail address: add one on the guest's page first.",
+                )
+                .with_said(crate::domain::said::Said::plain("problem-no-address")))
+            }
+        })
+        .await
 }

@@ -234,3 +234,52 @@ async fn the_command_line_sends_a_test_message() {
         Some("innkeep: a test message")
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_reservation_page_shows_the_messages_and_sends_the_confirmation_again() {
+    use crate::support::desk::{Browser, staff};
+    let relay = Relay::start().await;
+    let app = hotel(&relay).await;
+    let r = booking(&app, Some("en"), Some("giulia@example.com")).await;
+    let id = r["id"].as_str().unwrap();
+    relay.wait_for(1, Duration::from_secs(10)).await;
+    let password = staff(&app, "marta", "front_desk").await;
+    let b = Browser::sign_in(&app, "marta", &password).await;
+    let page = eventually(Duration::from_secs(10), "sent, on the page", || async {
+        let p = b.get(&format!("/reservations/{id}")).await;
+        if p.text.contains("Booking confirmation") && p.text.contains(">Sent<") {
+            Ok(p)
+        } else {
+            Err(p.text)
+        }
+    })
+    .await;
+    assert!(page.text.contains("giulia@example.com"));
+    let csrf = Browser::csrf(&page);
+    let again = b
+        .post(&format!("/reservations/{id}/messages"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(again.status, 303, "{}", again.text);
+    let taken = relay.wait_for(2, Duration::from_secs(10)).await;
+    assert_eq!(
+        taken[1].header("Message-ID").as_deref(),
+        Some(format!("<{id}.v1.confirmation.again1@hotel.test>").as_str())
+    );
+
+    // A guest without an address: refused in words, on the page.
+    let guest = app.guest("Noa", "Address").await;
+    let oid = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": guest, "room_type_id": r["room_type_id"],
+                   "arrival": day(20), "departure": day(21), "adults": 1}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let refused = b
+        .post(&format!("/reservations/{oid}/messages"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(refused.status, 409, "{}", refused.text);
+    assert!(refused.text.contains("The guest has no e-mail address"));
+}
