@@ -31,7 +31,11 @@ pub enum Authorities {
 
 impl Authorities {
     /// The simulators and the hotel, its clock on `first`.
-    pub async fn start(country: Country, first: NaiveDate) -> (Authorities, TestApp) {
+    pub async fn start(
+        country: Country,
+        first: NaiveDate,
+        mail: innkeep::config::mail::MailConfig,
+    ) -> (Authorities, TestApp) {
         let authorities = match country {
             Country::Croatia => Authorities::Croatia {
                 evisitor: evisitor_sim::Sim::start().await,
@@ -46,13 +50,21 @@ impl Authorities {
         };
         let app = match &authorities {
             Authorities::Croatia { evisitor, cis, mer } => {
-                crate::support::evisitor::hotel_with(evisitor, Some(cis), Some(mer)).await
+                crate::support::evisitor::hotel_configured(evisitor, Some(cis), Some(mer), |c| {
+                    c.mail = Some(mail)
+                })
+                .await
             }
             Authorities::Italy {
                 alloggiati,
                 rt,
                 sdi,
-            } => crate::support::sdi::hotel_registering(alloggiati, sdi, rt).await,
+            } => {
+                crate::support::sdi::hotel_registering_configured(alloggiati, sdi, rt, |c| {
+                    c.mail = Some(mail)
+                })
+                .await
+            }
         };
         authorities.set_day(&app, first);
         (authorities, app)

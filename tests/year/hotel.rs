@@ -239,6 +239,11 @@ pub fn guest(rng: &mut StdRng, n: usize, first: bool, born: Option<NaiveDate>) -
     }
     if first && born.year() % 3 == 0 {
         g["email"] = json!(format!("guest{n}@example.com"));
+        // Written to in Italian or English; the others in the hotel's language.
+        if born.year() % 2 == 0 {
+            let italian = g["nationality"] == "IT" || g["tax_code"].is_string();
+            g["language"] = json!(if italian { "it" } else { "en" });
+        }
     }
     g
 }

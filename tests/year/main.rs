@@ -26,6 +26,7 @@ mod einvoices;
 mod hotel;
 mod in_house;
 mod italy;
+mod mail;
 mod out;
 mod plan;
 mod run;
@@ -67,7 +68,9 @@ async fn year(country: Country) {
     let seed = setting("INNKEEP_YEAR_SEED", 2026);
     let first: NaiveDate = FIRST_DAY.parse().unwrap();
 
-    let (authorities, mut app) = Authorities::start(country, first).await;
+    // Guests' messages go through an SMTP relay double.
+    let relay = support::smtp::Relay::start().await;
+    let (authorities, mut app) = Authorities::start(country, first, mail::config(&relay)).await;
     let started = Instant::now();
     let receiver = Receiver::start().await;
     let (_, secret) = support::webhooks::register(&app, &receiver.url("/hooks"), &["*"]).await;
@@ -117,6 +120,7 @@ async fn year(country: Country) {
         );
     }
     let delivered = settle::deliveries(&mut books, &feed, &receiver, &secret).await;
+    let mails = mail::check(&app, &relay, &mut books).await;
     let errors = api.errors();
 
     let wall = started.elapsed();
@@ -136,6 +140,7 @@ async fn year(country: Country) {
         wall,
     };
     println!("{report}");
+    println!("{mails}");
     for e in errors.iter().take(30) {
         println!("unexpected: {e}");
     }

@@ -42,6 +42,16 @@ pub async fn hotel_with(
     cis: Option<&super::cis_sim::Sim>,
     mer: Option<&super::mer_sim::Sim>,
 ) -> TestApp {
+    hotel_configured(sim, cis, mer, |_| {}).await
+}
+
+/// [`hotel_with`], its configuration changed by `change` besides.
+pub async fn hotel_configured(
+    sim: &Sim,
+    cis: Option<&super::cis_sim::Sim>,
+    mer: Option<&super::mer_sim::Sim>,
+    change: impl FnOnce(&mut innkeep::config::Config),
+) -> TestApp {
     let mut cfg = ComplianceConfig {
         registration: config(sim),
         ..Default::default()
@@ -66,7 +76,10 @@ pub async fn hotel_with(
     }
     sim.set_today(DAY.parse().unwrap());
     let app = Spawn::new()
-        .config(|c| c.compliance = cfg)
+        .config(|c| {
+            c.compliance = cfg;
+            change(c);
+        })
         .compliance(compliance)
         .start()
         .await;

@@ -39,13 +39,13 @@ pub fn config(sim: Option<&Sim>) -> EInvoiceConfig {
 /// A hotel in Rimini sending through `sim` (or by hand), its clock at 2026-11-22 09:30 UTC,
 /// accommodation at 10 % VAT and a city tax of 3.00 per person-night outside VAT.
 pub async fn hotel(sim: Option<&Sim>) -> TestApp {
-    start(Some(config(sim)), None, None).await
+    start(Some(config(sim)), None, None, |_| {}).await
 }
 
 /// A hotel in Rimini with a telematic cash register (`rt`) and, when `sdi` is given, its
 /// e-invoices through SdI; calls to the register time out after 3 s.
 pub async fn hotel_with_register(sdi: Option<&Sim>, rt: &RtSim) -> TestApp {
-    start(sdi.map(|s| config(Some(s))), Some(rt), None).await
+    start(sdi.map(|s| config(Some(s))), Some(rt), None, |_| {}).await
 }
 
 /// The whole Italian hotel: its guests registered with Alloggiati Web (`alloggiati`, the
@@ -53,7 +53,17 @@ pub async fn hotel_with_register(sdi: Option<&Sim>, rt: &RtSim) -> TestApp {
 /// year in a box's Italian hotel.)
 #[allow(dead_code)]
 pub async fn hotel_registering(alloggiati: &AlloggiatiSim, sdi: &Sim, rt: &RtSim) -> TestApp {
-    let app = start(Some(config(Some(sdi))), Some(rt), Some(alloggiati)).await;
+    hotel_registering_configured(alloggiati, sdi, rt, |_| {}).await
+}
+
+/// [`hotel_registering`], its configuration changed by `change` besides.
+pub async fn hotel_registering_configured(
+    alloggiati: &AlloggiatiSim,
+    sdi: &Sim,
+    rt: &RtSim,
+    change: impl FnOnce(&mut innkeep::config::Config),
+) -> TestApp {
+    let app = start(Some(config(Some(sdi))), Some(rt), Some(alloggiati), change).await;
     super::registration::sample_tables(&app).await;
     app
 }
@@ -62,6 +72,7 @@ async fn start(
     einvoice: Option<EInvoiceConfig>,
     rt: Option<&RtSim>,
     alloggiati: Option<&AlloggiatiSim>,
+    change: impl FnOnce(&mut innkeep::config::Config),
 ) -> TestApp {
     let mut cfg = match alloggiati {
         Some(a) => super::registration::config(a),
@@ -87,7 +98,10 @@ async fn start(
         ));
     }
     let app = Spawn::new()
-        .config(|c| c.compliance = cfg)
+        .config(|c| {
+            c.compliance = cfg;
+            change(c);
+        })
         .compliance(compliance)
         .start()
         .await;
