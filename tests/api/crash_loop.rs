@@ -1,8 +1,10 @@
 //! The crash loop: the real binary under concurrent writes (guests, reservations, check-ins,
 //! check-outs with invoices), killed with SIGKILL at random moments and restarted. After
 //! every kill the database must hold every write that was acknowledged, gapless invoice
-//! numbers, events and webhook jobs that agree with the business rows, and pass
-//! `PRAGMA integrity_check`.
+//! numbers, events and webhook jobs that agree with the business rows, a confirmation in
+//! the outbox for every booking, and pass `PRAGMA integrity_check`. At the end the outbox
+//! drains through an SMTP relay double: every message arrives, and a copy twice only with
+//! its Message-ID (a kill between the relay's answer and its record).
 //!
 //! Ignored by default. `.ci/run` runs 20 cycles; the long run is
 //! `CRASH_CYCLES=200 cargo test --test api crash_loop -- --ignored --nocapture`.
@@ -79,7 +81,8 @@ fn id(v: &Value) -> String {
 /// and again, until the server dies under them. Only answered writes are recorded.
 async fn clerk(api: Api, room_type: String, room: String, acked: Arc<Mutex<Acked>>) {
     for n in 0.. {
-        let guest = json!({"first_name": "Crash", "last_name": format!("Test {n}")});
+        let guest = json!({"first_name": "Crash", "last_name": format!("Test {n}"),
+            "email": format!("crash{n}@example.com")});
         let Some(g) = api.must(Method::POST, "/v1/guests", guest, 201).await else {
             return;
         };
@@ -205,6 +208,15 @@ async fn crash_loop() {
         "admin guests:write reservations:read reservations:write front_desk webhooks:manage";
     let (client_id, secret) = cli_client(dir.path(), scopes);
     let receiver = Receiver::start().await;
+    let relay = crate::support::smtp::Relay::start().await;
+    std::fs::write(
+        dir.path().join("innkeep.toml"),
+        format!(
+            "[mail]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\nfrom = \"desk@hotel.test\"\n",
+            relay.addr.port()
+        ),
+    )
+    .unwrap();
     let acked = Arc::new(Mutex::new(Acked::default()));
     let mut hotel = None;
     for cycle in 0..cycles {
@@ -251,6 +263,7 @@ async fn crash_loop() {
             }
         }
     }
+    drained(dir.path(), port, &relay).await;
     let acked = acked.lock().unwrap();
     println!(
         "crash loop: {cycles} kills survived; acknowledged {} guests, {} reservations, {} check-outs",
@@ -261,5 +274,53 @@ async fn crash_loop() {
     assert!(
         acked.checked_out.len() >= cycles / 4,
         "the load reached check-out in too few cycles to mean much"
+    );
+}
+
+/// Starts the server once more and lets the outbox drain: every message reaches the relay,
+/// and one that arrives twice does so under its one Message-ID.
+async fn drained(dir: &std::path::Path, port: u16, relay: &crate::support::smtp::Relay) {
+    let mut child = serve(dir, port);
+    wait_healthy(port).await;
+    let db = dir.join("innkeep.sqlite3");
+    let ids = |sql: &str| -> Vec<String> {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let mut stmt = conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    for _ in 0..300 {
+        if ids("SELECT id FROM messages WHERE status != 'sent'").is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let outbox = ids("SELECT message_id FROM messages");
+    assert!(
+        ids("SELECT id FROM messages WHERE status != 'sent'").is_empty(),
+        "the outbox drained"
+    );
+    let taken: Vec<String> = relay
+        .taken()
+        .iter()
+        .filter_map(|m| m.header("Message-ID"))
+        .collect();
+    let distinct: std::collections::HashSet<&String> = taken.iter().collect();
+    for m in &outbox {
+        assert!(distinct.contains(m), "message {m} never reached the relay");
+    }
+    assert_eq!(
+        distinct.len(),
+        outbox.len(),
+        "the relay took only the outbox's messages"
+    );
+    println!(
+        "crash loop: {} messages sent, {} copies sent again after a kill (same Message-ID)",
+        outbox.len(),
+        taken.len() - distinct.len()
     );
 }

@@ -54,12 +54,15 @@ pub fn verify(db: &Path, acked: &Acked, webhook: &str) -> String {
     invoice_numbers_are_gapless(&conn);
     events_match_the_rows(&conn);
     jobs_match_the_events(&conn, webhook);
+    messages_match_the_bookings(&conn);
     format!(
-        "{} invoices, {} events, {} delivery jobs ({} done), dispatch cursor {}",
+        "{} invoices, {} events, {} jobs ({} done), {} messages ({} sent), dispatch cursor {}",
         count(&conn, "SELECT count(*) FROM invoices"),
         count(&conn, "SELECT count(*) FROM events"),
         count(&conn, "SELECT count(*) FROM jobs"),
         count(&conn, "SELECT count(*) FROM jobs WHERE status = 'done'"),
+        count(&conn, "SELECT count(*) FROM messages"),
+        count(&conn, "SELECT count(*) FROM messages WHERE status = 'sent'"),
         count(&conn, "SELECT sequence FROM dispatch_cursor"),
     )
 }
@@ -198,7 +201,7 @@ fn jobs_match_the_events(conn: &Connection, webhook: &str) {
     }
     let unlogged = count(
         conn,
-        "SELECT count(*) FROM jobs WHERE status = 'done' AND id NOT IN
+        "SELECT count(*) FROM jobs WHERE kind = 'webhook' AND status = 'done' AND id NOT IN
              (SELECT job_id FROM webhook_deliveries WHERE status = 'succeeded')",
     );
     assert_eq!(unlogged, 0, "finished deliveries without a log row");
@@ -208,4 +211,28 @@ fn jobs_match_the_events(conn: &Connection, webhook: &str) {
              AND json_extract(payload, '$.event_id') NOT IN (SELECT id FROM events)",
     );
     assert_eq!(orphans, 0, "delivery jobs for events that do not exist");
+}
+
+/// Every booking whose guest has an address has its confirmation in the outbox (made in the
+/// booking's transaction), one only, each with its mail job.
+fn messages_match_the_bookings(conn: &Connection) {
+    let missing = count(
+        conn,
+        "SELECT count(*) FROM reservations r JOIN guests g ON g.id = r.primary_guest_id
+          WHERE g.email IS NOT NULL AND NOT EXISTS (SELECT 1 FROM messages m
+                WHERE m.reservation_id = r.id AND m.kind = 'confirmation')",
+    );
+    assert_eq!(missing, 0, "bookings without their confirmation");
+    let twice = count(
+        conn,
+        "SELECT count(*) FROM (SELECT 1 FROM messages GROUP BY reservation_id, kind
+          HAVING count(*) > 1)",
+    );
+    assert_eq!(twice, 0, "a change with two messages");
+    let unqueued = count(
+        conn,
+        "SELECT count(*) FROM messages m WHERE NOT EXISTS
+             (SELECT 1 FROM jobs j WHERE j.kind = 'mail' AND j.subject_id = m.id)",
+    );
+    assert_eq!(unqueued, 0, "messages without a mail job");
 }
