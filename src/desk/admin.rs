@@ -20,6 +20,7 @@ const SECTIONS: &[(&str, &str, &str)] = &[
     ("/admin/staff", "nav-staff", "admin-staff-about"),
     ("/admin/clients", "nav-clients", "admin-clients-about"),
     ("/admin/channels", "nav-channels", "admin-channels-about"),
+    ("/admin/outbox", "nav-outbox", "admin-outbox-about"),
     ("/admin/webhooks", "nav-webhooks", "admin-webhooks-about"),
     (
         "/admin/compliance",

@@ -37,6 +37,7 @@ pub mod messages;
 pub mod new_reservation;
 pub mod offer_choices;
 pub mod once;
+pub mod outbox_admin;
 pub mod party_form;
 pub mod places;
 pub mod rates_admin;

@@ -86,6 +86,8 @@ pub fn mount(r: Route) -> Route {
             "/admin/channels/mapping",
             poem::post(super::channels_admin::map),
         )
+        .at("/admin/outbox", poem::get(super::outbox_admin::list))
+        .at("/admin/outbox/:id", poem::post(super::outbox_admin::again))
         .at(
             "/admin/webhooks",
             poem::get(super::webhooks_admin::list).post(super::webhooks_admin::add),

@@ -82,3 +82,46 @@ pub async fn finish(db: &Db, job: i64, m: Stored, sent: Sent) -> AppResult<()> {
     })
     .await
 }
+
+/// The newest `limit` messages with their reservation's code (Administration › Outbox).
+pub async fn recent(
+    svc: &crate::service::Services,
+    p: &crate::model::Principal,
+    limit: usize,
+) -> AppResult<Vec<(Stored, Option<String>)>> {
+    p.require(crate::domain::scopes::Scope::ReservationsRead)?;
+    svc.db()
+        .read(move |c| store::messages::recent(c, limit))
+        .await
+}
+
+/// Message `id`, bounced, given up or waiting, queued to go again now (the same message and
+/// Message-ID: it never arrived); 409 `not_resendable` for one sent or on its way.
+pub async fn retry(
+    svc: &crate::service::Services,
+    p: &crate::model::Principal,
+    id: String,
+) -> AppResult<()> {
+    p.require(crate::domain::scopes::Scope::ReservationsWrite)?;
+    svc.db()
+        .write(move |tx| {
+            let m = store::messages::get(tx, &id)?
+                .ok_or_else(|| crate::error::AppError::not_found("message", &id))?;
+            if !["bounced", "failed", "deferred"].contains(&m.status.as_str()) {
+                return Err(crate::error::AppError::conflict(
+                    "not_resendable",
+                    "The message was sent or is on its way.",
+                ));
+            }
+            store::messages::set_status(tx, &id, "queued", None, None)?;
+            store::jobs::enqueue(
+                tx,
+                crate::domain::enums::JobKind::Mail,
+                &id,
+                "",
+                &tx.now_text(),
+            )?;
+            Ok(())
+        })
+        .await
+}

@@ -121,3 +121,14 @@ pub fn set_status(
     .execute(rusqlite::params![id, status, now, error, answer])?;
     Ok(())
 }
+
+/// The newest `limit` messages, with their reservation's code.
+pub fn recent(c: &Connection, limit: usize) -> AppResult<Vec<(Stored, Option<String>)>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT m.*, r.code AS code FROM messages m
+           LEFT JOIN reservations r ON r.id = m.reservation_id
+          ORDER BY m.created_at DESC, m.id DESC LIMIT ?1",
+    )?;
+    let rows = stmt.query_map([limit as i64], |r| Ok((map(r)?, r.get("code")?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

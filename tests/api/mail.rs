@@ -283,3 +283,74 @@ async fn the_reservation_page_shows_the_messages_and_sends_the_confirmation_agai
     assert_eq!(refused.status, 409, "{}", refused.text);
     assert!(refused.text.contains("The guest has no e-mail address"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_outbox_shows_a_refused_message_and_sends_it_again() {
+    use crate::support::desk::{Browser, staff};
+    use fantoccini::Locator;
+    let relay = Relay::start().await;
+    let app = hotel(&relay).await;
+    relay.refuse(&[Refuse::ForGood]);
+    let r = booking(&app, Some("en"), Some("typo@example.com")).await;
+    let id = r["id"].as_str().unwrap().to_string();
+    let password = staff(&app, "root", "admin").await;
+    let a = Browser::sign_in(&app, "root", &password).await;
+    let page = eventually(
+        Duration::from_secs(10),
+        "bounced, in the outbox",
+        || async {
+            let p = a.get("/admin/outbox").await;
+            if p.text.contains("Refused by the mail server") {
+                Ok(p)
+            } else {
+                Err(p.text)
+            }
+        },
+    )
+    .await;
+    assert!(
+        page.text.contains("550"),
+        "the relay's words: {}",
+        page.text
+    );
+    assert!(page.text.contains(r["code"].as_str().unwrap()));
+    let msg = app
+        .db()
+        .read(move |c| innkeep::store::messages::of_reservation(c, &id))
+        .await
+        .unwrap()
+        .remove(0);
+    let again = a
+        .post(
+            &format!("/admin/outbox/{}", msg.id),
+            &[("csrf", &Browser::csrf(&page))],
+        )
+        .await;
+    assert_eq!(again.status, 303);
+    let taken = relay.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(taken[0].header("Message-ID"), Some(msg.message_id.clone()));
+
+    // The pages in a browser: axe, and a look.
+    let Some(b) = crate::support::browser::chrome(1280, 2200).await else {
+        return;
+    };
+    let base = format!("http://{}", app.addr);
+    b.sign_in(&base, "root", &password).await;
+    b.client
+        .goto(&format!("{base}/admin/outbox"))
+        .await
+        .unwrap();
+    b.wait_for(Locator::Css("table")).await;
+    b.axe("Outbox").await;
+    b.screenshot("desk-outbox").await;
+    b.client
+        .goto(&format!(
+            "{base}/reservations/{}",
+            r["id"].as_str().unwrap()
+        ))
+        .await
+        .unwrap();
+    b.wait_for(Locator::Id("messages")).await;
+    b.axe("Reservation with its messages").await;
+    b.screenshot("desk-reservation-messages").await;
+}
