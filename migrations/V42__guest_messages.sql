@@ -23,3 +23,8 @@ CREATE TABLE messages (
     sent_at        TEXT
 ) STRICT;
 CREATE INDEX messages_by_reservation ON messages (reservation_id, created_at);
+-- Keys that sign the links innkeep sends guests (the pre-check-in link), made on first use.
+CREATE TABLE link_keys (
+    name TEXT PRIMARY KEY,
+    key  BLOB NOT NULL
+) STRICT;

@@ -307,6 +307,22 @@ impl App {
             let svc = crate::service::Services::new(self.db.clone(), compliance.clone());
             tokio::spawn(crate::jobs::hub::Pusher::new(svc, cfg).run())
         });
+        // Pre-arrival messages: looked for at start and every ten minutes (the day turns).
+        let pre_arrival = self.mail.clone().filter(|m| m.pre_arrival_days > 0).map(|m| {
+            let svc = crate::service::Services::new(self.db.clone(), compliance.clone())
+                .with_mail(Some(&m));
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(std::time::Duration::from_secs(600));
+                loop {
+                    tick.tick().await;
+                    match crate::service::messages::pre_arrivals(&svc, m.pre_arrival_days, m.public_url.clone()).await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(messages = n, "pre-arrival messages made"),
+                        Err(e) => tracing::warn!(error = %e, "making the pre-arrival messages failed; tried again in ten minutes"),
+                    }
+                }
+            })
+        });
         let channel = self.channel.take().map(|cfg| {
             let svc = crate::service::Services::new(self.db.clone(), compliance.clone());
             tokio::spawn(crate::jobs::channel::Pusher::new(svc, cfg).run())
@@ -331,7 +347,7 @@ impl App {
         maintenance.abort();
         scheduler.abort();
         tables.abort();
-        for p in [pusher, channel].into_iter().flatten() {
+        for p in [pusher, channel, pre_arrival].into_iter().flatten() {
             p.abort();
         }
         trimmer.abort();

@@ -10,6 +10,8 @@
 //! password = "..."                # secret
 //! from = "Hotel Adriatic <desk@hotel.example>"
 //! reply_to = "reception@hotel.example"
+//! pre_arrival_days = 3            # the pre-arrival message, days before arrival (0: none)
+//! public_url = "https://hotel.example/innkeep"  # where guests reach the pre-check-in page
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -53,6 +55,18 @@ pub struct MailConfig {
     /// Where guests' answers go, when not to `from`.
     #[serde(default)]
     pub reply_to: Option<String>,
+    /// How many days before arrival the pre-arrival message goes (0: none; default 3).
+    #[serde(default = "three")]
+    pub pre_arrival_days: u32,
+    /// The address guests reach innkeep's pre-check-in page at from outside the hotel (a
+    /// reverse proxy or tunnel to this server), such as `https://hotel.example/innkeep`;
+    /// without it the pre-arrival message carries no pre-check-in link.
+    #[serde(default)]
+    pub public_url: Option<String>,
+}
+
+fn three() -> u32 {
+    3
 }
 
 fn submission() -> u16 {
@@ -89,6 +103,12 @@ impl MailConfig {
             && !is_mailbox(r)
         {
             return Err(format!("mail.reply_to {r:?} is not an e-mail address"));
+        }
+        if let Some(u) = &self.public_url {
+            super::compliance::check_url("mail.public_url", u)?;
+        }
+        if self.pre_arrival_days > 60 {
+            return Err("mail.pre_arrival_days must be between 0 and 60".into());
         }
         if self.user.is_some() == self.password.is_empty() {
             return Err("mail.user and mail.password go together: set both, or neither".into());

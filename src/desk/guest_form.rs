@@ -26,7 +26,7 @@ pub const FIELDS: &[(&str, &str, &str, Option<&str>)] = &[
     ),
     ("email", "email", "field-email", Some("email")),
     ("phone", "phone", "field-phone", Some("tel")),
-    ("language", "language", "field-language", None),
+    ("language", "language", "field-guest-language", None),
     ("birth_date", "birth_date", "field-birth-date", Some("bday")),
     ("gender", "gender", "field-gender", None),
     ("nationality", "nationality", "field-nationality", None),

@@ -40,6 +40,7 @@ pub mod once;
 pub mod outbox_admin;
 pub mod party_form;
 pub mod places;
+pub mod pre_check_in;
 pub mod rates_admin;
 pub mod rendered;
 pub mod reservation;

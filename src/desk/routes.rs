@@ -87,6 +87,10 @@ pub fn mount(r: Route) -> Route {
             poem::post(super::channels_admin::map),
         )
         .at("/admin/outbox", poem::get(super::outbox_admin::list))
+        .at(
+            "/pre-check-in/:token",
+            poem::get(super::pre_check_in::show).post(super::pre_check_in::send),
+        )
         .at("/admin/outbox/:id", poem::post(super::outbox_admin::again))
         .at(
             "/admin/webhooks",

@@ -122,7 +122,8 @@ mod tests {
                 "registration",
                 "webhook",
                 "rate_plan",
-                "rates"
+                "rates",
+                "message"
             ]
         );
     }

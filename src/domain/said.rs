@@ -96,6 +96,8 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-room-type-mismatch", &[]),
     ("problem-channel-no-room-type", &[]),
     ("problem-mail-off", &[]),
+    ("problem-pre-check-in-closed", &[]),
+    ("problem-arrival-time", &[]),
     ("problem-no-address", &[]),
     ("problem-channel-no-plan", &[]),
     ("problem-channel-mapped-twice", &["type"]),

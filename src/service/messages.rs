@@ -25,6 +25,8 @@ pub(crate) struct Mail {
     intro: String,
     facts: Vec<(String, String)>,
     closing: String,
+    /// A link to follow: (its words, where).
+    link: Option<(String, String)>,
     hotel: String,
     address: Option<String>,
 }
@@ -48,6 +50,8 @@ pub enum Kind {
     Confirmation,
     /// A booking cancelled.
     Cancellation,
+    /// A few days before arrival, with the pre-check-in link.
+    PreArrival,
 }
 
 impl Kind {
@@ -55,6 +59,7 @@ impl Kind {
         match self {
             Kind::Confirmation => "confirmation",
             Kind::Cancellation => "cancellation",
+            Kind::PreArrival => "pre_arrival",
         }
     }
 }
@@ -104,7 +109,7 @@ fn cancellation(t: &T, tx: &Tx, r: &Reservation) -> AppResult<Option<String>> {
 /// Makes, stores and queues message `kind` about `r` when mail is on (`domain`: the
 /// sender's domain, for the `Message-ID`) and its guest has an address.
 pub(crate) fn about(tx: &Tx, domain: Option<&str>, kind: Kind, r: &Reservation) -> AppResult<()> {
-    make(tx, domain, kind, r, None).map(|_| ())
+    make(tx, domain, kind, r, None, None).map(|_| ())
 }
 
 /// [`about`], the `again`-th time when staff ask for it again: whether it was made.
@@ -114,6 +119,7 @@ fn make(
     kind: Kind,
     r: &Reservation,
     again: Option<usize>,
+    public_url: Option<&str>,
 ) -> AppResult<bool> {
     let Some(domain) = domain else {
         return Ok(false);
@@ -185,6 +191,29 @@ fn make(
             t.t("mail-cancellation-intro"),
             t.t("mail-cancellation-closing"),
         ),
+        Kind::PreArrival => (
+            t.with(
+                "mail-pre-arrival-subject",
+                &[("hotel", Arg::Text(hotel.clone())), ("code", code)],
+            ),
+            t.t(if public_url.is_some() {
+                "mail-pre-arrival-intro"
+            } else {
+                "mail-pre-arrival-intro-plain"
+            }),
+            t.t("mail-pre-arrival-closing"),
+        ),
+    };
+    let link = match (kind, public_url) {
+        (Kind::PreArrival, Some(base)) => Some((
+            t.t("mail-pre-arrival-link"),
+            format!(
+                "{}/pre-check-in/{}",
+                base.trim_end_matches('/'),
+                crate::service::pre_check_in::token(tx, &r.id, r.departure.0)?
+            ),
+        )),
+        _ => None,
     };
     let address = settings.seller.as_ref().map(|s| {
         let a = &s.address;
@@ -208,6 +237,7 @@ fn make(
         intro,
         facts,
         closing,
+        link,
         hotel,
         address: address.filter(|a| !a.is_empty()),
     };
@@ -284,7 +314,7 @@ pub async fn send_again(
             };
             let before = store::messages::of_reservation(tx, &id)?;
             let again = before.iter().filter(|m| m.kind == kind.as_str()).count();
-            if make(tx, Some(&domain), kind, &r, Some(again))? {
+            if make(tx, Some(&domain), kind, &r, Some(again), None)? {
                 Ok(())
             } else {
                 Err(AppError::conflict(
@@ -293,6 +323,45 @@ pub async fn send_again(
                 )
                 .with_said(crate::domain::said::Said::plain("problem-no-address")))
             }
+        })
+        .await
+}
+
+/// Makes the pre-arrival message of every confirmed booking arriving `days` days from today
+/// (in the property's time) that has none yet, with the pre-check-in link under
+/// `public_url` when there is one; how many were made.
+pub async fn pre_arrivals(
+    svc: &crate::service::Services,
+    days: u32,
+    public_url: Option<String>,
+) -> AppResult<usize> {
+    let Some(domain) = svc.mail_domain() else {
+        return Ok(0);
+    };
+    if days == 0 {
+        return Ok(0);
+    }
+    let clock = svc.db().clock().clone();
+    svc.db()
+        .write(move |tx| {
+            let today = clock.today_in(&store::settings::get(tx)?.time_zone);
+            let day = today + chrono::Days::new(u64::from(days));
+            let mut made = 0;
+            for id in store::messages::without_pre_arrival(tx, day)? {
+                if let Some(r) = store::reservations::get(tx, &id)?
+                    && make(
+                        tx,
+                        Some(&domain),
+                        Kind::PreArrival,
+                        &r,
+                        None,
+                        public_url.as_deref(),
+                    )?
+                {
+                    made += 1;
+                }
+            }
+            Ok(made)
         })
         .await
 }

@@ -46,6 +46,7 @@ pub mod offers;
 pub mod outbox;
 pub mod party;
 pub mod payment_method;
+pub mod pre_check_in;
 pub mod privacy;
 pub mod rate_plans;
 pub mod rates;

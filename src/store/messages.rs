@@ -132,3 +132,15 @@ pub fn recent(c: &Connection, limit: usize) -> AppResult<Vec<(Stored, Option<Str
     let rows = stmt.query_map([limit as i64], |r| Ok((map(r)?, r.get("code")?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+/// Confirmed bookings arriving on `day` that have no pre-arrival message yet (a booking
+/// site's included: the pre-check-in is the hotel's own).
+pub fn without_pre_arrival(c: &Connection, day: chrono::NaiveDate) -> AppResult<Vec<String>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT r.id FROM reservations r WHERE r.arrival = ?1 AND r.status = 'confirmed'
+            AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.reservation_id = r.id
+                            AND m.kind = 'pre_arrival')",
+    )?;
+    let rows = stmt.query_map([day.to_string()], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

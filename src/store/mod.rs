@@ -21,6 +21,7 @@ pub mod imports;
 pub mod invoices;
 pub mod jobs;
 pub mod kiosk;
+pub mod link_keys;
 pub mod messages;
 pub mod numbering;
 pub mod page;

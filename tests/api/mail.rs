@@ -22,6 +22,8 @@ fn config(relay: &Relay) -> MailConfig {
         password: Default::default(),
         from: "Hotel Adriatic <desk@hotel.test>".into(),
         reply_to: Some("reception@hotel.test".into()),
+        pre_arrival_days: 0,
+        public_url: None,
     }
 }
 

@@ -91,6 +91,7 @@ mod oauth_tokens;
 mod pagination;
 mod party_details;
 mod payment_method;
+mod pre_check_in;
 mod privacy;
 mod promises;
 mod rate_fees;

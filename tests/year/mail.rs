@@ -22,6 +22,8 @@ pub fn config(relay: &Relay) -> MailConfig {
         password: Default::default(),
         from: "Hotel <desk@hotel.test>".into(),
         reply_to: None,
+        pre_arrival_days: 0,
+        public_url: None,
     }
 }
 

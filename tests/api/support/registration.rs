@@ -56,7 +56,23 @@ pub async fn hotel_fiscalizing(sim: &Sim, cis: &super::cis_sim::Sim) -> TestApp 
     app
 }
 
+/// [`hotel`], its configuration changed by `change` besides.
+pub async fn hotel_configured(
+    sim: &Sim,
+    change: impl FnOnce(&mut innkeep::config::Config),
+) -> TestApp {
+    start_with(sim, None, change).await
+}
+
 async fn start(sim: &Sim, cis: Option<&super::cis_sim::Sim>) -> TestApp {
+    start_with(sim, cis, |_| {}).await
+}
+
+async fn start_with(
+    sim: &Sim,
+    cis: Option<&super::cis_sim::Sim>,
+    change: impl FnOnce(&mut innkeep::config::Config),
+) -> TestApp {
     let mut cfg = config(sim);
     let transport = Arc::new(HttpTransport::new(Duration::from_millis(1500)));
     let mut compliance = Compliance::from_config(&cfg, transport).unwrap();
@@ -66,7 +82,10 @@ async fn start(sim: &Sim, cis: Option<&super::cis_sim::Sim>) -> TestApp {
         compliance.fiscal = fiscal;
     }
     let app = Spawn::new()
-        .config(|c| c.compliance = cfg)
+        .config(|c| {
+            c.compliance = cfg;
+            change(c);
+        })
         .compliance(compliance)
         .start()
         .await;

@@ -42,6 +42,31 @@ impl Taken {
     }
 }
 
+impl Taken {
+    /// The message with its quoted-printable parts decoded (soft line breaks joined, `=XX`
+    /// read as bytes), to read a long link whole.
+    pub fn decoded(&self) -> String {
+        let joined = self.data.replace("=\r\n", "");
+        let bytes = joined.as_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let hex = |b: u8| (b as char).to_digit(16);
+            if bytes[i] == b'='
+                && i + 2 < bytes.len()
+                && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+            {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+            out.push(bytes[i]);
+            i += 1;
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
 /// What to answer the next messages' DATA with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refuse {
