@@ -16,12 +16,17 @@ use crate::store::jobs::Job;
 /// The mail handler.
 pub struct MailHandler {
     cfg: Arc<MailConfig>,
+    /// The relay's transport, made once: its pool keeps connections open between messages.
+    transport: Result<lettre::SmtpTransport, String>,
 }
 
 impl MailHandler {
     /// A handler sending through the relay of `cfg`.
     pub fn new(cfg: MailConfig) -> MailHandler {
-        MailHandler { cfg: Arc::new(cfg) }
+        MailHandler {
+            transport: crate::mail::transport(&cfg),
+            cfg: Arc::new(cfg),
+        }
     }
 
     async fn send(&self, db: &Db, job: &Job) -> crate::error::AppResult<()> {
@@ -33,7 +38,7 @@ impl MailHandler {
                 })
                 .await;
         };
-        let cfg = self.cfg.clone();
+        let (cfg, transport) = (self.cfg.clone(), self.transport.clone());
         let out = crate::mail::Outgoing {
             to: m.recipient.clone(),
             subject: m.subject.clone(),
@@ -41,7 +46,7 @@ impl MailHandler {
             html: m.body_html.clone(),
             message_id: m.message_id.clone(),
         };
-        let sent = blocking(move || match crate::mail::transport(&cfg) {
+        let sent = blocking(move || match transport {
             Ok(t) => crate::mail::send(&t, &cfg, &out),
             Err(why) => Sent::Deferred(why),
         })

@@ -291,11 +291,17 @@ async fn drained(dir: &std::path::Path, port: u16, relay: &crate::support::smtp:
             .map(Result::unwrap)
             .collect()
     };
-    for _ in 0..300 {
-        if ids("SELECT id FROM messages WHERE status != 'sent'").is_empty() {
+    // Thousands may wait: keep waiting while they go, give up after 20 s without progress.
+    let (mut left, mut since) = (usize::MAX, std::time::Instant::now());
+    loop {
+        let now = ids("SELECT id FROM messages WHERE status != 'sent'").len();
+        if now == 0 || since.elapsed() > Duration::from_secs(20) {
             break;
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        if now < left {
+            (left, since) = (now, std::time::Instant::now());
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
     child.kill().unwrap();
     child.wait().unwrap();
