@@ -183,8 +183,9 @@ error_set! {
     ActionErrors = [404, 409, 413, 415, 422];
     /// The event feed: a position that is stale (409) or pruned (410).
     FeedErrors = [409, 410];
-    /// Actions of no one resource that the state may forbid (the channel manager's resend).
-    StateErrors = [409];
+    /// Actions of no one resource that the state may forbid (the channel manager's resend;
+    /// 422 for an Idempotency-Key reused with another request).
+    StateErrors = [409, 422];
     /// Public reads (no token needed).
     PublicErrors = [] public true;
 }
