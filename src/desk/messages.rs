@@ -27,33 +27,35 @@ pub struct MessageRow {
     pub problem: bool,
 }
 
+/// Message `m` as a row: when (in time zone `tz`), what, to whom, where it stands in
+/// words (with the relay's words when it did not go).
+pub fn row(t: &T, tz: &str, m: crate::store::messages::Stored) -> MessageRow {
+    let problem = ["bounced", "failed"].contains(&m.status.as_str());
+    let mut words = t.t(&format!("message-status-{}", m.status));
+    if m.status != "sent"
+        && let Some(e) = &m.last_error
+    {
+        words = t.with(
+            "message-status-why",
+            &[("status", Arg::Text(words)), ("why", Arg::Text(e.clone()))],
+        );
+    }
+    MessageRow {
+        when: crate::clock::local_time(&m.created_at, tz)
+            .map_or_else(|| m.created_at.clone(), |(d, at)| t.moment(d, at)),
+        what: t.t(&format!("message-kind-{}", m.kind)),
+        to: m.recipient,
+        state: words,
+        problem,
+    }
+}
+
 /// Reservation `id`'s messages, oldest first (none when they cannot be read).
 pub async fn rows(state: &DeskState, p: &Principal, t: &T, tz: &str, id: &str) -> Vec<MessageRow> {
     let all = messages::of_reservation(&state.svc, p, id.to_string())
         .await
         .unwrap_or_default();
-    all.into_iter()
-        .map(|m| {
-            let problem = ["bounced", "failed"].contains(&m.status.as_str());
-            let mut words = t.t(&format!("message-status-{}", m.status));
-            if m.status != "sent"
-                && let Some(e) = &m.last_error
-            {
-                words = t.with(
-                    "message-status-why",
-                    &[("status", Arg::Text(words)), ("why", Arg::Text(e.clone()))],
-                );
-            }
-            MessageRow {
-                when: crate::clock::local_time(&m.created_at, tz)
-                    .map_or_else(|| m.created_at.clone(), |(d, at)| t.moment(d, at)),
-                what: t.t(&format!("message-kind-{}", m.kind)),
-                to: m.recipient,
-                state: words,
-                problem,
-            }
-        })
-        .collect()
+    all.into_iter().map(|m| row(t, tz, m)).collect()
 }
 
 /// `POST /reservations/{id}/messages`: the confirmation (or the cancellation) sent again.

@@ -10,7 +10,6 @@ use poem::web::{Data, Path};
 use poem::{Body, Request, Response, handler};
 
 use super::{DeskState, Shell, open_admin, open_admin_post, or_answer, page, server_error, web};
-use crate::i18n::Arg;
 use crate::service::outbox;
 
 /// Messages shown.
@@ -25,13 +24,10 @@ struct OutboxPage {
 
 struct Row {
     id: String,
-    when: String,
-    what: String,
-    to: String,
     /// (reservation id, code).
     booking: Option<(String, String)>,
-    state: String,
-    problem: bool,
+    /// As the reservation page shows it.
+    shown: super::messages::MessageRow,
     again: bool,
 }
 
@@ -45,28 +41,11 @@ pub async fn list(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
     };
     let rows = all
         .into_iter()
-        .map(|(m, code)| {
-            let problem = ["bounced", "failed"].contains(&m.status.as_str());
-            let mut words = t.t(&format!("message-status-{}", m.status));
-            if m.status != "sent"
-                && let Some(e) = &m.last_error
-            {
-                words = t.with(
-                    "message-status-why",
-                    &[("status", Arg::Text(words)), ("why", Arg::Text(e.clone()))],
-                );
-            }
-            Row {
-                when: crate::clock::local_time(&m.created_at, &s.time_zone)
-                    .map_or_else(|| m.created_at.clone(), |(d, at)| t.moment(d, at)),
-                what: t.t(&format!("message-kind-{}", m.kind)),
-                to: m.recipient,
-                booking: m.reservation_id.zip(code),
-                again: problem || m.status == "deferred",
-                state: words,
-                problem,
-                id: m.id,
-            }
+        .map(|(m, code)| Row {
+            id: m.id.clone(),
+            booking: m.reservation_id.clone().zip(code),
+            again: ["bounced", "failed", "deferred"].contains(&m.status.as_str()),
+            shown: super::messages::row(&t, &s.time_zone, m),
         })
         .collect();
     let shell = Shell::new(&s, t, "admin").after(req);

@@ -75,14 +75,8 @@ fn language(guest: Option<Language>, country: Option<&str>) -> Lang {
     Lang::parse(tag).unwrap_or(Lang::En)
 }
 
-/// The cancellation terms of `r`'s plan, in words.
-fn cancellation(t: &T, tx: &Tx, r: &Reservation) -> AppResult<Option<String>> {
-    let Some(plan) = r.rate_plan_id.as_deref() else {
-        return Ok(None);
-    };
-    let Some(plan) = store::rate_plans::get(tx, plan)? else {
-        return Ok(None);
-    };
+/// The cancellation terms of `plan` for `r`, in words.
+fn cancellation(t: &T, plan: &crate::model::RatePlan, r: &Reservation) -> String {
     let c = &plan.cancellation;
     let fee = match c.fee {
         FeeKind::Percent => t.with(
@@ -94,7 +88,7 @@ fn cancellation(t: &T, tx: &Tx, r: &Reservation) -> AppResult<Option<String>> {
         ),
         other => t.t(&format!("mail-fee-{}", other.as_str())),
     };
-    Ok(Some(match &c.free_until_days {
+    match &c.free_until_days {
         Some(days) => {
             let until = r.arrival.0 - chrono::Days::new(days.0 as u64);
             t.with(
@@ -103,7 +97,7 @@ fn cancellation(t: &T, tx: &Tx, r: &Reservation) -> AppResult<Option<String>> {
             )
         }
         None => t.with("mail-never-free", &[("fee", Arg::Text(fee))]),
-    }))
+    }
 }
 
 /// Makes, stores and queues message `kind` about `r` when mail is on (`domain`: the
@@ -150,11 +144,11 @@ fn make(
         (t.t("mail-fact-stay"), stay),
         (t.t("mail-fact-room"), room_type),
     ];
-    if let Some(plan) = r
-        .rate_plan_id
-        .as_deref()
-        .and_then(|p| store::rate_plans::get(tx, p).ok().flatten())
-    {
+    let plan = match r.rate_plan_id.as_deref() {
+        Some(p) => store::rate_plans::get(tx, p)?,
+        None => None,
+    };
+    if let Some(plan) = &plan {
         facts.push((t.t("mail-fact-plan"), plan.name.in_language(t.lang().tag())));
     }
     facts.push((
@@ -171,8 +165,8 @@ fn make(
     let (subject, intro, closing) = match kind {
         Kind::Confirmation => {
             facts.push((t.t("mail-fact-total"), t.money(total, &r.currency)));
-            if let Some(terms) = cancellation(&t, tx, r)? {
-                facts.push((t.t("mail-fact-cancellation"), terms));
+            if let Some(plan) = &plan {
+                facts.push((t.t("mail-fact-cancellation"), cancellation(&t, plan, r)));
             }
             (
                 t.with(

@@ -5,32 +5,13 @@
 //! room type not mapped holds the booking unacknowledged, said on the health; and after
 //! the mix the channel manager's availability, prices and restrictions equal innkeep's.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use innkeep::config::channel::ChannelConfig;
-use innkeep::config::compliance::Secret;
-
-use crate::support::channex_sim::{KEY, PROPERTY, Sim, revision};
+use crate::support::channex_sim::{Sim, config, revision};
 use crate::support::plans::plans;
 use crate::support::{Spawn, TestApp, day, eventually};
-
-fn config(url: String) -> ChannelConfig {
-    ChannelConfig {
-        provider: "channex".into(),
-        url,
-        api_key: Secret::new(KEY),
-        property_id: PROPERTY.into(),
-        horizon_days: 60,
-        room_types: BTreeMap::from([("FAM".into(), "ch-fam".into())]),
-        rate_plans: BTreeMap::from([
-            ("FAM/FLEX".into(), "ch-flex".into()),
-            ("FAM/NR".into(), "ch-nr".into()),
-        ]),
-    }
-}
 
 async fn acked(sim: &Sim, id: &str) {
     eventually(

@@ -130,9 +130,19 @@ async fn without_a_language_the_property_speaks_its_own_and_without_an_address_n
     let app = hotel(&quiet).await;
     booking(&app, Some("en"), None).await;
     let unmailed = spawn_app().await;
-    booking(&unmailed, Some("en"), Some("x@example.com")).await;
+    let r = booking(&unmailed, Some("en"), Some("x@example.com")).await;
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert!(quiet.taken().is_empty(), "no address, no message");
+    let id = r["id"].as_str().unwrap().to_string();
+    let made = unmailed
+        .db()
+        .read(move |c| innkeep::store::messages::of_reservation(c, &id))
+        .await
+        .unwrap();
+    assert!(
+        made.is_empty(),
+        "no [mail], no message in the outbox: {made:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

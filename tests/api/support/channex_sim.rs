@@ -226,6 +226,23 @@ async fn rate_plan_options(req: &Request, state: Shared<'_>) -> Response {
     }))
 }
 
+/// innkeep's `[channel]` for this simulator at `url`: room type FAM as `ch-fam`, its plans
+/// FLEX and NR as `ch-flex` and `ch-nr`, over 60 nights.
+pub fn config(url: String) -> innkeep::config::channel::ChannelConfig {
+    innkeep::config::channel::ChannelConfig {
+        provider: "channex".into(),
+        url,
+        api_key: innkeep::config::compliance::Secret::new(KEY),
+        property_id: PROPERTY.into(),
+        horizon_days: 60,
+        room_types: BTreeMap::from([("FAM".into(), "ch-fam".into())]),
+        rate_plans: BTreeMap::from([
+            ("FAM/FLEX".into(), "ch-flex".into()),
+            ("FAM/NR".into(), "ch-nr".into()),
+        ]),
+    }
+}
+
 type Shared<'a> = Data<&'a Arc<Mutex<State>>>;
 
 /// The key check and the next fault: an answer to give instead, or a delay, or whether to
