@@ -29,7 +29,7 @@ pub struct MessageRow {
 
 /// Message `m` as a row: when (in time zone `tz`), what, to whom, where it stands in
 /// words (with the relay's words when it did not go).
-pub fn row(t: &T, tz: &str, m: crate::store::messages::Stored) -> MessageRow {
+pub fn row(t: &T, tz: &str, m: messages::Message) -> MessageRow {
     let problem = ["bounced", "failed"].contains(&m.status.as_str());
     let mut words = t.t(&format!("message-status-{}", m.status));
     if m.status != "sent"

@@ -17,6 +17,9 @@ use crate::i18n::{Arg, Lang, T};
 use crate::model::Reservation;
 use crate::store;
 
+/// A message in the outbox, as the desk lists it.
+pub use crate::store::messages::Stored as Message;
+
 /// What a message says, before it is written out.
 pub(crate) struct Mail {
     lang: &'static str,
