@@ -7,7 +7,8 @@
 
 use std::time::Duration;
 
-use lettre::message::{Mailbox, MultiPart};
+use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{Message, SmtpTransport, Transport};
 
@@ -29,6 +30,8 @@ pub struct Outgoing {
     pub html: String,
     /// The `Message-ID`, with its angle brackets.
     pub message_id: String,
+    /// Files sent with it (an invoice's PDF and XML).
+    pub files: Vec<crate::store::messages::Attachment>,
 }
 
 /// What the relay said.
@@ -77,11 +80,20 @@ pub fn message(cfg: &MailConfig, m: &Outgoing) -> Result<Message, String> {
     if let Some(r) = &cfg.reply_to {
         b = b.reply_to(r.parse().map_err(|e| format!("mail.reply_to {r:?}: {e}"))?);
     }
-    b.multipart(MultiPart::alternative_plain_html(
-        m.text.clone(),
-        m.html.clone(),
-    ))
-    .map_err(|e| e.to_string())
+    let bodies = MultiPart::alternative_plain_html(m.text.clone(), m.html.clone());
+    let body = if m.files.is_empty() {
+        bodies
+    } else {
+        let mut mixed = MultiPart::mixed().multipart(bodies);
+        for f in &m.files {
+            let kind = ContentType::parse(&f.content_type)
+                .map_err(|e| format!("{}: {e}", f.content_type))?;
+            mixed =
+                mixed.singlepart(Attachment::new(f.filename.clone()).body(f.body.clone(), kind));
+        }
+        mixed
+    };
+    b.multipart(body).map_err(|e| e.to_string())
 }
 
 /// Sends `m` through `transport`.

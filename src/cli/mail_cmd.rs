@@ -32,6 +32,7 @@ pub fn mail(l: &Loaded, command: &MailCommand) -> Result<(), String> {
             let message = crate::mail::Outgoing {
                 to: address.clone(),
                 subject: "innkeep: a test message".into(),
+                files: Vec::new(),
                 text: format!(
                     "This message comes from innkeep through the mail relay {}:{}. If you read it, guests' messages will leave too.",
                     cfg.host, cfg.port

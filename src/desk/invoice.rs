@@ -101,15 +101,6 @@ struct PayForm {
     method_error: Option<String>,
 }
 
-fn rate(bp: i64) -> String {
-    if bp % 100 == 0 {
-        format!("{} %", bp / 100)
-    } else {
-        format!("{}.{:02} %", bp / 100, bp % 100)
-    }
-}
-
-/// The fiscal QR code as an inline SVG.
 fn qr_svg(payload: &str) -> Option<String> {
     let code = qrcode::QrCode::with_error_correction_level(payload, qrcode::EcLevel::M).ok()?;
     let svg = code
@@ -126,30 +117,6 @@ fn qr_svg(payload: &str) -> Option<String> {
 
 /// An address as printed: the street lines, then postal code, town and region, then the
 /// country.
-fn address_lines(a: &crate::model::Address) -> Vec<String> {
-    let mut out: Vec<String> = [&a.line1, &a.line2]
-        .into_iter()
-        .flatten()
-        .map(|l| l.0.clone())
-        .collect();
-    let place: Vec<String> = [
-        a.postal_code.as_ref().map(|l| l.0.clone()),
-        a.city.as_ref().map(|l| l.0.clone()),
-        a.region.as_ref().map(|l| l.0.clone()),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if !place.is_empty() {
-        out.push(place.join(" "));
-    }
-    if let Some(c) = &a.country {
-        out.push(c.0.clone());
-    }
-    out
-}
-
-/// The first error on `field`, in words.
 fn error_on(t: &T, errors: &[FieldError], field: &str) -> Option<String> {
     errors
         .iter()
@@ -178,79 +145,10 @@ pub(super) async fn render(
         Err(e) => return failed_read(&t, &e, "not-found-invoice", ("/", "back-to-today")),
     };
     let inv = &v.invoice;
-    let cur = &inv.currency;
     let owed = v.due;
     let refund = inv.kind == InvoiceKind::CreditNote;
-    let mut facts = vec![(t.t("invoice-date"), t.date(inv.issue_date.0))];
-    if let Some((_, time)) = crate::clock::local_time(&inv.issued_at.0, &s.time_zone) {
-        facts.push((t.t("invoice-time"), time.format("%H:%M").to_string()));
-    }
-    if let Some(mark) = &inv.operator_mark {
-        facts.push((t.t("invoice-operator"), mark.clone()));
-    }
-    facts.extend([(
-        t.t("field-status"),
-        t.t(&format!("invoice-status-{}", inv.status.as_str())),
-    )]);
-    if let Some(m) = inv.payment_method {
-        facts.push((
-            t.t("field-payment-method"),
-            t.t(&format!("payment-{}", m.as_str())),
-        ));
-    }
-    if let Some(reason) = &inv.reason {
-        facts.push((t.t("invoice-reason"), reason.clone()));
-    }
-    if refund {
-        // Only where there was money to give back: an unpaid invoice's credit note has none.
-        if inv.paid_amount != 0 || owed > 0 {
-            facts.push((t.t("invoice-refunded"), t.money(-inv.paid_amount, cur)));
-        }
-    } else {
-        facts.push((t.t("invoice-paid"), t.money(inv.paid_amount, cur)));
-    }
-    if owed > 0 {
-        let key = if refund {
-            "invoice-to-refund"
-        } else {
-            "invoice-owed"
-        };
-        facts.push((t.t(key), t.money(owed, cur)));
-    }
-    let b = &inv.bill_to;
-    let mut bill_to = vec![b.name.0.clone()];
-    if let Some(a) = &b.address {
-        bill_to.extend(address_lines(a));
-    }
-    if let Some(vat_id) = b.vat_id.as_ref().or(b.tax_id.as_ref()) {
-        bill_to.push(t.with(
-            "invoice-buyer-vat-id",
-            &[("id", Arg::Text(vat_id.0.clone()))],
-        ));
-    }
-    if let Some(code) = &b.tax_code {
-        bill_to.push(t.with(
-            "invoice-buyer-tax-code",
-            &[("id", Arg::Text(code.0.clone()))],
-        ));
-    }
-    let seller = inv.seller.as_ref().map_or_else(Vec::new, |s| {
-        let mut lines = vec![s.legal_name.0.clone()];
-        lines.extend(address_lines(&s.address));
-        lines.push(t.with(
-            "invoice-seller-vat-id",
-            &[("id", Arg::Text(s.vat_id.0.clone()))],
-        ));
-        if let Some(code) = &s.tax_code {
-            lines.push(t.with(
-                "invoice-seller-tax-code",
-                &[("code", Arg::Text(code.0.clone()))],
-            ));
-        }
-        lines
-    });
+    let printed = crate::printed::invoice(&t, inv, &v.property, owed, &s.time_zone);
     let f = &inv.fiscal;
-    let fiscal = super::invoice_fiscal::rows(&t, f);
     let may_write = s.principal.scopes.contains(Scope::InvoicesWrite);
     let payment = (owed > 0 && inv.status == InvoiceStatus::Issued && may_write).then(|| PayForm {
         refund,
@@ -322,45 +220,19 @@ pub(super) async fn render(
         (other, t.with(key, &[("number", Arg::Text(number))]))
     });
     let body = InvoicePage {
-        // In Italy a stay settled at the cash register is certified by its receipt: the
-        // hotel's own copy is a bill, never called an invoice.
-        title: t.with(
-            &match (f.scheme.as_str(), inv.kind) {
-                (crate::compliance::rt::NAME, InvoiceKind::Invoice) => {
-                    "invoice-title-bill".to_string()
-                }
-                (_, kind) => format!("invoice-title-{}", kind.as_str()),
-            },
-            &[("number", Arg::Text(inv.number.clone()))],
-        ),
+        title: printed.title,
         id,
         receipt,
-        property: v.property.clone(),
-        seller,
-        facts,
-        bill_to,
-        lines: inv
-            .lines
-            .iter()
-            .map(|l| {
-                (
-                    l.description.clone(),
-                    l.quantity,
-                    t.money(l.unit_price, cur),
-                    rate(l.tax_rate),
-                    t.money(l.gross_amount, cur),
-                )
-            })
-            .collect(),
-        taxes: inv
-            .tax_breakdown
-            .iter()
-            .map(|x| (rate(x.tax_rate), t.money(x.net, cur), t.money(x.tax, cur)))
-            .collect(),
-        total: t.money(inv.totals.gross, cur),
-        einvoice: inv.fiscal.einvoice.is_some(),
-        fiscal,
-        qr: f.qr_payload.as_deref().and_then(qr_svg),
+        property: printed.property,
+        seller: printed.seller,
+        facts: printed.facts,
+        bill_to: printed.bill_to,
+        lines: printed.lines,
+        taxes: printed.taxes,
+        total: printed.total,
+        einvoice: printed.einvoice,
+        fiscal: printed.fiscal,
+        qr: printed.qr.as_deref().and_then(qr_svg),
         stay: v.stay.clone(),
         related,
         pay: payment,

@@ -27,7 +27,6 @@ pub mod housekeeping;
 mod identity;
 pub mod invoice;
 pub mod invoice_actions;
-mod invoice_fiscal;
 mod invoice_reissue;
 pub mod invoices;
 pub mod kiosk;

@@ -30,13 +30,17 @@ impl MailHandler {
     }
 
     async fn send(&self, db: &Db, job: &Job) -> crate::error::AppResult<()> {
-        let Some(m) = outbox::start(db, job.subject_id.clone()).await? else {
-            return db
-                .write({
-                    let id = job.id;
-                    move |tx| crate::store::jobs::finish(tx, id)
-                })
-                .await;
+        let (m, files) = match outbox::start(db, job.subject_id.clone(), job.id).await? {
+            outbox::Start::Send(m, files) => (*m, files),
+            outbox::Start::Later => return Ok(()),
+            outbox::Start::Done => {
+                return db
+                    .write({
+                        let id = job.id;
+                        move |tx| crate::store::jobs::finish(tx, id)
+                    })
+                    .await;
+            }
         };
         let (cfg, transport) = (self.cfg.clone(), self.transport.clone());
         let out = crate::mail::Outgoing {
@@ -45,6 +49,7 @@ impl MailHandler {
             text: m.body_text.clone(),
             html: m.body_html.clone(),
             message_id: m.message_id.clone(),
+            files,
         };
         let sent = blocking(move || match transport {
             Ok(t) => crate::mail::send(&t, &cfg, &out),

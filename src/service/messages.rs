@@ -10,7 +10,7 @@
 use askama::Template;
 
 use crate::db::Tx;
-use crate::domain::enums::{JobKind, Language};
+use crate::domain::enums::Language;
 use crate::domain::policy::FeeKind;
 use crate::error::{AppError, AppResult};
 use crate::i18n::{Arg, Lang, T};
@@ -22,16 +22,25 @@ pub use crate::store::messages::Stored as Message;
 
 /// What a message says, before it is written out.
 pub(crate) struct Mail {
-    lang: &'static str,
-    subject: String,
-    greeting: String,
-    intro: String,
-    facts: Vec<(String, String)>,
-    closing: String,
+    pub(super) lang: &'static str,
+    pub(super) subject: String,
+    pub(super) greeting: String,
+    pub(super) intro: String,
+    pub(super) facts: Vec<(String, String)>,
+    pub(super) closing: String,
     /// A link to follow: (its words, where).
-    link: Option<(String, String)>,
-    hotel: String,
-    address: Option<String>,
+    pub(super) link: Option<(String, String)>,
+    pub(super) hotel: String,
+    pub(super) address: Option<String>,
+}
+
+impl Mail {
+    /// The message written out: (plain text, HTML).
+    pub(super) fn write(&self) -> AppResult<(String, String)> {
+        let text = Text { m: self }.render().map_err(AppError::internal)?;
+        let html = Html { m: self }.render().map_err(AppError::internal)?;
+        Ok((text, html))
+    }
 }
 
 #[derive(Template)]
@@ -68,7 +77,7 @@ impl Kind {
 }
 
 /// The language to write to a guest in: theirs, else the property's country's.
-fn language(guest: Option<Language>, country: Option<&str>) -> Lang {
+pub(super) fn language(guest: Option<Language>, country: Option<&str>) -> Lang {
     let tag = match (guest, country) {
         (Some(l), _) => l.as_str(),
         (None, Some("IT")) => "it",
@@ -101,6 +110,21 @@ fn cancellation(t: &T, plan: &crate::model::RatePlan, r: &Reservation) -> String
         }
         None => t.with("mail-never-free", &[("fee", Arg::Text(fee))]),
     }
+}
+
+/// The hotel's address on one line, as a message signs off with it.
+pub(super) fn address(settings: &crate::model::Settings) -> Option<String> {
+    let a = &settings.seller.as_ref()?.address;
+    let line = [
+        a.line1.as_ref().map(|l| l.0.clone()),
+        a.postal_code.as_ref().map(|p| p.0.clone()),
+        a.city.as_ref().map(|c| c.0.clone()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
+    (!line.is_empty()).then_some(line)
 }
 
 /// Makes, stores and queues message `kind` about `r` when mail is on (`domain`: the
@@ -212,18 +236,6 @@ fn make(
         )),
         _ => None,
     };
-    let address = settings.seller.as_ref().map(|s| {
-        let a = &s.address;
-        [
-            a.line1.as_ref().map(|l| l.0.clone()),
-            a.postal_code.as_ref().map(|p| p.0.clone()),
-            a.city.as_ref().map(|c| c.0.clone()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(", ")
-    });
     let mail = Mail {
         lang: t.lang().tag(),
         subject,
@@ -236,12 +248,11 @@ fn make(
         closing,
         link,
         hotel,
-        address: address.filter(|a| !a.is_empty()),
+        address: address(&settings),
     };
-    let html = Html { m: &mail }.render().map_err(AppError::internal)?;
-    let text = Text { m: &mail }.render().map_err(AppError::internal)?;
+    let (text, html) = mail.write()?;
     let id = crate::ids::new("msg");
-    store::messages::insert(
+    super::outbox::post(
         tx,
         &store::messages::Stored {
             message_id: match again {
@@ -256,20 +267,16 @@ fn make(
             id: id.clone(),
             kind: kind.as_str().into(),
             reservation_id: Some(r.id.clone()),
+            invoice_id: None,
             guest_id: Some(guest.id.clone()),
             recipient: to,
             language: mail.lang.into(),
             subject: mail.subject.clone(),
             body_text: text,
             body_html: html,
-            status: "queued".into(),
-            attempts: 0,
-            last_error: None,
-            created_at: String::new(),
-            sent_at: None,
+            ..Default::default()
         },
     )?;
-    store::jobs::enqueue(tx, JobKind::Mail, &id, "", &tx.now_text())?;
     Ok(true)
 }
 

@@ -34,6 +34,7 @@ pub mod idempotency;
 pub mod identity_check;
 pub mod import;
 mod interim;
+pub mod invoice_mail;
 pub mod invoices;
 pub mod invoicing;
 pub mod jobs;

@@ -17,21 +17,58 @@ use crate::store::{self, messages::Stored};
 /// The waits between tries, in seconds.
 const SCHEDULE: [i64; 8] = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600];
 
-/// Message `id` marked `sending`, when it is still to send (none when it was sent, bounced
-/// or given up, or is gone).
-pub async fn start(db: &Db, id: String) -> AppResult<Option<Stored>> {
+/// Stores message `m`, `queued`, and its `mail` job, in the caller's transaction.
+pub(crate) fn post(tx: &crate::db::Tx, m: &Stored) -> AppResult<()> {
+    store::messages::insert(tx, m)?;
+    store::jobs::enqueue(
+        tx,
+        crate::domain::enums::JobKind::Mail,
+        &m.id,
+        "",
+        &tx.now_text(),
+    )?;
+    Ok(())
+}
+
+/// What a `mail` job does next with its message.
+pub enum Start {
+    /// Nothing: it was sent, bounced or given up, or is gone.
+    Done,
+    /// Later: an invoice waits for its fiscal record (the job runs again in a minute).
+    Later,
+    /// Send it, with its files.
+    Send(Box<Stored>, Vec<store::messages::Attachment>),
+}
+
+/// Message `id` of job `job` marked `sending` (an invoice's written out first), when it is
+/// still to send.
+pub async fn start(db: &Db, id: String, job: i64) -> AppResult<Start> {
     db.write(move |tx| {
-        let Some(m) = store::messages::get(tx, &id)? else {
-            return Ok(None);
+        let Some(mut m) = store::messages::get(tx, &id)? else {
+            return Ok(Start::Done);
         };
         if ["sent", "bounced", "failed"].contains(&m.status.as_str()) {
-            return Ok(None);
+            return Ok(Start::Done);
+        }
+        if m.invoice_id.is_some() && m.body_text.is_empty() {
+            match crate::service::invoice_mail::write_out(tx, &m)? {
+                Some(written) => m = written,
+                None => {
+                    let at = crate::clock::format_instant(
+                        tx.clock().now() + chrono::Duration::seconds(60),
+                    );
+                    let why = "waiting for the invoice's fiscal receipt";
+                    store::jobs::retry_at(tx, job, &at, why)?;
+                    return Ok(Start::Later);
+                }
+            }
         }
         if m.status == "sending" {
             tracing::warn!(message = %m.id, "a message was in flight when innkeep stopped: sending it again with its Message-ID");
         }
         store::messages::set_status(tx, &id, "sending", None, None)?;
-        Ok(Some(m))
+        let files = store::messages::attachments(tx, &id)?;
+        Ok(Start::Send(Box::new(m), files))
     })
     .await
 }

@@ -68,7 +68,8 @@ fn guest(c: &rusqlite::Connection, id: &str) -> AppResult<Guest> {
 }
 
 /// Everything innkeep holds about the guest: the record, their reservations, invoices,
-/// submissions to the authorities with the exchanges, and the audit trail.
+/// submissions to the authorities with the exchanges, the messages sent them, and the
+/// audit trail.
 pub async fn export(svc: &Services, p: &Principal, id: String) -> AppResult<Value> {
     p.require(Scope::Admin)?;
     let at = crate::clock::format_instant(svc.db().clock().now());
@@ -107,6 +108,7 @@ pub async fn export(svc: &Services, p: &Principal, id: String) -> AppResult<Valu
                 "reservations": reservations,
                 "invoices": invoices,
                 "submissions": submissions,
+                "messages": store::privacy::messages(c, &id)?,
                 "history": history,
             }))
         })
@@ -124,8 +126,8 @@ pub async fn export(svc: &Services, p: &Principal, id: String) -> AppResult<Valu
 }
 
 /// Erases the guest: refused while they have a reservation that is not over; otherwise
-/// the record is anonymised, its audit trail's values redacted, and what the law keeps is
-/// listed. A `guest.updated` event carries the anonymised record to integrations.
+/// the record is anonymised, its audit trail's values redacted, its messages emptied (one
+/// not yet sent never leaves), and what the law keeps is listed. A `guest.updated` event carries the anonymised record to integrations.
 pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasure> {
     p.require(Scope::Admin)?;
     let actor = p.actor.clone();
@@ -204,6 +206,7 @@ pub async fn erase(svc: &Services, p: &Principal, id: String) -> AppResult<Erasu
             let history_entries = store::privacy::redact_history(tx, &g.id, &snap)?;
             // The rename above logged the real name as an old sort key: not kept either.
             store::privacy::forget_sort_keys(tx, &g.id)?;
+            store::privacy::forget_messages(tx, &g.id)?;
             Ok(Erasure {
                 guest_id: g.id,
                 erased: ERASED.to_vec(),

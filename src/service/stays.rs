@@ -323,6 +323,7 @@ pub async fn check_out(
     let c = svc.compliance().clone();
     let actor = actor.clone();
     let how = crate::service::settlement::HowPaid::of(&input)?;
+    let mail = svc.mail_domain();
     db.write(move |tx| {
         let mut r = load(tx, &input.reservation_id.0)?;
         let next = next_status(&r, Via::CheckOut, "checked out")?;
@@ -352,6 +353,7 @@ pub async fn check_out(
             lines,
             how,
         )?;
+        crate::service::invoice_mail::queue(tx, mail.as_deref(), &invoice)?;
         if let Some(room_id) = &r.room_id {
             mark_dirty(tx, room_id, &now)?;
         }

@@ -6,7 +6,7 @@ use crate::db::Tx;
 use crate::error::AppResult;
 
 /// A stored message.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Stored {
     /// `msg_…`
     pub id: String,
@@ -14,6 +14,8 @@ pub struct Stored {
     pub kind: String,
     /// The reservation it is about.
     pub reservation_id: Option<String>,
+    /// The invoice it carries.
+    pub invoice_id: Option<String>,
     /// The guest it is to.
     pub guest_id: Option<String>,
     /// The address.
@@ -45,6 +47,7 @@ fn map(r: &Row) -> rusqlite::Result<Stored> {
         id: r.get("id")?,
         kind: r.get("kind")?,
         reservation_id: r.get("reservation_id")?,
+        invoice_id: r.get("invoice_id")?,
         guest_id: r.get("guest_id")?,
         recipient: r.get("recipient")?,
         language: r.get("language")?,
@@ -65,8 +68,8 @@ pub fn insert(tx: &Tx, m: &Stored) -> AppResult<()> {
     let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO messages (id, kind, reservation_id, guest_id, recipient, language, subject,
-             body_text, body_html, message_id, status, attempts, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'queued', 0, ?11, ?11)",
+             body_text, body_html, message_id, status, attempts, created_at, updated_at, invoice_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'queued', 0, ?11, ?11, ?12)",
     )?
     .execute(rusqlite::params![
         m.id,
@@ -79,9 +82,57 @@ pub fn insert(tx: &Tx, m: &Stored) -> AppResult<()> {
         m.body_text,
         m.body_html,
         m.message_id,
-        now
+        now,
+        m.invoice_id
     ])?;
     Ok(())
+}
+
+/// A file sent with a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    /// Its name, as the guest sees it.
+    pub filename: String,
+    /// Its media type.
+    pub content_type: String,
+    /// Its bytes.
+    pub body: Vec<u8>,
+}
+
+/// Writes out message `id`, stored empty until now: its bodies and files.
+pub fn write_out(
+    tx: &Tx,
+    id: &str,
+    body_text: &str,
+    body_html: &str,
+    files: &[Attachment],
+) -> AppResult<()> {
+    tx.prepare_cached("UPDATE messages SET body_text = ?2, body_html = ?3 WHERE id = ?1")?
+        .execute((id, body_text, body_html))?;
+    for (i, f) in files.iter().enumerate() {
+        tx.prepare_cached(
+            "INSERT INTO message_attachments (message_id, position, filename, content_type, body)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute((id, i as i64, &f.filename, &f.content_type, &f.body))?;
+    }
+    Ok(())
+}
+
+/// Message `id`'s files, in order.
+pub fn attachments(c: &Connection, id: &str) -> AppResult<Vec<Attachment>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT filename, content_type, body FROM message_attachments
+          WHERE message_id = ?1 ORDER BY position",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        Ok(Attachment {
+            filename: r.get(0)?,
+            content_type: r.get(1)?,
+            body: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// One message.

@@ -76,3 +76,39 @@ pub fn redact_history(tx: &Tx, subject_id: &str, snapshot: &serde_json::Value) -
         .execute((subject_id, snapshot.to_string()))?;
     Ok(rows.len())
 }
+
+/// Empties the guest's messages (address, subject, bodies, files); one not yet sent is
+/// given up, never to leave. How many.
+pub fn forget_messages(tx: &Tx, guest_id: &str) -> AppResult<usize> {
+    tx.prepare_cached(
+        "DELETE FROM message_attachments
+          WHERE message_id IN (SELECT id FROM messages WHERE guest_id = ?1)",
+    )?
+    .execute([guest_id])?;
+    Ok(tx
+        .prepare_cached(
+            "UPDATE messages SET recipient = '', subject = '', body_text = '', body_html = '',
+                 last_error = CASE WHEN status IN ('sent', 'bounced', 'failed') THEN last_error
+                                   ELSE 'not sent: the guest was erased' END,
+                 status = CASE WHEN status IN ('sent', 'bounced', 'failed') THEN status
+                               ELSE 'failed' END
+              WHERE guest_id = ?1",
+        )?
+        .execute([guest_id])?)
+}
+
+/// The guest's messages, for an export: (kind, to, subject, status, made, sent).
+pub fn messages(conn: &Connection, guest_id: &str) -> AppResult<Vec<serde_json::Value>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT kind, recipient, subject, status, created_at, sent_at FROM messages
+          WHERE guest_id = ?1 ORDER BY created_at, id",
+    )?;
+    let rows = stmt.query_map([guest_id], |r| {
+        Ok(serde_json::json!({
+            "kind": r.get::<_, String>(0)?, "recipient": r.get::<_, String>(1)?,
+            "subject": r.get::<_, String>(2)?, "status": r.get::<_, String>(3)?,
+            "created_at": r.get::<_, String>(4)?, "sent_at": r.get::<_, Option<String>>(5)?,
+        }))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -8,23 +8,16 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use innkeep::config::mail::{MailConfig, Security};
+use innkeep::config::mail::MailConfig;
 
 use crate::support::smtp::{Refuse, Relay};
 use crate::support::{Spawn, TestApp, day, eventually, spawn_app};
 
 fn config(relay: &Relay) -> MailConfig {
-    MailConfig {
-        host: "127.0.0.1".into(),
-        port: relay.addr.port(),
-        security: Security::None,
-        user: None,
-        password: Default::default(),
-        from: "Hotel Adriatic <desk@hotel.test>".into(),
-        reply_to: Some("reception@hotel.test".into()),
-        pre_arrival_days: 0,
-        public_url: None,
-    }
+    relay.config(
+        "Hotel Adriatic <desk@hotel.test>",
+        Some("reception@hotel.test"),
+    )
 }
 
 async fn hotel(relay: &Relay) -> TestApp {

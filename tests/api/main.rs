@@ -79,6 +79,7 @@ mod hub;
 mod hub_push;
 mod idempotency;
 mod import;
+mod invoice_mail;
 mod invoice_numbers;
 mod invoices;
 mod layers;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use fantoccini::Locator;
 use serde_json::{Value, json};
 
-use innkeep::config::mail::{MailConfig, Security};
+use innkeep::config::mail::MailConfig;
 
 use crate::support::TestApp;
 use crate::support::alloggiati_sim::Sim as Alloggiati;
@@ -19,17 +19,7 @@ use crate::support::registration::{day, hotel_configured};
 use crate::support::smtp::Relay;
 
 fn mail(relay: &Relay) -> MailConfig {
-    MailConfig {
-        host: "127.0.0.1".into(),
-        port: relay.addr.port(),
-        security: Security::None,
-        user: None,
-        password: Default::default(),
-        from: "Hotel Miramare <desk@miramare.test>".into(),
-        reply_to: None,
-        pre_arrival_days: 0,
-        public_url: None,
-    }
+    relay.config("Hotel Miramare <desk@miramare.test>", None)
 }
 
 /// An Italian hotel registering with Alloggiati Web, a booking for two arriving in three

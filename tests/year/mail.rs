@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use innkeep::config::mail::{MailConfig, Security};
+use innkeep::config::mail::MailConfig;
 
 use crate::books::Books;
 use crate::support::TestApp;
@@ -14,17 +14,7 @@ use crate::support::smtp::Relay;
 
 /// The hotel's `[mail]`, sending through `relay`.
 pub fn config(relay: &Relay) -> MailConfig {
-    MailConfig {
-        host: "127.0.0.1".into(),
-        port: relay.addr.port(),
-        security: Security::None,
-        user: None,
-        password: Default::default(),
-        from: "Hotel <desk@hotel.test>".into(),
-        reply_to: None,
-        pre_arrival_days: 0,
-        public_url: None,
-    }
+    relay.config("Hotel <desk@hotel.test>", None)
 }
 
 /// Checks the outbox against the reservations and the relay; a line for the report.

@@ -45,6 +45,14 @@ pub fn scheme(sim: &Sim) -> (FiscalConfig, Arc<dyn innkeep::compliance::FiscalSc
 
 /// A Croatian hotel fiscalizing with the simulator.
 pub async fn hotel(sim: &Sim) -> TestApp {
+    hotel_configured(sim, |_| {}).await
+}
+
+/// [`hotel`], its configuration changed by `change` besides.
+pub async fn hotel_configured(
+    sim: &Sim,
+    change: impl FnOnce(&mut innkeep::config::Config),
+) -> TestApp {
     let (f, fiscal) = scheme(sim);
     let compliance = Compliance {
         fiscal,
@@ -55,7 +63,10 @@ pub async fn hotel(sim: &Sim) -> TestApp {
         ..Default::default()
     };
     let app = Spawn::new()
-        .config(|c| c.compliance = cfg)
+        .config(|c| {
+            c.compliance = cfg;
+            change(c);
+        })
         .compliance(compliance)
         .start()
         .await;

@@ -42,6 +42,14 @@ pub async fn hotel(sim: Option<&Sim>) -> TestApp {
     start(Some(config(sim)), None, None, |_| {}).await
 }
 
+/// [`hotel`] through `sim`, its configuration changed by `change` besides.
+pub async fn hotel_configured(
+    sim: &Sim,
+    change: impl FnOnce(&mut innkeep::config::Config),
+) -> TestApp {
+    start(Some(config(Some(sim))), None, None, change).await
+}
+
 /// A hotel in Rimini with a telematic cash register (`rt`) and, when `sdi` is given, its
 /// e-invoices through SdI; calls to the register time out after 3 s.
 pub async fn hotel_with_register(sdi: Option<&Sim>, rt: &RtSim) -> TestApp {

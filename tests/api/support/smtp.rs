@@ -67,6 +67,44 @@ impl Taken {
     }
 }
 
+impl Taken {
+    /// The files attached: (file name, bytes), in order.
+    pub fn attachments(&self) -> Vec<(String, Vec<u8>)> {
+        use base64::Engine;
+        let mut out = Vec::new();
+        for part in self.data.split("\r\n--") {
+            let Some((head, body)) = part.split_once("\r\n\r\n") else {
+                continue;
+            };
+            let lower = head.to_ascii_lowercase();
+            if !lower.contains("content-disposition: attachment") {
+                continue;
+            }
+            let Some(at) = head.find("filename=\"") else {
+                continue;
+            };
+            let rest = &head[at + "filename=\"".len()..];
+            let name = rest.split('"').next().unwrap_or_default().to_string();
+            let bytes = if lower.contains("content-transfer-encoding: base64") {
+                let b64: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+                base64::engine::general_purpose::STANDARD
+                    .decode(b64)
+                    .expect("an attachment in base64")
+            } else if lower.contains("content-transfer-encoding: quoted-printable") {
+                let part = Taken {
+                    to: Vec::new(),
+                    data: body.to_string(),
+                };
+                part.decoded().into_bytes()
+            } else {
+                body.as_bytes().to_vec()
+            };
+            out.push((name, bytes));
+        }
+        out
+    }
+}
+
 /// What to answer the next messages' DATA with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refuse {
@@ -108,6 +146,22 @@ impl Relay {
             }
         });
         Relay { addr, state, task }
+    }
+
+    /// A `[mail]` section sending through this relay as `from` (plain SMTP, no pre-arrival
+    /// message unless the test asks for one).
+    pub fn config(&self, from: &str, reply_to: Option<&str>) -> innkeep::config::mail::MailConfig {
+        innkeep::config::mail::MailConfig {
+            host: "127.0.0.1".into(),
+            port: self.addr.port(),
+            security: innkeep::config::mail::Security::None,
+            user: None,
+            password: Default::default(),
+            from: from.into(),
+            reply_to: reply_to.map(str::to_string),
+            pre_arrival_days: 0,
+            public_url: None,
+        }
     }
 
     /// The next messages are refused so, one each.

@@ -1,4 +1,4 @@
-//! The invoice page's fiscal block, in words: for an e-invoice where it stands at the
+//! An invoice's fiscal block, in words: for an e-invoice where it stands at the
 //! intermediary (and why it was refused); for a fiscal receipt its status, number, ZKI and
 //! JIR.
 
@@ -6,7 +6,7 @@ use crate::i18n::T;
 use crate::model::Fiscal;
 
 /// (label, value) of the fiscal record.
-pub(super) fn rows(t: &T, f: &Fiscal) -> Vec<(String, String)> {
+pub fn rows(t: &T, f: &Fiscal) -> Vec<(String, String)> {
     let mut fiscal = Vec::new();
     if let Some(e) = &f.einvoice {
         let status = match (f.scheme.as_str(), e.intermediary.as_str()) {

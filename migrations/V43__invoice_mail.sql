@@ -1,0 +1,14 @@
+-- The invoice by e-mail (issue 35): a message may be about an invoice, and carries its
+-- files (the PDF, the e-invoice XML). An invoice's message is stored with the check-out
+-- that issues it and written out when its fiscal record has settled (until then its
+-- bodies are empty).
+ALTER TABLE messages ADD COLUMN invoice_id TEXT REFERENCES invoices (id);
+CREATE INDEX messages_by_invoice ON messages (invoice_id) WHERE invoice_id IS NOT NULL;
+CREATE TABLE message_attachments (
+    message_id   TEXT NOT NULL REFERENCES messages (id),
+    position     INTEGER NOT NULL,
+    filename     TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    body         BLOB NOT NULL,
+    PRIMARY KEY (message_id, position)
+) STRICT;

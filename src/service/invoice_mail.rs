@@ -1,0 +1,177 @@
+//! The invoice by e-mail after check-out. The message is stored, with its `Message-ID`
+//! (`<inv_….invoice@…>`) and its `mail` job, in the check-out's own transaction, so a
+//! check-out committed always sends its invoice once; it is written out (the text, the
+//! HTML, the PDF and, for an e-invoice, its XML) when the job first runs and the invoice's
+//! fiscal record has settled, so the PDF carries the authority's reference (the JIR, the
+//! cash register's number) rather than "pending". A receipt the authority has not answered
+//! within [`WAIT`] goes with what is known, which the law allows (the ZKI is printed).
+
+use crate::db::Tx;
+use crate::domain::enums::{FiscalStatus, InvoiceKind};
+use crate::error::{AppError, AppResult};
+use crate::i18n::{Arg, T};
+use crate::model::Invoice;
+use crate::store;
+use crate::store::messages::{Attachment, Stored};
+
+/// How long a message waits for the authority's answer before going without it.
+const WAIT: chrono::Duration = chrono::Duration::hours(2);
+
+/// Whether `inv` is an Italian stay's bill, certified by the cash register's receipt
+/// printed on it rather than being an invoice itself.
+fn bill(inv: &Invoice) -> bool {
+    inv.fiscal.scheme == crate::compliance::rt::NAME && inv.kind == InvoiceKind::Invoice
+}
+
+/// The guest the invoice goes to, with an address: its guest, else its stay's guest.
+fn recipient(tx: &Tx, inv: &Invoice) -> AppResult<Option<crate::model::Guest>> {
+    let guest = match (&inv.guest_id, &inv.reservation_id) {
+        (Some(g), _) => Some(g.clone()),
+        (None, Some(r)) => store::reservations::get(tx, r)?.map(|r| r.primary_guest_id),
+        _ => None,
+    };
+    Ok(match guest {
+        Some(g) => store::guests::get(tx, &g)?.filter(|g| g.email.is_some()),
+        None => None,
+    })
+}
+
+/// Stores and queues the e-mail of invoice `inv` (just issued at check-out), when mail is
+/// on (`domain`) and its guest has an address. Its bodies are written out later.
+pub(crate) fn queue(tx: &Tx, domain: Option<&str>, inv: &Invoice) -> AppResult<()> {
+    let Some(domain) = domain else {
+        return Ok(());
+    };
+    let Some(guest) = recipient(tx, inv)? else {
+        return Ok(());
+    };
+    let settings = store::settings::get(tx)?;
+    let t = T::new(super::messages::language(
+        guest.language,
+        settings.country.as_deref(),
+    ));
+    let id = crate::ids::new("msg");
+    super::outbox::post(
+        tx,
+        &Stored {
+            id: id.clone(),
+            kind: "invoice".into(),
+            reservation_id: inv.reservation_id.clone(),
+            invoice_id: Some(inv.id.clone()),
+            guest_id: Some(guest.id.clone()),
+            recipient: guest.email.clone().unwrap_or_default(),
+            language: t.lang().tag().into(),
+            subject: t.with(
+                if bill(inv) {
+                    "mail-bill-subject"
+                } else {
+                    "mail-invoice-subject"
+                },
+                &[
+                    ("hotel", Arg::Text(settings.name.clone())),
+                    ("number", Arg::Text(inv.number.clone())),
+                ],
+            ),
+            message_id: format!("<{}.invoice@{domain}>", inv.id),
+            ..Default::default()
+        },
+    )?;
+    Ok(())
+}
+
+/// Whether `inv`'s fiscal record has settled enough to print (or `m` waited long enough).
+fn settled(tx: &Tx, inv: &Invoice, m: &Stored) -> bool {
+    let waiting = inv.fiscal.status == FiscalStatus::Pending && inv.fiscal.einvoice.is_none();
+    let since = crate::clock::format_instant(tx.clock().now() - WAIT);
+    !waiting || m.created_at < since
+}
+
+/// What the message says of the invoice: its number, date, total, paid and still owed.
+fn facts(t: &T, inv: &Invoice, due: i64) -> Vec<(String, String)> {
+    let cur = &inv.currency;
+    let mut facts = vec![
+        (
+            t.t(if bill(inv) {
+                "mail-fact-bill"
+            } else {
+                "mail-fact-invoice"
+            }),
+            inv.number.clone(),
+        ),
+        (t.t("invoice-date"), t.date(inv.issue_date.0)),
+        (t.t("mail-fact-total"), t.money(inv.totals.gross, cur)),
+        (t.t("invoice-paid"), t.money(inv.paid_amount, cur)),
+    ];
+    if due > 0 {
+        facts.push((t.t("invoice-owed"), t.money(due, cur)));
+    }
+    facts
+}
+
+/// Writes out invoice message `m` (stored empty by [`queue`]) in the caller's transaction:
+/// `None` while the invoice waits for the authority's answer.
+pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
+    let Some(invoice_id) = &m.invoice_id else {
+        return Ok(Some(m.clone()));
+    };
+    let inv = store::invoices::get(tx, invoice_id)?
+        .ok_or_else(|| AppError::internal(format!("invoice {invoice_id} vanished")))?;
+    if !settled(tx, &inv, m) {
+        return Ok(None);
+    }
+    let settings = store::settings::get(tx)?;
+    let t = T::new(crate::i18n::Lang::parse(&m.language).unwrap_or(crate::i18n::Lang::En));
+    let due = match inv.kind {
+        InvoiceKind::Invoice => inv.totals.gross - inv.paid_amount,
+        InvoiceKind::CreditNote => 0,
+    };
+    let printed = crate::printed::invoice(&t, &inv, &settings.name, due, &settings.time_zone);
+    let pdf = crate::printed::pdf::invoice(&t, &printed)
+        .ok_or_else(|| AppError::internal("the PDF typefaces do not load"))?;
+    let name = inv.number.replace(['/', '\\'], "-");
+    let mut files = vec![Attachment {
+        filename: format!("{name}.pdf"),
+        content_type: "application/pdf".into(),
+        body: pdf,
+    }];
+    let xml = store::einvoices::get(tx, &inv.id)?;
+    if let Some(e) = &xml {
+        files.push(Attachment {
+            filename: format!("{name}.xml"),
+            content_type: "application/xml".into(),
+            body: e.document.clone().into_bytes(),
+        });
+    }
+    let guest = match &m.guest_id {
+        Some(g) => store::guests::get(tx, g)?,
+        None => None,
+    };
+    let mail = super::messages::Mail {
+        lang: t.lang().tag(),
+        subject: m.subject.clone(),
+        greeting: t.with(
+            "mail-greeting",
+            &[(
+                "name",
+                Arg::Text(guest.map(|g| g.first_name).unwrap_or_default()),
+            )],
+        ),
+        intro: t.t(match (bill(&inv), xml.is_some()) {
+            (true, _) => "mail-bill-intro",
+            (false, true) => "mail-invoice-intro-xml",
+            (false, false) => "mail-invoice-intro",
+        }),
+        facts: facts(&t, &inv, due),
+        closing: t.t("mail-invoice-closing"),
+        link: None,
+        hotel: settings.name.clone(),
+        address: super::messages::address(&settings),
+    };
+    let (text, html) = mail.write()?;
+    store::messages::write_out(tx, &m.id, &text, &html, &files)?;
+    Ok(Some(Stored {
+        body_text: text,
+        body_html: html,
+        ..m.clone()
+    }))
+}
