@@ -135,6 +135,15 @@ pub fn attachments(c: &Connection, id: &str) -> AppResult<Vec<Attachment>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// The messages carrying invoice `invoice_id` that are still to go.
+pub fn waiting_on_invoice(c: &Connection, invoice_id: &str) -> AppResult<Vec<String>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT id FROM messages WHERE invoice_id = ?1 AND status IN ('queued', 'deferred')",
+    )?;
+    let rows = stmt.query_map([invoice_id], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// One message.
 pub fn get(c: &Connection, id: &str) -> AppResult<Option<Stored>> {
     Ok(c.prepare_cached("SELECT * FROM messages WHERE id = ?1")?

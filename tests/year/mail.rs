@@ -1,5 +1,6 @@
 //! Guests' messages over the year: every booking made at the desk or through the API whose
-//! guest gave an address is confirmed once, every cancellation of one once, each through
+//! guest gave an address is confirmed once, every cancellation of one once, every stay
+//! checked out gets its invoice once with the PDF (and the e-invoice's XML), each through
 //! the SMTP relay double with its own Message-ID and none twice; the outbox holds nothing
 //! unsent at the end.
 
@@ -40,7 +41,11 @@ pub async fn check(app: &TestApp, relay: &Relay, books: &mut Books) -> String {
         UNION ALL
         SELECT 'cancellation', COUNT(*) FROM reservations r
           JOIN guests g ON g.id = r.primary_guest_id
-         WHERE g.email IS NOT NULL AND r.channel IS NULL AND r.status = 'cancelled'")
+         WHERE g.email IS NOT NULL AND r.channel IS NULL AND r.status = 'cancelled'
+        UNION ALL
+        SELECT 'invoice', COUNT(*) FROM reservations r
+          JOIN guests g ON g.id = r.primary_guest_id
+         WHERE g.email IS NOT NULL AND r.status = 'checked_out' AND r.invoice_id IS NOT NULL")
     .await
     .into_iter()
     .collect();
@@ -48,7 +53,7 @@ pub async fn check(app: &TestApp, relay: &Relay, books: &mut Books) -> String {
         .await
         .into_iter()
         .collect();
-    for kind in ["confirmation", "cancellation"] {
+    for kind in ["confirmation", "cancellation", "invoice"] {
         let (w, h) = (
             wanted.get(kind).copied().unwrap_or(0),
             held.get(kind).copied().unwrap_or(0),
@@ -68,6 +73,18 @@ pub async fn check(app: &TestApp, relay: &Relay, books: &mut Books) -> String {
         books
             .failures
             .push(format!("{what}: {n} messages for one change"));
+    }
+    // Every invoice's message carries its PDF, and an e-invoice's its XML too.
+    let bare = q("SELECT m.id, COUNT(a.position) FROM messages m
+          LEFT JOIN message_attachments a ON a.message_id = m.id
+          LEFT JOIN einvoices e ON e.invoice_id = m.invoice_id
+         WHERE m.kind = 'invoice'
+         GROUP BY m.id HAVING COUNT(a.position) != 1 + (MAX(e.invoice_id) IS NOT NULL)")
+    .await;
+    for (id, n) in bare {
+        books
+            .failures
+            .push(format!("invoice message {id} carries {n} files"));
     }
     let total: i64 = held.values().sum();
     let taken = relay
@@ -93,9 +110,22 @@ pub async fn check(app: &TestApp, relay: &Relay, books: &mut Books) -> String {
             ids.len()
         ));
     }
+    for m in taken.iter().filter(|m| {
+        m.header("Message-ID")
+            .is_some_and(|id| id.contains(".invoice@"))
+    }) {
+        let files = m.attachments();
+        if !files.first().is_some_and(|f| f.1.starts_with(b"%PDF-")) {
+            books.failures.push(format!(
+                "{:?} reached the guest without its PDF",
+                m.header("Message-ID")
+            ));
+        }
+    }
     format!(
-        "messages: {} confirmations and {} cancellations sent, each once",
+        "messages: {} confirmations, {} cancellations and {} invoices (PDF attached) sent, each once",
         held.get("confirmation").copied().unwrap_or(0),
-        held.get("cancellation").copied().unwrap_or(0)
+        held.get("cancellation").copied().unwrap_or(0),
+        held.get("invoice").copied().unwrap_or(0)
     )
 }

@@ -146,6 +146,12 @@ pub async fn fiscal_outcome(
         inv.version += 1;
         inv.updated_at = Instant(format_instant(now));
         store::invoices::update_state(tx, &inv)?;
+        if inv.fiscal.status != FiscalStatus::Pending {
+            // The invoice's e-mail waits for this answer: it goes now.
+            for m in store::messages::waiting_on_invoice(tx, &inv.id)? {
+                store::jobs::run_now(tx, &m)?;
+            }
+        }
         if let Some(kind) = event {
             store::events::record(tx, &Actor::queue(), kind, &inv.id, &snapshot(&inv))?;
         } else if delayed {
