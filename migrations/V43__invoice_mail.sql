@@ -12,3 +12,10 @@ CREATE TABLE message_attachments (
     body         BLOB NOT NULL,
     PRIMARY KEY (message_id, position)
 ) STRICT;
+-- Online pre-check-in done: when, and the arrival time the guest gave (HH:MM), shown on
+-- Today and served as the reservation's `pre_check_in`.
+CREATE TABLE pre_check_ins (
+    reservation_id TEXT PRIMARY KEY REFERENCES reservations (id),
+    completed_at   TEXT NOT NULL,
+    arrival_time   TEXT
+) STRICT;

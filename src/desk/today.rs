@@ -26,6 +26,8 @@ struct Row {
     guest: String,
     /// The booking's and the guest's notes ("late arrival ~22:00", "gluten-free").
     notes: Vec<String>,
+    /// "Checked in online, arriving around 18:30", when the guest did.
+    online: Option<String>,
     party: String,
     nights: String,
     room_type: String,
@@ -83,6 +85,11 @@ fn row(t: &T, r: StayRow, quick: bool) -> Row {
         room: r.room,
         guest: r.guest,
         notes: r.notes,
+        online: match r.pre_checked_in {
+            (false, _) => None,
+            (true, None) => Some(t.t("today-pre-checked-in")),
+            (true, Some(at)) => Some(t.with("today-pre-checked-in-at", &[("time", Arg::Text(at))])),
+        },
         party: t.with(
             "party",
             &[

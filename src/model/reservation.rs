@@ -88,12 +88,24 @@ pub struct Reservation {
     pub invoice_id: Option<String>,
     /// Guest registration, when a national scheme applies.
     pub registration: Option<Registration>,
+    /// The guest's online pre-check-in through the pre-arrival message's link (read-only);
+    /// null until they complete it.
+    pub pre_check_in: Option<PreCheckIn>,
     /// Incremented by every change; served as the ETag.
     pub version: i64,
     /// When it was created.
     pub created_at: Instant,
     /// When it last changed.
     pub updated_at: Instant,
+}
+
+/// An online pre-check-in: the party's registration data were given before arrival.
+#[derive(Debug, Clone, PartialEq, Eq, Object, serde::Serialize, serde::Deserialize)]
+pub struct PreCheckIn {
+    /// When the guest completed it.
+    pub completed_at: Instant,
+    /// The arrival time they gave, `HH:MM` (property-local), when they gave one.
+    pub arrival_time: Option<String>,
 }
 
 impl Reservation {

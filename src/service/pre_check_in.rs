@@ -2,9 +2,9 @@
 //! the guest completes the registration data of every member of the party, with the same
 //! rules as the kiosk and the desk, and says when they arrive. The link is signed for one
 //! booking (HMAC-SHA256 under a key innkeep keeps in `link_keys`) and expires the day after
-//! its departure. What the guest sends is saved in one transaction: the party's data, and a
-//! line in the booking's notes ("Pre-checked-in online…"), which Today shows with the
-//! arrival. In Italy the identity check in person still happens at arrival.
+//! its departure. What the guest sends is saved in one transaction: the party's data, and
+//! the pre-check-in with the arrival time given (the reservation's `pre_check_in`), which
+//! Today shows beside the arrival. In Italy the identity check in person still happens at arrival.
 
 use base64::Engine;
 use chrono::NaiveDate;
@@ -128,17 +128,9 @@ pub async fn save(
                 )));
             }
             crate::service::party::apply_in(tx, &p.actor, c.registration.enabled(), &id, edit)?;
+            store::reservations::pre_checked_in(tx, &id, arrival_time.as_deref())?;
             let mut r = store::reservations::get(tx, &id)?.unwrap_or(old);
             let before = r.clone();
-            let day = tx.now_text()[..10].to_string();
-            let line = match arrival_time.as_deref() {
-                Some(t) => format!("Pre-checked-in online on {day}; arriving around {t}."),
-                None => format!("Pre-checked-in online on {day}."),
-            };
-            r.notes = Some(match r.notes.take() {
-                Some(n) if !n.trim().is_empty() => format!("{n}\n{line}"),
-                _ => line,
-            });
             r.version += 1;
             r.updated_at = Instant(tx.now_text());
             store::reservations::update(tx, &before, &r)?;

@@ -394,6 +394,7 @@ pub(crate) fn blank(
         rate_plan_id: None,
         deposit: None,
         channel: None,
+        pre_check_in: None,
         extras: Vec::new(),
         adults: 1,
         children: 0,

@@ -35,6 +35,8 @@ pub struct StayRow {
     pub currency: String,
     /// The booking's notes and the primary guest's, where there are any.
     pub notes: Vec<String>,
+    /// Whether the guest pre-checked-in online, and the arrival time they gave.
+    pub pre_checked_in: (bool, Option<String>),
 }
 
 /// Counts for the day's header.
@@ -52,11 +54,12 @@ const STAY: &str = "SELECT r.id, r.code, g.first_name || ' ' || g.last_name, r.a
                  r.nightly_rate * CAST(julianday(r.departure) - julianday(r.arrival) AS INTEGER))
           + COALESCE((SELECT SUM(c.quantity * c.unit_price) FROM folio_charges c
                        WHERE c.reservation_id = r.id AND c.invoice_id IS NULL), 0),
-        r.currency, r.notes, g.notes
+        r.currency, r.notes, g.notes, pc.reservation_id IS NOT NULL, pc.arrival_time
    FROM reservations r
    JOIN guests g ON g.id = r.primary_guest_id
    JOIN room_types t ON t.id = r.room_type_id
-   LEFT JOIN rooms m ON m.id = r.room_id";
+   LEFT JOIN rooms m ON m.id = r.room_id
+   LEFT JOIN pre_check_ins pc ON pc.reservation_id = r.id";
 
 fn stays(conn: &Connection, condition: &str, day: &str) -> AppResult<Vec<StayRow>> {
     let sql =
@@ -81,6 +84,7 @@ fn stays(conn: &Connection, condition: &str, day: &str) -> AppResult<Vec<StayRow
                 .flatten()
                 .filter(|n| !n.trim().is_empty())
                 .collect(),
+            pre_checked_in: (r.get(14)?, r.get(15)?),
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

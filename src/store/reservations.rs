@@ -19,11 +19,14 @@ const GUEST_IDS: &str = ", (SELECT json_group_array(guest_id) FROM (SELECT guest
     (SELECT json_group_array(json_object('extra_id', x.extra_id, 'charge_id', x.id, \
     'quantity', x.quantity, 'gross_amount', x.quantity * x.unit_price)) FROM (SELECT c.* \
     FROM folio_charges c WHERE c.reservation_id = t.id AND c.extra_id IS NOT NULL \
-    ORDER BY c.created_at, c.id) x) AS extras_json, t.channel";
+    ORDER BY c.created_at, c.id) x) AS extras_json, t.channel, \
+    (SELECT json_object('completed_at', p.completed_at, 'arrival_time', p.arrival_time) \
+    FROM pre_check_ins p WHERE p.reservation_id = t.id) AS pre_check_in_json";
 const HOLDS_INVENTORY: &str = "status IN ('confirmed', 'checked_in')";
 
 /// The columns [`map`] reads, by position (naming each column on every row was a fifth of
-/// a list's CPU time), followed by the three of [`GUEST_IDS`] and the channel.
+/// a list's CPU time), followed by the three of [`GUEST_IDS`], the channel and the
+/// pre-check-in.
 const COLUMNS: &str = "t.id, t.code, t.status, t.primary_guest_id, t.room_type_id, t.room_id, \
     t.arrival, t.departure, t.adults, t.children, t.nightly_rate, t.currency, t.source, t.notes, \
     t.checked_in_at, t.checked_out_at, t.cancelled_at, t.invoice_id, t.version, t.created_at, \
@@ -107,6 +110,16 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
                     submission_id,
                 })
             }),
+        pre_check_in: match r.get::<_, Option<String>>(32)? {
+            Some(j) => Some(serde_json::from_str(&j).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    32,
+                    rusqlite::types::Type::Text,
+                    Box::new(e),
+                )
+            })?),
+            None => None,
+        },
         version: r.get(18)?,
         created_at: r.get(19)?,
         updated_at: r.get(20)?,
@@ -476,4 +489,15 @@ pub fn status_counts(conn: &Connection) -> AppResult<Vec<(String, i64)>> {
         conn.prepare_cached("SELECT status, COUNT(*) FROM reservations GROUP BY status")?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Records reservation `id`'s online pre-check-in, now, with the arrival time given.
+pub fn pre_checked_in(tx: &Tx, id: &str, arrival_time: Option<&str>) -> AppResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO pre_check_ins (reservation_id, completed_at, arrival_time) VALUES (?1, ?2, ?3)
+         ON CONFLICT (reservation_id) DO UPDATE SET completed_at = excluded.completed_at,
+             arrival_time = excluded.arrival_time",
+    )?
+    .execute((id, tx.now_text(), arrival_time))?;
+    Ok(())
 }

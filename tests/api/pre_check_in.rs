@@ -170,11 +170,23 @@ async fn the_guest_completes_the_party_online_and_the_desk_checks_in_without_typ
         .expect(200)
         .body;
     assert_eq!(now["guest_ids"].as_array().unwrap().len(), 2);
+    assert_eq!(now["pre_check_in"]["arrival_time"], "18:30");
+    assert!(now["pre_check_in"]["completed_at"].is_string());
+    // Today shows the arrival as checked in online, with the time.
+    app.clock().set_now(
+        format!("{}T08:00:00Z", day() + chrono::Days::new(3))
+            .parse()
+            .unwrap(),
+    );
+    let password = crate::support::desk::staff(&app, "marta", "front_desk").await;
+    let desk = Browser::sign_in(&app, "marta", &password).await;
+    let today = desk.get("/").await;
     assert!(
-        now["notes"]
-            .as_str()
-            .unwrap()
-            .contains("arriving around 18:30")
+        today
+            .text
+            .contains("checked in online, arriving around 18:30"),
+        "{}",
+        today.text
     );
     let room = app.all("/v1/rooms").await[0]["id"].clone();
     app.clock().set_now(
