@@ -19,3 +19,5 @@ CREATE TABLE pre_check_ins (
     completed_at   TEXT NOT NULL,
     arrival_time   TEXT
 ) STRICT;
+-- Italy: the property's CIN, carried by every booking confirmation.
+ALTER TABLE settings ADD COLUMN cin TEXT;

@@ -33,6 +33,7 @@ const FIELDS: &[(&str, &str, &str)] = &[
     ("currency", "currency", "settings-currency"),
     ("country", "country", "settings-country"),
     ("invoice_series", "invoice_series", "settings-series"),
+    ("cin", "cin", "settings-cin"),
     ("default_tax_rate", "default_tax_rate", "settings-tax-rate"),
     ("city_tax", "city_tax", "settings-city-tax"),
     (
@@ -137,6 +138,7 @@ fn values_of(s: &Settings) -> HashMap<String, String> {
         ("currency", s.currency.clone()),
         ("country", s.country.clone().unwrap_or_default()),
         ("invoice_series", s.invoice_series.clone()),
+        ("cin", s.cin.clone().unwrap_or_default()),
         ("default_tax_rate", hundredths(s.default_tax_rate)),
         (
             "city_tax",
@@ -262,6 +264,8 @@ struct SettingsForm {
     currency: String,
     country: String,
     invoice_series: String,
+    /// Italy's CIN, as typed (spaces dropped, capitals made).
+    cin: String,
     /// VAT on rooms in percent, as typed.
     default_tax_rate: String,
     /// `charged` or not.
@@ -355,6 +359,7 @@ fn body_of(f: &SettingsForm, t: &T, errors: &mut Vec<FieldError>) -> Value {
         "currency": f.currency.trim().to_uppercase(),
         "country": (!country.is_empty()).then_some(country),
         "invoice_series": f.invoice_series.trim(),
+        "cin": Some(f.cin.replace(' ', "").to_uppercase()).filter(|c| !c.is_empty()),
         "default_tax_rate": rate,
         "city_tax": city,
         "seller": f.seller(),

@@ -287,6 +287,26 @@ pub fn kpd_code(s: &String) -> Check {
     }
 }
 
+/// An Italian CIN: `IT`, six digits (province and municipality), then the ISTAT class and
+/// the random part, 3 to 10 capital letters and digits.
+pub fn cin(s: &String) -> Check {
+    let b = s.as_bytes();
+    let ok = (11..=18).contains(&b.len())
+        && b.starts_with(b"IT")
+        && b[2..8].iter().all(u8::is_ascii_digit)
+        && b[8..]
+            .iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    if ok {
+        Ok(())
+    } else {
+        Err(Rule::new(
+            "invalid_cin",
+            "must be the CIN the Ministry of Tourism assigned: IT, six digits, then 3 to 10 capital letters and digits, such as IT039007B1A2B3C4",
+        ))
+    }
+}
+
 /// A room-type code: 1 to 16 of `A-Z`, `0-9`, `_` and `-`.
 pub fn room_type_code(s: &String) -> Check {
     let ok = (1..=16).contains(&s.len())

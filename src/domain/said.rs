@@ -80,6 +80,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("rule-invalid_currency", &[]),
     ("rule-invalid_code", &[]),
     ("rule-invalid_kpd_code", &[]),
+    ("rule-invalid_cin", &[]),
     ("rule-invalid_codice_fiscale", &[]),
     ("rule-invalid_sdi_code", &[]),
     ("rule-invalid_pattern", &[]),

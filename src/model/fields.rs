@@ -108,6 +108,14 @@ pub struct Code(pub String);
 scalar_type!(impl [] Code, "room_type_code".to_string(), string_schema(Some(1), 16, "^[A-Z0-9_-]{1,16}$"));
 string_field!(impl [] Code, Code, rules::room_type_code);
 
+/// An Italian property's national identification code (CIN): `IT`, the province's and the
+/// municipality's ISTAT codes (three digits each), the ISTAT class of the accommodation
+/// (two characters) and up to eight random letters and digits, such as `IT039007B1A2B3C4`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cin(pub String);
+scalar_type!(impl [] Cin, "cin".to_string(), string_schema(Some(11), 18, r"^IT[0-9]{6}[A-Z0-9]{2}[A-Z0-9]{1,8}$"));
+string_field!(impl [] Cin, Cin, rules::cin);
+
 /// A KPD 2025 code (Croatia's product classification), `NN.NN.NN`, such as `55.10.00`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kpd(pub String);
@@ -368,6 +376,7 @@ into_string!(impl [] Email);
 into_string!(impl [] Phone);
 into_string!(impl [] Code);
 into_string!(impl [] Kpd);
+into_string!(impl [] Cin);
 into_string!(impl [] CodiceFiscale);
 into_string!(impl [] SdiCode);
 into_string!(impl [] TimeZone);

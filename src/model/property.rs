@@ -7,7 +7,7 @@ use crate::domain::enums::HousekeepingStatus;
 use crate::input_object;
 use crate::model::Patch;
 use crate::model::fields::{
-    Code, Country, Currency, Int, Kpd, Line, RoomTypeId, Series, Text, TimeZone,
+    Cin, Code, Country, Currency, Int, Kpd, Line, RoomTypeId, Series, Text, TimeZone,
 };
 use crate::model::{Date, Instant};
 
@@ -82,6 +82,9 @@ pub struct Settings {
     /// The seller's particulars printed on invoices, or null until set. In Croatia and
     /// Italy no invoice is issued without them (409 `seller_particulars_missing`).
     pub seller: Option<Seller>,
+    /// Italy: the property's national identification code (CIN) from the Ministry of
+    /// Tourism, which every booking confirmation carries; null where none is set.
+    pub cin: Option<String>,
     /// The national compliance schemes enabled (read-only: they and their credentials are
     /// set in the configuration file or environment, and credentials are never shown).
     pub compliance: ComplianceSchemes,
@@ -113,6 +116,9 @@ input_object! {
         pub default_tax_rate: Patch<Int<0, 10_000>>,
         /// The seller's particulars, whole; null clears them.
         pub seller: MaybeUndefined<Seller>,
+        /// Italy: the CIN (`IT`, six digits, then 3 to 10 capital letters and digits);
+        /// null clears it.
+        pub cin: MaybeUndefined<Cin>,
     }
     ignore ["compliance", "version", "created_at", "updated_at"]
 }

@@ -188,6 +188,9 @@ fn make(
             ],
         ),
     ));
+    if let Some(cin) = &settings.cin {
+        facts.push((t.t("mail-fact-cin"), cin.clone()));
+    }
     let total: i64 = r.nights.iter().map(|n| n.price).sum();
     let (subject, intro, closing) = match kind {
         Kind::Confirmation => {

@@ -48,6 +48,7 @@ pub async fn update(
             input.invoice_series.apply(&mut s.invoice_series);
             input.default_tax_rate.apply(&mut s.default_tax_rate);
             set_optional(&mut s.seller, input.seller);
+            set_optional(&mut s.cin, input.cin);
             if let Some(seller) = &s.seller {
                 let errors = crate::domain::seller::check(
                     s.country.as_deref(),

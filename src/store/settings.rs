@@ -12,7 +12,7 @@ pub fn get(conn: &Connection) -> AppResult<Settings> {
     Ok(conn
         .prepare_cached(
             "SELECT name, time_zone, currency, country, city_tax, invoice_series,
-                    default_tax_rate, seller, version, created_at, updated_at
+                    default_tax_rate, seller, version, created_at, updated_at, cin
              FROM settings WHERE id = 1",
         )?
         .query_row([], |row| {
@@ -26,6 +26,7 @@ pub fn get(conn: &Connection) -> AppResult<Settings> {
                 invoice_series: r.get("invoice_series")?,
                 default_tax_rate: r.get("default_tax_rate")?,
                 seller: r.nested("seller")?,
+                cin: r.get("cin")?,
                 compliance: Default::default(),
                 version: r.get("version")?,
                 created_at: r.get("created_at")?,
@@ -39,7 +40,7 @@ pub fn save(tx: &Tx, s: &Settings) -> AppResult<()> {
     tx.prepare_cached(
         "UPDATE settings SET name = ?1, time_zone = ?2, currency = ?3, country = ?4,
                 city_tax = ?5, invoice_series = ?6, default_tax_rate = ?7, version = ?8,
-                updated_at = ?9, seller = ?10 WHERE id = 1",
+                updated_at = ?9, seller = ?10, cin = ?11 WHERE id = 1",
     )?
     .execute((
         &s.name,
@@ -52,6 +53,7 @@ pub fn save(tx: &Tx, s: &Settings) -> AppResult<()> {
         s.version,
         &s.updated_at.0,
         super::nested_text(&s.seller),
+        &s.cin,
     ))?;
     Ok(())
 }

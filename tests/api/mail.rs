@@ -59,6 +59,18 @@ async fn events(app: &TestApp, kind: &str) -> Vec<Value> {
 async fn a_booking_and_its_cancellation_reach_the_guest_once_in_their_language() {
     let relay = Relay::start().await;
     let app = hotel(&relay).await;
+    // An Italian property's CIN: a wrong one is refused by name and rule, a right one is
+    // kept (typed with spaces and small letters on the desk, it is tidied there).
+    let wrong = app.put("/v1/settings", json!({"cin": "IT12B1"})).await;
+    assert_eq!(wrong.status, 422, "{}", wrong.text);
+    assert!(
+        wrong.text.contains("\"cin\"") && wrong.text.contains("invalid_cin"),
+        "{}",
+        wrong.text
+    );
+    app.put("/v1/settings", json!({"cin": "IT039007B1A2B3C4"}))
+        .await
+        .expect(200);
     let r = booking(&app, Some("it"), Some("giulia@example.com")).await;
     let (id, code) = (r["id"].as_str().unwrap(), r["code"].as_str().unwrap());
     let taken = relay.wait_for(1, Duration::from_secs(10)).await;
@@ -77,6 +89,12 @@ async fn a_booking_and_its_cancellation_reach_the_guest_once_in_their_language()
     assert!(subject.contains(code), "{subject}");
     assert!(m.data.contains("Gentile Giulia"), "{}", m.data);
     assert!(m.data.contains("Totale"), "{}", m.data);
+    assert!(
+        m.decoded()
+            .contains("Codice identificativo nazionale (CIN): IT039007B1A2B3C4"),
+        "{}",
+        m.decoded()
+    );
     assert!(m.data.contains("text/html"), "an HTML alternative");
 
     app.put(
