@@ -18,6 +18,7 @@ pub mod input;
 mod invoices;
 pub mod lifecycle;
 pub mod limits;
+mod messages;
 pub mod metrics;
 pub mod oauth;
 pub mod pagination;
@@ -127,6 +128,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         guests::GuestsApi,
         reservations::ReservationsApi,
         stays::StaysApi,
+        messages::MessagesApi,
         deposits::DepositsApi,
         invoices::InvoicesApi,
         webhooks::WebhooksApi,

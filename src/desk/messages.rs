@@ -68,7 +68,7 @@ pub async fn again(
 ) -> Response {
     let (s, t, _) = or_answer!(open_post(req, body, &state, super::CHANGES).await);
     match messages::send_again(&state.svc, &s.principal, id.clone()).await {
-        Ok(()) => super::stay_actions::done(&id, "message-again"),
+        Ok(_) => super::stay_actions::done(&id, "message-again"),
         Err(e) => super::stay_actions::refused(&state, &s, t, id, e, HashMap::new()).await,
     }
 }

@@ -133,7 +133,8 @@ pub(crate) fn about(tx: &Tx, domain: Option<&str>, kind: Kind, r: &Reservation) 
     make(tx, domain, kind, r, None, None).map(|_| ())
 }
 
-/// [`about`], the `again`-th time when staff ask for it again: whether it was made.
+/// [`about`], the `again`-th time when staff ask for it again: the message's id, when it
+/// was made.
 fn make(
     tx: &Tx,
     domain: Option<&str>,
@@ -141,15 +142,15 @@ fn make(
     r: &Reservation,
     again: Option<usize>,
     public_url: Option<&str>,
-) -> AppResult<bool> {
+) -> AppResult<Option<String>> {
     let Some(domain) = domain else {
-        return Ok(false);
+        return Ok(None);
     };
     let Some(guest) = store::guests::get(tx, &r.primary_guest_id)? else {
-        return Ok(false);
+        return Ok(None);
     };
     let Some(to) = guest.email.clone() else {
-        return Ok(false);
+        return Ok(None);
     };
     let settings = store::settings::get(tx)?;
     let t = T::new(language(guest.language, settings.country.as_deref()));
@@ -280,7 +281,7 @@ fn make(
             ..Default::default()
         },
     )?;
-    Ok(true)
+    Ok(Some(id))
 }
 
 /// A reservation's messages, oldest first.
@@ -297,12 +298,12 @@ pub async fn of_reservation(
 
 /// Sends the guest of reservation `id` its confirmation again (its cancellation, when it
 /// is cancelled), as a new message: 409 `mail_off` without `[mail]`, `no_address` when the
-/// guest has no e-mail.
+/// guest has no e-mail. The message made.
 pub async fn send_again(
     svc: &crate::service::Services,
     p: &crate::model::Principal,
     id: String,
-) -> AppResult<()> {
+) -> AppResult<Message> {
     p.require(crate::domain::scopes::Scope::ReservationsWrite)?;
     let Some(domain) = svc.mail_domain() else {
         return Err(AppError::conflict(
@@ -321,8 +322,9 @@ pub async fn send_again(
             };
             let before = store::messages::of_reservation(tx, &id)?;
             let again = before.iter().filter(|m| m.kind == kind.as_str()).count();
-            if make(tx, Some(&domain), kind, &r, Some(again), None)? {
-                Ok(())
+            if let Some(made) = make(tx, Some(&domain), kind, &r, Some(again), None)? {
+                store::messages::get(tx, &made)?
+                    .ok_or_else(|| AppError::internal("a message just made is missing"))
             } else {
                 Err(AppError::conflict(
                     "no_address",
@@ -364,6 +366,7 @@ pub async fn pre_arrivals(
                         None,
                         public_url.as_deref(),
                     )?
+                    .is_some()
                 {
                     made += 1;
                 }

@@ -28,6 +28,7 @@ pub mod einvoices;
 pub mod events;
 pub mod extras;
 pub mod feed;
+pub mod guest_messages;
 pub mod guests;
 pub mod history;
 pub mod idempotency;

@@ -377,3 +377,69 @@ async fn the_outbox_shows_a_refused_message_and_sends_it_again() {
     b.axe("Reservation with its messages").await;
     b.screenshot("desk-reservation-messages").await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_api_lists_a_reservations_messages_and_sends_the_confirmation_again() {
+    let relay = Relay::start().await;
+    let app = hotel(&relay).await;
+    let r = booking(&app, Some("en"), Some("giulia@example.com")).await;
+    let id = r["id"].as_str().unwrap();
+    relay.wait_for(1, Duration::from_secs(10)).await;
+    let path = format!("/v1/reservations/{id}/messages");
+    let listed = eventually(Duration::from_secs(10), "the confirmation sent", || async {
+        let list = app.get(&path).await.expect(200).body;
+        if list["data"][0]["status"] == "sent" {
+            Ok(list)
+        } else {
+            Err(list)
+        }
+    })
+    .await;
+    let first = &listed["data"][0];
+    assert_eq!(listed["data"].as_array().unwrap().len(), 1);
+    assert_eq!(first["kind"], "confirmation");
+    assert_eq!(first["recipient"], "giulia@example.com");
+    assert_eq!(first["language"], "en");
+    assert_eq!(
+        first["message_id"],
+        format!("<{id}.v1.confirmation@hotel.test>")
+    );
+    assert!(first["sent_at"].is_string());
+
+    let again = app.post(&path, json!({})).await.expect(202).body;
+    assert_eq!(again["kind"], "confirmation");
+    assert_eq!(
+        again["message_id"],
+        format!("<{id}.v1.confirmation.again1@hotel.test>")
+    );
+    let taken = relay.wait_for(2, Duration::from_secs(10)).await;
+    assert_eq!(
+        taken[1].header("Message-ID").unwrap(),
+        again["message_id"].as_str().unwrap()
+    );
+    assert_eq!(
+        app.get(&path).await.expect(200).body["data"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+
+    // An unknown booking is said so; without a relay nothing can be sent.
+    let unknown = app.get("/v1/reservations/res_nope/messages").await;
+    assert_eq!(unknown.status, 404);
+    let unmailed = spawn_app().await;
+    let rt = unmailed.room_type("DBL", 2).await;
+    unmailed.room("101", &rt).await;
+    let guest = unmailed.guest("Ana", "Horvat").await;
+    let res = unmailed
+        .reserve(&guest, &rt, &day(3), &day(5))
+        .await
+        .expect(201)
+        .id();
+    let off = unmailed
+        .post(&format!("/v1/reservations/{res}/messages"), json!({}))
+        .await;
+    assert_eq!(off.status, 409, "{}", off.text);
+    assert_eq!(off.body["code"], "mail_off");
+}
