@@ -21,3 +21,13 @@ CREATE TABLE pre_check_ins (
 ) STRICT;
 -- Italy: the property's CIN, carried by every booking confirmation.
 ALTER TABLE settings ADD COLUMN cin TEXT;
+-- The hotel's own wording of guests' messages (subject, opening, closing), per kind and
+-- language; without a row the catalogues' sentence is used.
+CREATE TABLE mail_wording (
+    kind       TEXT NOT NULL,
+    language   TEXT NOT NULL,
+    part       TEXT NOT NULL CHECK (part IN ('subject', 'intro', 'closing')),
+    text       TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (kind, language, part)
+) STRICT;

@@ -21,6 +21,7 @@ const SECTIONS: &[(&str, &str, &str)] = &[
     ("/admin/clients", "nav-clients", "admin-clients-about"),
     ("/admin/channels", "nav-channels", "admin-channels-about"),
     ("/admin/outbox", "nav-outbox", "admin-outbox-about"),
+    ("/admin/wording", "nav-wording", "admin-wording-about"),
     ("/admin/webhooks", "nav-webhooks", "admin-webhooks-about"),
     (
         "/admin/compliance",

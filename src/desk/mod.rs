@@ -58,6 +58,7 @@ pub mod today;
 pub mod webhooks_admin;
 pub mod welcome;
 mod welcome_compliance;
+pub mod wording_admin;
 
 use std::sync::Arc;
 
@@ -234,6 +235,7 @@ pub const FLASHES: &[&str] = &[
     "channel-resent",
     "channel-mapped",
     "message-again",
+    "wording-saved",
 ];
 
 /// How a page comes back: its status and, for a refused form, the rules it broke (by API

@@ -88,6 +88,10 @@ pub fn mount(r: Route) -> Route {
         )
         .at("/admin/outbox", poem::get(super::outbox_admin::list))
         .at(
+            "/admin/wording",
+            poem::get(super::wording_admin::show).post(super::wording_admin::save),
+        )
+        .at(
             "/pre-check-in/:token",
             poem::get(super::pre_check_in::show).post(super::pre_check_in::send),
         )

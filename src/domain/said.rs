@@ -81,6 +81,8 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("rule-invalid_code", &[]),
     ("rule-invalid_kpd_code", &[]),
     ("rule-invalid_cin", &[]),
+    ("problem-wording-one-line", &[]),
+    ("problem-wording-placeholder", &["list"]),
     ("rule-invalid_codice_fiscale", &[]),
     ("rule-invalid_sdi_code", &[]),
     ("rule-invalid_pattern", &[]),

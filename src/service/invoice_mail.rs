@@ -11,6 +11,7 @@ use crate::domain::enums::{FiscalStatus, InvoiceKind};
 use crate::error::{AppError, AppResult};
 use crate::i18n::{Arg, T};
 use crate::model::Invoice;
+use crate::service::mail_texts;
 use crate::store;
 use crate::store::messages::{Attachment, Stored};
 
@@ -61,17 +62,24 @@ pub(crate) fn queue(tx: &Tx, domain: Option<&str>, inv: &Invoice) -> AppResult<(
             guest_id: Some(guest.id.clone()),
             recipient: guest.email.clone().unwrap_or_default(),
             language: t.lang().tag().into(),
-            subject: t.with(
-                if bill(inv) {
-                    "mail-bill-subject"
-                } else {
-                    "mail-invoice-subject"
-                },
+            subject: mail_texts::say(
+                tx,
+                &t,
+                (
+                    "invoice",
+                    "subject",
+                    if bill(inv) {
+                        "mail-bill-subject"
+                    } else {
+                        "mail-invoice-subject"
+                    },
+                ),
                 &[
-                    ("hotel", Arg::Text(settings.name.clone())),
-                    ("number", Arg::Text(inv.number.clone())),
+                    ("hotel", settings.name.clone()),
+                    ("name", guest.first_name.clone()),
+                    ("number", inv.number.clone()),
                 ],
-            ),
+            )?,
             message_id: format!("<{}.invoice@{domain}>", inv.id),
             ..Default::default()
         },
@@ -146,23 +154,29 @@ pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
         Some(g) => store::guests::get(tx, g)?,
         None => None,
     };
+    let first_name = guest.map(|g| g.first_name).unwrap_or_default();
+    let values = [
+        ("hotel", settings.name.clone()),
+        ("name", first_name.clone()),
+        ("number", inv.number.clone()),
+    ];
+    let intro = match (bill(&inv), xml.is_some()) {
+        (true, _) => "mail-bill-intro",
+        (false, true) => "mail-invoice-intro-xml",
+        (false, false) => "mail-invoice-intro",
+    };
     let mail = super::messages::Mail {
         lang: t.lang().tag(),
         subject: m.subject.clone(),
-        greeting: t.with(
-            "mail-greeting",
-            &[(
-                "name",
-                Arg::Text(guest.map(|g| g.first_name).unwrap_or_default()),
-            )],
-        ),
-        intro: t.t(match (bill(&inv), xml.is_some()) {
-            (true, _) => "mail-bill-intro",
-            (false, true) => "mail-invoice-intro-xml",
-            (false, false) => "mail-invoice-intro",
-        }),
+        greeting: t.with("mail-greeting", &[("name", Arg::Text(first_name))]),
+        intro: mail_texts::say(tx, &t, ("invoice", "intro", intro), &values)?,
         facts: facts(&t, &inv, due),
-        closing: t.t("mail-invoice-closing"),
+        closing: mail_texts::say(
+            tx,
+            &t,
+            ("invoice", "closing", "mail-invoice-closing"),
+            &values,
+        )?,
         link: None,
         hotel: settings.name.clone(),
         address: super::messages::address(&settings),

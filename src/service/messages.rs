@@ -15,6 +15,7 @@ use crate::domain::policy::FeeKind;
 use crate::error::{AppError, AppResult};
 use crate::i18n::{Arg, Lang, T};
 use crate::model::Reservation;
+use crate::service::mail_texts;
 use crate::store;
 
 /// A message in the outbox, as the desk lists it.
@@ -166,7 +167,6 @@ fn make(
         ],
     );
     let hotel = settings.name.clone();
-    let code = Arg::Text(r.code.clone());
     let mut facts = vec![
         (t.t("mail-fact-code"), r.code.clone()),
         (t.t("mail-fact-stay"), stay),
@@ -193,42 +193,35 @@ fn make(
         facts.push((t.t("mail-fact-cin"), cin.clone()));
     }
     let total: i64 = r.nights.iter().map(|n| n.price).sum();
-    let (subject, intro, closing) = match kind {
-        Kind::Confirmation => {
-            facts.push((t.t("mail-fact-total"), t.money(total, &r.currency)));
-            if let Some(plan) = &plan {
-                facts.push((t.t("mail-fact-cancellation"), cancellation(&t, plan, r)));
-            }
-            (
-                t.with(
-                    "mail-confirmation-subject",
-                    &[("hotel", Arg::Text(hotel.clone())), ("code", code)],
-                ),
-                t.t("mail-confirmation-intro"),
-                t.t("mail-confirmation-closing"),
-            )
+    if kind == Kind::Confirmation {
+        facts.push((t.t("mail-fact-total"), t.money(total, &r.currency)));
+        if let Some(plan) = &plan {
+            facts.push((t.t("mail-fact-cancellation"), cancellation(&t, plan, r)));
         }
-        Kind::Cancellation => (
-            t.with(
-                "mail-cancellation-subject",
-                &[("hotel", Arg::Text(hotel.clone())), ("code", code)],
-            ),
-            t.t("mail-cancellation-intro"),
-            t.t("mail-cancellation-closing"),
-        ),
-        Kind::PreArrival => (
-            t.with(
-                "mail-pre-arrival-subject",
-                &[("hotel", Arg::Text(hotel.clone())), ("code", code)],
-            ),
-            t.t(if public_url.is_some() {
-                "mail-pre-arrival-intro"
-            } else {
-                "mail-pre-arrival-intro-plain"
-            }),
-            t.t("mail-pre-arrival-closing"),
-        ),
+    }
+    let values = [
+        ("hotel", hotel.clone()),
+        ("name", guest.first_name.clone()),
+        ("code", r.code.clone()),
+    ];
+    let k = kind.as_str();
+    let intro_key = match (kind, public_url) {
+        (Kind::PreArrival, None) => "mail-pre-arrival-intro-plain".to_string(),
+        _ => mail_texts::default_key(k, "intro"),
     };
+    let subject = mail_texts::say(
+        tx,
+        &t,
+        (k, "subject", &mail_texts::default_key(k, "subject")),
+        &values,
+    )?;
+    let intro = mail_texts::say(tx, &t, (k, "intro", &intro_key), &values)?;
+    let closing = mail_texts::say(
+        tx,
+        &t,
+        (k, "closing", &mail_texts::default_key(k, "closing")),
+        &values,
+    )?;
     let link = match (kind, public_url) {
         (Kind::PreArrival, Some(base)) => Some((
             t.t("mail-pre-arrival-link"),

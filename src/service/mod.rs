@@ -40,6 +40,7 @@ pub mod invoices;
 pub mod invoicing;
 pub mod jobs;
 pub mod kiosk;
+pub mod mail_texts;
 pub mod maintenance;
 pub mod messages;
 pub mod numbering;

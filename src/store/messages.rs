@@ -204,3 +204,43 @@ pub fn without_pre_arrival(c: &Connection, day: chrono::NaiveDate) -> AppResult<
     let rows = stmt.query_map([day.to_string()], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+/// The hotel's own wording of `kind`'s `part` in `language`, if it has one.
+pub fn wording(
+    c: &Connection,
+    kind: &str,
+    language: &str,
+    part: &str,
+) -> AppResult<Option<String>> {
+    Ok(c.prepare_cached(
+        "SELECT text FROM mail_wording WHERE kind = ?1 AND language = ?2 AND part = ?3",
+    )?
+    .query_row((kind, language, part), |r| r.get(0))
+    .optional()?)
+}
+
+/// Sets (or, with `None`, removes) the hotel's wording of `kind`'s `part` in `language`.
+pub fn set_wording(
+    tx: &Tx,
+    kind: &str,
+    language: &str,
+    part: &str,
+    text: Option<&str>,
+) -> AppResult<()> {
+    match text {
+        Some(text) => tx
+            .prepare_cached(
+                "INSERT INTO mail_wording (kind, language, part, text, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (kind, language, part) DO UPDATE SET text = excluded.text,
+                     updated_at = excluded.updated_at",
+            )?
+            .execute((kind, language, part, text, tx.now_text()))?,
+        None => tx
+            .prepare_cached(
+                "DELETE FROM mail_wording WHERE kind = ?1 AND language = ?2 AND part = ?3",
+            )?
+            .execute((kind, language, part))?,
+    };
+    Ok(())
+}

@@ -115,3 +115,4 @@ mod webhook_failures;
 mod webhooks;
 mod webhooks_admin;
 mod webhooks_crash;
+mod wording;
