@@ -53,6 +53,10 @@ const CHAPTERS: &[(&str, &str)] = &[
         include_str!("../../docs/book/src/channels.md"),
     ),
     (
+        "messages.md",
+        include_str!("../../docs/book/src/messages.md"),
+    ),
+    (
         "first-call.md",
         include_str!("../../docs/book/src/first-call.md"),
     ),

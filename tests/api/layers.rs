@@ -81,6 +81,12 @@ const RULES: &[(&str, &[&str])] = &[
             "compliance",
         ],
     ),
+    (
+        "printed",
+        &[
+            "service", "api", "jobs", "store", "db", "auth", "cli", "desk",
+        ],
+    ),
     ("service", &["api", "jobs", "cli"]),
     ("jobs", &["api", "cli"]),
     ("auth", &["api", "app", "service", "jobs", "cli"]),
