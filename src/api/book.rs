@@ -57,6 +57,10 @@ const CHAPTERS: &[(&str, &str)] = &[
         include_str!("../../docs/book/src/messages.md"),
     ),
     (
+        "reports.md",
+        include_str!("../../docs/book/src/reports.md"),
+    ),
+    (
         "first-call.md",
         include_str!("../../docs/book/src/first-call.md"),
     ),

@@ -24,6 +24,7 @@ pub mod oauth;
 pub mod pagination;
 pub mod problem;
 mod rates;
+mod reports;
 mod reservations;
 pub mod responses;
 mod room_types;
@@ -77,6 +78,8 @@ pub enum Tag {
     Compliance,
     /// The durable event feed.
     Events,
+    /// The owner's numbers: occupancy, revenue.
+    Reports,
     /// Self-description of the API.
     Meta,
 }
@@ -134,7 +137,8 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         webhooks::WebhooksApi,
         compliance::ComplianceApi,
         events::EventsApi,
-        history::HistoryApi,
+        // poem-openapi composes tuples of at most 16: the newest sit in a nested one.
+        (history::HistoryApi, reports::ReportsApi),
     );
     OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))
         .description(DESCRIPTION)

@@ -80,6 +80,8 @@ pub(super) const HOUSEKEEPING: &[Scope] = &[Scope::Housekeeping];
 pub(super) const INVOICES: &[Scope] = &[Scope::InvoicesRead];
 /// A sale, a payment, a credit note.
 pub(super) const BILLING: &[Scope] = &[Scope::InvoicesWrite];
+/// The owner's reports.
+pub(super) const REPORTS: &[Scope] = &[Scope::ReportsRead];
 /// The guests and a guest.
 pub(super) const GUESTS: &[Scope] = &[Scope::GuestsRead];
 /// A guest's edit form.

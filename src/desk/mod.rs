@@ -11,6 +11,7 @@ pub mod admin_form;
 pub mod bill_to_form;
 pub mod board;
 pub mod channels_admin;
+mod chart;
 pub mod check_in;
 pub mod check_out;
 pub mod clients_admin;
@@ -42,6 +43,7 @@ pub mod places;
 pub mod pre_check_in;
 pub mod rates_admin;
 pub mod rendered;
+pub mod reports;
 pub mod reservation;
 pub mod reservation_change;
 pub mod reservations;
@@ -121,6 +123,8 @@ pub struct Shell {
     pub housekeeping: bool,
     /// Whether the navigation offers the invoices.
     pub invoices: bool,
+    /// Whether the navigation offers the reports.
+    pub reports: bool,
     /// Whether the navigation offers administration.
     pub admin: bool,
     /// What the last action did, said once on the page it led to.
@@ -164,6 +168,10 @@ impl Shell {
                 .principal
                 .scopes
                 .contains(crate::domain::scopes::Scope::InvoicesRead),
+            reports: s
+                .principal
+                .scopes
+                .contains(crate::domain::scopes::Scope::ReportsRead),
             admin: s
                 .principal
                 .scopes
@@ -370,6 +378,6 @@ mod gate;
 mod posted;
 use gate::{
     ADMIN, ANYONE, BILLING, BOARD, BOOKING, CHANGES, CHECK_IN, FRONT_DESK, GUEST_EDIT, GUESTS,
-    HOUSEKEEPING, INVOICES, STAY, lacking, open, open_admin, open_admin_post, open_form, open_post,
-    refused, signed_in,
+    HOUSEKEEPING, INVOICES, REPORTS, STAY, lacking, open, open_admin, open_admin_post, open_form,
+    open_post, refused, signed_in,
 };

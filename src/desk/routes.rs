@@ -87,6 +87,8 @@ pub fn mount(r: Route) -> Route {
             poem::post(super::channels_admin::map),
         )
         .at("/admin/outbox", poem::get(super::outbox_admin::list))
+        .at("/reports", poem::get(super::reports::occupancy))
+        .at("/reports/occupancy.csv", poem::get(super::reports::csv))
         .at(
             "/admin/wording",
             poem::get(super::wording_admin::show).post(super::wording_admin::save),

@@ -20,6 +20,7 @@ pub mod limits;
 pub mod money;
 pub mod policy;
 pub mod pricing;
+pub mod report;
 pub mod reservation;
 pub mod retention;
 pub mod room_numbers;

@@ -144,6 +144,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-exceeds-outstanding", &["amount"]),
     ("problem-deposit-exceeds-stay", &["amount"]),
     ("problem-amounts-too-large", &[]),
+    ("problem-report-range", &["n1"]),
     ("problem-wrong-first-run-code", &[]),
     ("problem-not-a-percentage", &[]),
     ("problem-not-an-amount", &[]),

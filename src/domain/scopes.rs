@@ -33,6 +33,8 @@ string_enum! {
         RatesWrite = "rates:write",
         /// See the channel manager connection's health and send everything to it again.
         ChannelManage = "channel:manage",
+        /// Read the owner's reports: occupancy, revenue, payments, bookings.
+        ReportsRead = "reports:read",
     }
 }
 
@@ -91,6 +93,7 @@ impl Scope {
             Scope::ChannelManage => {
                 "See the channel manager connection's health and send it everything again."
             }
+            Scope::ReportsRead => "Read the reports: occupancy, revenue, payments, bookings.",
         }
     }
 }
@@ -116,6 +119,7 @@ impl Role {
                 RatesRead,
                 RatesWrite,
                 ChannelManage,
+                ReportsRead,
             ],
             Role::FrontDesk => &[
                 GuestsRead,

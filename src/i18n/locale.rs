@@ -95,6 +95,31 @@ pub fn date(lang: Lang, d: NaiveDate) -> String {
     }
 }
 
+/// Croatian months as a heading names them (nominative; a date uses the genitive).
+const HR_MONTHS_NAMED: [&str; 12] = [
+    "siječanj",
+    "veljača",
+    "ožujak",
+    "travanj",
+    "svibanj",
+    "lipanj",
+    "srpanj",
+    "kolovoz",
+    "rujan",
+    "listopad",
+    "studeni",
+    "prosinac",
+];
+
+/// A month and its year: `November 2026`, `novembre 2026`, `studeni 2026.`.
+pub fn month_year(lang: Lang, d: NaiveDate) -> String {
+    match lang {
+        Lang::En => format!("{} {}", d.format("%B"), d.year()),
+        Lang::It => format!("{} {}", IT_MONTHS[month(d)], d.year()),
+        Lang::Hr => format!("{} {}.", HR_MONTHS_NAMED[month(d)], d.year()),
+    }
+}
+
 /// A column head for a day: `Mon 23`, `lun 23`, `pon 23.`.
 pub fn day_head(lang: Lang, d: NaiveDate) -> String {
     match lang {

@@ -181,6 +181,11 @@ impl T {
         format!("{} {}", self.short_date(d), time.format("%H:%M"))
     }
 
+    /// A month and its year: `November 2026`.
+    pub fn month_year(&self, d: NaiveDate) -> String {
+        locale::month_year(self.lang, d)
+    }
+
     /// A short day: `23 Nov`.
     pub fn short_date(&self, d: NaiveDate) -> String {
         locale::short_date(self.lang, d)

@@ -56,6 +56,7 @@ pub mod rates;
 pub mod registration;
 pub mod registration_changes;
 pub mod reissue;
+pub mod reports;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;

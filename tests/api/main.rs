@@ -100,6 +100,7 @@ mod rates;
 mod refunds;
 mod registration;
 mod replication;
+mod reports;
 mod reservations;
 mod rooms;
 mod rt;

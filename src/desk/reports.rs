@@ -1,0 +1,179 @@
+//! Reports (`/reports`, the `reports:read` scope): a month's occupancy night by night, as
+//! a bar chart drawn on the server and a table, with its totals (occupancy, ADR, RevPAR,
+//! room revenue), the months before and after, and the CSV (`/reports/occupancy.csv`).
+//! The same use case as `GET /v1/reports/occupancy`.
+
+use std::sync::Arc;
+
+use askama::Template;
+use chrono::{Datelike, NaiveDate};
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{IntoResponse, Request, Response, handler};
+
+use super::chart::{Bar, percent_bars};
+use super::{DeskState, REPORTS, Shell, open, or_answer, page, server_error};
+use crate::i18n::{Arg, T};
+use crate::model::{Date, OccupancyReport, OccupancyRow, ReportBy};
+use crate::service::reports;
+
+#[derive(Template)]
+#[template(path = "desk/reports.html")]
+struct ReportPage {
+    shell: Shell,
+    title: String,
+    /// `2026-11`.
+    month: String,
+    previous: String,
+    next: String,
+    /// (label, value) of the month's totals.
+    totals: Vec<(String, String)>,
+    chart: String,
+    /// A row per night: date, sold of available, occupancy, revenue, ADR, RevPAR.
+    rows: Vec<[String; 6]>,
+}
+
+/// The month asked for (`?month=2026-11`), else the property's current one: its first day.
+fn month_of(req: &Request, today: NaiveDate) -> NaiveDate {
+    req.uri()
+        .query()
+        .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("month=")))
+        .and_then(|m| NaiveDate::parse_from_str(&format!("{m}-01"), "%Y-%m-%d").ok())
+        .unwrap_or_else(|| today.with_day(1).unwrap_or(today))
+}
+
+fn after(first: NaiveDate) -> NaiveDate {
+    first
+        .checked_add_months(chrono::Months::new(1))
+        .unwrap_or(first)
+}
+
+fn percent(t: &T, r: &OccupancyRow) -> String {
+    // The decimal comma where the language writes one.
+    let comma = t.lang() != crate::i18n::Lang::En;
+    r.occupancy_percent
+        .map(|p| {
+            let v = format!("{p:.1} %");
+            if comma { v.replace('.', ",") } else { v }
+        })
+        .unwrap_or_else(|| "–".into())
+}
+
+fn table(t: &T, r: &OccupancyReport) -> Vec<[String; 6]> {
+    let money = |v: Option<i64>| {
+        v.map(|v| t.money(v, &r.currency))
+            .unwrap_or_else(|| "–".into())
+    };
+    r.rows
+        .iter()
+        .map(|x| {
+            let day = NaiveDate::parse_from_str(&x.period, "%Y-%m-%d")
+                .map(|d| t.short_date(d))
+                .unwrap_or_else(|_| x.period.clone());
+            [
+                day,
+                t.with(
+                    "report-sold-of",
+                    &[
+                        ("sold", Arg::Num(x.rooms_sold)),
+                        ("available", Arg::Num(x.rooms_available)),
+                    ],
+                ),
+                percent(t, x),
+                t.money(x.room_revenue, &r.currency),
+                money(x.adr),
+                money(x.revpar),
+            ]
+        })
+        .collect()
+}
+
+/// `GET /reports?month=YYYY-MM`.
+#[handler]
+pub async fn occupancy(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t) = or_answer!(open(req, &state, REPORTS).await);
+    let first = month_of(req, s.today);
+    let span = (Date(first), Date(after(first)));
+    let r = match reports::occupancy(&state.svc, &s.principal, span, ReportBy::Night).await {
+        Ok(r) => r,
+        Err(e) => return server_error(&t, &e),
+    };
+    let money = |v: Option<i64>| {
+        v.map(|v| t.money(v, &r.currency))
+            .unwrap_or_else(|| "–".into())
+    };
+    let totals = vec![
+        (t.t("report-occupancy"), percent(&t, &r.total)),
+        (t.t("report-adr"), money(r.total.adr)),
+        (t.t("report-revpar"), money(r.total.revpar)),
+        (
+            t.t("report-revenue"),
+            t.money(r.total.room_revenue, &r.currency),
+        ),
+        (
+            t.t("report-room-nights"),
+            t.with(
+                "report-sold-of",
+                &[
+                    ("sold", Arg::Num(r.total.rooms_sold)),
+                    ("available", Arg::Num(r.total.rooms_available)),
+                ],
+            ),
+        ),
+    ];
+    let month_name = t.month_year(first);
+    let title = t.with("report-title", &[("month", Arg::Text(month_name.clone()))]);
+    let bars: Vec<Bar> = r
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, x)| Bar {
+            label: if i % 7 == 0 {
+                (i + 1).to_string()
+            } else {
+                String::new()
+            },
+            tenths: x.occupancy_percent.map_or(0, |p| (p * 10.0).round() as i64),
+            said: format!("{}: {}", x.period, percent(&t, x)),
+        })
+        .collect();
+    let chart = percent_bars(
+        &t.with("report-chart", &[("month", Arg::Text(month_name))]),
+        &bars,
+    );
+    let before = first
+        .checked_sub_months(chrono::Months::new(1))
+        .unwrap_or(first);
+    let body = ReportPage {
+        rows: table(&t, &r),
+        title,
+        month: first.format("%Y-%m").to_string(),
+        previous: before.format("%Y-%m").to_string(),
+        next: after(first).format("%Y-%m").to_string(),
+        totals,
+        chart,
+        shell: Shell::new(&s, t, "reports").after(req),
+    };
+    page(StatusCode::OK, &body)
+}
+
+/// `GET /reports/occupancy.csv?month=YYYY-MM`: the month night by night, as CSV.
+#[handler]
+pub async fn csv(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t) = or_answer!(open(req, &state, REPORTS).await);
+    let first = month_of(req, s.today);
+    let span = (Date(first), Date(after(first)));
+    match reports::occupancy(&state.svc, &s.principal, span, ReportBy::Night).await {
+        Ok(r) => reports::occupancy_csv(&r)
+            .with_content_type("text/csv; charset=utf-8")
+            .with_header(
+                "Content-Disposition",
+                format!(
+                    "attachment; filename=\"occupancy-{}.csv\"",
+                    first.format("%Y-%m")
+                ),
+            )
+            .into_response(),
+        Err(e) => server_error(&t, &e),
+    }
+}
