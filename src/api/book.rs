@@ -56,10 +56,7 @@ const CHAPTERS: &[(&str, &str)] = &[
         "messages.md",
         include_str!("../../docs/book/src/messages.md"),
     ),
-    (
-        "reports.md",
-        include_str!("../../docs/book/src/reports.md"),
-    ),
+    ("reports.md", include_str!("../../docs/book/src/reports.md")),
     (
         "first-call.md",
         include_str!("../../docs/book/src/first-call.md"),

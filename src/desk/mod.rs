@@ -123,7 +123,8 @@ pub struct Shell {
     pub housekeeping: bool,
     /// Whether the navigation offers the invoices.
     pub invoices: bool,
-    /// Whether the navigation offers the reports.
+    /// Whether the navigation offers the reports (to a manager; an administrator, whose bar
+    /// is full, finds them first in Administration).
     pub reports: bool,
     /// Whether the navigation offers administration.
     pub admin: bool,
@@ -171,7 +172,11 @@ impl Shell {
             reports: s
                 .principal
                 .scopes
-                .contains(crate::domain::scopes::Scope::ReportsRead),
+                .contains(crate::domain::scopes::Scope::ReportsRead)
+                && !s
+                    .principal
+                    .scopes
+                    .contains(crate::domain::scopes::Scope::Admin),
             admin: s
                 .principal
                 .scopes

@@ -29,6 +29,7 @@ mod italy;
 mod mail;
 mod out;
 mod plan;
+mod reports;
 mod run;
 mod settle;
 
@@ -121,6 +122,7 @@ async fn year(country: Country) {
     }
     let delivered = settle::deliveries(&mut books, &feed, &receiver, &secret).await;
     let mails = mail::check(&app, &relay, &mut books).await;
+    let figures = reports::check(&api, &run.stays, rooms, &mut books).await;
     let errors = api.errors();
 
     let wall = started.elapsed();
@@ -141,6 +143,7 @@ async fn year(country: Country) {
     };
     println!("{report}");
     println!("{mails}");
+    println!("{figures}");
     for e in errors.iter().take(30) {
         println!("unexpected: {e}");
     }
