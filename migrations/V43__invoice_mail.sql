@@ -31,3 +31,5 @@ CREATE TABLE mail_wording (
     updated_at TEXT NOT NULL,
     PRIMARY KEY (kind, language, part)
 ) STRICT;
+-- The payments report reads a range of days.
+CREATE INDEX payments_by_time ON payments (paid_at);

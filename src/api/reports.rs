@@ -1,4 +1,5 @@
-//! `GET /v1/reports/occupancy`: the owner's numbers, as JSON or (by `Accept`) CSV.
+//! `GET /v1/reports/occupancy`, `/revenue` and `/payments`: the owner's numbers; the
+//! occupancy also as CSV (by `Accept`).
 
 use poem::Request;
 use poem::web::Data;
@@ -9,8 +10,8 @@ use poem_openapi::{ApiResponse, OpenApi, ResponseContent};
 use super::Tag;
 use super::problem::{ApiError, QueryErrors};
 use super::security::{Scope, Token};
-use crate::model::{Date, OccupancyReport, ReportBy};
-use crate::service::{Services, reports};
+use crate::model::{Date, OccupancyReport, PaymentsReport, ReportBy, RevenueReport};
+use crate::service::{Services, money_reports, reports};
 
 /// Reports.
 pub struct ReportsApi;
@@ -76,5 +77,55 @@ impl ReportsApi {
         } else {
             ReportBody::Json(Json(r))
         }))
+    }
+
+    /// Revenue by department and VAT rate
+    ///
+    /// The lines of every invoice and credit note (whose amounts are negative) issued from
+    /// `from` to `to` (exclusive, issue dates, at most 366 days), summed by department
+    /// (`rooms`, `city_tax`, `extra:CODE`, `other`, `advances`) and by VAT rate, net, VAT
+    /// and gross. 422 `invalid_range` names `to`.
+    #[oai(
+        path = "/reports/revenue",
+        method = "get",
+        operation_id = "getRevenueReport"
+    )]
+    async fn revenue(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReportsRead")] token: Token,
+        /// The first day.
+        from: Query<Date>,
+        /// The day after the last.
+        to: Query<Date>,
+    ) -> Result<Json<RevenueReport>, ApiError<QueryErrors>> {
+        Ok(Json(
+            money_reports::revenue(svc.0, &token.0.principal, (from.0, to.0)).await?,
+        ))
+    }
+
+    /// Payments by day and method (the cash drawer)
+    ///
+    /// Every payment and refund recorded from `from` to `to` (exclusive, property-local
+    /// days, at most 366), by day and method, and by method over the range: `received`,
+    /// `refunded`, `net` (for cash, what the drawer should have gained) and `count`. 422
+    /// `invalid_range` names `to`.
+    #[oai(
+        path = "/reports/payments",
+        method = "get",
+        operation_id = "getPaymentsReport"
+    )]
+    async fn payments(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReportsRead")] token: Token,
+        /// The first day.
+        from: Query<Date>,
+        /// The day after the last.
+        to: Query<Date>,
+    ) -> Result<Json<PaymentsReport>, ApiError<QueryErrors>> {
+        Ok(Json(
+            money_reports::payments(svc.0, &token.0.principal, (from.0, to.0)).await?,
+        ))
     }
 }

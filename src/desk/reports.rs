@@ -31,6 +31,85 @@ struct ReportPage {
     chart: String,
     /// A row per night: date, sold of available, occupancy, revenue, ADR, RevPAR.
     rows: Vec<[String; 6]>,
+    /// Revenue invoiced: (department, net, VAT, gross), the total last.
+    revenue: Vec<[String; 4]>,
+    /// By VAT rate: (rate, net, VAT, gross).
+    vat: Vec<[String; 4]>,
+    /// Payments by method: (method, received, given back, net).
+    payments: Vec<[String; 4]>,
+}
+
+/// The month's revenue by department and VAT rate, and its payments by method, in words.
+#[allow(clippy::type_complexity)]
+async fn money_tables(
+    state: &DeskState,
+    s: &crate::service::desk::DeskSession,
+    t: &T,
+    span: (Date, Date),
+) -> crate::error::AppResult<(Vec<[String; 4]>, Vec<[String; 4]>, Vec<[String; 4]>)> {
+    use crate::service::money_reports;
+    let r = money_reports::revenue(&state.svc, &s.principal, span).await?;
+    let p = money_reports::payments(&state.svc, &s.principal, span).await?;
+    let m = |v: i64| t.money(v, &r.currency);
+    let name = |d: &crate::model::DepartmentRevenue| match d.department.as_str() {
+        "rooms" | "city_tax" | "advances" | "other" => {
+            t.t(&format!("report-dept-{}", d.department.replace('_', "-")))
+        }
+        _ => d
+            .name
+            .as_deref()
+            .and_then(|n| serde_json::from_str::<serde_json::Value>(n).ok())
+            .and_then(|n| {
+                n[t.lang().tag()]
+                    .as_str()
+                    .or_else(|| n["en"].as_str())
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| d.department.trim_start_matches("extra:").to_string()),
+    };
+    let mut revenue: Vec<[String; 4]> = r
+        .departments
+        .iter()
+        .map(|d| {
+            [
+                name(d),
+                m(d.amounts.net),
+                m(d.amounts.tax),
+                m(d.amounts.gross),
+            ]
+        })
+        .collect();
+    revenue.push([
+        t.t("report-total"),
+        m(r.total.net),
+        m(r.total.tax),
+        m(r.total.gross),
+    ]);
+    let vat = r
+        .vat
+        .iter()
+        .map(|v| {
+            [
+                crate::printed::rate(v.tax_rate),
+                m(v.amounts.net),
+                m(v.amounts.tax),
+                m(v.amounts.gross),
+            ]
+        })
+        .collect();
+    let payments = p
+        .methods
+        .iter()
+        .map(|x| {
+            [
+                t.t(&format!("payment-{}", x.method)),
+                m(x.received),
+                m(x.refunded),
+                m(x.net),
+            ]
+        })
+        .collect();
+    Ok((revenue, vat, payments))
 }
 
 /// The month asked for (`?month=2026-11`), else the property's current one: its first day.
@@ -144,6 +223,10 @@ pub async fn occupancy(req: &Request, state: Data<&Arc<DeskState>>) -> Response 
     let before = first
         .checked_sub_months(chrono::Months::new(1))
         .unwrap_or(first);
+    let (revenue, vat, payments) = match money_tables(&state, &s, &t, span).await {
+        Ok(x) => x,
+        Err(e) => return server_error(&t, &e),
+    };
     let body = ReportPage {
         rows: table(&t, &r),
         title,
@@ -152,6 +235,9 @@ pub async fn occupancy(req: &Request, state: Data<&Arc<DeskState>>) -> Response 
         next: after(first).format("%Y-%m").to_string(),
         totals,
         chart,
+        revenue,
+        vat,
+        payments,
         shell: Shell::new(&s, t, "reports").after(req),
     };
     page(StatusCode::OK, &body)

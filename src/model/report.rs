@@ -54,3 +54,101 @@ pub struct OccupancyReport {
     /// The whole range.
     pub total: OccupancyRow,
 }
+
+/// Net, VAT and gross, in minor units.
+#[derive(Debug, Clone, Default, Object)]
+pub struct Amounts {
+    /// Without VAT.
+    pub net: i64,
+    /// The VAT.
+    pub tax: i64,
+    /// With VAT.
+    pub gross: i64,
+}
+
+/// What one department earned.
+#[derive(Debug, Clone, Object)]
+pub struct DepartmentRevenue {
+    /// `rooms`, `city_tax`, `advances` (deposits billed, and deducted on the stay's bill),
+    /// `extra:CODE` for an extra of the catalogue, or `other` (charges typed at the desk).
+    pub department: String,
+    /// The extra's name as stored (`{en, it, hr}` JSON), for an `extra:` department.
+    pub name: Option<String>,
+    /// What it came to.
+    pub amounts: Amounts,
+}
+
+/// What one VAT rate carried.
+#[derive(Debug, Clone, Object)]
+pub struct VatRevenue {
+    /// The rate in basis points (1300 = 13 %).
+    pub tax_rate: i64,
+    /// What it came to.
+    pub amounts: Amounts,
+}
+
+/// Revenue invoiced over a range, by department and by VAT rate: the lines of every
+/// invoice and credit note (negative) issued in the range, by issue date.
+#[derive(Debug, Clone, Object)]
+pub struct RevenueReport {
+    /// The first day.
+    pub from: Date,
+    /// The day after the last.
+    pub to: Date,
+    /// ISO 4217 currency of every amount.
+    pub currency: String,
+    /// By department, rooms first.
+    pub departments: Vec<DepartmentRevenue>,
+    /// By VAT rate, lowest first.
+    pub vat: Vec<VatRevenue>,
+    /// Everything.
+    pub total: Amounts,
+}
+
+/// The money taken on a day by one method.
+#[derive(Debug, Clone, Object)]
+pub struct PaymentDay {
+    /// The property-local day.
+    pub date: Date,
+    /// `cash`, `card`, `bank_transfer` or `other`.
+    pub method: String,
+    /// Payments received.
+    pub received: i64,
+    /// Refunds given back.
+    pub refunded: i64,
+    /// `received - refunded`: for cash, what the drawer should have gained.
+    pub net: i64,
+    /// How many payments and refunds.
+    pub count: i64,
+}
+
+/// Payments and refunds by day and method over a range (the cash drawer), with each
+/// method's total.
+#[derive(Debug, Clone, Object)]
+pub struct PaymentsReport {
+    /// The first day.
+    pub from: Date,
+    /// The day after the last.
+    pub to: Date,
+    /// ISO 4217 currency of every amount.
+    pub currency: String,
+    /// By day, then method.
+    pub days: Vec<PaymentDay>,
+    /// By method over the range.
+    pub methods: Vec<PaymentTotal>,
+}
+
+/// The money taken by one method over a report's range.
+#[derive(Debug, Clone, Object)]
+pub struct PaymentTotal {
+    /// `cash`, `card`, `bank_transfer` or `other`.
+    pub method: String,
+    /// Payments received.
+    pub received: i64,
+    /// Refunds given back.
+    pub refunded: i64,
+    /// `received - refunded`.
+    pub net: i64,
+    /// How many payments and refunds.
+    pub count: i64,
+}

@@ -43,6 +43,7 @@ pub mod kiosk;
 pub mod mail_texts;
 pub mod maintenance;
 pub mod messages;
+pub mod money_reports;
 pub mod numbering;
 pub mod oauth;
 pub mod offers;

@@ -40,3 +40,47 @@ pub fn rooms(conn: &Connection) -> AppResult<i64> {
         .prepare_cached("SELECT COUNT(*) FROM rooms")?
         .query_row([], |r| r.get(0))?)
 }
+
+/// One invoice line for the revenue report: (department, its extra's code and name as
+/// stored, VAT rate, net, tax, gross). Credit notes' lines carry their negative amounts.
+pub type RevenueLine = (String, Option<String>, Option<String>, i64, i64, i64, i64);
+
+/// Every line of the invoices and credit notes issued from `from` to `to` (exclusive,
+/// a credit note's line counted in the department of the line it reverses;
+/// property-local issue dates; read through `sort_key`, which starts with the issue date,
+/// so the invoices' index serves the range).
+pub fn revenue_lines(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<RevenueLine>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT l.kind, x.code, x.name, l.tax_rate, l.net_amount, l.tax_amount, l.gross_amount
+           FROM invoices i
+           JOIN invoice_lines l ON l.invoice_id = i.id
+           LEFT JOIN invoice_lines o ON o.invoice_id = i.corrects_invoice_id
+                 AND o.position = l.position AND o.description = l.description
+           LEFT JOIN folio_charges c ON c.id = COALESCE(l.charge_id, o.charge_id)
+           LEFT JOIN extras x ON x.id = c.extra_id
+          WHERE i.sort_key >= ?1 AND i.sort_key < ?2",
+    )?;
+    let rows = stmt.query_map([from, to], |r| {
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+            r.get(5)?,
+            r.get(6)?,
+        ))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Payments and refunds recorded between the instants `from` and `to` (RFC 3339, UTC):
+/// (when, method, signed amount: a refund negative).
+pub fn payments(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<(String, String, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT paid_at, method, CASE kind WHEN 'refund' THEN -amount ELSE amount END
+           FROM payments WHERE paid_at >= ?1 AND paid_at < ?2 ORDER BY paid_at, id",
+    )?;
+    let rows = stmt.query_map([from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

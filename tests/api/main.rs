@@ -86,6 +86,7 @@ mod layers;
 mod lifecycle;
 mod limits;
 mod mail;
+mod money_reports;
 mod oauth;
 mod oauth_device;
 mod oauth_tokens;

@@ -1,0 +1,166 @@
+//! The money reports: revenue invoiced by department and VAT rate, and payments by day and
+//! method (the cash drawer). Each reads in one read transaction over at most a year.
+
+use std::collections::BTreeMap;
+
+use crate::domain::scopes::Scope;
+use crate::error::AppResult;
+use crate::model::{
+    Amounts, Date, DepartmentRevenue, PaymentDay, PaymentTotal, PaymentsReport, Principal,
+    RevenueReport, VatRevenue,
+};
+use crate::service::Services;
+use crate::service::reports::check_range;
+use crate::store;
+
+fn add(a: &mut Amounts, (net, tax, gross): (i64, i64, i64)) {
+    a.net += net;
+    a.tax += tax;
+    a.gross += gross;
+}
+
+/// The department of an invoice line of `kind`, its extra's code when it has one.
+fn department(kind: &str, extra: Option<&str>) -> String {
+    match (kind, extra) {
+        ("accommodation", _) => "rooms".into(),
+        ("city_tax", _) => "city_tax".into(),
+        ("advance", _) => "advances".into(),
+        (_, Some(code)) => format!("extra:{code}"),
+        _ => "other".into(),
+    }
+}
+
+/// Rooms first, then the city tax, the extras by code, other charges, advances.
+fn order(d: &str) -> (u8, &str) {
+    match d {
+        "rooms" => (0, d),
+        "city_tax" => (1, d),
+        "other" => (3, d),
+        "advances" => (4, d),
+        _ => (2, d),
+    }
+}
+
+/// Revenue invoiced from `from` to `to` (issue dates, exclusive).
+pub async fn revenue(
+    svc: &Services,
+    p: &Principal,
+    (from, to): (Date, Date),
+) -> AppResult<RevenueReport> {
+    p.require(Scope::ReportsRead)?;
+    check_range(from.0, to.0)?;
+    let (lines, currency) = svc
+        .db()
+        .read(move |c| {
+            let lines = store::reports::revenue_lines(c, &from.0.to_string(), &to.0.to_string())?;
+            Ok((lines, store::settings::get(c)?.currency))
+        })
+        .await?;
+    let mut departments: BTreeMap<String, (Option<String>, Amounts)> = BTreeMap::new();
+    let mut vat: BTreeMap<i64, Amounts> = BTreeMap::new();
+    let mut total = Amounts::default();
+    for (kind, code, name, rate, net, tax, gross) in lines {
+        let d = departments
+            .entry(department(&kind, code.as_deref()))
+            .or_insert_with(|| (name.clone(), Amounts::default()));
+        add(&mut d.1, (net, tax, gross));
+        add(vat.entry(rate).or_default(), (net, tax, gross));
+        add(&mut total, (net, tax, gross));
+    }
+    let mut departments: Vec<DepartmentRevenue> = departments
+        .into_iter()
+        .map(|(department, (name, amounts))| DepartmentRevenue {
+            name: name.filter(|_| department.starts_with("extra:")),
+            department,
+            amounts,
+        })
+        .collect();
+    departments.sort_by(|a, b| order(&a.department).cmp(&order(&b.department)));
+    Ok(RevenueReport {
+        from,
+        to,
+        currency,
+        departments,
+        vat: vat
+            .into_iter()
+            .map(|(tax_rate, amounts)| VatRevenue { tax_rate, amounts })
+            .collect(),
+        total,
+    })
+}
+
+/// Payments and refunds recorded from `from` to `to` (property-local days, exclusive).
+pub async fn payments(
+    svc: &Services,
+    p: &Principal,
+    (from, to): (Date, Date),
+) -> AppResult<PaymentsReport> {
+    p.require(Scope::ReportsRead)?;
+    check_range(from.0, to.0)?;
+    let (rows, settings) = svc
+        .db()
+        .read(move |c| {
+            // A day either side in UTC, then each payment placed on its local day.
+            let wide = |d: chrono::NaiveDate| format!("{}T00:00:00Z", d);
+            let rows = store::reports::payments(
+                c,
+                &wide(from.0 - chrono::Days::new(1)),
+                &wide(to.0 + chrono::Days::new(1)),
+            )?;
+            Ok((rows, store::settings::get(c)?))
+        })
+        .await?;
+    let mut days: BTreeMap<(chrono::NaiveDate, String), PaymentDay> = BTreeMap::new();
+    let mut methods: BTreeMap<String, PaymentTotal> = BTreeMap::new();
+    for (at, method, amount) in rows {
+        let Some((day, _)) = crate::clock::local_time(&at, &settings.time_zone) else {
+            continue;
+        };
+        if day < from.0 || day >= to.0 {
+            continue;
+        }
+        let (received, refunded) = if amount >= 0 {
+            (amount, 0)
+        } else {
+            (0, -amount)
+        };
+        let d = days
+            .entry((day, method.clone()))
+            .or_insert_with(|| PaymentDay {
+                date: Date(day),
+                method: method.clone(),
+                received: 0,
+                refunded: 0,
+                net: 0,
+                count: 0,
+            });
+        (d.received, d.refunded, d.net, d.count) = (
+            d.received + received,
+            d.refunded + refunded,
+            d.net + amount,
+            d.count + 1,
+        );
+        let m = methods
+            .entry(method.clone())
+            .or_insert_with(|| PaymentTotal {
+                method,
+                received: 0,
+                refunded: 0,
+                net: 0,
+                count: 0,
+            });
+        (m.received, m.refunded, m.net, m.count) = (
+            m.received + received,
+            m.refunded + refunded,
+            m.net + amount,
+            m.count + 1,
+        );
+    }
+    Ok(PaymentsReport {
+        from,
+        to,
+        currency: settings.currency,
+        days: days.into_values().collect(),
+        methods: methods.into_values().collect(),
+    })
+}
