@@ -33,3 +33,5 @@ CREATE TABLE mail_wording (
 ) STRICT;
 -- The payments report reads a range of days.
 CREATE INDEX payments_by_time ON payments (paid_at);
+-- The bookings report reads the bookings made in a range of days.
+CREATE INDEX reservations_created ON reservations (created_at);

@@ -190,6 +190,17 @@ report-payments-none = No payment was recorded this month.
 report-received = Received
 report-refunded = Given back
 report-net = Net
+report-bookings-heading = Bookings made this month
+report-bookings-none = No booking was made this month.
+report-source = Where from
+report-made = Made
+report-cancelled = Cancelled since
+report-nights = Room-nights
+report-lead-time = Booked ahead (average)
+report-days = { $count ->
+    [one] 1 day
+   *[other] { $count } days
+}
 report-definitions = A room is sold on a night held by a confirmed booking, a guest in the house or one who has left; its revenue is the booked price of the room (extras and city tax are not included). The same figures as the group hub's.
 admin-wording-about = How each message to guests opens and closes, in each language, with a preview.
 admin-reports-about = Occupancy, average rate and room revenue, night by night, with a chart and a CSV.

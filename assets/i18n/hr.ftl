@@ -198,6 +198,18 @@ report-payments-none = Ovaj mjesec nije zabilježeno nijedno plaćanje.
 report-received = Primljeno
 report-refunded = Vraćeno
 report-net = Neto
+report-bookings-heading = Rezervacije primljene ovog mjeseca
+report-bookings-none = Ovaj mjesec nije primljena nijedna rezervacija.
+report-source = Izvor
+report-made = Primljeno
+report-cancelled = Otkazano od tada
+report-nights = Noćenja soba
+report-lead-time = Prosječno unaprijed
+report-days = { $count ->
+    [one] { $count } dan
+    [few] { $count } dana
+   *[other] { $count } dana
+}
 report-definitions = Soba je prodana za noć koju drži potvrđena rezervacija, gost u kući ili onaj koji je otišao; prihod je rezervirana cijena sobe (bez dodataka i boravišne pristojbe). Isti brojevi kao u središtu grupe.
 admin-wording-about = Kako počinje i završava svaka poruka gostima, na svakom jeziku, s pregledom.
 admin-reports-about = Popunjenost, prosječna cijena i prihod od soba, noć po noć, s grafikonom i CSV-om.

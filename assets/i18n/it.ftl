@@ -189,6 +189,17 @@ report-payments-none = Nessun pagamento registrato questo mese.
 report-received = Incassato
 report-refunded = Restituito
 report-net = Netto
+report-bookings-heading = Prenotazioni ricevute nel mese
+report-bookings-none = Nessuna prenotazione ricevuta questo mese.
+report-source = Provenienza
+report-made = Ricevute
+report-cancelled = Poi cancellate
+report-nights = Notti camera
+report-lead-time = Anticipo medio
+report-days = { $count ->
+    [one] 1 giorno
+   *[other] { $count } giorni
+}
 report-definitions = Una camera è venduta in una notte occupata da una prenotazione confermata, da un ospite in casa o già partito; il ricavo è il prezzo prenotato della camera (extra e imposta di soggiorno esclusi). Gli stessi numeri del hub del gruppo.
 admin-wording-about = Come si apre e si chiude ogni messaggio agli ospiti, in ogni lingua, con anteprima.
 admin-reports-about = Occupazione, prezzo medio e ricavi camere, notte per notte, con grafico e CSV.

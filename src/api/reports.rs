@@ -10,7 +10,9 @@ use poem_openapi::{ApiResponse, OpenApi, ResponseContent};
 use super::Tag;
 use super::problem::{ApiError, QueryErrors};
 use super::security::{Scope, Token};
-use crate::model::{Date, OccupancyReport, PaymentsReport, ReportBy, RevenueReport};
+use crate::model::{
+    BookingsReport, Date, OccupancyReport, PaymentsReport, ReportBy, RevenueReport,
+};
 use crate::service::{Services, money_reports, reports};
 
 /// Reports.
@@ -126,6 +128,32 @@ impl ReportsApi {
     ) -> Result<Json<PaymentsReport>, ApiError<QueryErrors>> {
         Ok(Json(
             money_reports::payments(svc.0, &token.0.principal, (from.0, to.0)).await?,
+        ))
+    }
+
+    /// Bookings by source and booking site
+    ///
+    /// The bookings made from `from` to `to` (exclusive, by the property-local day each
+    /// was made, at most 366 days), by `source` and, for `ota`, the booking site: how many,
+    /// how many were cancelled or not shown since, their room-nights and booked room
+    /// revenue, and the average lead time (days from booking to arrival). 422
+    /// `invalid_range` names `to`.
+    #[oai(
+        path = "/reports/bookings",
+        method = "get",
+        operation_id = "getBookingsReport"
+    )]
+    async fn bookings(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReportsRead")] token: Token,
+        /// The first day.
+        from: Query<Date>,
+        /// The day after the last.
+        to: Query<Date>,
+    ) -> Result<Json<BookingsReport>, ApiError<QueryErrors>> {
+        Ok(Json(
+            money_reports::bookings(svc.0, &token.0.principal, (from.0, to.0)).await?,
         ))
     }
 }

@@ -37,6 +37,35 @@ struct ReportPage {
     vat: Vec<[String; 4]>,
     /// Payments by method: (method, received, given back, net).
     payments: Vec<[String; 4]>,
+    /// Bookings made by source: (source, made, cancelled, nights, revenue, lead time).
+    bookings: Vec<[String; 6]>,
+}
+
+/// The bookings made in the month, by source, in words.
+async fn booking_table(
+    state: &DeskState,
+    s: &crate::service::desk::DeskSession,
+    t: &T,
+    span: (Date, Date),
+) -> crate::error::AppResult<Vec<[String; 6]>> {
+    let r = crate::service::money_reports::bookings(&state.svc, &s.principal, span).await?;
+    Ok(r.rows
+        .iter()
+        .map(|x| {
+            let source = match &x.channel {
+                Some(site) => site.clone(),
+                None => t.t(&format!("source-{}", x.source)),
+            };
+            [
+                source,
+                x.bookings.to_string(),
+                x.cancelled.to_string(),
+                x.nights.to_string(),
+                t.money(x.room_revenue, &r.currency),
+                t.n("report-days", x.lead_time_days.round() as i64),
+            ]
+        })
+        .collect())
 }
 
 /// The month's revenue by department and VAT rate, and its payments by method, in words.
@@ -227,6 +256,10 @@ pub async fn occupancy(req: &Request, state: Data<&Arc<DeskState>>) -> Response 
         Ok(x) => x,
         Err(e) => return server_error(&t, &e),
     };
+    let bookings = match booking_table(&state, &s, &t, span).await {
+        Ok(x) => x,
+        Err(e) => return server_error(&t, &e),
+    };
     let body = ReportPage {
         rows: table(&t, &r),
         title,
@@ -238,6 +271,7 @@ pub async fn occupancy(req: &Request, state: Data<&Arc<DeskState>>) -> Response 
         revenue,
         vat,
         payments,
+        bookings,
         shell: Shell::new(&s, t, "reports").after(req),
     };
     page(StatusCode::OK, &body)

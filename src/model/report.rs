@@ -152,3 +152,38 @@ pub struct PaymentTotal {
     /// How many payments and refunds.
     pub count: i64,
 }
+
+/// The bookings made through one source (and booking site).
+#[derive(Debug, Clone, Object)]
+pub struct BookingsRow {
+    /// `direct`, `phone`, `email`, `walk_in`, `ota` or `other`.
+    pub source: String,
+    /// The booking site, for `ota` (`Booking.com`, `Expedia`, …).
+    pub channel: Option<String>,
+    /// Bookings made.
+    pub bookings: i64,
+    /// Of them, cancelled since.
+    pub cancelled: i64,
+    /// Of them, not shown.
+    pub no_shows: i64,
+    /// Room-nights booked (the cancelled and not shown included).
+    pub nights: i64,
+    /// Their booked room price, gross, minor units.
+    pub room_revenue: i64,
+    /// Average days from booking to arrival, one decimal.
+    pub lead_time_days: f64,
+}
+
+/// The bookings made over a range (by the property-local day they were made), by source
+/// and booking site.
+#[derive(Debug, Clone, Object)]
+pub struct BookingsReport {
+    /// The first day.
+    pub from: Date,
+    /// The day after the last.
+    pub to: Date,
+    /// ISO 4217 currency of every amount.
+    pub currency: String,
+    /// By source, then booking site.
+    pub rows: Vec<BookingsRow>,
+}

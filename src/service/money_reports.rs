@@ -89,6 +89,26 @@ pub async fn revenue(
     })
 }
 
+/// What `read` finds between the instants a day either side of `from` and `to` (UTC; the
+/// caller places each on its property-local day), and the settings.
+async fn around<T: Send + 'static>(
+    svc: &Services,
+    (from, to): (Date, Date),
+    read: fn(&rusqlite::Connection, &str, &str) -> AppResult<Vec<T>>,
+) -> AppResult<(Vec<T>, crate::model::Settings)> {
+    svc.db()
+        .read(move |c| {
+            let wide = |d: chrono::NaiveDate| format!("{d}T00:00:00Z");
+            let found = read(
+                c,
+                &wide(from.0 - chrono::Days::new(1)),
+                &wide(to.0 + chrono::Days::new(1)),
+            )?;
+            Ok((found, store::settings::get(c)?))
+        })
+        .await
+}
+
 /// Payments and refunds recorded from `from` to `to` (property-local days, exclusive).
 pub async fn payments(
     svc: &Services,
@@ -97,19 +117,7 @@ pub async fn payments(
 ) -> AppResult<PaymentsReport> {
     p.require(Scope::ReportsRead)?;
     check_range(from.0, to.0)?;
-    let (rows, settings) = svc
-        .db()
-        .read(move |c| {
-            // A day either side in UTC, then each payment placed on its local day.
-            let wide = |d: chrono::NaiveDate| format!("{}T00:00:00Z", d);
-            let rows = store::reports::payments(
-                c,
-                &wide(from.0 - chrono::Days::new(1)),
-                &wide(to.0 + chrono::Days::new(1)),
-            )?;
-            Ok((rows, store::settings::get(c)?))
-        })
-        .await?;
+    let (rows, settings) = around(svc, (from, to), store::reports::payments).await?;
     let mut days: BTreeMap<(chrono::NaiveDate, String), PaymentDay> = BTreeMap::new();
     let mut methods: BTreeMap<String, PaymentTotal> = BTreeMap::new();
     for (at, method, amount) in rows {
@@ -162,5 +170,62 @@ pub async fn payments(
         currency: settings.currency,
         days: days.into_values().collect(),
         methods: methods.into_values().collect(),
+    })
+}
+
+/// The bookings made from `from` to `to` (property-local days, exclusive), by source and
+/// booking site, with cancellations, no-shows, nights, room revenue and lead time.
+pub async fn bookings(
+    svc: &Services,
+    p: &Principal,
+    (from, to): (Date, Date),
+) -> AppResult<crate::model::BookingsReport> {
+    p.require(Scope::ReportsRead)?;
+    check_range(from.0, to.0)?;
+    let (made, settings) = around(svc, (from, to), store::reports::made).await?;
+    // (source, site) → (row, total lead days).
+    let mut rows: BTreeMap<(String, Option<String>), (crate::model::BookingsRow, i64)> =
+        BTreeMap::new();
+    for (at, source, site, status, sold) in made {
+        let Some((day, _)) = crate::clock::local_time(&at, &settings.time_zone) else {
+            continue;
+        };
+        if day < from.0 || day >= to.0 {
+            continue;
+        }
+        let arrival = sold.nights.first().map_or(day, |n| n.0);
+        let (row, lead) = rows
+            .entry((source.clone(), site.clone()))
+            .or_insert_with(|| {
+                let row = crate::model::BookingsRow {
+                    source,
+                    channel: site,
+                    bookings: 0,
+                    cancelled: 0,
+                    no_shows: 0,
+                    nights: 0,
+                    room_revenue: 0,
+                    lead_time_days: 0.0,
+                };
+                (row, 0)
+            });
+        row.bookings += 1;
+        row.cancelled += i64::from(status == "cancelled");
+        row.no_shows += i64::from(status == "no_show");
+        row.nights += sold.nights.len() as i64;
+        row.room_revenue += sold.nights.iter().map(|n| n.1).sum::<i64>();
+        *lead += (arrival - day).num_days().max(0);
+    }
+    Ok(crate::model::BookingsReport {
+        from,
+        to,
+        currency: settings.currency,
+        rows: rows
+            .into_values()
+            .map(|(mut row, lead)| {
+                row.lead_time_days = (lead * 10 / row.bookings.max(1)) as f64 / 10.0;
+                row
+            })
+            .collect(),
     })
 }

@@ -6,6 +6,25 @@ use crate::domain::report::Sold;
 use crate::error::AppResult;
 use crate::model::NightPrice;
 
+/// A stay's nights at their booked prices: the stored prices, else every night at `rate`
+/// (`col`: the prices' column, to name in an error).
+fn nights_of(
+    (arrival, departure): (crate::model::Date, crate::model::Date),
+    rate: i64,
+    prices: Option<String>,
+    col: usize,
+) -> rusqlite::Result<Sold> {
+    let nights = match prices {
+        Some(j) => serde_json::from_str::<Vec<NightPrice>>(&j).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(col, rusqlite::types::Type::Text, Box::new(e))
+        })?,
+        None => crate::model::at_rate(arrival.0, departure.0, rate),
+    };
+    Ok(Sold {
+        nights: nights.into_iter().map(|n| (n.date.0, n.price)).collect(),
+    })
+}
+
 /// The nights of every stay that is `confirmed`, `checked_in` or `checked_out` and holds a
 /// night from `from` to `to` (exclusive), each at its booked price.
 pub fn sold(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<Sold>> {
@@ -15,21 +34,7 @@ pub fn sold(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<Sold>> {
             AND status IN ('confirmed', 'checked_in', 'checked_out')",
     )?;
     let rows = stmt.query_map([from, to], |r| {
-        let (arrival, departure): (crate::model::Date, crate::model::Date) = (r.get(0)?, r.get(1)?);
-        let rate: i64 = r.get(2)?;
-        let nights = match r.get::<_, Option<String>>(3)? {
-            Some(j) => serde_json::from_str::<Vec<NightPrice>>(&j).map_err(|e| {
-                rusqlite::Error::FromSqlConversionFailure(
-                    3,
-                    rusqlite::types::Type::Text,
-                    Box::new(e),
-                )
-            })?,
-            None => crate::model::at_rate(arrival.0, departure.0, rate),
-        };
-        Ok(Sold {
-            nights: nights.into_iter().map(|n| (n.date.0, n.price)).collect(),
-        })
+        nights_of((r.get(0)?, r.get(1)?), r.get(2)?, r.get(3)?, 3)
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
@@ -82,5 +87,23 @@ pub fn payments(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<(Strin
            FROM payments WHERE paid_at >= ?1 AND paid_at < ?2 ORDER BY paid_at, id",
     )?;
     let rows = stmt.query_map([from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A booking made, for the bookings report: (made at, source, booking site, status,
+/// its sold nights).
+pub type Made = (String, String, Option<String>, String, Sold);
+
+/// The bookings made between the instants `from` and `to` (RFC 3339, UTC).
+pub fn made(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<Made>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT created_at, source, json_extract(channel, '$.ota'), status, arrival, departure,
+                nightly_rate, night_prices
+           FROM reservations WHERE created_at >= ?1 AND created_at < ?2",
+    )?;
+    let rows = stmt.query_map([from, to], |r| {
+        let sold = nights_of((r.get(4)?, r.get(5)?), r.get(6)?, r.get(7)?, 7)?;
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, sold))
+    })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

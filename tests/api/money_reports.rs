@@ -196,6 +196,8 @@ async fn revenue_and_the_cash_drawer_add_up_to_the_invoices_and_payments() {
         "Given back",
         "Cash",
         "Card",
+        "Bookings made this month",
+        "Booked ahead (average)",
     ] {
         assert!(
             page.text.contains(wanted),

@@ -182,6 +182,11 @@ async fn the_desk_report_draws_its_chart_and_gives_its_csv() {
         );
     }
     assert_eq!(page.text.matches("<rect").count(), 31, "a bar per night");
+    let head = page.text.split("</title>").next().unwrap();
+    assert!(
+        head.ends_with("<title>Occupancy, December 2026 · innkeep"),
+        "the title alone: {head}"
+    );
     let csv = b.get("/reports/occupancy.csv?month=2026-12").await;
     assert_eq!(csv.status, 200);
     assert_eq!(csv.text.lines().count(), 33, "header, 31 nights, total");
@@ -202,4 +207,72 @@ async fn the_desk_report_draws_its_chart_and_gives_its_csv() {
     c.wait_for(fantoccini::Locator::Css("svg.chart")).await;
     c.axe("Reports").await;
     c.screenshot("desk-report-occupancy-it").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bookings_are_counted_by_source_with_their_cancellations_and_lead_time() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 2).await;
+    app.room("101", &rt).await;
+    app.room("102", &rt).await;
+    let guest = app.guest("Ana", "Horvat").await;
+    let today = crate::support::day(0);
+    let book = |source: &'static str, arrival: i64, nights: u64, rate: i64| {
+        let (app, rt, guest) = (&app, rt.clone(), guest.clone());
+        async move {
+            let arrival = crate::support::day(arrival);
+            let departure = (d(&arrival) + chrono::Days::new(nights)).to_string();
+            app.post(
+                "/v1/reservations",
+                json!({"primary_guest_id": guest, "room_type_id": rt, "arrival": arrival,
+                       "departure": departure, "adults": 1, "nightly_rate": rate,
+                       "source": source}),
+            )
+            .await
+            .expect(201)
+            .id()
+        }
+    };
+    book("direct", 10, 2, 10_000).await;
+    let gone = book("direct", 20, 3, 9_000).await;
+    book("phone", 5, 1, 12_000).await;
+    app.put(
+        &format!("/v1/reservations/{gone}"),
+        json!({"status": "cancelled"}),
+    )
+    .await
+    .expect(200);
+    let next = (d(&today) + chrono::Days::new(1)).to_string();
+    let r = app
+        .get(&format!("/v1/reports/bookings?from={today}&to={next}"))
+        .await
+        .expect(200)
+        .body;
+    let rows = r["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{r}");
+    let direct = rows.iter().find(|x| x["source"] == "direct").unwrap();
+    assert_eq!(
+        (
+            direct["bookings"].as_i64(),
+            direct["cancelled"].as_i64(),
+            direct["nights"].as_i64()
+        ),
+        (Some(2), Some(1), Some(5))
+    );
+    assert_eq!(direct["room_revenue"], 47_000);
+    assert_eq!(direct["lead_time_days"], 15.0);
+    let phone = rows.iter().find(|x| x["source"] == "phone").unwrap();
+    assert_eq!(
+        (phone["bookings"].as_i64(), phone["lead_time_days"].as_f64()),
+        (Some(1), Some(5.0))
+    );
+    assert!(phone["channel"].is_null());
+    // The day before holds none of them.
+    let before = (d(&today) - chrono::Days::new(1)).to_string();
+    let none = app
+        .get(&format!("/v1/reports/bookings?from={before}&to={today}"))
+        .await
+        .expect(200)
+        .body;
+    assert!(none["rows"].as_array().unwrap().is_empty());
 }
