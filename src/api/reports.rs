@@ -11,7 +11,7 @@ use super::Tag;
 use super::problem::{ApiError, QueryErrors};
 use super::security::{Scope, Token};
 use crate::model::{
-    BookingsReport, Date, OccupancyReport, PaymentsReport, ReportBy, RevenueReport,
+    BookingsReport, Date, GuestList, OccupancyReport, PaymentsReport, ReportBy, RevenueReport,
 };
 use crate::service::{Services, money_reports, reports};
 
@@ -154,6 +154,28 @@ impl ReportsApi {
     ) -> Result<Json<BookingsReport>, ApiError<QueryErrors>> {
         Ok(Json(
             money_reports::bookings(svc.0, &token.0.principal, (from.0, to.0)).await?,
+        ))
+    }
+
+    /// The guests in the house on a night (the police list)
+    ///
+    /// Everyone who stayed the night of `date` (checked in, or checked out since), every
+    /// member of each party with their registration data (nationality, birth, document),
+    /// by room. Needs `reports:read` and `guests:read`.
+    #[oai(
+        path = "/reports/guests",
+        method = "get",
+        operation_id = "getGuestList"
+    )]
+    async fn guests(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReportsRead")] token: Token,
+        /// The night (from this day to the next).
+        date: Query<Date>,
+    ) -> Result<Json<GuestList>, ApiError<QueryErrors>> {
+        Ok(Json(
+            reports::guest_list(svc.0, &token.0.principal, date.0).await?,
         ))
     }
 }

@@ -21,6 +21,7 @@ pub mod devices_admin;
 pub mod files;
 pub mod guest_edit;
 pub mod guest_form;
+mod guest_list;
 pub mod guest_privacy;
 pub mod guest_values;
 pub mod guests;

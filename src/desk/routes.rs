@@ -89,6 +89,7 @@ pub fn mount(r: Route) -> Route {
         .at("/admin/outbox", poem::get(super::outbox_admin::list))
         .at("/reports", poem::get(super::reports::occupancy))
         .at("/reports/occupancy.csv", poem::get(super::reports::csv))
+        .at("/reports/guests", poem::get(super::guest_list::show))
         .at(
             "/admin/wording",
             poem::get(super::wording_admin::show).post(super::wording_admin::save),

@@ -106,6 +106,11 @@ string_enum! {
 }
 
 string_enum! {
+    /// How a report's rows are cut: a row per night, or per calendar month.
+    pub enum ReportBy { Night = "night", Month = "month" }
+}
+
+string_enum! {
     /// How a guest pays.
     pub enum PaymentMethod { Cash = "cash", Card = "card", BankTransfer = "bank_transfer", Other = "other" }
 }

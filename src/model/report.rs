@@ -1,18 +1,9 @@
 //! The owner's reports as the API serves them.
 
-use poem_openapi::{Enum, Object};
+use poem_openapi::Object;
 
+pub use crate::domain::enums::ReportBy;
 use crate::model::Date;
-
-/// How a report's rows are cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[oai(rename_all = "snake_case")]
-pub enum ReportBy {
-    /// One row per night.
-    Night,
-    /// One row per calendar month.
-    Month,
-}
 
 /// The occupancy figures of a night, a month or the whole range.
 #[derive(Debug, Clone, Object)]
@@ -186,4 +177,33 @@ pub struct BookingsReport {
     pub currency: String,
     /// By source, then booking site.
     pub rows: Vec<BookingsRow>,
+}
+
+/// A guest in the house on a night, with their stay.
+#[derive(Debug, Clone, Object)]
+pub struct GuestListRow {
+    /// The stay (`res_…`).
+    pub reservation_id: String,
+    /// Its booking code.
+    pub code: String,
+    /// Its room's number.
+    pub room: Option<String>,
+    /// Whether the stay's primary guest.
+    pub primary: bool,
+    /// The stay's first night.
+    pub arrival: Date,
+    /// Its departure.
+    pub departure: Date,
+    /// The guest, with their registration data (nationality, birth, document).
+    pub guest: crate::model::Guest,
+}
+
+/// Everyone who stayed the night of `date`: the in-house list, and with the guests'
+/// documents the police list.
+#[derive(Debug, Clone, Object)]
+pub struct GuestList {
+    /// The night.
+    pub date: Date,
+    /// By room, then stay, then the party's order.
+    pub rows: Vec<GuestListRow>,
 }

@@ -14,8 +14,8 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, 
 use crate::domain::enums::{
     ActorKind, BuyerKind, ChannelPayment, DeliveryOutcome, DeviceCodeStatus, DocumentType,
     EInvoiceStatus, FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind,
-    JobStatus, Language, LineKind, PaymentKind, PaymentMethod, RowStatus, Source, SubmissionKind,
-    SubmissionStatus,
+    JobStatus, Language, LineKind, PaymentKind, PaymentMethod, ReportBy, RowStatus, Source,
+    SubmissionKind, SubmissionStatus,
 };
 use crate::domain::extras::ExtraUnit;
 use crate::domain::policy::{DepositKind, FeeKind};
@@ -194,7 +194,8 @@ enum_glue!(
     FeeKind,
     DepositKind,
     Weekday,
-    ExtraUnit
+    ExtraUnit,
+    ReportBy
 );
 
 impl FromSql for Date {

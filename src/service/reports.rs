@@ -106,3 +106,39 @@ pub fn occupancy_csv(r: &OccupancyReport) -> String {
     }
     out
 }
+
+/// Everyone who stayed the night of `date` (checked in, or since checked out), with their
+/// registration data: needs `reports:read` and `guests:read`.
+pub async fn guest_list(
+    svc: &Services,
+    p: &Principal,
+    date: Date,
+) -> AppResult<crate::model::GuestList> {
+    p.require(Scope::ReportsRead)?;
+    p.require(Scope::GuestsRead)?;
+    let rows = svc
+        .db()
+        .read(move |c| {
+            let mut rows = Vec::new();
+            for (reservation_id, code, room, guest_id, primary, arrival, departure) in
+                store::reports::staying(c, &date.0.to_string())?
+            {
+                let Some(guest) = store::guests::get(c, &guest_id)? else {
+                    continue;
+                };
+                let day = |s: &str| s.parse().map(Date).unwrap_or(date);
+                rows.push(crate::model::GuestListRow {
+                    reservation_id,
+                    code,
+                    room,
+                    primary,
+                    arrival: day(&arrival),
+                    departure: day(&departure),
+                    guest,
+                });
+            }
+            Ok(rows)
+        })
+        .await?;
+    Ok(crate::model::GuestList { date, rows })
+}

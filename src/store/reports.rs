@@ -107,3 +107,34 @@ pub fn made(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<Made>> {
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+/// Who stayed the night of `day` (checked in, or since left): (reservation id, code, room
+/// number, guest id, whether the primary guest, arrival, departure), by room then party.
+pub type Staying = (String, String, Option<String>, String, bool, String, String);
+
+/// Every guest of every stay checked in (or since checked out) that held the night of
+/// `day`, by room number, then stay, then the party's order.
+pub fn staying(conn: &Connection, day: &str) -> AppResult<Vec<Staying>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.id, r.code, m.number, g.guest_id, g.guest_id = r.primary_guest_id,
+                r.arrival, r.departure
+           FROM reservations r
+           JOIN reservation_guests g ON g.reservation_id = r.id
+           LEFT JOIN rooms m ON m.id = r.room_id
+          WHERE r.arrival <= ?1 AND r.departure > ?1
+            AND r.status IN ('checked_in', 'checked_out')
+          ORDER BY m.number IS NULL, m.number, r.id, g.position",
+    )?;
+    let rows = stmt.query_map([day], |r| {
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+            r.get(5)?,
+            r.get(6)?,
+        ))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

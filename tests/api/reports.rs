@@ -276,3 +276,93 @@ async fn bookings_are_counted_by_source_with_their_cancellations_and_lead_time()
         .body;
     assert!(none["rows"].as_array().unwrap().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_guest_list_names_everyone_in_the_house_with_their_documents() {
+    let app = spawn_app().await;
+    let rt = app.room_type("DBL", 3).await;
+    let room = app.room("101", &rt).await;
+    app.room("102", &rt).await;
+    let ana = app
+        .post(
+            "/v1/guests",
+            json!({"first_name": "Ana", "last_name": "Horvat", "nationality": "HR",
+                   "birth_date": "1980-04-02",
+                   "document": {"type": "passport", "number": "P1234567", "issuing_country": "HR"}}),
+        )
+        .await
+        .expect(201)
+        .id();
+    let ivo = app.guest("Ivo", "Horvat").await;
+    let today = crate::support::day(0);
+    let res = app
+        .post(
+            "/v1/reservations",
+            json!({"primary_guest_id": ana, "guest_ids": [ana, ivo], "room_type_id": rt,
+                   "room_id": room, "arrival": today, "departure": crate::support::day(2),
+                   "adults": 2}),
+        )
+        .await
+        .expect(201)
+        .id();
+    // Booked but not arrived: not in the house.
+    let other = app.guest("Not", "Arrived").await;
+    app.reserve(&other, &rt, &today, &crate::support::day(1))
+        .await
+        .expect(201);
+    app.post("/v1/check-in", json!({"reservation_id": res}))
+        .await
+        .expect(200);
+
+    let list = app
+        .get(&format!("/v1/reports/guests?date={today}"))
+        .await
+        .expect(200)
+        .body;
+    let rows = list["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{list}");
+    assert_eq!(rows[0]["guest"]["last_name"], "Horvat");
+    assert_eq!(rows[0]["primary"], true);
+    assert_eq!(rows[0]["room"], "101");
+    assert_eq!(rows[0]["guest"]["document"]["number"], "P1234567");
+    assert_eq!(rows[1]["guest"]["first_name"], "Ivo");
+    assert_eq!(rows[1]["primary"], false);
+    let before = (d(&today) - chrono::Days::new(1)).to_string();
+    let empty = app
+        .get(&format!("/v1/reports/guests?date={before}"))
+        .await
+        .expect(200)
+        .body;
+    assert!(empty["rows"].as_array().unwrap().is_empty());
+
+    // The desk's printable list.
+    let password = staff(&app, "olga", "manager").await;
+    let b = Browser::sign_in(&app, "olga", &password).await;
+    let page = b.get(&format!("/reports/guests?date={today}")).await;
+    assert_eq!(page.status, 200);
+    for wanted in [
+        "Ana Horvat",
+        "Ivo Horvat",
+        "Passport P1234567 (HR)",
+        "02/04/1980",
+    ] {
+        assert!(
+            page.text.contains(wanted),
+            "{wanted} missing: {}",
+            page.text
+        );
+    }
+    assert!(!page.text.contains("Not Arrived"));
+    let Some(c) = crate::support::browser::chrome(1280, 900).await else {
+        return;
+    };
+    let base = format!("http://{}", app.addr);
+    c.sign_in(&base, "olga", &password).await;
+    c.client
+        .goto(&format!("{base}/reports/guests?date={today}"))
+        .await
+        .unwrap();
+    c.wait_for(fantoccini::Locator::Css("table")).await;
+    c.axe("Guests in the house").await;
+    c.screenshot("desk-guest-list").await;
+}
