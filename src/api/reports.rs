@@ -18,24 +18,45 @@ use crate::service::{Services, money_reports, reports};
 /// Reports.
 pub struct ReportsApi;
 
-/// A report, as the request's `Accept` asks.
-#[derive(ResponseContent)]
-pub enum ReportBody {
-    /// The figures as JSON (amounts in minor units).
-    Json(Json<OccupancyReport>),
-    /// The figures as CSV: UTF-8, comma-separated, a header row, CRLF line ends, amounts in
-    /// major units (`95.50`), occupancy in percent, the total as the last row.
-    #[oai(content_type = "text/csv; charset=utf-8")]
-    Csv(PlainText<String>),
+/// A report's answer, JSON or (by `Accept: text/csv`) CSV: `$body` the content, `$answer`
+/// the response, `$report` the JSON figures.
+macro_rules! report_answer {
+    ($body:ident, $answer:ident, $report:ty) => {
+        /// A report, as the request's `Accept` asks.
+        #[derive(ResponseContent)]
+        pub enum $body {
+            /// The figures as JSON (amounts in minor units).
+            Json(Json<$report>),
+            /// The figures as CSV: UTF-8, comma-separated, a header row, CRLF line ends,
+            /// amounts in major units (`95.50`).
+            #[oai(content_type = "text/csv; charset=utf-8")]
+            Csv(PlainText<String>),
+        }
+
+        /// The report.
+        #[derive(ApiResponse)]
+        pub enum $answer {
+            /// The report.
+            #[oai(status = 200)]
+            Ok($body),
+        }
+
+        impl $answer {
+            /// `r` as `req` asks: CSV written by `csv`, else JSON.
+            fn of(req: &Request, r: $report, csv: fn(&$report) -> String) -> $answer {
+                $answer::Ok(if wants_csv(req) {
+                    $body::Csv(PlainText(csv(&r)))
+                } else {
+                    $body::Json(Json(r))
+                })
+            }
+        }
+    };
 }
 
-/// The report.
-#[derive(ApiResponse)]
-pub enum Report {
-    /// The report.
-    #[oai(status = 200)]
-    Ok(ReportBody),
-}
+report_answer!(ReportBody, Report, OccupancyReport);
+report_answer!(RevenueBody, RevenueAnswer, RevenueReport);
+report_answer!(PaymentsBody, PaymentsAnswer, PaymentsReport);
 
 /// Whether the request prefers CSV (`Accept: text/csv`).
 fn wants_csv(req: &Request) -> bool {
@@ -74,11 +95,7 @@ impl ReportsApi {
     ) -> Result<Report, ApiError<QueryErrors>> {
         let by = by.0.unwrap_or(ReportBy::Night);
         let r = reports::occupancy(svc.0, &token.0.principal, (from.0, to.0), by).await?;
-        Ok(Report::Ok(if wants_csv(req) {
-            ReportBody::Csv(PlainText(reports::occupancy_csv(&r)))
-        } else {
-            ReportBody::Json(Json(r))
-        }))
+        Ok(Report::of(req, r, reports::occupancy_csv))
     }
 
     /// Revenue by department and VAT rate
@@ -86,7 +103,7 @@ impl ReportsApi {
     /// The lines of every invoice and credit note (whose amounts are negative) issued from
     /// `from` to `to` (exclusive, issue dates, at most 366 days), summed by department
     /// (`rooms`, `city_tax`, `extra:CODE`, `other`, `advances`) and by VAT rate, net, VAT
-    /// and gross. 422 `invalid_range` names `to`.
+    /// and gross; CSV with `Accept: text/csv`. 422 `invalid_range` names `to`.
     #[oai(
         path = "/reports/revenue",
         method = "get",
@@ -94,24 +111,24 @@ impl ReportsApi {
     )]
     async fn revenue(
         &self,
+        req: &Request,
         svc: Data<&Services>,
         #[oai(scope = "Scope::ReportsRead")] token: Token,
         /// The first day.
         from: Query<Date>,
         /// The day after the last.
         to: Query<Date>,
-    ) -> Result<Json<RevenueReport>, ApiError<QueryErrors>> {
-        Ok(Json(
-            money_reports::revenue(svc.0, &token.0.principal, (from.0, to.0)).await?,
-        ))
+    ) -> Result<RevenueAnswer, ApiError<QueryErrors>> {
+        let r = money_reports::revenue(svc.0, &token.0.principal, (from.0, to.0)).await?;
+        Ok(RevenueAnswer::of(req, r, money_reports::revenue_csv))
     }
 
     /// Payments by day and method (the cash drawer)
     ///
     /// Every payment and refund recorded from `from` to `to` (exclusive, property-local
     /// days, at most 366), by day and method, and by method over the range: `received`,
-    /// `refunded`, `net` (for cash, what the drawer should have gained) and `count`. 422
-    /// `invalid_range` names `to`.
+    /// `refunded`, `net` (for cash, what the drawer should have gained) and `count`; CSV
+    /// with `Accept: text/csv`. 422 `invalid_range` names `to`.
     #[oai(
         path = "/reports/payments",
         method = "get",
@@ -119,16 +136,16 @@ impl ReportsApi {
     )]
     async fn payments(
         &self,
+        req: &Request,
         svc: Data<&Services>,
         #[oai(scope = "Scope::ReportsRead")] token: Token,
         /// The first day.
         from: Query<Date>,
         /// The day after the last.
         to: Query<Date>,
-    ) -> Result<Json<PaymentsReport>, ApiError<QueryErrors>> {
-        Ok(Json(
-            money_reports::payments(svc.0, &token.0.principal, (from.0, to.0)).await?,
-        ))
+    ) -> Result<PaymentsAnswer, ApiError<QueryErrors>> {
+        let r = money_reports::payments(svc.0, &token.0.principal, (from.0, to.0)).await?;
+        Ok(PaymentsAnswer::of(req, r, money_reports::payments_csv))
     }
 
     /// Bookings by source and booking site

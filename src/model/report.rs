@@ -101,16 +101,10 @@ pub struct RevenueReport {
 pub struct PaymentDay {
     /// The property-local day.
     pub date: Date,
-    /// `cash`, `card`, `bank_transfer` or `other`.
-    pub method: String,
-    /// Payments received.
-    pub received: i64,
-    /// Refunds given back.
-    pub refunded: i64,
-    /// `received - refunded`: for cash, what the drawer should have gained.
-    pub net: i64,
-    /// How many payments and refunds.
-    pub count: i64,
+    /// The method and what it took that day (for cash, `net` is what the drawer should
+    /// have gained).
+    #[oai(flatten)]
+    pub taken: PaymentTotal,
 }
 
 /// Payments and refunds by day and method over a range (the cash drawer), with each
@@ -142,6 +136,30 @@ pub struct PaymentTotal {
     pub net: i64,
     /// How many payments and refunds.
     pub count: i64,
+}
+
+impl PaymentTotal {
+    /// Nothing yet taken by `method`.
+    pub fn new(method: String) -> PaymentTotal {
+        PaymentTotal {
+            method,
+            received: 0,
+            refunded: 0,
+            net: 0,
+            count: 0,
+        }
+    }
+
+    /// Counts a payment (`amount` above zero) or a refund (below).
+    pub fn add(&mut self, amount: i64) {
+        if amount >= 0 {
+            self.received += amount;
+        } else {
+            self.refunded -= amount;
+        }
+        self.net += amount;
+        self.count += 1;
+    }
 }
 
 /// The bookings made through one source (and booking site).

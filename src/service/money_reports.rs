@@ -127,42 +127,17 @@ pub async fn payments(
         if day < from.0 || day >= to.0 {
             continue;
         }
-        let (received, refunded) = if amount >= 0 {
-            (amount, 0)
-        } else {
-            (0, -amount)
-        };
-        let d = days
-            .entry((day, method.clone()))
+        days.entry((day, method.clone()))
             .or_insert_with(|| PaymentDay {
                 date: Date(day),
-                method: method.clone(),
-                received: 0,
-                refunded: 0,
-                net: 0,
-                count: 0,
-            });
-        (d.received, d.refunded, d.net, d.count) = (
-            d.received + received,
-            d.refunded + refunded,
-            d.net + amount,
-            d.count + 1,
-        );
-        let m = methods
+                taken: PaymentTotal::new(method.clone()),
+            })
+            .taken
+            .add(amount);
+        methods
             .entry(method.clone())
-            .or_insert_with(|| PaymentTotal {
-                method,
-                received: 0,
-                refunded: 0,
-                net: 0,
-                count: 0,
-            });
-        (m.received, m.refunded, m.net, m.count) = (
-            m.received + received,
-            m.refunded + refunded,
-            m.net + amount,
-            m.count + 1,
-        );
+            .or_insert_with(|| PaymentTotal::new(method))
+            .add(amount);
     }
     Ok(PaymentsReport {
         from,
@@ -228,4 +203,51 @@ pub async fn bookings(
             })
             .collect(),
     })
+}
+
+/// `r` as CSV: a row per department, then per VAT rate, then the total (`section`,
+/// `key`, net, VAT, gross in major units).
+pub fn revenue_csv(r: &RevenueReport) -> String {
+    let m = crate::domain::money::format_amount;
+    let mut out = String::from("section,key,net,tax,gross,currency\r\n");
+    let mut row = |section: &str, key: &str, a: &Amounts| {
+        out.push_str(&format!(
+            "{section},{key},{},{},{},{}\r\n",
+            m(a.net),
+            m(a.tax),
+            m(a.gross),
+            r.currency
+        ));
+    };
+    for d in &r.departments {
+        row("department", &d.department, &d.amounts);
+    }
+    for v in &r.vat {
+        row("vat", &v.tax_rate.to_string(), &v.amounts);
+    }
+    row("total", "", &r.total);
+    out
+}
+
+/// `r` as CSV: a row per day and method, then each method's total (day `total`).
+pub fn payments_csv(r: &PaymentsReport) -> String {
+    let m = crate::domain::money::format_amount;
+    let mut out = String::from("date,method,received,refunded,net,count,currency\r\n");
+    let rows = r
+        .days
+        .iter()
+        .map(|d| (d.date.0.to_string(), &d.taken))
+        .chain(r.methods.iter().map(|t| ("total".to_string(), t)));
+    for (date, t) in rows {
+        out.push_str(&format!(
+            "{date},{},{},{},{},{},{}\r\n",
+            t.method,
+            m(t.received),
+            m(t.refunded),
+            m(t.net),
+            t.count,
+            r.currency
+        ));
+    }
+    out
 }

@@ -65,17 +65,7 @@ pub fn revenue_lines(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<R
            LEFT JOIN extras x ON x.id = c.extra_id
           WHERE i.sort_key >= ?1 AND i.sort_key < ?2",
     )?;
-    let rows = stmt.query_map([from, to], |r| {
-        Ok((
-            r.get(0)?,
-            r.get(1)?,
-            r.get(2)?,
-            r.get(3)?,
-            r.get(4)?,
-            r.get(5)?,
-            r.get(6)?,
-        ))
-    })?;
+    let rows = stmt.query_map([from, to], |r| RevenueLine::try_from(r))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
@@ -125,16 +115,6 @@ pub fn staying(conn: &Connection, day: &str) -> AppResult<Vec<Staying>> {
             AND r.status IN ('checked_in', 'checked_out')
           ORDER BY m.number IS NULL, m.number, r.id, g.position",
     )?;
-    let rows = stmt.query_map([day], |r| {
-        Ok((
-            r.get(0)?,
-            r.get(1)?,
-            r.get(2)?,
-            r.get(3)?,
-            r.get(4)?,
-            r.get(5)?,
-            r.get(6)?,
-        ))
-    })?;
+    let rows = stmt.query_map([day], |r| Staying::try_from(r))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

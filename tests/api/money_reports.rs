@@ -165,6 +165,49 @@ async fn revenue_and_the_cash_drawer_add_up_to_the_invoices_and_payments() {
     let days = p["days"].as_array().unwrap();
     assert!(days.iter().all(|d| d["date"] == day(0)), "{p}");
 
+    // The same as CSV, by Accept (amounts in major units).
+    let csv = |path: String| {
+        let app = &app;
+        async move {
+            let r = app
+                .client
+                .get(app.url(&path))
+                .bearer_auth(&app.token)
+                .header("Accept", "text/csv")
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+            assert!(
+                r.headers()["content-type"]
+                    .to_str()
+                    .unwrap()
+                    .starts_with("text/csv")
+            );
+            r.text().await.unwrap()
+        }
+    };
+    let revenue = csv(format!("/v1/reports/revenue?{range}")).await;
+    let total = crate::support::stay::amounts(&r["total"]).2;
+    assert!(
+        revenue
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("total,,")
+            && revenue.contains(&format!(",{}.{:02},EUR\r\n", total / 100, total % 100)),
+        "{revenue}"
+    );
+    let payments = csv(format!("/v1/reports/payments?{range}")).await;
+    assert!(
+        payments.contains(&format!(
+            "total,cash,{}.{:02},10.00,",
+            cash_total / 100,
+            cash_total % 100
+        )),
+        "{payments}"
+    );
+
     // Outside the range, nothing.
     let before = format!("from={}&to={}", day(-30), day(-1));
     let empty = app
