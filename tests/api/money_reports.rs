@@ -190,11 +190,7 @@ async fn revenue_and_the_cash_drawer_add_up_to_the_invoices_and_payments() {
     let revenue = csv(format!("/v1/reports/revenue?{range}")).await;
     let total = crate::support::stay::amounts(&r["total"]).2;
     assert!(
-        revenue
-            .lines()
-            .last()
-            .unwrap()
-            .starts_with("total,,")
+        revenue.lines().last().unwrap().starts_with("total,,")
             && revenue.contains(&format!(",{}.{:02},EUR\r\n", total / 100, total % 100)),
         "{revenue}"
     );
