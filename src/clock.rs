@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, NaiveDate, SecondsFormat, TimeZone, Utc};
 
 /// The wall clock plus an offset that tests can set; cheap to clone, shared by clones.
 #[derive(Debug, Clone, Default)]
@@ -85,6 +85,26 @@ pub fn local_time(instant: &str, time_zone: &str) -> Option<(NaiveDate, chrono::
         Err(_) => at.naive_utc(),
     };
     Some((local.date(), local.time()))
+}
+
+/// The instants (RFC 3339 UTC, `Z`) a property-local day starts and the next one starts: a
+/// day's stored instants lie in `[start, end)`. A midnight a clock change skips is taken as
+/// the first instant after it.
+pub fn day_bounds(day: NaiveDate, time_zone: &str) -> (String, String) {
+    let start = |d: NaiveDate| {
+        let midnight = d.and_hms_opt(0, 0, 0).unwrap_or_default();
+        let utc = match time_zone.parse::<chrono_tz::Tz>() {
+            Ok(tz) => (0..=3)
+                .find_map(|h| {
+                    tz.from_local_datetime(&(midnight + chrono::Duration::hours(h)))
+                        .earliest()
+                })
+                .map_or_else(|| midnight.and_utc(), |t| t.with_timezone(&Utc)),
+            Err(_) => midnight.and_utc(),
+        };
+        format_instant(utc)
+    };
+    (start(day), start(day.succ_opt().unwrap_or(day)))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 pub mod book;
 mod channel;
 mod compliance;
+mod day_close;
 mod deposits;
 pub mod docs;
 pub mod edge;
@@ -138,7 +139,11 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         compliance::ComplianceApi,
         events::EventsApi,
         // poem-openapi composes tuples of at most 16: the newest sit in a nested one.
-        (history::HistoryApi, reports::ReportsApi),
+        (
+            history::HistoryApi,
+            reports::ReportsApi,
+            day_close::DayCloseApi,
+        ),
     );
     OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))
         .description(DESCRIPTION)

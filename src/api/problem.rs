@@ -197,7 +197,7 @@ fn describe(status: u16) -> &'static str {
         }
         404 => "No such resource (`not_found`).",
         409 => {
-            "The current state forbids this (`no_availability`, `room_unavailable`, `invalid_state_transition`, `too_early`, `already_exists`, `idempotency_in_progress`, `feed_reset`, `cursor_ahead`; on a booking on a rate plan, the innkeep extensions `min_stay`, `max_stay`, `closed_to_arrival`, `closed_to_departure`, `stop_sell`, `min_advance`, `max_advance` and `not_sold`, with `params`, the codes `GET /offers` gives; `rate_plan_has_children`; `not_connected` when no channel manager is configured; `mail_off` and `no_address` when a guest's message cannot be made)."
+            "The current state forbids this (`no_availability`, `room_unavailable`, `invalid_state_transition`, `too_early`, `already_exists`, `idempotency_in_progress`, `feed_reset`, `cursor_ahead`; on a booking on a rate plan, the innkeep extensions `min_stay`, `max_stay`, `closed_to_arrival`, `closed_to_departure`, `stop_sell`, `min_advance`, `max_advance` and `not_sold`, with `params`, the codes `GET /offers` gives; `rate_plan_has_children`; `not_connected` when no channel manager is configured; `mail_off` and `no_address` when a guest's message cannot be made; `day_not_over`, `day_not_next` and `day_closed` from the day close)."
         }
         410 => {
             "Gone for good: the event feed no longer holds that position (`events_expired`), or the operation is past its sunset (`sunset`)."

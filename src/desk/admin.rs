@@ -15,6 +15,7 @@ use crate::domain::scopes::Scope;
 /// The sections: (path, title key, what-for key).
 const SECTIONS: &[(&str, &str, &str)] = &[
     ("/reports", "nav-reports", "admin-reports-about"),
+    ("/day-close", "nav-day-close", "admin-day-close-about"),
     ("/admin/settings", "nav-settings", "admin-settings-about"),
     ("/admin/rooms", "nav-rooms", "admin-rooms-about"),
     ("/admin/rates", "nav-rates", "admin-rates-about"),

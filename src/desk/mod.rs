@@ -16,6 +16,8 @@ pub mod check_in;
 pub mod check_out;
 pub mod clients_admin;
 pub mod compliance_admin;
+pub mod day_certificate;
+pub mod day_close;
 pub mod deposits;
 pub mod devices_admin;
 pub mod files;
@@ -202,6 +204,7 @@ impl Shell {
 /// The actions a page can report having done (`?done=…`), each `flash-…` in the catalogue.
 pub const FLASHES: &[&str] = &[
     "checked-in",
+    "day-closed",
     "check-in-undone",
     "checked-out",
     "charge-added",
@@ -384,6 +387,6 @@ mod gate;
 mod posted;
 use gate::{
     ADMIN, ANYONE, BILLING, BOARD, BOOKING, CHANGES, CHECK_IN, FRONT_DESK, GUEST_EDIT, GUESTS,
-    HOUSEKEEPING, INVOICES, REPORTS, STAY, lacking, open, open_admin, open_admin_post, open_form,
-    open_post, refused, signed_in,
+    HOUSEKEEPING, INVOICES, NIGHT_AUDIT, REPORTS, STAY, lacking, open, open_admin, open_admin_post,
+    open_form, open_post, refused, signed_in,
 };

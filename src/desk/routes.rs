@@ -91,6 +91,12 @@ pub fn mount(r: Route) -> Route {
         .at("/reports/occupancy.csv", poem::get(super::reports::csv))
         .at("/reports/guests", poem::get(super::guest_list::show))
         .at(
+            "/day-close",
+            poem::get(super::day_close::show).post(super::day_close::close),
+        )
+        .at("/day-closes", poem::get(super::day_certificate::list))
+        .at("/day-closes/:date", poem::get(super::day_certificate::show))
+        .at(
             "/admin/wording",
             poem::get(super::wording_admin::show).post(super::wording_admin::save),
         )

@@ -57,6 +57,8 @@ string_enum! {
         /// A message to a guest could not be sent: refused for good, or given up after its
         /// retries (`data`: the message and why).
         MessageFailed = "message.failed",
+        /// A business day was closed (`data`: the day close, its figures, checks and hash).
+        DayClosed = "day.closed",
     }
 }
 
@@ -123,7 +125,8 @@ mod tests {
                 "webhook",
                 "rate_plan",
                 "rates",
-                "message"
+                "message",
+                "day"
             ]
         );
     }

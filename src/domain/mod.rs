@@ -8,6 +8,7 @@ pub mod enums;
 pub mod availability;
 pub mod board;
 pub mod channel;
+pub mod day_close;
 pub mod digest;
 pub mod events;
 pub mod extras;

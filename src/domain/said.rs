@@ -95,6 +95,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-the-room-out-of-order", &[]),
     ("problem-keep-room", &[]),
     ("problem-departure-past", &[]),
+    ("problem-not-waiting", &["date"]),
     ("problem-no-room-assigned", &[]),
     ("problem-room-type-mismatch", &[]),
     ("problem-channel-no-room-type", &[]),

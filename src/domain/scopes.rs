@@ -35,6 +35,8 @@ string_enum! {
         ChannelManage = "channel:manage",
         /// Read the owner's reports: occupancy, revenue, payments, bookings.
         ReportsRead = "reports:read",
+        /// Close the business day: no-shows, the cash count, the day certificate.
+        NightAudit = "night_audit",
     }
 }
 
@@ -94,6 +96,9 @@ impl Scope {
                 "See the channel manager connection's health and send it everything again."
             }
             Scope::ReportsRead => "Read the reports: occupancy, revenue, payments, bookings.",
+            Scope::NightAudit => {
+                "Close the business day: no-shows, the cash count, the certificate."
+            }
         }
     }
 }
@@ -120,6 +125,7 @@ impl Role {
                 RatesWrite,
                 ChannelManage,
                 ReportsRead,
+                NightAudit,
             ],
             Role::FrontDesk => &[
                 GuestsRead,

@@ -25,6 +25,15 @@ impl Principal {
         }
     }
 
+    /// 403 `insufficient_scope` unless the principal holds `scope` or `or`.
+    pub fn require_either(&self, scope: Scope, or: Scope) -> AppResult<()> {
+        if self.scopes.contains(or) {
+            Ok(())
+        } else {
+            self.require(scope)
+        }
+    }
+
     /// 403 `insufficient_scope` unless the principal holds `scope`.
     pub fn require(&self, scope: Scope) -> AppResult<()> {
         if self.scopes.contains(scope) {

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
+use crate::domain::day_close::CheckName;
 use crate::domain::enums::{
     ActorKind, BuyerKind, ChannelPayment, DeliveryOutcome, DeviceCodeStatus, DocumentType,
     EInvoiceStatus, FiscalStatus, Gender, HousekeepingStatus, InvoiceKind, InvoiceStatus, JobKind,
@@ -195,7 +196,8 @@ enum_glue!(
     DepositKind,
     Weekday,
     ExtraUnit,
-    ReportBy
+    ReportBy,
+    CheckName
 );
 
 impl FromSql for Date {

@@ -10,6 +10,7 @@
 //! its words in every language, using exactly the values it carries.
 
 mod admin;
+mod day;
 mod fiscal;
 mod rates;
 mod stay;
@@ -18,6 +19,7 @@ use chrono::NaiveDate;
 
 pub use crate::domain::said::{Said, Value};
 pub use admin::AdminRefusal;
+pub use day::DayRefusal;
 pub use fiscal::FiscalRefusal;
 pub use rates::RatesRefusal;
 pub use stay::Refusal;
@@ -131,6 +133,7 @@ mod tests {
             .chain(AdminRefusal::examples().iter().map(AdminRefusal::parts))
             .chain(FiscalRefusal::examples().iter().map(FiscalRefusal::parts))
             .chain(RatesRefusal::examples().iter().map(RatesRefusal::parts))
+            .chain(DayRefusal::examples().iter().map(DayRefusal::parts))
             .collect();
         for (_, _, said) in all {
             let r = said.key;

@@ -17,6 +17,8 @@ pub mod code_tables;
 pub mod compliance_centre;
 mod context;
 mod credit_note;
+pub mod day_close;
+pub mod day_figures;
 pub mod deliveries;
 pub mod deposits;
 pub mod desk;

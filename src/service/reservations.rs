@@ -21,6 +21,7 @@ use crate::store::{self, reservations::ReservationFilter};
 
 mod nights;
 mod update;
+pub(crate) use update::no_show_in;
 pub use update::update;
 
 /// The primary guest first, then the others in the order given.
@@ -342,6 +343,7 @@ pub(crate) fn create_in(
     r.notes = input.notes.map(Into::into);
     nights::check_plan(tx, &r, &mut errs)?;
     check_stay(tx, &r, errs)?;
+    crate::service::day_close::closed_nights_kept(tx, None, (r.arrival.0, r.departure.0))?;
     let today = today(tx)?;
     let why = input.override_reason.map(|w| w.0);
     let overridden = nights::price(tx, &mut r, rate_given, why.is_some(), today)?;

@@ -6,6 +6,7 @@ pub mod channel;
 pub mod charges;
 pub mod clients;
 pub mod codes;
+pub mod day_closes;
 pub mod desk;
 pub mod desk_views;
 pub mod einvoices;

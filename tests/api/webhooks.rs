@@ -110,6 +110,8 @@ async fn every_event_type_arrives_signed() {
     )
     .await
     .expect(200);
+    // Yesterday closed.
+    app.post("/v1/day-close", json!({})).await.expect(201);
     let test = app
         .post(&format!("/v1/webhooks/{id}/test"), json!({}))
         .await

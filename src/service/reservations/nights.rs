@@ -162,8 +162,8 @@ pub(super) fn record_override(tx: &Tx, actor: &Actor, r: &Reservation, why: &str
 }
 
 /// The fee `r`'s plan charges for its cancellation (`r` now cancelled) or its no-show, put
-/// on its folio in the caller's transaction (noted in its history) to be billed like any
-/// charge; nothing when it has no plan, or cancels within the free period. The fee is taxed
+/// on its folio as a charge (returned; 0 when none): nothing when it has no plan, or
+/// cancels within the free period. The fee is taxed
 /// at the property's default rate, the accommodation's: whether a retained fee is
 /// consideration for the stay (VAT) or damages (outside VAT) is decided per country by the
 /// tax authority and not verified here; a fee billed wrongly is corrected by a credit note.
@@ -172,12 +172,12 @@ pub(super) fn charge_fee(
     actor: &Actor,
     r: &Reservation,
     today: NaiveDate,
-) -> AppResult<()> {
+) -> AppResult<i64> {
     let Some(plan) = r.rate_plan_id.as_deref() else {
-        return Ok(());
+        return Ok(0);
     };
     let Some(plan) = store::rate_plans::get(tx, plan)? else {
-        return Ok(());
+        return Ok(0);
     };
     let prices: Vec<i64> = r.nights.iter().map(|n| n.price).collect();
     let no_show = r.status == crate::domain::reservation::Status::NoShow;
@@ -191,7 +191,7 @@ pub(super) fn charge_fee(
         crate::service::offers::cancellation(&plan).fee(r.arrival.0, &prices, today)
     };
     if fee <= 0 {
-        return Ok(());
+        return Ok(0);
     }
     let settings = store::settings::get(tx)?;
     let line = crate::service::invoicing::DraftLine {
@@ -206,5 +206,5 @@ pub(super) fn charge_fee(
     };
     let now = crate::model::Instant(tx.now_text());
     crate::service::charges::insert(tx, actor, r, line, &now)?;
-    Ok(())
+    Ok(fee)
 }

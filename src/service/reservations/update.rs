@@ -162,6 +162,13 @@ pub async fn update(
         let moves_inventory = changed
             .iter()
             .any(|f| ["room_type_id", "room_id", "arrival", "departure"].contains(f));
+        if changed.iter().any(|f| ["arrival", "departure"].contains(f)) {
+            crate::service::day_close::closed_nights_kept(
+                tx,
+                Some((old.arrival.0, old.departure.0)),
+                (r.arrival.0, r.departure.0),
+            )?;
+        }
         if r.status.holds_inventory() && moves_inventory {
             check_stay(tx, &r, errs)?;
         } else if r.status.holds_inventory() {
@@ -220,4 +227,33 @@ pub async fn update(
         Ok(r)
     })
     .await
+}
+
+/// Marks a confirmed reservation a no-show inside the caller's transaction (the day
+/// close's list): `reservation.no_show`, its plan's fee on the folio (returned), its deposit
+/// kept or given back as a cancellation would.
+pub(crate) fn no_show_in(
+    tx: &crate::db::Tx,
+    actor: &crate::model::Actor,
+    c: &crate::compliance::Compliance,
+    old: &Reservation,
+) -> AppResult<(Reservation, i64)> {
+    let today = today(tx)?;
+    let mut r = old.clone();
+    r.status = rules::put_status(old.status, Status::NoShow, old.arrival.0, today)
+        .map_err(transition_error)?
+        .unwrap_or(Status::NoShow);
+    r.version += 1;
+    r.updated_at = Instant(tx.now_text());
+    store::reservations::update(tx, old, &r)?;
+    store::events::record(
+        tx,
+        actor,
+        EventType::ReservationNoShow,
+        &r.id,
+        &snapshot(&r),
+    )?;
+    let fee = super::nights::charge_fee(tx, actor, &r, today)?;
+    crate::service::deposits::on_cancel(tx, actor, c, &mut r)?;
+    Ok((r, fee))
 }

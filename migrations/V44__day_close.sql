@@ -1,0 +1,13 @@
+-- The day close (issue 36): one row per closed day, its certificate as written (JSON) and
+-- its hash, which covers the previous day's hash named inside the certificate: a chain an
+-- owner or an inspector can verify. Closed days are locked: nothing dated in them changes.
+CREATE TABLE day_closes (
+    id        TEXT PRIMARY KEY,             -- day_…
+    date      TEXT NOT NULL UNIQUE,
+    body      TEXT NOT NULL,
+    hash      TEXT NOT NULL UNIQUE,
+    closed_at TEXT NOT NULL
+) STRICT;
+-- The close checks the stays checked out on its day.
+CREATE INDEX reservations_checked_out ON reservations (checked_out_at)
+    WHERE checked_out_at IS NOT NULL;
