@@ -168,11 +168,19 @@ pub fn checked_out(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<(St
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Submissions not accepted yet that were made before the instant `until`, by deadline.
+/// Submissions not accepted yet that were made before the instant `until`, by deadline:
+/// the newest of each subject and kind (one sent again after a refusal replaces it), and
+/// none about an invoice since cancelled by a credit note (its correction is a new one).
 pub fn pending(conn: &Connection, until: &str, now: &str) -> AppResult<Vec<DayPending>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, kind, status, due_at, due_at < ?2 FROM compliance_submissions
-          WHERE status != 'accepted' AND created_at < ?1 ORDER BY due_at, id",
+        "SELECT s.id, s.kind, s.status, s.due_at, s.due_at < ?2 FROM compliance_submissions s
+          WHERE s.status != 'accepted' AND s.created_at < ?1
+            AND NOT EXISTS (SELECT 1 FROM compliance_submissions n
+                             WHERE n.subject_id = s.subject_id AND n.kind = s.kind
+                               AND (n.created_at, n.id) > (s.created_at, s.id))
+            AND NOT EXISTS (SELECT 1 FROM invoices i
+                             WHERE i.id = s.subject_id AND i.status = 'cancelled')
+          ORDER BY s.due_at, s.id",
     )?;
     let rows = stmt.query_map([until, now], |r| {
         Ok(DayPending {

@@ -81,15 +81,6 @@ impl Authorities {
         }
     }
 
-    /// The evening: Italy's cash register closes its fiscal day (its receipts all printed,
-    /// since the queue finished the day).
-    pub async fn close_day(&self, api: &Api<'_>) {
-        if let Authorities::Italy { .. } = self {
-            api.post("/v1/compliance/cash-register/close", json!({}), &[200])
-                .await;
-        }
-    }
-
     /// Guests the registration office holds, and (where it is told of departures) of those,
     /// checked out.
     pub fn registered(&self) -> (usize, Option<usize>) {

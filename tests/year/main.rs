@@ -22,6 +22,7 @@ mod authorities;
 mod books;
 mod channel;
 mod country;
+mod day_close;
 mod einvoices;
 mod hotel;
 mod in_house;
@@ -88,18 +89,27 @@ async fn year(country: Country) {
     // Half the bookings come from booking sites, through the channel manager.
     run.channel = Some(channel::Channel::start(&app, (days + 270) as u32).await);
     run.open_books(first).await;
+    // Each morning the day before is closed (in Italy that closure is the cash register's).
+    let mut closes = day_close::Closes::default();
     for n in 0..days {
         let d = first + Days::new(n);
         authorities.set_day(&app, d);
+        if n > 0 {
+            closes.close(&api, &mut run, d - Days::new(1)).await;
+        }
         run.day(d).await;
         desk.visit(&api, d, n % 7 == 0).await;
         settle::queue_done(&api).await;
-        authorities.close_day(&api).await;
         if let Some(c) = run.channel.as_mut() {
             c.close_day(&api, d).await;
         }
         feed.read(&api).await;
     }
+    let last_day = first + Days::new(days - 1);
+    authorities.set_day(&app, last_day + Days::new(1));
+    closes.close(&api, &mut run, last_day).await;
+    closes.verify(&api).await;
+    feed.read(&api).await;
     let simulated = started.elapsed();
 
     einvoices::settle(&api).await;
@@ -120,6 +130,11 @@ async fn year(country: Country) {
             c.parity_checks
         );
     }
+    books.failures.append(&mut closes.failures);
+    println!(
+        "day close: {} days closed, {} no-shows named, every certificate chained; {} found an authority's work refused or late",
+        closes.days, closes.no_shows, closes.late_days
+    );
     let delivered = settle::deliveries(&mut books, &feed, &receiver, &secret).await;
     let mails = mail::check(&app, &relay, &mut books).await;
     let figures = reports::check(&api, &run.stays, rooms, &mut books).await;

@@ -170,15 +170,31 @@ impl<'a> Run<'a> {
     /// Puts each of `picked` in `status` (a PUT); answers how many the server took.
     async fn set_status(&mut self, picked: Vec<usize>, status: &str, to: State) -> u64 {
         let api = self.api;
+        let ids: Vec<String> = picked.iter().map(|&i| self.stays[i].id.clone()).collect();
+        let put = each(ids, |id| async move {
+            let path = format!("/v1/reservations/{id}");
+            api.put(&path, json!({ "status": status }), &[200]).await
+        })
+        .await;
+        let taken = picked
+            .into_iter()
+            .zip(put)
+            .filter_map(|(i, r)| r.map(|_| i))
+            .collect();
+        self.settle_fees(taken, to).await
+    }
+
+    /// After stays were cancelled or marked no-show (by a PUT or by the day close): the
+    /// plan's fee, when it charges one and the deposit did not pay it, is taken from the
+    /// card at once; each stay is then in `to`. Answers how many were settled.
+    pub async fn settle_fees(&mut self, picked: Vec<usize>, to: State) -> u64 {
+        let api = self.api;
         let ids: Vec<(String, i64)> = picked
             .iter()
             .map(|&i| (self.stays[i].id.clone(), self.stays[i].deposit))
             .collect();
         let done = each(ids, |(id, deposit)| async move {
             let path = format!("/v1/reservations/{id}");
-            api.put(&path, json!({ "status": status }), &[200]).await?;
-            // The plan's fee, when it charges one and the deposit did not pay it, is taken
-            // from the card at once.
             let charges = api.all(&format!("{path}/charges")).await;
             let mut moved = 0;
             if charges.iter().any(|c| c["invoice_id"].is_null()) {
