@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::api::Api;
 use crate::books::{self, Books};
