@@ -116,7 +116,46 @@ pub fn judge(l: &Loaded, f: &Facts, now: DateTime<Utc>) -> Vec<Check> {
         numbering(f.numbering_held),
         tables(f.tables.as_ref(), now),
         super::doctor_einvoice::einvoices(&f.einvoice, &f.einvoices),
+        days(f.days.as_ref()),
     ]
+}
+
+/// The day certificates verify, and no more than yesterday waits to be closed.
+fn days(d: Option<&crate::service::doctor::DaysClosed>) -> Check {
+    let Some(d) = d else {
+        return ok(
+            "days",
+            "No day has been closed yet (Reports › Close the day).",
+        );
+    };
+    if let Some(day) = d.broken {
+        return attention(
+            "days",
+            format!(
+                "The day certificate of {day} does not verify: the database was changed after \
+                 that day was closed. Keep the printed certificates, and restore the last backup \
+                 taken before the change or ask whoever looks after innkeep."
+            ),
+        );
+    }
+    let waiting = (d.today - d.last).num_days() - 1;
+    if waiting > 1 {
+        return attention(
+            "days",
+            format!(
+                "The last day closed is {}; {waiting} days wait to be closed (Reports › Close \
+                 the day, one after the other).",
+                d.last
+            ),
+        );
+    }
+    ok(
+        "days",
+        format!(
+            "Days are closed up to {}; every certificate verifies.",
+            d.last
+        ),
+    )
 }
 
 /// Fetched code tables are loaded and not older than three days (they are fetched daily).

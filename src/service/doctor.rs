@@ -31,6 +31,20 @@ pub struct Facts {
     pub einvoice: String,
     /// E-invoices not yet fiscalized, by status.
     pub einvoices: Vec<(crate::domain::enums::EInvoiceStatus, i64)>,
+    /// The day close: the last day closed, the first whose certificate does not verify,
+    /// and the property's today (none before the first close).
+    pub days: Option<DaysClosed>,
+}
+
+/// Where the day close stands.
+#[derive(Debug)]
+pub struct DaysClosed {
+    /// The last day closed.
+    pub last: chrono::NaiveDate,
+    /// The first day whose certificate does not verify.
+    pub broken: Option<chrono::NaiveDate>,
+    /// Today at the property.
+    pub today: chrono::NaiveDate,
 }
 
 /// Reads the facts.
@@ -72,7 +86,21 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
         None
     };
     let einvoices = db.read(store::einvoices::open_counts).await?;
+    let clock = db.clock().clone();
+    let days = db
+        .read(move |c| {
+            let Some((last, _)) = store::day_closes::last(c)? else {
+                return Ok(None);
+            };
+            Ok(Some(DaysClosed {
+                last,
+                broken: crate::service::day_close::first_broken(c)?,
+                today: clock.today_in(&store::settings::get(c)?.time_zone),
+            }))
+        })
+        .await?;
     Ok(Facts {
+        days,
         einvoice: svc.compliance().einvoice.name().to_string(),
         einvoices,
         tables,

@@ -143,3 +143,42 @@ async fn doctor_names_what_needs_attention_and_what_to_do() {
     assert!(text.contains("ok         clock"), "{text}");
     assert!(err.contains("things need attention"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn doctor_finds_a_day_certificate_changed_after_the_close() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = Spawn::new()
+        .data_dir(dir.path().to_path_buf())
+        .start()
+        .await;
+    app.post("/v1/day-close", json!({"cash_counted": 0}))
+        .await
+        .expect(201);
+    let (_, report) = doctor(dir.path(), true);
+    assert_eq!(check(&report, "days")["ok"], true, "{report}");
+
+    // Someone edits the closed day's cash in the database.
+    app.db()
+        .write(|tx| {
+            let changed = tx.execute(
+                "UPDATE day_closes SET body = replace(body, '\"counted\":0', '\"counted\":5000')",
+                [],
+            )?;
+            assert_eq!(changed, 1);
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let listed = app.get("/v1/day-closes").await.expect(200).body;
+    assert_eq!(listed["data"][0]["verified"], false);
+    assert_eq!(listed["data"][0]["cash"]["counted"], 5000);
+    let (out, report) = doctor(dir.path(), true);
+    assert_eq!(out.status.code(), Some(1));
+    let days = check(&report, "days");
+    assert_eq!(days["ok"], false);
+    let said = days["message"].as_str().unwrap();
+    assert!(
+        said.contains(&crate::support::day(-1)) && said.contains("does not verify"),
+        "{said}"
+    );
+}
