@@ -57,7 +57,10 @@ const CHAPTERS: &[(&str, &str)] = &[
         include_str!("../../docs/book/src/messages.md"),
     ),
     ("reports.md", include_str!("../../docs/book/src/reports.md")),
-    ("day-close.md", include_str!("../../docs/book/src/day-close.md")),
+    (
+        "day-close.md",
+        include_str!("../../docs/book/src/day-close.md"),
+    ),
     (
         "first-call.md",
         include_str!("../../docs/book/src/first-call.md"),

@@ -4,6 +4,7 @@
 //! problem+json) and [`idempotency`] (Idempotency-Key).
 
 pub mod book;
+mod calendar;
 mod channel;
 mod compliance;
 mod day_close;
@@ -143,6 +144,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
             history::HistoryApi,
             reports::ReportsApi,
             day_close::DayCloseApi,
+            calendar::CalendarApi,
         ),
     );
     OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))

@@ -117,7 +117,41 @@ pub fn judge(l: &Loaded, f: &Facts, now: DateTime<Utc>) -> Vec<Check> {
         tables(f.tables.as_ref(), now),
         super::doctor_einvoice::einvoices(&f.einvoice, &f.einvoices),
         days(f.days.as_ref()),
+        calendar(&f.duties),
     ]
+}
+
+/// Nothing on the compliance calendar refused or late this past week; the filings of the
+/// next two weeks named.
+fn calendar(duties: &[crate::model::ComplianceDuty]) -> Check {
+    use crate::domain::calendar::DutyState::*;
+    let late: Vec<String> = duties
+        .iter()
+        .filter(|d| matches!(d.state, Overdue | Refused))
+        .map(|d| format!("{} for {} ({})", d.duty, d.period, d.state))
+        .collect();
+    if !late.is_empty() {
+        return attention(
+            "calendar",
+            format!(
+                "Late or refused: {}. The compliance centre says what to do for each.",
+                late.join(", ")
+            ),
+        );
+    }
+    let next: Vec<String> = duties
+        .iter()
+        .filter(|d| d.state == Upcoming)
+        .map(|d| format!("{} for {} by {}", d.duty, d.period, d.due.0))
+        .collect();
+    if next.is_empty() {
+        ok("calendar", "Nothing on the compliance calendar is late.")
+    } else {
+        ok(
+            "calendar",
+            format!("Nothing is late. Coming: {}.", next.join(", ")),
+        )
+    }
 }
 
 /// The day certificates verify, and no more than yesterday waits to be closed.

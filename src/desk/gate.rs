@@ -82,6 +82,8 @@ pub(super) const INVOICES: &[Scope] = &[Scope::InvoicesRead];
 pub(super) const BILLING: &[Scope] = &[Scope::InvoicesWrite];
 /// The owner's reports.
 pub(super) const REPORTS: &[Scope] = &[Scope::ReportsRead];
+/// The compliance calendar and the inspection pack.
+pub(super) const COMPLIANCE: &[Scope] = &[Scope::Compliance];
 /// The day close and its certificates.
 pub(super) const NIGHT_AUDIT: &[Scope] = &[Scope::NightAudit];
 /// The guests and a guest.

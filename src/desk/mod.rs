@@ -10,6 +10,7 @@ pub mod admin;
 pub mod admin_form;
 pub mod bill_to_form;
 pub mod board;
+pub mod calendar;
 pub mod channels_admin;
 mod chart;
 pub mod check_in;
@@ -386,7 +387,7 @@ pub(crate) use or_answer;
 mod gate;
 mod posted;
 use gate::{
-    ADMIN, ANYONE, BILLING, BOARD, BOOKING, CHANGES, CHECK_IN, FRONT_DESK, GUEST_EDIT, GUESTS,
-    HOUSEKEEPING, INVOICES, NIGHT_AUDIT, REPORTS, STAY, lacking, open, open_admin, open_admin_post,
-    open_form, open_post, refused, signed_in,
+    ADMIN, ANYONE, BILLING, BOARD, BOOKING, CHANGES, CHECK_IN, COMPLIANCE, FRONT_DESK, GUEST_EDIT,
+    GUESTS, HOUSEKEEPING, INVOICES, NIGHT_AUDIT, REPORTS, STAY, lacking, open, open_admin,
+    open_admin_post, open_form, open_post, refused, signed_in,
 };

@@ -142,7 +142,7 @@ async fn money_tables(
 }
 
 /// The month asked for (`?month=2026-11`), else the property's current one: its first day.
-fn month_of(req: &Request, today: NaiveDate) -> NaiveDate {
+pub(super) fn month_of(req: &Request, today: NaiveDate) -> NaiveDate {
     req.uri()
         .query()
         .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("month=")))
@@ -150,7 +150,8 @@ fn month_of(req: &Request, today: NaiveDate) -> NaiveDate {
         .unwrap_or_else(|| today.with_day(1).unwrap_or(today))
 }
 
-fn after(first: NaiveDate) -> NaiveDate {
+/// The first day of the month after `first`'s.
+pub(super) fn after(first: NaiveDate) -> NaiveDate {
     first
         .checked_add_months(chrono::Months::new(1))
         .unwrap_or(first)

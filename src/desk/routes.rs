@@ -95,6 +95,11 @@ pub fn mount(r: Route) -> Route {
             poem::get(super::day_close::show).post(super::day_close::close),
         )
         .at("/day-closes", poem::get(super::day_certificate::list))
+        .at("/compliance/calendar", poem::get(super::calendar::show))
+        .at(
+            "/compliance/inspection-pack",
+            poem::get(super::calendar::pack),
+        )
         .at("/day-closes/:date", poem::get(super::day_certificate::show))
         .at(
             "/admin/wording",

@@ -7,6 +7,7 @@
 pub mod enums;
 pub mod availability;
 pub mod board;
+pub mod calendar;
 pub mod channel;
 pub mod day_close;
 pub mod digest;

@@ -33,6 +33,7 @@ macro_rules! scalar_type {
 }
 
 mod actor;
+mod calendar;
 mod channel;
 pub mod codes;
 mod compliance;
@@ -58,6 +59,7 @@ mod types;
 mod webhooks;
 
 pub use actor::Actor;
+pub use calendar::*;
 pub use channel::*;
 pub use compliance::*;
 pub use day_close::*;

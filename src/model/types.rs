@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
+use crate::domain::calendar::{Duty, DutyState};
 use crate::domain::day_close::CheckName;
 use crate::domain::enums::{
     ActorKind, BuyerKind, ChannelPayment, DeliveryOutcome, DeviceCodeStatus, DocumentType,
@@ -197,7 +198,9 @@ enum_glue!(
     Weekday,
     ExtraUnit,
     ReportBy,
-    CheckName
+    CheckName,
+    Duty,
+    DutyState
 );
 
 impl FromSql for Date {

@@ -17,6 +17,13 @@ pub async fn close(svc: &Services, p: &Principal) -> AppResult<DayClosed> {
     match done {
         Ok(message) => {
             tracing::info!(%message, "cash register day closed");
+            let said = message.clone();
+            svc.db()
+                .write(move |tx| {
+                    let today = crate::service::reservations::today(tx)?;
+                    crate::store::calendar::register_closed(tx, &today.to_string(), &said)
+                })
+                .await?;
             Ok(DayClosed { message })
         }
         Err(why) => Err(AppError::conflict("cash_register_unavailable", why)),

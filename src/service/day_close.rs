@@ -100,7 +100,7 @@ pub async fn close(svc: &Services, p: &Principal, input: DayCloseInput) -> AppRe
         let said = tokio::task::spawn_blocking(move || fiscal.close_day())
             .await
             .map_err(|e| AppError::internal(format!("the daily closure stopped: {e}")))?;
-        Some(said.unwrap_or_else(|why| format!("not closed: {why}")))
+        Some(said)
     } else {
         None
     };
@@ -163,6 +163,14 @@ pub async fn close(svc: &Services, p: &Principal, input: DayCloseInput) -> AppRe
                 difference: counted.map(|c| c - recorded),
             };
             let pending = store::day_closes::pending(tx, &day.end, &now.0)?;
+            let cash_register = match cash_register {
+                Some(Ok(said)) => {
+                    store::calendar::register_closed(tx, &date.to_string(), &said)?;
+                    Some(said)
+                }
+                Some(Err(why)) => Some(format!("not closed: {why}")),
+                None => None,
+            };
             let certificate = DayCertificate {
                 date: Date(date),
                 currency: settings.currency,

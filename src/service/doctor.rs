@@ -34,6 +34,8 @@ pub struct Facts {
     /// The day close: the last day closed, the first whose certificate does not verify,
     /// and the property's today (none before the first close).
     pub days: Option<DaysClosed>,
+    /// The compliance calendar from a week ago to two weeks ahead.
+    pub duties: Vec<crate::model::ComplianceDuty>,
 }
 
 /// Where the day close stands.
@@ -99,7 +101,19 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
             }))
         })
         .await?;
+    let today = db
+        .read(move |c| Ok(store::settings::get(c)?.time_zone))
+        .await
+        .map(|tz| db.clock().today_in(&tz))?;
+    let window = (
+        crate::model::Date(today - chrono::Days::new(7)),
+        crate::model::Date(today + chrono::Days::new(15)),
+    );
+    let duties = crate::service::calendar::calendar(svc, p, window)
+        .await?
+        .duties;
     Ok(Facts {
+        duties,
         days,
         einvoice: svc.compliance().einvoice.name().to_string(),
         einvoices,

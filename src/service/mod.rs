@@ -7,6 +7,7 @@ pub mod authority;
 pub mod availability;
 pub mod backups;
 pub mod board;
+pub mod calendar;
 pub mod cash_register;
 pub mod channel;
 pub mod channel_bookings;

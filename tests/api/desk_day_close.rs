@@ -6,7 +6,7 @@
 
 use fantoccini::Locator;
 
-use crate::day_close::a_day_to_close;
+use crate::support::day_close::a_day_to_close;
 use crate::support::desk::{Browser, staff};
 use crate::support::{day, spawn_app};
 

@@ -11,6 +11,7 @@ mod backup;
 mod backup_hostile;
 mod basics;
 mod binary;
+mod calendar;
 mod catalogues;
 mod channel_bookings;
 mod channel_crash;

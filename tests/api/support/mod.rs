@@ -8,6 +8,7 @@ pub mod browser;
 pub mod channex_sim;
 pub mod cis_sim;
 pub mod crash_check;
+pub mod day_close;
 pub mod desk;
 pub mod eracun;
 pub mod evisitor;
