@@ -11,9 +11,10 @@ use super::Tag;
 use super::problem::{ApiError, QueryErrors};
 use super::security::{Scope, Token};
 use crate::model::{
-    BookingsReport, Date, GuestList, OccupancyReport, PaymentsReport, ReportBy, RevenueReport,
+    BookingsReport, Date, GuestList, IstatReport, OccupancyReport, PaymentsReport, ReportBy,
+    RevenueReport,
 };
-use crate::service::{Services, money_reports, reports};
+use crate::service::{Services, istat, money_reports, reports};
 
 /// Reports.
 pub struct ReportsApi;
@@ -57,6 +58,7 @@ macro_rules! report_answer {
 report_answer!(ReportBody, Report, OccupancyReport);
 report_answer!(RevenueBody, RevenueAnswer, RevenueReport);
 report_answer!(PaymentsBody, PaymentsAnswer, PaymentsReport);
+report_answer!(IstatBody, IstatAnswer, IstatReport);
 
 /// Whether the request prefers CSV (`Accept: text/csv`).
 fn wants_csv(req: &Request) -> bool {
@@ -194,5 +196,31 @@ impl ReportsApi {
         Ok(Json(
             reports::guest_list(svc.0, &token.0.principal, date.0).await?,
         ))
+    }
+
+    /// Italy's monthly movement of guests (ISTAT C/59)
+    ///
+    /// The month's guests as ISTAT's model C/59 counts them: every member of every party
+    /// checked in (or since left), by place of residence (Italians by province, `IT-BO`;
+    /// others by country; a guest without a residence by nationality; `unknown` when
+    /// neither is recorded, to fix before filing): the arrivals in the month and the nights
+    /// spent in it; day by day the arrivals, departures, guests present and rooms occupied;
+    /// the rooms and beds. CSV (by residence) with `Accept: text/csv`. 422 names `month`.
+    /// An innkeep extension.
+    #[oai(
+        path = "/reports/istat",
+        method = "get",
+        operation_id = "getIstatReport"
+    )]
+    async fn istat(
+        &self,
+        req: &Request,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReportsRead")] token: Token,
+        /// The month, `2026-11`.
+        month: Query<String>,
+    ) -> Result<IstatAnswer, ApiError<QueryErrors>> {
+        let r = istat::movement(svc.0, &token.0.principal, month.0).await?;
+        Ok(IstatAnswer::of(req, r, istat::csv))
     }
 }

@@ -34,6 +34,7 @@ pub mod invoice;
 pub mod invoice_actions;
 mod invoice_reissue;
 pub mod invoices;
+pub mod istat;
 pub mod kiosk;
 pub mod kiosk_language;
 pub mod kiosk_pairing;

@@ -90,6 +90,8 @@ pub fn mount(r: Route) -> Route {
         .at("/reports", poem::get(super::reports::occupancy))
         .at("/reports/occupancy.csv", poem::get(super::reports::csv))
         .at("/reports/guests", poem::get(super::guest_list::show))
+        .at("/reports/istat", poem::get(super::istat::show))
+        .at("/reports/istat.csv", poem::get(super::istat::csv))
         .at(
             "/day-close",
             poem::get(super::day_close::show).post(super::day_close::close),

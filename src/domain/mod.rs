@@ -16,6 +16,7 @@ pub mod extras;
 pub mod history;
 pub mod iban;
 pub mod invoice;
+pub mod istat;
 pub mod italy;
 pub mod kpd;
 pub mod limits;

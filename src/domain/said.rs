@@ -146,6 +146,7 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-deposit-exceeds-stay", &["amount"]),
     ("problem-amounts-too-large", &[]),
     ("problem-report-range", &["n1"]),
+    ("problem-month", &[]),
     ("problem-wrong-first-run-code", &[]),
     ("problem-not-a-percentage", &[]),
     ("problem-not-an-amount", &[]),

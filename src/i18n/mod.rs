@@ -166,6 +166,11 @@ impl T {
         locale::date(self.lang, d)
     }
 
+    /// A country's name in the page's language (`DE` → "Germania"), else its code.
+    pub fn country(&self, code: &str) -> String {
+        countries::name(self.lang, code).map_or_else(|| code.to_string(), str::to_string)
+    }
+
     /// Every country's name in the page's language, sorted, for a list of choices.
     pub fn countries(&self) -> Vec<&'static str> {
         countries::names(self.lang)

@@ -225,3 +225,49 @@ pub struct GuestList {
     /// By room, then stay, then the party's order.
     pub rows: Vec<GuestListRow>,
 }
+
+/// The guests of one place of residence in the ISTAT movement.
+#[derive(Debug, Clone, Object)]
+pub struct IstatResidence {
+    /// `IT-BO` (Italy, a province), `IT` (Italy, province not recorded), a country
+    /// (`DE`), or `unknown` (no residence or nationality recorded: fix before filing).
+    pub residence: String,
+    /// Guests who arrived in the month.
+    pub arrivals: i64,
+    /// Nights they spent in the month ("presenze").
+    pub nights: i64,
+}
+
+/// A day of the ISTAT movement.
+#[derive(Debug, Clone, Object)]
+pub struct IstatDay {
+    /// The day.
+    pub date: Date,
+    /// Guests who arrived.
+    pub arrivals: i64,
+    /// Guests who left.
+    pub departures: i64,
+    /// Guests who stayed the night.
+    pub present: i64,
+    /// Rooms occupied that night.
+    pub rooms_occupied: i64,
+}
+
+/// `GET /v1/reports/istat`: a month's movement of guests as ISTAT's model C/59 asks.
+#[derive(Debug, Clone, Object)]
+pub struct IstatReport {
+    /// The month, `2026-11`.
+    pub month: String,
+    /// The property's rooms.
+    pub rooms: i64,
+    /// Its beds: each room's type's `max_occupancy`, summed.
+    pub beds: i64,
+    /// By residence: Italians by province first, then countries, then `unknown`.
+    pub residences: Vec<IstatResidence>,
+    /// Day by day.
+    pub days: Vec<IstatDay>,
+    /// Guests who arrived in the month.
+    pub arrivals: i64,
+    /// Nights spent in the month.
+    pub nights: i64,
+}

@@ -41,6 +41,7 @@ mod interim;
 pub mod invoice_mail;
 pub mod invoices;
 pub mod invoicing;
+pub mod istat;
 pub mod jobs;
 pub mod kiosk;
 pub mod mail_texts;

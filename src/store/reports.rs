@@ -118,3 +118,40 @@ pub fn staying(conn: &Connection, day: &str) -> AppResult<Vec<Staying>> {
     let rows = stmt.query_map([day], |r| Staying::try_from(r))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+/// A guest of a stay holding a night from `from` to `to` (exclusive), checked in or since
+/// left: (arrival, departure, room, address country, address region, nationality).
+pub type IstatGuest = (
+    crate::model::Date,
+    crate::model::Date,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+/// Every guest of every stay checked in (or since left) holding a night from `from` to
+/// `to`, or leaving inside it.
+pub fn istat_guests(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<IstatGuest>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.arrival, r.departure, r.room_id, json_extract(u.address, '$.country'),
+                json_extract(u.address, '$.region'), u.nationality
+           FROM reservations r
+           JOIN reservation_guests g ON g.reservation_id = r.id
+           JOIN guests u ON u.id = g.guest_id
+          WHERE r.arrival < ?2 AND r.departure >= ?1
+            AND r.status IN ('checked_in', 'checked_out')",
+    )?;
+    let rows = stmt.query_map([from, to], |r| IstatGuest::try_from(r))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The property's beds: each room's type's `max_occupancy`, summed.
+pub fn beds(conn: &Connection) -> AppResult<i64> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT COALESCE(SUM(t.max_occupancy), 0) FROM rooms m
+               JOIN room_types t ON t.id = m.room_type_id",
+        )?
+        .query_row([], |r| r.get(0))?)
+}

@@ -85,6 +85,7 @@ mod import;
 mod invoice_mail;
 mod invoice_numbers;
 mod invoices;
+mod istat;
 mod layers;
 mod lifecycle;
 mod limits;

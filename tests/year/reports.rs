@@ -72,7 +72,49 @@ pub async fn check(api: &Api<'_>, stays: &[Stay], rooms: usize, books: &mut Book
         month = to;
     }
     let nights: i64 = truth.values().map(|v| v.0).sum();
+    let guests = istat(api, stays, books).await;
     format!(
-        "reports: {compared} months of occupancy and room revenue agree with the run ({nights} room-nights)"
+        "reports: {compared} months of occupancy and room revenue agree with the run ({nights} room-nights); {guests}"
+    )
+}
+
+/// ISTAT's monthly movement against the run: every guest of every stay checked in arrives
+/// in its arrival's month and spends each night to its departure as it stands.
+async fn istat(api: &Api<'_>, stays: &[Stay], books: &mut Books) -> String {
+    let mut truth: BTreeMap<NaiveDate, (i64, i64)> = BTreeMap::new();
+    for s in stays
+        .iter()
+        .filter(|s| matches!(s.state, State::InHouse | State::Out))
+    {
+        let persons = s.guests.len() as i64;
+        truth.entry(month_of(s.plan.arrival)).or_default().0 += persons;
+        let mut night = s.plan.arrival;
+        while night < s.departure {
+            truth.entry(month_of(night)).or_default().1 += persons;
+            night = night.succ_opt().unwrap();
+        }
+    }
+    let mut nights = 0;
+    for (month, (arrivals, presenze)) in &truth {
+        let path = format!("/v1/reports/istat?month={}", month.format("%Y-%m"));
+        let Some(r) = api.get(&path).await else {
+            books
+                .failures
+                .push(format!("the ISTAT movement of {month} did not answer"));
+            return String::new();
+        };
+        let got = (r["arrivals"].as_i64(), r["nights"].as_i64());
+        if got != (Some(*arrivals), Some(*presenze)) {
+            books.failures.push(format!(
+                "{}: ISTAT says arrivals, nights {got:?}; the run {:?}",
+                month.format("%Y-%m"),
+                (arrivals, presenze)
+            ));
+        }
+        nights += presenze;
+    }
+    format!(
+        "ISTAT: {} months of arrivals and nights agree with the run ({nights} guest-nights)",
+        truth.len()
     )
 }
