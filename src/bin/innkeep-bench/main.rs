@@ -221,6 +221,17 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
     );
     ops::plans(&client, &data)?;
     let (offers, wal_offers) = run(&ops::offers);
+    progress(
+        args,
+        "the reports of a month (occupancy, revenue, payments, ISTAT)",
+    );
+    let months = (span / 30).max(1);
+    let (occupancy, wal_reports) =
+        run(&|i| ops::report("occupancy", data.first_arrival, months, i));
+    let (revenue, _) = run(&|i| ops::report("revenue", data.first_arrival, months, i));
+    let (payments, _) = run(&|i| ops::report("payments", data.first_arrival, months, i));
+    let (istat, _) = run(&|i| ops::report("istat", data.first_arrival, months, i));
+    let (calendar, _) = run(&|i| ops::report("calendar", data.first_arrival, months, i));
     progress(args, "webhook delivery to a loopback receiver");
     let hooks = webhooks::measure(&client, clients, &data, 200, 2000)?;
     progress(args, "check-in and check-out, a round per room");
@@ -267,6 +278,41 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
             bare_arrivals,
             &bare_list,
             wal_offers,
+        ),
+        row(
+            "occupancy report, a month",
+            occupancy,
+            bare_arrivals,
+            &bare_list,
+            wal_reports,
+        ),
+        row(
+            "revenue report, a month",
+            revenue,
+            bare_arrivals,
+            &bare_list,
+            wal_reports,
+        ),
+        row(
+            "payments report, a month",
+            payments,
+            bare_arrivals,
+            &bare_list,
+            wal_reports,
+        ),
+        row(
+            "ISTAT movement, a month",
+            istat,
+            bare_arrivals,
+            &bare_list,
+            wal_reports,
+        ),
+        row(
+            "compliance calendar, a month",
+            calendar,
+            bare_arrivals,
+            &bare_list,
+            wal_reports,
         ),
         row("check-in", check_in, bare_post, &bare_create, wal_stays),
         row(

@@ -1,7 +1,7 @@
 //! The measured operations, as HTTP calls the way a front desk or a channel manager makes
 //! them.
 
-use chrono::{Duration, NaiveDate, Utc};
+use chrono::{Datelike, Duration, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::load::{self, Call, Client, Sample, Stats};
@@ -121,6 +121,25 @@ pub fn offers(i: usize) -> Call {
             "/v1/offers?arrival={arrival}&departure={}&adults=2",
             arrival + Duration::days(14)
         ),
+        body: None,
+        expect: 200,
+    }
+}
+
+/// A report (`what`: `occupancy`, `revenue`, `payments`, `istat`) of one of the seeded
+/// months, from `first` over `months` months.
+pub fn report(what: &'static str, first: NaiveDate, months: i64, i: usize) -> Call {
+    let start = first.with_day(1).unwrap_or(first)
+        + chrono::Months::new(((i as i64 * 7919) % months.max(1)) as u32);
+    let end = start + chrono::Months::new(1);
+    let path = match what {
+        "istat" => format!("/v1/reports/istat?month={}", start.format("%Y-%m")),
+        "calendar" => format!("/v1/compliance/calendar?from={start}&to={end}"),
+        _ => format!("/v1/reports/{what}?from={start}&to={end}"),
+    };
+    Call {
+        method: "GET",
+        path,
         body: None,
         expect: 200,
     }

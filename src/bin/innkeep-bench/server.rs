@@ -222,7 +222,8 @@ pub fn migrate(bin: &Path, dir: &Path) -> Result<(), String> {
 /// A client with every scope (`innkeep clients create`) and a token for it.
 pub fn token(bin: &Path, dir: &Path, base: &str) -> Result<String, String> {
     let scopes = "admin guests:read guests:write reservations:read reservations:write front_desk \
-                  webhooks:manage events:read rates:read rates:write";
+                  webhooks:manage events:read rates:read rates:write reports:read \
+                  night_audit compliance";
     let (id, secret) = client(bin, dir, scopes)?;
     let mut r = ureq::post(format!("{base}/oauth/token"))
         .send_form([
