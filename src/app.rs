@@ -84,6 +84,8 @@ pub struct App {
     channel: Option<crate::config::channel::ChannelConfig>,
     /// The relay guests' messages go through (`[mail]`).
     mail: Option<crate::config::mail::MailConfig>,
+    /// `[compliance.istat]`.
+    istat: crate::config::compliance::IstatConfig,
     /// The first-run page's gate (open with a code while the installation is new).
     welcome: Arc<crate::service::welcome::Welcome>,
 }
@@ -180,6 +182,7 @@ impl App {
             hub: loaded.config.hub.clone().filter(|h| h.push),
             channel: loaded.config.channel.clone(),
             mail: loaded.config.mail.clone(),
+            istat: loaded.config.compliance.istat.clone(),
             welcome,
         })
     }
@@ -294,7 +297,8 @@ impl App {
         let app = crate::api::app(crate::api::AppParts {
             services: crate::service::Services::new(self.db.clone(), compliance.clone())
                 .with_channel(self.channel.clone())
-                .with_mail(self.mail.as_ref()),
+                .with_mail(self.mail.as_ref())
+                .with_istat(&self.istat),
             instance: self.instance,
             auth: self.auth.clone(),
             destinations: self.destinations,

@@ -8,7 +8,7 @@ use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{ApiResponse, OpenApi, ResponseContent};
 
 use super::Tag;
-use super::problem::{ApiError, QueryErrors};
+use super::problem::{ApiError, QueryErrors, StateErrors};
 use super::security::{Scope, Token};
 use crate::model::{
     BookingsReport, Date, GuestList, IstatReport, OccupancyReport, PaymentsReport, ReportBy,
@@ -59,6 +59,21 @@ report_answer!(ReportBody, Report, OccupancyReport);
 report_answer!(RevenueBody, RevenueAnswer, RevenueReport);
 report_answer!(PaymentsBody, PaymentsAnswer, PaymentsReport);
 report_answer!(IstatBody, IstatAnswer, IstatReport);
+
+/// The Ross1000 file of a month.
+#[derive(poem_openapi::ApiResponse)]
+pub enum Ross1000File {
+    /// The file, UTF-8, as the platform's "import from the management software" takes it.
+    #[oai(status = 200, content_type = "text/xml; charset=utf-8")]
+    Xml(
+        PlainText<String>,
+        #[oai(header = "Content-Disposition")] String,
+        /// How many guests were left out because the platform would refuse their data
+        /// (the desk's ISTAT page names them and what to fix).
+        #[oai(header = "X-Guests-Left-Out")]
+        String,
+    ),
+}
 
 /// Whether the request prefers CSV (`Accept: text/csv`).
 fn wants_csv(req: &Request) -> bool {
@@ -222,5 +237,36 @@ impl ReportsApi {
     ) -> Result<IstatAnswer, ApiError<QueryErrors>> {
         let r = istat::movement(svc.0, &token.0.principal, month.0).await?;
         Ok(IstatAnswer::of(req, r, istat::csv))
+    }
+
+    /// The month's movement of guests for Ross1000 (Italy)
+    ///
+    /// The file the Ross1000 platform (Veneto, Emilia-Romagna, Lombardy, Piedmont and
+    /// other regions) imports: a `<movimento>` per day of the month with the rooms
+    /// occupied, rooms and beds, every guest's arrival on its day (the police's guest type,
+    /// citizenship and residence codes from the imported Alloggiati tables) and departure
+    /// on its day. A guest whose data the platform would refuse is left out and counted in
+    /// `X-Guests-Left-Out`. Needs `reports:read` and `guests:read`; 409 `not_configured`
+    /// without `[compliance.istat] structure`; 422 names `month`. An innkeep extension.
+    #[oai(
+        path = "/reports/istat/ross1000.xml",
+        method = "get",
+        operation_id = "getRoss1000File"
+    )]
+    async fn ross1000(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::ReportsRead")] token: Token,
+        /// The month, `2026-11`.
+        month: Query<String>,
+    ) -> Result<Ross1000File, ApiError<StateErrors>> {
+        let name = format!("attachment; filename=\"ross1000-{}.xml\"", month.0);
+        let (xml, left_out) =
+            crate::service::ross1000::file(svc.0, &token.0.principal, month.0).await?;
+        Ok(Ross1000File::Xml(
+            PlainText(xml),
+            name,
+            left_out.len().to_string(),
+        ))
     }
 }

@@ -22,6 +22,7 @@ pub mod fatturapa;
 pub mod invoicetronic;
 pub mod live;
 pub mod mer;
+pub mod ross1000;
 pub mod rt;
 pub mod transport;
 pub mod xsd;

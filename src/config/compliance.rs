@@ -86,6 +86,17 @@ pub struct ComplianceConfig {
     pub fiscal: super::fiscal::FiscalConfig,
     /// E-invoices to businesses.
     pub einvoice: super::einvoice::EInvoiceConfig,
+    /// Italy's movement of guests for ISTAT.
+    pub istat: IstatConfig,
+}
+
+/// `[compliance.istat]`: the file of the guests' movement for the region's platform.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IstatConfig {
+    /// The code the region's platform (Ross1000) gave the structure ("codice struttura";
+    /// in Lombardy the CIR). Empty: the Ross1000 file is not offered.
+    pub structure: String,
 }
 
 /// Checks that `value` (the key `key`) is an http or https URL with a host.

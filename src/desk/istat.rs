@@ -31,6 +31,9 @@ struct IstatPage {
     unknown: bool,
     /// (day, arrivals, departures, present, rooms).
     days: Vec<[String; 5]>,
+    /// With `[compliance.istat]`: the guests the Ross1000 file leaves out (reservation id,
+    /// code, guest, what to fix).
+    left_out: Option<Vec<[String; 4]>>,
 }
 
 /// `GET /reports/istat?month=YYYY-MM`.
@@ -71,6 +74,19 @@ pub async fn show(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
             ]
         })
         .collect();
+    let left_out = match state.svc.istat_structure() {
+        None => None,
+        Some(_) => {
+            match crate::service::ross1000::file(&state.svc, &s.principal, month.clone()).await {
+                Ok((_, left)) => Some(
+                    left.into_iter()
+                        .map(|l| [l.reservation_id, l.code, l.guest, l.problem])
+                        .collect(),
+                ),
+                Err(e) => return server_error(&t, &e),
+            }
+        }
+    };
     let totals = vec![
         (t.t("istat-arrivals"), r.arrivals.to_string()),
         (t.t("istat-nights"), r.nights.to_string()),
@@ -94,6 +110,7 @@ pub async fn show(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         unknown: r.residences.iter().any(|x| x.residence == "unknown"),
         residences,
         days,
+        left_out,
         shell: Shell::new(&s, t, "reports").after(req),
     };
     page(StatusCode::OK, &body)
@@ -110,6 +127,23 @@ pub async fn csv(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
             .with_header(
                 "Content-Disposition",
                 format!("attachment; filename=\"istat-{month}.csv\""),
+            )
+            .into_response(),
+        Err(e) => server_error(&t, &e),
+    }
+}
+
+/// `GET /reports/istat/ross1000.xml?month=YYYY-MM`: the month's file for Ross1000.
+#[handler]
+pub async fn ross1000_file(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
+    let (s, t) = or_answer!(open(req, &state, REPORTS).await);
+    let month = month_of(req, s.today).format("%Y-%m").to_string();
+    match crate::service::ross1000::file(&state.svc, &s.principal, month.clone()).await {
+        Ok((xml, _)) => xml
+            .with_content_type("text/xml; charset=utf-8")
+            .with_header(
+                "Content-Disposition",
+                format!("attachment; filename=\"ross1000-{month}.xml\""),
             )
             .into_response(),
         Err(e) => server_error(&t, &e),

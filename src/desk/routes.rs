@@ -93,6 +93,10 @@ pub fn mount(r: Route) -> Route {
         .at("/reports/istat", poem::get(super::istat::show))
         .at("/reports/istat.csv", poem::get(super::istat::csv))
         .at(
+            "/reports/istat/ross1000.xml",
+            poem::get(super::istat::ross1000_file),
+        )
+        .at(
             "/day-close",
             poem::get(super::day_close::show).post(super::day_close::close),
         )

@@ -126,6 +126,8 @@ pub const SENTENCES: &[(&str, &[&str])] = &[
     ("problem-reg-place-ambiguous", &["guest", "place"]),
     ("problem-reg-no-letters", &["guest"]),
     ("problem-reg-gender", &["guest"]),
+    ("problem-istat-required", &["guest"]),
+    ("problem-istat-gender", &["guest"]),
     ("problem-evisitor-required", &["guest"]),
     ("problem-evisitor-country", &["guest", "country"]),
     ("problem-evisitor-settlement", &["guest", "place"]),

@@ -14,6 +14,8 @@ pub struct Services {
     channel: Option<std::sync::Arc<crate::config::channel::ChannelConfig>>,
     /// The domain of `[mail] from`, when guests' messages are on.
     mail_domain: Option<std::sync::Arc<str>>,
+    /// The structure's code on the region's ISTAT platform (`[compliance.istat]`).
+    istat_structure: Option<std::sync::Arc<str>>,
 }
 
 impl Services {
@@ -24,6 +26,7 @@ impl Services {
             compliance,
             channel: None,
             mail_domain: None,
+            istat_structure: None,
         }
     }
 
@@ -50,6 +53,18 @@ impl Services {
             std::sync::Arc::from(domain.trim_end_matches('>').trim())
         });
         self
+    }
+
+    /// The same context, with the structure's code on the region's ISTAT platform.
+    pub fn with_istat(mut self, istat: &crate::config::compliance::IstatConfig) -> Services {
+        let code = istat.structure.trim();
+        self.istat_structure = (!code.is_empty()).then(|| std::sync::Arc::from(code));
+        self
+    }
+
+    /// The structure's code on the region's ISTAT platform, when configured.
+    pub fn istat_structure(&self) -> Option<&str> {
+        self.istat_structure.as_deref()
     }
 
     /// The sender's domain when guests' messages are on (the `Message-ID`s' right side).

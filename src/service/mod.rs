@@ -65,6 +65,7 @@ pub mod reports;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;
+pub mod ross1000;
 pub mod settings;
 pub mod settlement;
 pub mod setup;

@@ -155,3 +155,26 @@ pub fn beds(conn: &Connection) -> AppResult<i64> {
         )?
         .query_row([], |r| r.get(0))?)
 }
+
+/// The stays checked in (or since left) that arrive or leave from `from` to `to`
+/// (exclusive), by arrival.
+pub fn istat_stays(
+    conn: &Connection,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<crate::model::Reservation>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id FROM reservations
+          WHERE ((arrival >= ?1 AND arrival < ?2) OR (departure >= ?1 AND departure < ?2))
+            AND status IN ('checked_in', 'checked_out')
+          ORDER BY arrival, code",
+    )?;
+    let ids: Vec<String> = stmt
+        .query_map([from, to], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        out.extend(super::reservations::get(conn, &id)?);
+    }
+    Ok(out)
+}

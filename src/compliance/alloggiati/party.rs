@@ -26,7 +26,7 @@ impl Collect<'_> {
     }
 
     /// The state code of an ISO country.
-    fn state(&mut self, iso: &str, field: &str) -> AppResult<Option<String>> {
+    pub(crate) fn state(&mut self, iso: &str, field: &str) -> AppResult<Option<String>> {
         let Some(name) = iso_state_name(iso) else {
             self.add(
                 field,
@@ -52,7 +52,7 @@ impl Collect<'_> {
     }
 
     /// The code and province of an Italian municipality, by name (and province, if given).
-    fn municipality(
+    pub(crate) fn municipality(
         &mut self,
         name: &str,
         province: Option<&str>,
