@@ -15,6 +15,7 @@ pub mod channels_admin;
 mod chart;
 pub mod check_in;
 pub mod check_out;
+pub mod city_tax;
 pub mod clients_admin;
 pub mod compliance_admin;
 pub mod day_certificate;

@@ -91,6 +91,7 @@ pub fn mount(r: Route) -> Route {
         .at("/reports/occupancy.csv", poem::get(super::reports::csv))
         .at("/reports/guests", poem::get(super::guest_list::show))
         .at("/reports/istat", poem::get(super::istat::show))
+        .at("/reports/city-tax", poem::get(super::city_tax::show))
         .at("/reports/istat.csv", poem::get(super::istat::csv))
         .at(
             "/reports/istat/ross1000.xml",

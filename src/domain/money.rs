@@ -208,16 +208,39 @@ pub struct CityTaxRule {
     pub exempt_under_age: Option<i64>,
 }
 
-/// Person-nights of city tax due for a stay: every person (`persons`) except the listed
-/// guests young enough to be exempt on `arrival`, for the nights up to the cap. Guests whose
-/// birth date is unknown are charged.
-pub fn city_tax_person_nights(
+/// A stay's person-nights as the city tax sees them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CityTaxSplit {
+    /// Every person, every night.
+    pub person_nights: i64,
+    /// Those of persons young enough to be exempt.
+    pub exempt_age: i64,
+    /// Those of the others beyond the cap of nights.
+    pub exempt_cap: i64,
+    /// Those taxed.
+    pub taxed: i64,
+}
+
+impl CityTaxSplit {
+    /// Adds `other` to this.
+    pub fn add(&mut self, other: CityTaxSplit) {
+        self.person_nights += other.person_nights;
+        self.exempt_age += other.exempt_age;
+        self.exempt_cap += other.exempt_cap;
+        self.taxed += other.taxed;
+    }
+}
+
+/// A stay's person-nights split into exempt by age, exempt beyond the cap and taxed: every
+/// person (`persons`) except the listed guests young enough to be exempt on `arrival` is
+/// taxed for the nights up to the cap. Guests whose birth date is unknown are charged.
+pub fn city_tax_split(
     rule: &CityTaxRule,
     nights: i64,
     persons: i64,
     births: &[Option<NaiveDate>],
     arrival: NaiveDate,
-) -> i64 {
+) -> CityTaxSplit {
     let exempt = match rule.exempt_under_age {
         Some(limit) => births
             .iter()
@@ -225,10 +248,28 @@ pub fn city_tax_person_nights(
             .filter(|b| age_on(**b, arrival) < limit)
             .count() as i64,
         None => 0,
-    };
+    }
+    .min(persons.max(0));
+    let nights = nights.max(0);
     let chargeable = (persons - exempt).max(0);
-    let nights = rule.max_nights.map_or(nights, |cap| nights.min(cap)).max(0);
-    chargeable * nights
+    let capped = rule.max_nights.map_or(nights, |cap| nights.min(cap));
+    CityTaxSplit {
+        person_nights: persons.max(0) * nights,
+        exempt_age: exempt * nights,
+        exempt_cap: chargeable * (nights - capped),
+        taxed: chargeable * capped,
+    }
+}
+
+/// Person-nights of city tax due for a stay (the taxed part of [`city_tax_split`]).
+pub fn city_tax_person_nights(
+    rule: &CityTaxRule,
+    nights: i64,
+    persons: i64,
+    births: &[Option<NaiveDate>],
+    arrival: NaiveDate,
+) -> i64 {
+    city_tax_split(rule, nights, persons, births, arrival).taxed
 }
 
 #[cfg(test)]
@@ -281,6 +322,18 @@ mod tests {
             }
         );
         assert_eq!(line(i64::MAX, 2, 0), Err(Overflow));
+    }
+
+    proptest! {
+        #[test]
+        fn the_city_tax_split_adds_up(nights in 0i64..40, persons in 0i64..8, kids in 0usize..8, cap in proptest::option::of(1i64..10)) {
+            let rule = CityTaxRule { amount_per_person_night: 100, max_nights: cap, exempt_under_age: Some(14) };
+            let arrival = NaiveDate::from_ymd_opt(2026, 7, 1).unwrap();
+            let births: Vec<Option<NaiveDate>> = (0..kids).map(|_| NaiveDate::from_ymd_opt(2020, 1, 1)).collect();
+            let s = city_tax_split(&rule, nights, persons, &births, arrival);
+            prop_assert_eq!(s.exempt_age + s.exempt_cap + s.taxed, s.person_nights);
+            prop_assert!(s.exempt_age >= 0 && s.exempt_cap >= 0 && s.taxed >= 0);
+        }
     }
 
     #[test]

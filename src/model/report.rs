@@ -271,3 +271,48 @@ pub struct IstatReport {
     /// Nights spent in the month.
     pub nights: i64,
 }
+
+/// A month of the city-tax report.
+#[derive(Debug, Clone, Object)]
+pub struct CityTaxMonth {
+    /// `2026-10`.
+    pub month: String,
+    /// Stays checked out in the month.
+    pub stays: i64,
+    /// Every guest, every night of those stays.
+    pub person_nights: i64,
+    /// Exempt: guests under the age limit.
+    pub exempt_age: i64,
+    /// Exempt: nights beyond the cap per stay.
+    pub exempt_beyond_cap: i64,
+    /// Taxed at the ordinary rate.
+    pub taxed: i64,
+    /// `taxed` at the rate in force now, in minor units.
+    pub due: i64,
+    /// Person-nights on the city-tax lines of the invoices issued in the month (less those
+    /// credited).
+    pub billed_person_nights: i64,
+    /// Their amount, gross.
+    pub billed: i64,
+}
+
+/// `GET /v1/reports/city-tax`: a quarter's city tax as the return asks, month by month.
+#[derive(Debug, Clone, Object)]
+pub struct CityTaxReport {
+    /// `2026`.
+    pub year: i32,
+    /// 1 to 4.
+    pub quarter: u32,
+    /// The rate per person per night in force now, minor units (0 without a city tax).
+    pub rate: i64,
+    /// Nights per stay after which nothing more is due (null: no cap).
+    pub max_nights: Option<i64>,
+    /// Guests younger than this on arrival are exempt (null: nobody).
+    pub exempt_under_age: Option<i64>,
+    /// The property's currency.
+    pub currency: String,
+    /// The quarter's three months.
+    pub months: Vec<CityTaxMonth>,
+    /// The quarter.
+    pub total: CityTaxMonth,
+}

@@ -14,6 +14,7 @@ pub mod channel_bookings;
 pub mod channel_mapping;
 pub mod channel_sync;
 pub mod charges;
+pub mod city_tax;
 pub mod code_tables;
 pub mod compliance_centre;
 mod context;

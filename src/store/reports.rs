@@ -178,3 +178,42 @@ pub fn istat_stays(
     }
     Ok(out)
 }
+
+/// The stays checked out between the instants `from` and `to`: (checked out at, arrival,
+/// nights, persons, the guests' birth dates as stored).
+pub type TaxedStay = (String, crate::model::Date, i64, i64, Option<String>);
+
+/// The stays checked out between the instants `from` and `to`, each with its guests' birth
+/// dates (a JSON array).
+pub fn checked_out_stays(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<TaxedStay>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.checked_out_at, r.arrival,
+                CAST(julianday(r.departure) - julianday(r.arrival) AS INTEGER),
+                r.adults + r.children,
+                (SELECT json_group_array(u.birth_date) FROM reservation_guests g
+                   JOIN guests u ON u.id = g.guest_id WHERE g.reservation_id = r.id)
+           FROM reservations r
+          WHERE r.checked_out_at >= ?1 AND r.checked_out_at < ?2 AND r.status = 'checked_out'",
+    )?;
+    let rows = stmt.query_map([from, to], |r| TaxedStay::try_from(r))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The city tax on the invoices (less the credit notes) issued from `from` to `to`
+/// (property-local days, exclusive), by issue month: (`2026-10`, person-nights, gross).
+pub fn city_tax_billed(
+    conn: &Connection,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<(String, i64, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT substr(i.issue_date, 1, 7),
+                SUM(CASE i.kind WHEN 'credit_note' THEN -abs(l.quantity) ELSE l.quantity END),
+                SUM(l.gross_amount)
+           FROM invoices i JOIN invoice_lines l ON l.invoice_id = i.id
+          WHERE l.kind = 'city_tax' AND i.sort_key >= ?1 AND i.sort_key < ?2
+          GROUP BY 1",
+    )?;
+    let rows = stmt.query_map([from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -18,6 +18,7 @@ mod channel_crash;
 mod channel_push;
 mod channex;
 mod check_out_payments;
+mod city_tax;
 mod codice_fiscale;
 mod concurrency;
 mod crash_loop;
