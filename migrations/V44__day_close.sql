@@ -20,3 +20,13 @@ CREATE TABLE register_closures (
     message   TEXT NOT NULL,
     PRIMARY KEY (day, closed_at)
 ) STRICT, WITHOUT ROWID;
+-- Alloggiati Web's receipts (ricevute): the Polizia di Stato's signed PDF of each day's
+-- registrations, fetched the day after (the service keeps them 30 days; the hotel must keep
+-- them five years).
+CREATE TABLE registration_receipts (
+    day        TEXT PRIMARY KEY,
+    scheme     TEXT NOT NULL,
+    body       BLOB NOT NULL,
+    sha256     TEXT NOT NULL,
+    fetched_at TEXT NOT NULL
+) STRICT;

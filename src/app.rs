@@ -269,6 +269,13 @@ impl App {
                         tracing::warn!(error = %e, "fetching the registration code tables failed; the loaded ones stay in use")
                     }
                 }
+                match crate::service::registration_receipts::fetch_due(&db, scheme.clone()).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(receipts = n, "the authority's receipts fetched"),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "fetching the authority's receipts failed; tried again later")
+                    }
+                }
             }
         });
         let mut handlers: Vec<Arc<dyn Handler>> = vec![

@@ -15,6 +15,37 @@ use crate::service::{Services, calendar};
 /// The compliance calendar.
 pub struct CalendarApi;
 
+/// A day's receipt from the registration authority.
+#[derive(ApiResponse)]
+pub enum ReceiptPdf {
+    /// The PDF, as the authority signed it.
+    #[oai(status = 200, content_type = "application/pdf")]
+    Pdf(
+        Binary<Vec<u8>>,
+        #[oai(header = "Content-Disposition")] String,
+    ),
+}
+
+/// A receipt kept.
+#[derive(Debug, Clone, poem_openapi::Object)]
+pub struct RegistrationReceipt {
+    /// The day whose registrations it covers.
+    pub date: Date,
+    /// When innkeep fetched it.
+    pub fetched_at: crate::model::Instant,
+    /// Its size in bytes.
+    pub bytes: i64,
+    /// Its SHA-256 (hex).
+    pub sha256: String,
+}
+
+/// `GET /v1/compliance/registration/receipts`.
+#[derive(Debug, Clone, poem_openapi::Object)]
+pub struct RegistrationReceipts {
+    /// Newest first.
+    pub data: Vec<RegistrationReceipt>,
+}
+
 /// A ZIP file.
 #[derive(ApiResponse)]
 pub enum Pack {
@@ -85,5 +116,67 @@ impl CalendarApi {
             from.0.0, to.0.0
         );
         Ok(Pack::Zip(Binary(zip), name))
+    }
+
+    /// The registration authority's receipts
+    ///
+    /// Italy: Alloggiati Web's receipt of each day's registrations (the Polizia di Stato's
+    /// signed PDF), which innkeep fetches the day after they were accepted and keeps five
+    /// years (the service itself keeps them 30 days): those of the days from `from` to `to`
+    /// (exclusive, at most 366 days), newest first. An innkeep extension. 422
+    /// `invalid_range` names `to`.
+    #[oai(
+        path = "/compliance/registration/receipts",
+        method = "get",
+        operation_id = "listRegistrationReceipts"
+    )]
+    async fn receipts(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Compliance")] token: Token,
+        /// The first day.
+        from: Query<Date>,
+        /// The day after the last.
+        to: Query<Date>,
+    ) -> Result<Json<RegistrationReceipts>, ApiError<QueryErrors>> {
+        crate::service::reports::check_range(from.0.0, to.0.0)?;
+        let list =
+            crate::service::registration_receipts::list(svc.0, &token.0.principal, (from.0, to.0))
+                .await?;
+        Ok(Json(RegistrationReceipts {
+            data: list
+                .into_iter()
+                .filter_map(|r| {
+                    Some(RegistrationReceipt {
+                        date: Date(r.day.parse().ok()?),
+                        fetched_at: crate::model::Instant(r.fetched_at),
+                        bytes: r.bytes,
+                        sha256: r.sha256,
+                    })
+                })
+                .collect(),
+        }))
+    }
+
+    /// A day's receipt from the registration authority
+    ///
+    /// The PDF exactly as fetched. 404 when none is kept for that day. An innkeep
+    /// extension.
+    #[oai(
+        path = "/compliance/registration/receipts/:date",
+        method = "get",
+        operation_id = "getRegistrationReceipt"
+    )]
+    async fn receipt(
+        &self,
+        svc: Data<&Services>,
+        #[oai(scope = "Scope::Compliance")] token: Token,
+        /// The day.
+        date: poem_openapi::param::Path<Date>,
+    ) -> Result<ReceiptPdf, ApiError<super::problem::GetErrors>> {
+        let pdf =
+            crate::service::registration_receipts::get(svc.0, &token.0.principal, date.0).await?;
+        let name = format!("attachment; filename=\"ricevuta-{}.pdf\"", date.0.0);
+        Ok(ReceiptPdf::Pdf(Binary(pdf), name))
     }
 }

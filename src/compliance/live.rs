@@ -185,6 +185,14 @@ impl RegistrationScheme for LiveRegistration {
     fn fetch_tables(&self) -> super::FetchedTables {
         self.scheme().fetch_tables()
     }
+
+    fn gives_receipts(&self) -> bool {
+        self.scheme().gives_receipts()
+    }
+
+    fn fetch_receipt(&self, day: chrono::NaiveDate) -> super::FetchedReceipt {
+        self.scheme().fetch_receipt(day)
+    }
 }
 
 #[cfg(test)]

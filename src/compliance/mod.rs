@@ -260,7 +260,26 @@ pub trait RegistrationScheme: Send + Sync {
             Err(format!("{} tables are imported by hand", self.name())),
         )
     }
+
+    /// Whether the authority gives a receipt of each day's registrations (Italy: Alloggiati
+    /// Web's signed PDF, which must be kept five years).
+    fn gives_receipts(&self) -> bool {
+        false
+    }
+
+    /// Fetches the receipt of what the authority stored on `day` (on a blocking thread): the
+    /// exchanges made and the document, none when nothing was stored that day, or why not.
+    fn fetch_receipt(&self, _day: NaiveDate) -> FetchedReceipt {
+        (
+            Vec::new(),
+            Err(format!("{} gives no receipts", self.name())),
+        )
+    }
 }
+
+/// A day's receipt fetched from an authority: the exchanges made, and the document (none
+/// when nothing was stored that day) or why it could not be had.
+pub type FetchedReceipt = (Vec<Exchange>, Result<Option<Vec<u8>>, String>);
 
 /// Code tables fetched from an authority: the exchanges made, and every table with its rows
 /// or why they could not be had.

@@ -29,6 +29,8 @@ struct CalendarPage {
     /// (deadline, duty, period, state, state's class, done of count).
     rows: Vec<[String; 6]>,
     manual: bool,
+    /// The month's receipts from the registration authority: (day, day in words, fetched).
+    receipts: Vec<[String; 3]>,
 }
 
 /// `GET /compliance/calendar?month=YYYY-MM`.
@@ -66,6 +68,22 @@ pub async fn show(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
             ]
         })
         .collect();
+    let receipts =
+        match crate::service::registration_receipts::list(&state.svc, &s.principal, span).await {
+            Ok(list) => list
+                .into_iter()
+                .map(|r| {
+                    let words = r
+                        .day
+                        .parse()
+                        .map_or_else(|_| r.day.clone(), |d| t.short_date(d));
+                    let fetched = crate::clock::local_time(&r.fetched_at, &s.time_zone)
+                        .map_or_else(|| r.fetched_at.clone(), |(d, at)| t.moment(d, at));
+                    [r.day, words, fetched]
+                })
+                .collect(),
+            Err(e) => return server_error(&t, &e),
+        };
     let month_name = t.month_year(first);
     let previous = first
         .checked_sub_months(chrono::Months::new(1))
@@ -77,6 +95,7 @@ pub async fn show(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
         next: after(first).format("%Y-%m").to_string(),
         rows,
         manual,
+        receipts,
         shell: Shell::new(&s, t, "admin").after(req),
     };
     page(StatusCode::OK, &body)
@@ -100,5 +119,39 @@ pub async fn pack(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
             )
             .into_response(),
         Err(e) => server_error(&t, &e),
+    }
+}
+
+/// `GET /compliance/receipts/{date}`: a day's receipt from the registration authority.
+#[handler]
+pub async fn receipt(
+    req: &Request,
+    poem::web::Path(date): poem::web::Path<String>,
+    state: Data<&Arc<DeskState>>,
+) -> Response {
+    let (s, t) = or_answer!(open(req, &state, COMPLIANCE).await);
+    let Ok(day) = chrono::NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
+        let e = crate::error::AppError::not_found("registration receipt", &date);
+        return super::failed_read(
+            &t,
+            &e,
+            "not-found-receipt",
+            ("/compliance/calendar", "calendar-link"),
+        );
+    };
+    match crate::service::registration_receipts::get(&state.svc, &s.principal, Date(day)).await {
+        Ok(pdf) => pdf
+            .with_content_type("application/pdf")
+            .with_header(
+                "Content-Disposition",
+                format!("attachment; filename=\"ricevuta-{day}.pdf\""),
+            )
+            .into_response(),
+        Err(e) => super::failed_read(
+            &t,
+            &e,
+            "not-found-receipt",
+            ("/compliance/calendar", "calendar-link"),
+        ),
     }
 }

@@ -104,6 +104,10 @@ pub fn mount(r: Route) -> Route {
         .at("/day-closes", poem::get(super::day_certificate::list))
         .at("/compliance/calendar", poem::get(super::calendar::show))
         .at(
+            "/compliance/receipts/:date",
+            poem::get(super::calendar::receipt),
+        )
+        .at(
             "/compliance/inspection-pack",
             poem::get(super::calendar::pack),
         )

@@ -171,13 +171,19 @@ pub async fn inspection_pack(
     (from, to): (Date, Date),
 ) -> AppResult<Vec<u8>> {
     let cal = calendar(svc, p, (from, to)).await?;
-    let (sent, closes) = svc
+    let (sent, closes, receipts) = svc
         .db()
         .read(move |c| {
             let wide = |d: NaiveDate| format!("{d}T00:00:00Z");
+            let (f, t) = (from.0.to_string(), to.0.to_string());
+            let mut receipts = Vec::new();
+            for (day, ..) in store::receipts::list(c, &f, &t)? {
+                receipts.extend(store::receipts::get(c, &day)?.map(|pdf| (day, pdf)));
+            }
             Ok((
                 store::calendar::due(c, &wide(from.0), &wide(to.0), true)?,
-                store::calendar::closes(c, &from.0.to_string(), &to.0.to_string())?,
+                store::calendar::closes(c, &f, &t)?,
+                receipts,
             ))
         })
         .await?;
@@ -242,6 +248,9 @@ pub async fn inspection_pack(
             }
         }
         put("submissions.csv", csv(rows).as_bytes())?;
+        for (day, pdf) in &receipts {
+            put(&format!("receipts/{day}.pdf"), pdf)?;
+        }
         for (day, body, hash) in &closes {
             put(&format!("day-closes/{day}.json"), body.as_bytes())?;
             put(
@@ -261,6 +270,7 @@ fn readme(from: Date, to: Date) -> String {
          submissions.csv   every registration, receipt and e-invoice made or due in the range,\r\n\
          \x20                 with the authority's reference and the SHA-256 of what was sent\r\n\
          submissions/      what was sent to the authority, byte for byte\r\n\
+         receipts/         the police's signed receipt of each day's registrations (Italy)\r\n\
          day-closes/       each closed day's certificate; its hash is the SHA-256 of the\r\n\
          \x20                 line \"innkeep day certificate 1\" and a newline, then the\r\n\
          \x20                 certificate, which names the previous day's hash\r\n",

@@ -65,12 +65,17 @@ pub async fn refresh_tables(
     Ok(Some(n))
 }
 
-/// Fetches the registration scheme's code tables now, for an administrator: how many tables
-/// were loaded (none when the scheme keeps no fetched tables).
+/// Fetches the registration scheme's code tables now, for an administrator, and any
+/// receipt of the authority's still due: how many tables were loaded (none when the scheme
+/// keeps no fetched tables).
 pub async fn fetch_now(svc: &Services, p: &Principal) -> AppResult<usize> {
     p.require(Scope::Compliance)?;
     let scheme = svc.compliance().registration.clone();
-    Ok(refresh_tables(svc.db(), scheme, true).await?.unwrap_or(0))
+    let tables = refresh_tables(svc.db(), scheme.clone(), true)
+        .await?
+        .unwrap_or(0);
+    crate::service::registration_receipts::fetch_due(svc.db(), scheme).await?;
+    Ok(tables)
 }
 
 /// The lists a receptionist picks the tourist board's values from, by the desk's field name

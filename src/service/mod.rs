@@ -61,6 +61,7 @@ pub mod rate_plans;
 pub mod rates;
 pub mod registration;
 pub mod registration_changes;
+pub mod registration_receipts;
 pub mod reissue;
 pub mod reports;
 pub mod reservations;

@@ -30,6 +30,7 @@ pub mod page;
 pub mod privacy;
 pub mod rate_plans;
 pub mod rates;
+pub mod receipts;
 pub mod reports;
 pub mod reservations;
 pub mod room_types;

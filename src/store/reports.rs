@@ -25,15 +25,49 @@ fn nights_of(
     })
 }
 
+/// The stays booked, in house or gone that hold a night from `?1` to `?2` (exclusive), as
+/// the board finds them: those of up to [`super::board::LONG`] nights by their arrival in a
+/// bounded range (`?3` is `?1` less that many days) through `reservations_board`, the few
+/// longer ones through `reservations_long_stays`; never a scan of the whole history. The
+/// columns are `cols`, each prefixed `r.`.
+macro_rules! holding {
+    ($cols:literal, $departs:literal) => {
+        concat!(
+            "SELECT ",
+            $cols,
+            " FROM reservations r INDEXED BY reservations_board
+              WHERE r.arrival >= ?3 AND r.arrival < ?2 AND r.departure ",
+            $departs,
+            " ?1
+                AND r.status IN ('confirmed', 'checked_in', 'checked_out')
+             UNION ALL
+             SELECT ",
+            $cols,
+            " FROM reservations r INDEXED BY reservations_long_stays
+              WHERE julianday(r.departure) - julianday(r.arrival) > 28
+                AND r.departure ",
+            $departs,
+            " ?1 AND r.arrival < ?3
+                AND r.status IN ('confirmed', 'checked_in', 'checked_out')"
+        )
+    };
+}
+
+/// `from` less [`super::board::LONG`] days, for [`holding!`]'s `?3`.
+fn long_from(from: &str) -> String {
+    from.parse::<chrono::NaiveDate>()
+        .map(|d| (d - chrono::Days::new(super::board::LONG as u64)).to_string())
+        .unwrap_or_else(|_| from.to_string())
+}
+
 /// The nights of every stay that is `confirmed`, `checked_in` or `checked_out` and holds a
 /// night from `from` to `to` (exclusive), each at its booked price.
 pub fn sold(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<Sold>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT arrival, departure, nightly_rate, night_prices FROM reservations
-          WHERE arrival < ?2 AND departure > ?1
-            AND status IN ('confirmed', 'checked_in', 'checked_out')",
-    )?;
-    let rows = stmt.query_map([from, to], |r| {
+    let mut stmt = conn.prepare_cached(holding!(
+        "r.arrival, r.departure, r.nightly_rate, r.night_prices",
+        ">"
+    ))?;
+    let rows = stmt.query_map([from, to, &long_from(from)], |r| {
         nights_of((r.get(0)?, r.get(1)?), r.get(2)?, r.get(3)?, 3)
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -133,16 +167,18 @@ pub type IstatGuest = (
 /// Every guest of every stay checked in (or since left) holding a night from `from` to
 /// `to`, or leaving inside it.
 pub fn istat_guests(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<IstatGuest>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT r.arrival, r.departure, r.room_id, json_extract(u.address, '$.country'),
+    let mut stmt = conn.prepare_cached(concat!(
+        "WITH r AS (",
+        holding!("r.id, r.arrival, r.departure, r.room_id, r.status", ">="),
+        ")
+         SELECT r.arrival, r.departure, r.room_id, json_extract(u.address, '$.country'),
                 json_extract(u.address, '$.region'), u.nationality
-           FROM reservations r
+           FROM r
            JOIN reservation_guests g ON g.reservation_id = r.id
            JOIN guests u ON u.id = g.guest_id
-          WHERE r.arrival < ?2 AND r.departure >= ?1
-            AND r.status IN ('checked_in', 'checked_out')",
-    )?;
-    let rows = stmt.query_map([from, to], |r| IstatGuest::try_from(r))?;
+          WHERE r.status IN ('checked_in', 'checked_out')"
+    ))?;
+    let rows = stmt.query_map([from, to, &long_from(from)], |r| IstatGuest::try_from(r))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 

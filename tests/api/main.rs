@@ -7,6 +7,7 @@
 mod support;
 
 mod actors;
+mod alloggiati_tables;
 mod backup;
 mod backup_hostile;
 mod basics;

@@ -106,10 +106,12 @@ async fn the_ross1000_file_carries_each_guest_with_the_polices_codes() {
         .find(|c| c.has_tag_name("struttura"))
         .unwrap();
     assert_eq!(text(structure, "camereoccupate"), "2");
-    let arrivals: Vec<_> = day22
+    let mut arrivals: Vec<_> = day22
         .descendants()
         .filter(|c| c.has_tag_name("arrivo"))
         .collect();
+    let zoe_id = format!("{zoe_code}-1");
+    arrivals.sort_by_key(|a| (text(*a, "idswh") == zoe_id, text(*a, "idswh").to_string()));
     let fields = |a: roxmltree::Node| {
         [
             "idswh",

@@ -5,6 +5,7 @@
 //! `Test` when `dry_run`) takes the rows and answers one result per row. The password, the
 //! WsKey and the token never reach the exchange log: they are redacted there.
 
+mod fetch;
 pub mod party;
 pub mod record;
 pub mod soap;
@@ -334,5 +335,25 @@ impl RegistrationScheme for Alloggiati {
 
     fn table_names(&self) -> &'static [&'static str] {
         &crate::compliance::codes::TABLES
+    }
+
+    fn fetches_tables(&self) -> bool {
+        true
+    }
+
+    /// Each table through `Tabella(Utente, token, tipo)`: the `;`-separated CSV with its
+    /// header, as `innkeep compliance import-table` reads a downloaded one.
+    fn fetch_tables(&self) -> crate::compliance::FetchedTables {
+        self.with_token(|log| self.tables(log))
+    }
+
+    fn gives_receipts(&self) -> bool {
+        !self.settings.dry_run
+    }
+
+    /// `Ricevuta(Utente, token, Data)`: the Polizia di Stato's signed PDF of what it stored
+    /// that day (kept 30 days there; innkeep keeps it five years).
+    fn fetch_receipt(&self, day: NaiveDate) -> crate::compliance::FetchedReceipt {
+        self.with_token(|log| self.receipt(log, day))
     }
 }

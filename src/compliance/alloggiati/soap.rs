@@ -138,6 +138,53 @@ pub fn parse<'a, 'i>(doc: &'a Document<'i>, operation: &str) -> Result<Parsed<'a
         .ok_or_else(|| format!("the answer has no {want}"))
 }
 
+/// The CSV of a `TabellaResponse` (`TabellaResult` the outcome, `CSV` the table), or the
+/// refusal.
+pub fn table(resp: Node) -> Result<String, Esito> {
+    match child(resp, "TabellaResult").map(Esito::read) {
+        Some(e) if !e.ok => Err(e),
+        None => Err(Esito {
+            ok: false,
+            code: String::new(),
+            description: "the answer has no TabellaResult".into(),
+        }),
+        Some(_) => Ok(child(resp, "CSV")
+            .and_then(|c| c.text())
+            .unwrap_or("")
+            .to_string()),
+    }
+}
+
+/// The PDF of a `RicevutaResponse` (`RicevutaResult` the outcome, `PDF` base64), none
+/// when there is no receipt for the day (`ERRORE_RECUPERO_RICEVUTA`), or the refusal.
+pub fn receipt(resp: Node) -> Result<Option<Vec<u8>>, Esito> {
+    use base64::Engine;
+    match child(resp, "RicevutaResult").map(Esito::read) {
+        Some(e) if !e.ok && e.description.contains("ERRORE_RECUPERO_RICEVUTA") => Ok(None),
+        Some(e) if !e.ok => Err(e),
+        None => Err(Esito {
+            ok: false,
+            code: String::new(),
+            description: "the answer has no RicevutaResult".into(),
+        }),
+        Some(_) => {
+            let text: String = child(resp, "PDF")
+                .and_then(|c| c.text())
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            base64::engine::general_purpose::STANDARD
+                .decode(text)
+                .map(Some)
+                .map_err(|e| Esito {
+                    ok: false,
+                    code: String::new(),
+                    description: format!("the receipt is not base64: {e}"),
+                })
+        }
+    }
+}
+
 /// A token from a `GenerateTokenResponse`: (token, expires), or the refusal.
 pub fn token(resp: Node) -> Result<(String, String), Esito> {
     let esito = child(resp, "result").map(Esito::read);

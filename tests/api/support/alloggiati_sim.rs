@@ -284,6 +284,72 @@ fn handle(state: &State, action: &str, body: &str) -> Answer {
                 ))
             }
         }
+        "Ricevuta" => {
+            let valid = state
+                .tokens
+                .lock()
+                .unwrap()
+                .get(&field("token"))
+                .is_some_and(|e| *e > Utc::now());
+            // The day as the rows write it (`dd/mm/yyyy`), from `Data` (an xsd:dateTime).
+            let day = chrono::NaiveDate::parse_from_str(
+                field("Data").get(..10).unwrap_or(""),
+                "%Y-%m-%d",
+            )
+            .map(|d| d.format("%d/%m/%Y").to_string())
+            .unwrap_or_default();
+            let rows = state
+                .stored
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|r| r.get(2..12) == Some(day.as_str()))
+                .count();
+            let (result, pdf) = match (field("Utente") == USER && valid, rows) {
+                (false, _) => (
+                    esito(false, "TK", "Token scaduto o non valido"),
+                    String::new(),
+                ),
+                (true, 0) => (esito(false, "", "ERRORE_RECUPERO_RICEVUTA"), String::new()),
+                (true, n) => {
+                    use base64::Engine;
+                    let doc = format!("%PDF-1.4\n% Ricevuta {day}: {n} schedine\n%%EOF\n");
+                    (
+                        esito(true, "", ""),
+                        base64::engine::general_purpose::STANDARD.encode(doc),
+                    )
+                }
+            };
+            envelope(format!(
+                "<RicevutaResponse xmlns=\"{NS}\"><RicevutaResult>{result}</RicevutaResult><PDF>{pdf}</PDF></RicevutaResponse>"
+            ))
+        }
+        "Tabella" => {
+            let valid = state
+                .tokens
+                .lock()
+                .unwrap()
+                .get(&field("token"))
+                .is_some_and(|e| *e > Utc::now());
+            let csv = match field("tipo").as_str() {
+                "Luoghi" => Some(include_str!(
+                    "../../../assets/compliance/it-alloggiati/Luoghi.sample.csv"
+                )),
+                "Tipi_Documento" => Some(include_str!(
+                    "../../../assets/compliance/it-alloggiati/Tipi_Documento.sample.csv"
+                )),
+                _ => None,
+            };
+            let result = match (field("Utente") == USER && valid, csv) {
+                (false, _) => esito(false, "TK", "Token scaduto o non valido"),
+                (true, None) => esito(false, "TIPO", "Tabella non prevista"),
+                (true, Some(_)) => esito(true, "", ""),
+            };
+            envelope(format!(
+                "<TabellaResponse xmlns=\"{NS}\"><TabellaResult>{result}</TabellaResult><CSV>{}</CSV></TabellaResponse>",
+                csv.filter(|_| valid).map(xml_text).unwrap_or_default()
+            ))
+        }
         "Send" | "Test" => {
             let valid = state
                 .tokens
@@ -432,4 +498,11 @@ fn check_row(
         return bad("document".into());
     }
     Ok(kind)
+}
+
+/// `s` as XML text.
+fn xml_text(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
