@@ -15,11 +15,12 @@ use crate::service::{Services, calendar};
 /// The compliance calendar.
 pub struct CalendarApi;
 
-/// A day's receipt from the registration authority.
+/// A day's receipt from the registration authority (served as `application/octet-stream`,
+/// which generated clients read as a file; `Content-Disposition` names it `….pdf`).
 #[derive(ApiResponse)]
 pub enum ReceiptPdf {
     /// The PDF, as the authority signed it.
-    #[oai(status = 200, content_type = "application/pdf")]
+    #[oai(status = 200, content_type = "application/octet-stream")]
     Pdf(
         Binary<Vec<u8>>,
         #[oai(header = "Content-Disposition")] String,
@@ -46,11 +47,12 @@ pub struct RegistrationReceipts {
     pub data: Vec<RegistrationReceipt>,
 }
 
-/// A ZIP file.
+/// A ZIP file (served as `application/octet-stream`, which generated clients read as a
+/// file; `Content-Disposition` names it `….zip`).
 #[derive(ApiResponse)]
 pub enum Pack {
-    /// The inspection pack.
-    #[oai(status = 200, content_type = "application/zip")]
+    /// The inspection pack, a ZIP archive.
+    #[oai(status = 200, content_type = "application/octet-stream")]
     Zip(
         Binary<Vec<u8>>,
         #[oai(header = "Content-Disposition")] String,

@@ -98,7 +98,7 @@ async fn the_days_receipt_is_fetched_and_kept() {
         .send()
         .await
         .unwrap();
-    assert_eq!(pdf.headers()["content-type"], "application/pdf");
+    assert_eq!(pdf.headers()["content-type"], "application/octet-stream");
     let body = pdf.bytes().await.unwrap();
     assert!(
         body.starts_with(b"%PDF")

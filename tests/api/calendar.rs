@@ -124,7 +124,7 @@ async fn the_calendar_proves_each_duty_and_the_pack_holds_the_proofs() {
         .await
         .unwrap();
     assert_eq!(pack.status(), 200);
-    assert_eq!(pack.headers()["content-type"], "application/zip");
+    assert_eq!(pack.headers()["content-type"], "application/octet-stream");
     let bytes = pack.bytes().await.unwrap();
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
     let mut read = |name: &str| {
