@@ -153,16 +153,10 @@ pub fn pull_state(c: &Connection) -> AppResult<(Option<String>, i64, Option<Stri
     )
 }
 
-/// The channel reservations flagged overbooked that still hold rooms.
+/// The channel reservations flagged overbooked that still hold rooms (through the partial
+/// index `reservations_overbooked`, which holds only those).
 pub fn overbooked(c: &Connection) -> AppResult<Vec<crate::model::OverbookedReservation>> {
-    let mut stmt = c.prepare_cached(
-        "SELECT id, code, json_extract(channel, '$.ota') || ' ' || json_extract(channel, '$.ota_code'),
-                arrival, departure
-           FROM reservations
-          WHERE channel IS NOT NULL AND json_extract(channel, '$.overbooked') = 1
-            AND status IN ('confirmed', 'checked_in')
-          ORDER BY arrival, id",
-    )?;
+    let mut stmt = c.prepare_cached(OVERBOOKED)?;
     let rows = stmt.query_map([], |r| {
         Ok(crate::model::OverbookedReservation {
             id: r.get(0)?,
@@ -174,6 +168,15 @@ pub fn overbooked(c: &Connection) -> AppResult<Vec<crate::model::OverbookedReser
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+/// The query of [`overbooked`]: its conditions are the partial index's.
+const OVERBOOKED: &str =
+    "SELECT id, code, json_extract(channel, '$.ota') || ' ' || json_extract(channel, '$.ota_code'),
+                arrival, departure
+           FROM reservations INDEXED BY reservations_overbooked
+          WHERE channel IS NOT NULL AND json_extract(channel, '$.overbooked') = 1
+            AND status IN ('confirmed', 'checked_in')
+          ORDER BY arrival, id";
 
 /// Changes recorded after event `cursor` that move availability, prices or restrictions.
 pub fn waiting(c: &Connection, cursor: i64) -> AppResult<i64> {
@@ -200,4 +203,27 @@ pub fn mappings(c: &Connection) -> AppResult<Vec<(String, String, String)>> {
     let mut stmt = c.prepare_cached("SELECT kind, local_id, remote_id FROM channel_mappings")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Today's list of overbooked bookings is read from its partial index, never by reading
+    /// every reservation.
+    #[test]
+    fn overbooked_bookings_come_from_their_index() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        crate::db::migrate(&mut conn).unwrap();
+        let mut stmt = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", super::OVERBOOKED))
+            .unwrap();
+        let plan: Vec<String> = stmt
+            .query_map([], |r| r.get(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(
+            plan.iter().any(|s| s.contains("reservations_overbooked")),
+            "{plan:?}"
+        );
+    }
 }
