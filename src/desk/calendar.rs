@@ -9,7 +9,7 @@ use std::sync::Arc;
 use askama::Template;
 use poem::http::StatusCode;
 use poem::web::Data;
-use poem::{IntoResponse, Request, Response, handler};
+use poem::{Request, Response, handler};
 
 use super::reports::{after, month_of};
 use super::{COMPLIANCE, DeskState, Shell, open, or_answer, page, server_error};
@@ -108,16 +108,11 @@ pub async fn pack(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
     let first = month_of(req, s.today);
     let span = (Date(first), Date(after(first)));
     match calendar::inspection_pack(&state.svc, &s.principal, span).await {
-        Ok(zip) => zip
-            .with_content_type("application/zip")
-            .with_header(
-                "Content-Disposition",
-                format!(
-                    "attachment; filename=\"innkeep-inspection-{}.zip\"",
-                    first.format("%Y-%m")
-                ),
-            )
-            .into_response(),
+        Ok(zip) => super::download(
+            zip,
+            "application/zip",
+            &format!("innkeep-inspection-{}.zip", first.format("%Y-%m")),
+        ),
         Err(e) => server_error(&t, &e),
     }
 }
@@ -140,13 +135,7 @@ pub async fn receipt(
         );
     };
     match crate::service::registration_receipts::get(&state.svc, &s.principal, Date(day)).await {
-        Ok(pdf) => pdf
-            .with_content_type("application/pdf")
-            .with_header(
-                "Content-Disposition",
-                format!("attachment; filename=\"ricevuta-{day}.pdf\""),
-            )
-            .into_response(),
+        Ok(pdf) => super::download(pdf, "application/pdf", &format!("ricevuta-{day}.pdf")),
         Err(e) => super::failed_read(
             &t,
             &e,

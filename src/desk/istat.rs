@@ -9,7 +9,7 @@ use std::sync::Arc;
 use askama::Template;
 use poem::http::StatusCode;
 use poem::web::Data;
-use poem::{IntoResponse, Request, Response, handler};
+use poem::{Request, Response, handler};
 
 use super::reports::month_of;
 use super::{DeskState, REPORTS, Shell, open, or_answer, page, server_error};
@@ -122,13 +122,11 @@ pub async fn csv(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
     let (s, t) = or_answer!(open(req, &state, REPORTS).await);
     let month = month_of(req, s.today).format("%Y-%m").to_string();
     match istat::movement(&state.svc, &s.principal, month.clone()).await {
-        Ok(r) => istat::csv(&r)
-            .with_content_type("text/csv; charset=utf-8")
-            .with_header(
-                "Content-Disposition",
-                format!("attachment; filename=\"istat-{month}.csv\""),
-            )
-            .into_response(),
+        Ok(r) => super::download(
+            istat::csv(&r),
+            "text/csv; charset=utf-8",
+            &format!("istat-{month}.csv"),
+        ),
         Err(e) => server_error(&t, &e),
     }
 }
@@ -139,13 +137,11 @@ pub async fn ross1000_file(req: &Request, state: Data<&Arc<DeskState>>) -> Respo
     let (s, t) = or_answer!(open(req, &state, REPORTS).await);
     let month = month_of(req, s.today).format("%Y-%m").to_string();
     match crate::service::ross1000::file(&state.svc, &s.principal, month.clone()).await {
-        Ok((xml, _)) => xml
-            .with_content_type("text/xml; charset=utf-8")
-            .with_header(
-                "Content-Disposition",
-                format!("attachment; filename=\"ross1000-{month}.xml\""),
-            )
-            .into_response(),
+        Ok((xml, _)) => super::download(
+            xml,
+            "text/xml; charset=utf-8",
+            &format!("ross1000-{month}.xml"),
+        ),
         Err(e) => server_error(&t, &e),
     }
 }

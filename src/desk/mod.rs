@@ -312,6 +312,17 @@ fn words(req: &Request) -> T {
 }
 
 /// Renders a desk page with its headers.
+/// A file to download: `body` as `content_type`, saved as `filename`.
+fn download(body: impl Into<poem::Body>, content_type: &str, filename: &str) -> Response {
+    Response::builder()
+        .content_type(content_type)
+        .header(
+            "Content-Disposition",
+            format!("attachment; filename=\"{filename}\""),
+        )
+        .body(body.into())
+}
+
 fn page(status: StatusCode, template: &impl Template) -> Response {
     let mut r = templates::render(status, template);
     web::secure(&mut r, CSP);

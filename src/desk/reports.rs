@@ -9,7 +9,7 @@ use askama::Template;
 use chrono::{Datelike, NaiveDate};
 use poem::http::StatusCode;
 use poem::web::Data;
-use poem::{IntoResponse, Request, Response, handler};
+use poem::{Request, Response, handler};
 
 use super::chart::{Bar, percent_bars};
 use super::{DeskState, REPORTS, Shell, open, or_answer, page, server_error};
@@ -285,16 +285,11 @@ pub async fn csv(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
     let first = month_of(req, s.today);
     let span = (Date(first), Date(after(first)));
     match reports::occupancy(&state.svc, &s.principal, span, ReportBy::Night).await {
-        Ok(r) => reports::occupancy_csv(&r)
-            .with_content_type("text/csv; charset=utf-8")
-            .with_header(
-                "Content-Disposition",
-                format!(
-                    "attachment; filename=\"occupancy-{}.csv\"",
-                    first.format("%Y-%m")
-                ),
-            )
-            .into_response(),
+        Ok(r) => super::download(
+            reports::occupancy_csv(&r),
+            "text/csv; charset=utf-8",
+            &format!("occupancy-{}.csv", first.format("%Y-%m")),
+        ),
         Err(e) => server_error(&t, &e),
     }
 }

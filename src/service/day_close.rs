@@ -155,7 +155,7 @@ pub async fn close(svc: &Services, p: &Principal, input: DayCloseInput) -> AppRe
                 crate::service::stays::mark_dirty(tx, &id, &now)?;
                 rooms_dirty.push(number);
             }
-            let recorded = day_figures::payments(tx, &day)?.1;
+            let (by_method, recorded) = day_figures::payments(tx, &day)?;
             let counted = input.cash_counted.map(i64::from);
             let cash = CashCount {
                 recorded,
@@ -176,7 +176,7 @@ pub async fn close(svc: &Services, p: &Principal, input: DayCloseInput) -> AppRe
                 currency: settings.currency,
                 closed_at: now,
                 closed_by: actor.name.clone(),
-                figures: day_figures::figures(tx, &day)?,
+                figures: day_figures::figures(tx, &day, by_method)?,
                 checks: day_figures::checks(tx, &day, &pending, &cash)?,
                 cash,
                 arrivals_kept: waiting

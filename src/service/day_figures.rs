@@ -44,8 +44,9 @@ pub fn payments(conn: &Connection, day: &Day) -> AppResult<(Vec<PaymentTotal>, i
     Ok((methods.into_values().collect(), cash))
 }
 
-/// The day's figures (its night's occupancy as the occupancy report counts it).
-pub fn figures(conn: &Connection, day: &Day) -> AppResult<DayFigures> {
+/// The day's figures (its night's occupancy as the occupancy report counts it), with the
+/// day's `payments` by method (read once by the caller, which also counts the cash).
+pub fn figures(conn: &Connection, day: &Day, payments: Vec<PaymentTotal>) -> AppResult<DayFigures> {
     let next = day.date.succ_opt().unwrap_or(day.date);
     let sold = store::reports::sold(conn, &day.date.to_string(), &next.to_string())?;
     let rooms = store::reports::rooms(conn)?;
@@ -68,7 +69,7 @@ pub fn figures(conn: &Connection, day: &Day) -> AppResult<DayFigures> {
         invoiced,
         credit_notes_issued,
         credited,
-        payments: payments(conn, day)?.0,
+        payments,
     })
 }
 
