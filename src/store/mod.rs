@@ -32,6 +32,7 @@ pub mod rate_plans;
 pub mod rates;
 pub mod receipts;
 pub mod reports;
+mod reservation_row;
 pub mod reservations;
 pub mod room_types;
 pub mod rooms;

@@ -284,47 +284,6 @@ pub fn arrival_rooms(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The night prices to store: none when every night is at the nightly rate.
-fn stored_nights(r: &Reservation) -> Option<String> {
-    let uniform = crate::model::at_rate(r.arrival.0, r.departure.0, r.nightly_rate);
-    (r.nights != uniform).then(|| serde_json::json!(r.nights).to_string())
-}
-
-fn write(tx: &Tx, sql: &str, r: &Reservation) -> AppResult<()> {
-    tx.prepare_cached(sql)?.execute(rusqlite::named_params! {
-        ":id": &r.id,
-        ":code": &r.code,
-        ":status": r.status,
-        ":primary_guest_id": &r.primary_guest_id,
-        ":room_type_id": &r.room_type_id,
-        ":room_id": &r.room_id,
-        ":arrival": r.arrival,
-        ":departure": r.departure,
-        ":adults": r.adults,
-        ":children": r.children,
-        ":nightly_rate": r.nightly_rate,
-        ":currency": &r.currency,
-        ":source": r.source,
-        ":notes": &r.notes,
-        ":rate_note": &r.rate_note,
-        ":children_ages": r.children_ages.as_ref().map(|a| serde_json::json!(a).to_string()),
-        ":extra_beds": r.extra_beds,
-        ":cots": r.cots,
-        ":rate_plan_id": &r.rate_plan_id,
-        ":night_prices": stored_nights(r),
-        ":deposit": r.deposit.as_ref().map(|d| serde_json::to_string(d).unwrap_or_default()),
-        ":channel": r.channel.as_ref().map(|d| serde_json::to_string(d).unwrap_or_default()),
-        ":checked_in_at": r.checked_in_at.as_ref().map(|t| &t.0),
-        ":checked_out_at": r.checked_out_at.as_ref().map(|t| &t.0),
-        ":cancelled_at": r.cancelled_at.as_ref().map(|t| &t.0),
-        ":invoice_id": &r.invoice_id,
-        ":version": r.version,
-        ":created_at": &r.created_at.0,
-        ":updated_at": &r.updated_at.0,
-    })?;
-    Ok(())
-}
-
 fn write_guests(tx: &Tx, r: &Reservation) -> AppResult<()> {
     tx.prepare_cached("DELETE FROM reservation_guests WHERE reservation_id = ?1")?
         .execute([&r.id])?;
@@ -339,20 +298,7 @@ fn write_guests(tx: &Tx, r: &Reservation) -> AppResult<()> {
 
 /// Inserts a reservation and its guests.
 pub fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
-    write(
-        tx,
-        "INSERT INTO reservations (id, code, status, primary_guest_id, room_type_id, room_id,
-             arrival, departure, adults, children, children_ages, extra_beds, cots, nightly_rate,
-             rate_note, currency, source, notes, rate_plan_id, night_prices, deposit,
-             channel, checked_in_at, checked_out_at, cancelled_at, invoice_id, version, created_at,
-             updated_at)
-         VALUES (:id, :code, :status, :primary_guest_id, :room_type_id, :room_id, :arrival,
-             :departure, :adults, :children, :children_ages, :extra_beds, :cots, :nightly_rate,
-             :rate_note, :currency, :source, :notes, :rate_plan_id, :night_prices, :deposit,
-             :channel, :checked_in_at, :checked_out_at, :cancelled_at, :invoice_id, :version,
-             :created_at, :updated_at)",
-        r,
-    )?;
+    super::reservation_row::insert(tx, r)?;
     write_guests(tx, r)
 }
 
@@ -361,22 +307,7 @@ pub fn update(tx: &Tx, old: &Reservation, r: &Reservation) -> AppResult<()> {
     if old.arrival != r.arrival {
         page::record_move(tx, ENTITY, &r.id, &old.arrival.to_string())?;
     }
-    write(
-        tx,
-        "UPDATE reservations SET code = :code, status = :status,
-             primary_guest_id = :primary_guest_id, room_type_id = :room_type_id,
-             room_id = :room_id, arrival = :arrival, departure = :departure, adults = :adults,
-             children = :children, children_ages = :children_ages, extra_beds = :extra_beds,
-             cots = :cots, nightly_rate = :nightly_rate, currency = :currency,
-             source = :source, notes = :notes, rate_note = :rate_note,
-             rate_plan_id = :rate_plan_id, night_prices = :night_prices, deposit = :deposit, channel = :channel,
-             checked_in_at = :checked_in_at,
-             checked_out_at = :checked_out_at, cancelled_at = :cancelled_at,
-             invoice_id = :invoice_id, version = :version, created_at = :created_at,
-             updated_at = :updated_at
-         WHERE id = :id",
-        r,
-    )?;
+    super::reservation_row::update(tx, r)?;
     if old.guest_ids != r.guest_ids {
         write_guests(tx, r)?;
     }

@@ -130,3 +130,28 @@ pub fn list(
     }
     page::fetch(conn, &q, after, as_of, limit, map)
 }
+
+#[cfg(test)]
+mod tests {
+    /// Whether a room is occupied is read from the partial index of the stays in the house,
+    /// never from the room's whole history.
+    #[test]
+    fn occupancy_comes_from_the_stays_in_the_house() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        crate::db::migrate(&mut conn).unwrap();
+        let sql = format!(
+            "EXPLAIN QUERY PLAN SELECT t.*{} FROM rooms t WHERE t.id = ?1",
+            super::OCCUPIED
+        );
+        let mut stmt = conn.prepare(&sql).unwrap();
+        let plan: Vec<String> = stmt
+            .query_map(["room"], |r| r.get(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(
+            plan.iter().any(|s| s.contains("reservations_in_house")),
+            "{plan:?}"
+        );
+    }
+}
