@@ -3,7 +3,8 @@
 //! each reach it within a round, as ranges of the nights they touched, in a few calls; a
 //! failing channel manager gets the change at the next round; the read-back finds a night
 //! changed at the channel manager by hand, says it in words, and a full sync puts it right;
-//! a room out of order takes its type's availability down.
+//! a room out of order takes its type's availability down; a burst of a thousand bookings
+//! goes in a few dozen calls at most.
 
 use std::time::Duration;
 
@@ -171,6 +172,59 @@ async fn changes_reach_the_channel_manager_in_a_few_calls() {
         },
     )
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_burst_of_a_thousand_bookings_goes_in_a_few_dozen_calls() {
+    let sim = Sim::start(&["ch-fam"], &["ch-flex", "ch-nr"]).await;
+    let app = std::sync::Arc::new(hotel(&sim).await);
+    let (rt, flex, _) = plans(&app, 40).await;
+    innkeep::service::channel_sync::ask_full(app.db())
+        .await
+        .unwrap();
+    until("the full sync", || {
+        sim.availability("ch-fam", night(59)) == Some(40)
+    })
+    .await;
+    let before = sim.calls().len();
+    let guest = app.guest("Ana", "Horvat").await;
+    // 16 clients book every room for each of 25 nights, one night at a time: 1,000 bookings.
+    let mut clerks = Vec::new();
+    for clerk in 0..16 {
+        let (app, guest, rt, flex) = (app.clone(), guest.clone(), rt.clone(), flex.clone());
+        clerks.push(tokio::spawn(async move {
+            let mut made = 0;
+            for n in (clerk..1000).step_by(16) {
+                let arrival = 1 + (n / 40) as i64;
+                let r = app
+                    .post(
+                        "/v1/reservations",
+                        json!({"primary_guest_id": guest, "room_type_id": rt,
+                               "rate_plan_id": flex, "arrival": day(arrival),
+                               "departure": day(arrival + 1), "adults": 2}),
+                    )
+                    .await;
+                assert_eq!(r.status, 201, "{}", r.body);
+                made += 1;
+            }
+            made
+        }));
+    }
+    let mut made = 0;
+    for c in clerks {
+        made += c.await.unwrap();
+    }
+    assert_eq!(made, 1000);
+    until("every room sold on the 1st to the 25th", || {
+        (1..=25).all(|n| sim.availability("ch-fam", night(n)) == Some(0))
+            && sim.availability("ch-fam", night(26)) == Some(40)
+    })
+    .await;
+    let calls = sim.calls().len() - before;
+    assert!(
+        (1..=36).contains(&calls),
+        "a thousand bookings in a few dozen calls, not {calls}"
+    );
 }
 
 #[test]

@@ -187,13 +187,16 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
     let bare_create = run(&|i| ops::create(&data, i));
     let bare_list = run(&|i| ops::arrivals(data.first_arrival, span, i));
     let bare_search = run(&|i| ops::search(&data, i));
+    let bare_in = run(&|i| ops::bare_stay("/v1/check-in", &data, i));
+    let bare_out = run(&|i| ops::bare_stay("/v1/check-out", &data, i));
     bare.stop();
     let conn = innkeep::db::open_writable(&db).map_err(|e| e.to_string())?;
-    conn.execute_batch(&format!(
-        "DROP TABLE {}; PRAGMA wal_checkpoint(TRUNCATE)",
-        bare::TABLE
-    ))
-    .map_err(|e| e.to_string())?;
+    for table in bare::TABLES {
+        conn.execute_batch(&format!("DROP TABLE {table}"))
+            .map_err(|e| e.to_string())?;
+    }
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+        .map_err(|e| e.to_string())?;
     drop(conn);
 
     progress(args, "starting innkeep");
@@ -223,9 +226,29 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
     let (offers, wal_offers) = run(&ops::offers);
     progress(
         args,
-        "the reports of a month (occupancy, revenue, payments, ISTAT)",
+        "offers and a month's occupancy, one and eight at a time",
     );
     let months = (span / 30).max(1);
+    let first = data.first_arrival;
+    let latency = pages::timed(
+        &srv,
+        &client,
+        secs.min(5.0),
+        vec![
+            (
+                "offers: every plan of every room type, 14 nights",
+                Box::new(|i| ops::offers(i).path),
+            ),
+            (
+                "occupancy report, a month",
+                Box::new(move |i| ops::report("occupancy", first, months, i).path),
+            ),
+        ],
+    );
+    progress(
+        args,
+        "the reports of a month (occupancy, revenue, payments, ISTAT)",
+    );
     let (occupancy, wal_reports) =
         run(&|i| ops::report("occupancy", data.first_arrival, months, i));
     let (revenue, _) = run(&|i| ops::report("revenue", data.first_arrival, months, i));
@@ -240,13 +263,21 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
     progress(args, "the desk's pages at 1 and 8 clients");
     let session = pages::session(bin, dir, &srv.base)?;
     let busy = data.first_arrival + chrono::Days::new(1800);
-    let page_times = pages::measure(&srv, &session, secs.min(5.0), &data.sample, busy);
+    let (arriving, in_house) = ops::desk_stays(&client, &data, 20);
+    let ids = pages::Ids {
+        reservations: &data.sample,
+        arriving: &arriving,
+        in_house: &in_house,
+    };
+    let page_times = pages::measure(&srv, &session, secs.min(5.0), &ids, busy);
+    progress(args, "the day close of yesterday");
+    let (close_ms, close_cpu_ms) = ops::day_close(&srv, &client)?;
     let rss_after = srv.rss_kb();
     let startup_ms = srv.startup.as_secs_f64() * 1000.0;
     srv.stop();
 
     let (bare_post, bare_arrivals, bare_guests) = (
-        "bare POST (one INSERT, one COMMIT)",
+        "bare POST (the record and its event: two INSERTs, one COMMIT)",
         "bare GET (one indexed SELECT)",
         "bare GET (the store's name search)",
     );
@@ -314,12 +345,19 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
             &bare_list,
             wal_reports,
         ),
-        row("check-in", check_in, bare_post, &bare_create, wal_stays),
+        row(
+            "check-in",
+            check_in,
+            "bare check-in (read the stay; write it back and its event)",
+            &bare_in,
+            wal_stays,
+        ),
         row(
             "check-out with invoice",
             check_out,
-            bare_post,
-            &bare_create,
+            "bare check-out (read the stay; write it back, an invoice with a line a night, \
+             a payment, an event)",
+            &bare_out,
             wal_stays,
         ),
     ];
@@ -338,14 +376,9 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
             "cpu_ratio": round(r.stats.cpu_us / r.baseline_stats.cpu_us.max(1e-9)),
             "wal_bytes_after": r.wal_bytes,
         })).collect::<Vec<_>>(),
-        "pages": page_times.iter().map(|p| json!({
-            "name": p.name,
-            "one_client": {"p50_ms": round(p.one.p50_ms), "p99_ms": round(p.one.p99_ms),
-                "rps": round(p.one.rps), "cpu_us": round(p.one.cpu_us), "errors": p.one.errors},
-            "eight_clients": {"p50_ms": round(p.eight.p50_ms), "p99_ms": round(p.eight.p99_ms),
-                "rps": round(p.eight.rps), "cpu_us": round(p.eight.cpu_us),
-                "errors": p.eight.errors},
-        })).collect::<Vec<_>>(),
+        "pages": page_times.iter().map(two_loads).collect::<Vec<_>>(),
+        "latency": latency.iter().map(two_loads).collect::<Vec<_>>(),
+        "day_close": {"ms": round(close_ms), "cpu_ms": round(close_cpu_ms)},
         "webhooks": {"event": "reservation.created", "singles": hooks.latency.count,
             "p50_ms": round(hooks.latency.p50_ms), "p99_ms": round(hooks.latency.p99_ms),
             "burst": hooks.burst, "deliveries_per_second": round(hooks.per_second),
@@ -369,6 +402,7 @@ fn measure(args: &Args, bin: &Path, dir: &Path) -> Result<(), String> {
     let errors: usize = rows.iter().map(|r| r.stats.errors).sum::<usize>()
         + page_times
             .iter()
+            .chain(&latency)
             .map(|p| p.one.errors + p.eight.errors)
             .sum::<usize>()
         + hooks.missing;
@@ -417,6 +451,15 @@ fn row(
         baseline_stats: base.clone(),
         wal_bytes,
     }
+}
+
+/// A measurement at 1 and 8 clients as JSON.
+fn two_loads(p: &pages::PageTimes) -> serde_json::Value {
+    let load = |s: &Stats| {
+        json!({"p50_ms": round(s.p50_ms), "p99_ms": round(s.p99_ms), "rps": round(s.rps),
+            "cpu_us": round(s.cpu_us), "errors": s.errors})
+    };
+    json!({"name": p.name, "one_client": load(&p.one), "eight_clients": load(&p.eight)})
 }
 
 fn round(x: f64) -> f64 {

@@ -47,9 +47,10 @@ pub fn arrivals(first: NaiveDate, span_days: i64, i: usize) -> Call {
     }
 }
 
-/// Two plans for every room type, as a hotel sets them up: a flexible one with its own
-/// prices (every night of the next 400 given, weekends dearer) and a non-refundable one 10 %
-/// cheaper with a three-night minimum on Saturdays (not measured).
+/// Three plans for every room type, as a hotel sets them up: a flexible one with its own
+/// prices (every night of the next 400 given, weekends dearer), a non-refundable one 10 %
+/// cheaper with a three-night minimum on Saturdays, and bed and breakfast 15 % dearer
+/// (not measured).
 pub fn plans(client: &Client, data: &Dataset) -> Result<(), String> {
     let today = Utc::now().date_naive();
     let until = today + Duration::days(400);
@@ -90,6 +91,16 @@ pub fn plans(client: &Client, data: &Dataset) -> Result<(), String> {
             201,
         )?;
         let nr = nr["id"].as_str().unwrap_or_default().to_string();
+        check(
+            "a bed-and-breakfast plan",
+            client.send(&call(
+                "POST",
+                "/v1/rate-plans",
+                json!({"room_type_id": room_type, "code": "BB", "name": {"en": "Bed and breakfast"},
+                       "parent_id": flex, "derivation": {"kind": "percent", "value": 1500}}),
+            )),
+            201,
+        )?;
         for (plan, body) in [
             (&flex, json!({"price": 9500 + 1000 * n as i64})),
             (
@@ -110,6 +121,19 @@ pub fn plans(client: &Client, data: &Dataset) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The bare server's check-in (`path` `/v1/check-in`) or check-out (`/v1/check-out`) of a
+/// seeded reservation.
+pub fn bare_stay(path: &'static str, data: &Dataset, i: usize) -> Call {
+    let id = &data.sample[(i * 7919) % data.sample.len()];
+    let room = &data.room_types[0].1[0];
+    Call {
+        method: "POST",
+        path: path.into(),
+        body: Some(json!({"reservation_id": id, "room_id": room})),
+        expect: 200,
+    }
 }
 
 /// Every plan of every room type for a 14-night stay for two, 1 to 300 days ahead.
@@ -240,4 +264,46 @@ fn book_today(
             .flat_map(|h| h.join().unwrap())
             .collect()
     })
+}
+
+/// Bookings for today in the first `n` rooms, half of them checked in, for the check-in and
+/// check-out pages: (still arriving, in the house).
+pub fn desk_stays(client: &Client, data: &Dataset, n: usize) -> (Vec<String>, Vec<String>) {
+    let rooms: Vec<(&String, &String)> = data
+        .room_types
+        .iter()
+        .flat_map(|(rt, rooms)| rooms.iter().map(move |r| (rt, r)))
+        .take(n)
+        .collect();
+    let booked = book_today(client, 1, data, &rooms, 1000);
+    let (arriving, staying) = booked.split_at(booked.len() / 2);
+    for (id, room) in staying {
+        let (status, body) = client.send(&Call {
+            method: "POST",
+            path: "/v1/check-in".into(),
+            body: Some(json!({"reservation_id": id, "room_id": room})),
+            expect: 200,
+        });
+        assert_eq!(status, 200, "check-in for the check-out page: {body}");
+    }
+    let ids = |v: &[(String, String)]| v.iter().map(|(id, _)| id.clone()).collect();
+    (ids(arriving), ids(staying))
+}
+
+/// The day close of yesterday (the first one, so every seeded night before it is history):
+/// its time and the server's CPU time, ms.
+pub fn day_close(srv: &Server, client: &Client) -> Result<(f64, f64), String> {
+    let before = srv.cpu_us();
+    let t = std::time::Instant::now();
+    let (status, body) = client.send(&Call {
+        method: "POST",
+        path: "/v1/day-close".into(),
+        body: Some(json!({})),
+        expect: 201,
+    });
+    let ms = t.elapsed().as_secs_f64() * 1000.0;
+    if status != 201 {
+        return Err(format!("the day close: {status} {body}"));
+    }
+    Ok((ms, (srv.cpu_us() - before) / 1000.0))
 }

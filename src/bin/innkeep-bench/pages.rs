@@ -1,8 +1,9 @@
 //! The front desk's pages under load: a staff member (an admin, who may open every page)
 //! signed in through the real flow (`/login`, the authorization page, the callback), then
-//! Today, the room board (every room over 14 nights), reservation pages, the invoices list,
-//! housekeeping and the administration's rooms, staff and compliance pages, at 1 and 8
-//! clients holding the session.
+//! Today, the room board (every room over 14 nights), reservation, check-in and check-out
+//! pages, the invoices and guests lists, housekeeping, the rates grid, the reports, the day
+//! close and the administration's rooms, staff and compliance pages, at 1 and 8 clients
+//! holding the session. [`timed`] measures any list of GETs that way.
 
 use std::path::Path;
 use std::process::Command;
@@ -110,7 +111,7 @@ pub fn session(bin: &Path, dir: &Path, base: &str) -> Result<String, String> {
 }
 
 /// The path of a page's `i`-th request.
-type PathOf<'a> = Box<dyn Fn(usize) -> String + Send + Sync + 'a>;
+pub type PathOf<'a> = Box<dyn Fn(usize) -> String + Send + Sync + 'a>;
 
 /// One page's timings at 1 and at 8 clients.
 pub struct PageTimes {
@@ -122,22 +123,37 @@ pub struct PageTimes {
     pub eight: Stats,
 }
 
+/// The ids the pages open: reservations over the history, arrivals of today not yet in,
+/// stays in the house.
+pub struct Ids<'a> {
+    /// Reservations over the history (the reservation page).
+    pub reservations: &'a [String],
+    /// Today's arrivals not yet checked in (the check-in page).
+    pub arriving: &'a [String],
+    /// Stays in the house (the check-out page, with its bill).
+    pub in_house: &'a [String],
+}
+
 /// Today, the board over the coming fortnight and over the fortnight from `busy` (the seeded
 /// history books each room about three times over, so that board has thousands of bars in
 /// hundreds of rows: a worst case), the board over a different fortnight each time (so the
 /// table kept rendered while nothing changes never serves it: what a board costs when it
-/// must be read and laid out), and reservation pages (`reservations` ids to pick from), `secs` each at 1 and 8 clients.
+/// must be read and laid out), the reservation, check-in and check-out pages and the
+/// lists, `secs` each at 1 and 8 clients.
 pub fn measure(
     srv: &Server,
     session: &str,
     secs: f64,
-    reservations: &[String],
+    ids: &Ids,
     busy: chrono::NaiveDate,
 ) -> Vec<PageTimes> {
     let client = Client::with_cookie(&srv.base, session);
     let today = chrono::Utc::now().date_naive();
-    let pages: [(&'static str, PathOf); 10] = [
-        ("Today", Box::new(|_| "/".to_string())),
+    let pick = |v: &[String], i: usize| v[i % v.len()].clone();
+    let (reservations, arriving, in_house) = (ids.reservations, ids.arriving, ids.in_house);
+    let fixed = |p: &'static str| -> PathOf { Box::new(move |_| p.to_string()) };
+    let pages: Vec<(&'static str, PathOf)> = vec![
+        ("Today", fixed("/")),
         (
             "room board: every room, the coming 14 nights",
             Box::new(move |_| format!("/board?from={today}")),
@@ -154,31 +170,37 @@ pub fn measure(
         ),
         (
             "reservation page",
-            Box::new(|i| format!("/reservations/{}", reservations[i % reservations.len()])),
+            Box::new(move |i| format!("/reservations/{}", pick(reservations, i))),
         ),
         (
-            "invoices, the last 30 days",
-            Box::new(|_| "/invoices".to_string()),
+            "check-in page",
+            Box::new(move |i| format!("/reservations/{}/check-in", pick(arriving, i))),
         ),
         (
-            "housekeeping, every room",
-            Box::new(|_| "/housekeeping".to_string()),
+            "check-out page, with the bill",
+            Box::new(move |i| format!("/reservations/{}/check-out", pick(in_house, i))),
         ),
-        (
-            "administration: rooms",
-            Box::new(|_| "/admin/rooms".to_string()),
-        ),
-        (
-            "administration: staff",
-            Box::new(|_| "/admin/staff".to_string()),
-        ),
-        (
-            "compliance centre",
-            Box::new(|_| "/admin/compliance".to_string()),
-        ),
+        ("invoices, the last 30 days", fixed("/invoices")),
+        ("guests", fixed("/guests")),
+        ("housekeeping, every room", fixed("/housekeeping")),
+        ("rates grid", fixed("/admin/rates")),
+        ("reports: occupancy, this month", fixed("/reports")),
+        ("close the day: the plan", fixed("/day-close")),
+        ("administration: rooms", fixed("/admin/rooms")),
+        ("administration: staff", fixed("/admin/staff")),
+        ("compliance centre", fixed("/admin/compliance")),
     ];
-    pages
-        .into_iter()
+    timed(srv, &client, secs, pages)
+}
+
+/// Each of `gets` (name, path of the `i`-th request) for `secs` at 1 and at 8 clients.
+pub fn timed(
+    srv: &Server,
+    client: &Client,
+    secs: f64,
+    gets: Vec<(&'static str, PathOf)>,
+) -> Vec<PageTimes> {
+    gets.into_iter()
         .map(|(name, path)| {
             let call = |i| Call {
                 method: "GET",
@@ -188,8 +210,8 @@ pub fn measure(
             };
             PageTimes {
                 name,
-                one: load::charged(srv, || load::run(&client, 1, secs, None, call)).stats(),
-                eight: load::charged(srv, || load::run(&client, 8, secs, None, call)).stats(),
+                one: load::charged(srv, || load::run(client, 1, secs, None, call)).stats(),
+                eight: load::charged(srv, || load::run(client, 8, secs, None, call)).stats(),
             }
         })
         .collect()

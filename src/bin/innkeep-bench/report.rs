@@ -45,7 +45,8 @@ pub fn print_table(r: &serde_json::Value) {
         "\n{:<50} {:>10} {:>10} {:>10} {:>10} {:>10}",
         "desk page", "1: p50 ms", "1: p99 ms", "1: CPU µs", "8: p50 ms", "8: p99 ms"
     );
-    for p in r["pages"].as_array().into_iter().flatten() {
+    let pages = r["pages"].as_array().into_iter().flatten();
+    for p in pages.chain(r["latency"].as_array().into_iter().flatten()) {
         let (one, eight) = (&p["one_client"], &p["eight_clients"]);
         println!(
             "{:<50} {:>10.2} {:>10.2} {:>10.0} {:>10.2} {:>10.2}",
@@ -57,6 +58,10 @@ pub fn print_table(r: &serde_json::Value) {
             eight["p99_ms"].as_f64().unwrap_or(0.0),
         );
     }
+    println!(
+        "\nday close of yesterday: {} ms ({} ms CPU)",
+        r["day_close"]["ms"], r["day_close"]["cpu_ms"]
+    );
     let w = &r["webhooks"];
     println!(
         "\nwebhooks ({}): commit to delivery p50 {} ms, p99 {} ms over {} single bookings; \
@@ -117,24 +122,23 @@ pub fn markdown(r: &serde_json::Value, at: &str) -> String {
             f(&x["wal_bytes_after"]) / 1_048_576.0,
         ));
     }
-    out.push_str(
-        "\nThe front desk's pages, signed in through the real flow (client-side time over \
-         loopback):\n\n\
-         | page | 1 client p50 ms | 1 client p99 ms | CPU µs | 8 clients p50 ms | 8 clients \
-         p99 ms |\n|---|---:|---:|---:|---:|---:|\n",
-    );
-    for p in r["pages"].as_array().into_iter().flatten() {
-        let (one, eight) = (&p["one_client"], &p["eight_clients"]);
-        out.push_str(&format!(
-            "| {} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} |\n",
-            p["name"].as_str().unwrap_or(""),
-            f(&one["p50_ms"]),
-            f(&one["p99_ms"]),
-            f(&one["cpu_us"]),
-            f(&eight["p50_ms"]),
-            f(&eight["p99_ms"]),
-        ));
-    }
+    out.push_str(&two_loads_table(
+        "The front desk's pages, signed in through the real flow (client-side time over \
+         loopback)",
+        "page",
+        &r["pages"],
+    ));
+    out.push_str(&two_loads_table(
+        "Answers that a person waits for, one and eight at a time (the server on one core)",
+        "call",
+        &r["latency"],
+    ));
+    let close = &r["day_close"];
+    out.push_str(&format!(
+        "\nThe day close of yesterday over the whole history: {} ms ({} ms of the server's \
+         CPU).\n",
+        close["ms"], close["cpu_ms"]
+    ));
     let (w, c) = (&r["webhooks"], &r["generator_ceiling"]);
     out.push_str(&format!(
         "\nWebhooks ({}): {} ms from the API's answer to the delivery's arrival at the median, \
@@ -154,6 +158,28 @@ pub fn markdown(r: &serde_json::Value, at: &str) -> String {
         r["binary_bytes"],
         r["startup_ms"]
     ));
+    out
+}
+
+/// A Markdown table of measurements at 1 and 8 clients (`rows`), under `title`.
+fn two_loads_table(title: &str, what: &str, rows: &serde_json::Value) -> String {
+    let f = |v: &serde_json::Value| v.as_f64().unwrap_or(0.0);
+    let mut out = format!(
+        "\n{title}:\n\n| {what} | 1 client p50 ms | 1 client p99 ms | CPU µs | 8 clients p50 ms \
+         | 8 clients p99 ms |\n|---|---:|---:|---:|---:|---:|\n"
+    );
+    for p in rows.as_array().into_iter().flatten() {
+        let (one, eight) = (&p["one_client"], &p["eight_clients"]);
+        out.push_str(&format!(
+            "| {} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} |\n",
+            p["name"].as_str().unwrap_or(""),
+            f(&one["p50_ms"]),
+            f(&one["p99_ms"]),
+            f(&one["cpu_us"]),
+            f(&eight["p50_ms"]),
+            f(&eight["p99_ms"]),
+        ));
+    }
     out
 }
 
