@@ -139,8 +139,8 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<Reservation>> {
 /// The checked-in reservations `guest_id` stays on.
 pub fn in_house_with(conn: &Connection, guest_id: &str) -> AppResult<Vec<Reservation>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS}{GUEST_IDS} FROM reservations t WHERE t.status = 'checked_in'
-           AND t.id IN (SELECT reservation_id FROM reservation_guests WHERE guest_id = ?1)"
+        "SELECT {COLUMNS}{GUEST_IDS} FROM reservations t INDEXED BY reservations_in_house
+          WHERE t.status = 'checked_in' AND t.id IN (SELECT reservation_id FROM reservation_guests WHERE guest_id = ?1)"
     ))?;
     let rows = stmt.query_map([guest_id], map)?;
     Ok(rows.collect::<Result<_, _>>()?)

@@ -184,7 +184,10 @@ pub fn measure(
         ("guests", fixed("/guests")),
         ("housekeeping, every room", fixed("/housekeeping")),
         ("rates grid", fixed("/admin/rates")),
-        ("reports: occupancy, this month", fixed("/reports")),
+        (
+            "reports: occupancy, a month of the history",
+            Box::new(move |_| format!("/reports?month={}", busy.format("%Y-%m"))),
+        ),
         ("close the day: the plan", fixed("/day-close")),
         ("administration: rooms", fixed("/admin/rooms")),
         ("administration: staff", fixed("/admin/staff")),
