@@ -60,20 +60,32 @@ pub(crate) fn ari(c: &Connection, map: &Mapping, from: NaiveDate, to: NaiveDate)
 }
 
 /// Room type `t`'s rooms on sale each night from `from` to `to` (inclusive), as
-/// `GET /v1/availability` counts them.
+/// `GET /v1/availability` counts them. A horizon longer than a stay may be (up to 730
+/// nights, 500 by default) is read a year at a time: one window of it was refused as "an
+/// empty range of nights", so every full sync beyond 365 nights failed (found by the year
+/// in a box over a whole year).
 fn room_nights(
     c: &Connection,
     t: &RoomType,
     from: NaiveDate,
     to: NaiveDate,
 ) -> AppResult<Vec<(NaiveDate, i64)>> {
-    let window = crate::service::availability::window(from, to)
-        .ok_or_else(|| AppError::internal("an empty range of nights"))?;
-    let (total, out_of_order, booked) = crate::service::availability::of_type(c, &t.id, &window)?;
-    Ok(booked
-        .into_iter()
-        .map(|(d, n)| (d, (total - out_of_order - i64::from(n)).max(0)))
-        .collect())
+    let mut out = Vec::new();
+    let mut start = from;
+    while start <= to {
+        let end = to.min(start + chrono::Days::new(crate::domain::stay::MAX_NIGHTS as u64 - 1));
+        let window = crate::service::availability::window(start, end)
+            .ok_or_else(|| AppError::internal("an empty range of nights"))?;
+        let (total, out_of_order, booked) =
+            crate::service::availability::of_type(c, &t.id, &window)?;
+        out.extend(
+            booked
+                .into_iter()
+                .map(|(d, n)| (d, (total - out_of_order - i64::from(n)).max(0))),
+        );
+        start = end + chrono::Days::new(1);
+    }
+    Ok(out)
 }
 
 /// Plan `plan`'s nights from `from` to `to` (inclusive) as a channel manager is told them:

@@ -3,8 +3,8 @@
 //! each reach it within a round, as ranges of the nights they touched, in a few calls; a
 //! failing channel manager gets the change at the next round; the read-back finds a night
 //! changed at the channel manager by hand, says it in words, and a full sync puts it right;
-//! a room out of order takes its type's availability down; a burst of a thousand bookings
-//! goes in a few dozen calls at most.
+//! a room out of order takes its type's availability down; a full sync covers a horizon
+//! longer than a year; a burst of a thousand bookings goes in a few dozen calls at most.
 
 use std::time::Duration;
 
@@ -172,6 +172,27 @@ async fn changes_reach_the_channel_manager_in_a_few_calls() {
         },
     )
     .await;
+}
+
+/// The default horizon (500 nights) is longer than a stay may be: a full sync reads it a
+/// year at a time (it was refused whole, so no full sync beyond 365 nights ever went).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_full_sync_covers_a_horizon_longer_than_a_year() {
+    let sim = Sim::start(&["ch-fam"], &["ch-flex", "ch-nr"]).await;
+    let mut cfg = config(sim.url());
+    cfg.horizon_days = 500;
+    let app = Spawn::new().config(|c| c.channel = Some(cfg)).start().await;
+    plans(&app, 2).await;
+    innkeep::service::channel_sync::ask_full(app.db())
+        .await
+        .unwrap();
+    until("the whole horizon", || {
+        sim.availability("ch-fam", night(499)) == Some(2)
+            && sim.availability("ch-fam", night(365)) == Some(2)
+            && sim.night("ch-nr", night(499)).is_some()
+    })
+    .await;
+    assert!(sim.availability("ch-fam", night(500)).is_none());
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -162,6 +162,9 @@ async fn year(country: Country) {
     for e in errors.iter().take(30) {
         println!("unexpected: {e}");
     }
+    for f in books.failures.iter().take(30) {
+        println!("failed: {f}");
+    }
     let sold = run.tally.check_outs > 0 && books.nights_sold > 0;
     drop(run);
     drop(desk);
