@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::support::receiver::Receiver;
-use crate::support::webhooks::{advance, register, verifies, wait_log};
+use crate::support::webhooks::{advance, register, verified_on_arrival, verifies, wait_log};
 use crate::support::{Spawn, day, spawn_app};
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -136,7 +136,7 @@ async fn every_event_type_arrives_signed() {
     let mut types = HashSet::new();
     for hit in &hits {
         assert!(
-            verifies(hit, &secret),
+            verifies(hit, &secret) && verified_on_arrival(hit, &secret),
             "signature of {}",
             hit.header("webhook-id")
         );

@@ -136,7 +136,7 @@ pub async fn deliveries(b: &mut Books, feed: &Feed, receiver: &Receiver, secret:
             }
             let unsigned = hits
                 .iter()
-                .filter(|h| !crate::support::webhooks::verifies(h, secret))
+                .filter(|h| !crate::support::webhooks::verified_on_arrival(h, secret))
                 .count();
             if unsigned > 0 {
                 b.failures

@@ -17,6 +17,9 @@ pub struct Hit {
     pub path: String,
     pub headers: http::HeaderMap,
     pub body: Vec<u8>,
+    /// When it arrived, seconds since the Unix epoch (a signature's freshness is judged
+    /// then, not whenever a test gets round to checking it).
+    pub received: i64,
 }
 
 impl Hit {
@@ -59,6 +62,9 @@ async fn receive(req: &Request, body: Vec<u8>, state: Data<&Arc<State>>) -> Resp
         path: req.uri().path().to_string(),
         headers: req.headers().clone(),
         body,
+        received: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64),
     });
     if let Some(hook) = state.on_first_hit.lock().unwrap().take() {
         hook();
