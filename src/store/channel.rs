@@ -211,16 +211,7 @@ mod tests {
     /// every reservation.
     #[test]
     fn overbooked_bookings_come_from_their_index() {
-        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-        crate::db::migrate(&mut conn).unwrap();
-        let mut stmt = conn
-            .prepare(&format!("EXPLAIN QUERY PLAN {}", super::OVERBOOKED))
-            .unwrap();
-        let plan: Vec<String> = stmt
-            .query_map([], |r| r.get(3))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let plan = crate::store::plan_of(super::OVERBOOKED, []);
         assert!(
             plan.iter().any(|s| s.contains("reservations_overbooked")),
             "{plan:?}"

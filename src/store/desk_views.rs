@@ -221,15 +221,10 @@ mod tests {
         assert!(super::in_house(&conn, "2026-11-28").unwrap().is_empty());
         assert!(super::departures(&conn, "2026-11-28").unwrap().is_empty());
         let sql = format!(
-            "EXPLAIN QUERY PLAN {} WHERE r.status = 'checked_in' AND r.departure <= ?1",
+            "{} WHERE r.status = 'checked_in' AND r.departure <= ?1",
             super::STAY.replacen("FROM reservations r", super::IN_HOUSE, 1)
         );
-        let mut stmt = conn.prepare(&sql).unwrap();
-        let plan: Vec<String> = stmt
-            .query_map(["2026-11-28"], |r| r.get(3))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let plan = crate::store::plan_of(&sql, ["2026-11-28"]);
         assert!(
             plan.iter().any(|s| s.contains("reservations_in_house")),
             "{plan:?}"

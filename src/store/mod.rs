@@ -90,6 +90,19 @@ pub(crate) fn nested_text<T: Serialize>(value: &Option<T>) -> Option<String> {
     value.as_ref().and_then(|v| serde_json::to_string(v).ok())
 }
 
+/// The query plan's steps for `sql` with `params` on a freshly migrated database (tests
+/// that hold a query to its index).
+#[cfg(test)]
+pub(crate) fn plan_of(sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+    crate::db::migrate(&mut conn).unwrap();
+    let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+    stmt.query_map(params, |r| r.get(3))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use poem_openapi::types::ToJSON;

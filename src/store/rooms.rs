@@ -137,18 +137,8 @@ mod tests {
     /// never from the room's whole history.
     #[test]
     fn occupancy_comes_from_the_stays_in_the_house() {
-        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-        crate::db::migrate(&mut conn).unwrap();
-        let sql = format!(
-            "EXPLAIN QUERY PLAN SELECT t.*{} FROM rooms t WHERE t.id = ?1",
-            super::OCCUPIED
-        );
-        let mut stmt = conn.prepare(&sql).unwrap();
-        let plan: Vec<String> = stmt
-            .query_map(["room"], |r| r.get(3))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let sql = format!("SELECT t.*{} FROM rooms t WHERE t.id = ?1", super::OCCUPIED);
+        let plan = crate::store::plan_of(&sql, ["room"]);
         assert!(
             plan.iter().any(|s| s.contains("reservations_in_house")),
             "{plan:?}"
