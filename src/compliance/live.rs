@@ -71,6 +71,14 @@ impl FiscalScheme for LiveFiscal {
         self.scheme().deliver(payload, late)
     }
 
+    fn awaits(&self, payload: &str) -> Option<String> {
+        self.scheme().awaits(payload)
+    }
+
+    fn complete(&self, payload: &str, reference: &str) -> Option<String> {
+        self.scheme().complete(payload, reference)
+    }
+
     fn check_connection(&self) -> Result<String, String> {
         self.scheme().check_connection()
     }

@@ -69,6 +69,19 @@ pub trait FiscalScheme: Send + Sync {
         )
     }
 
+    /// The invoice whose own document must exist before this receipt can go (Italy's
+    /// return of a receipt the register had not printed when the credit note was issued),
+    /// or `None` when it can go as it is.
+    fn awaits(&self, _payload: &str) -> Option<String> {
+        None
+    }
+
+    /// The payload completed with the awaited invoice's `reference`, or `None` when that
+    /// reference names no document of this scheme.
+    fn complete(&self, payload: &str, _reference: &str) -> Option<String> {
+        Some(payload.to_string())
+    }
+
     /// Checks the connection to the authority (certificate, trust, line): its answer, or
     /// what is wrong.
     fn check_connection(&self) -> Result<String, String> {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use super::{Handler, blocking};
 use crate::compliance::{FiscalScheme, Outcome};
 use crate::db::Db;
-use crate::domain::enums::{JobKind, SubmissionKind, SubmissionStatus};
+use crate::domain::enums::{FiscalStatus, JobKind, SubmissionKind, SubmissionStatus};
 use crate::error::AppResult;
 use crate::service::authority::{self, change_outcome, fiscal_outcome, note};
 use crate::store::{self, jobs::Job};
@@ -108,6 +108,12 @@ impl FiscalHandler {
             let outcome = waiting(past);
             return change_outcome(db, job_id, sub, payload, Vec::new(), outcome).await;
         }
+        let payload = match self.completed(db, payload, change).await? {
+            Ok(p) => p,
+            Err((payload, outcome)) => {
+                return fiscal_outcome(db, job_id, sub, scheme, payload, Vec::new(), outcome).await;
+            }
+        };
         // The change repeats the receipt as CIS has it: late (NakDost) when it went late.
         let receipt_late = receipt.is_some_and(|(_, attempts)| attempts > 1);
         let late = sub.attempts > 0;
@@ -121,6 +127,60 @@ impl FiscalHandler {
         }
         let (log, outcome) = blocking(move || s.deliver(&p, late)).await?;
         fiscal_outcome(db, job_id, sent, scheme, payload, log, outcome).await
+    }
+}
+
+impl FiscalHandler {
+    /// The receipt as it can go now: completed with the document of the invoice it awaits
+    /// ([`FiscalScheme::awaits`]), or, while that has none, the payload as it is and the
+    /// outcome to record: waiting, or refused when the awaited document never will be.
+    async fn completed(
+        &self,
+        db: &Db,
+        payload: String,
+        change: bool,
+    ) -> AppResult<Result<String, (String, Outcome)>> {
+        let Some(original) = self.scheme.awaits(&payload).filter(|_| !change) else {
+            return Ok(Ok(payload));
+        };
+        let id = original.clone();
+        let fiscal = db
+            .read(move |c| Ok(store::invoices::get(c, &id)?.map(|i| (i.number, i.fiscal))))
+            .await?;
+        let Some((number, fiscal)) = fiscal else {
+            let reason = format!("the invoice {original} this receipt returns is not in the books");
+            return Ok(Err((payload, refused(reason))));
+        };
+        if let Some(done) = fiscal
+            .authority_reference
+            .as_deref()
+            .and_then(|r| self.scheme.complete(&payload, r))
+        {
+            return Ok(Ok(done));
+        }
+        if matches!(
+            fiscal.status,
+            FiscalStatus::Failed | FiscalStatus::NotRequired
+        ) {
+            let reason = format!(
+                "the cash register never printed invoice {number}'s receipt, so there is nothing to return: settle the original's fault first, then retry this one"
+            );
+            return Ok(Err((payload, refused(reason))));
+        }
+        let wait = Outcome::Retry {
+            reason: format!(
+                "waiting for invoice {number}'s receipt to be certified first: this one returns it"
+            ),
+            after: Some(std::time::Duration::from_secs(60)),
+        };
+        Ok(Err((payload, wait)))
+    }
+}
+
+fn refused(reason: String) -> Outcome {
+    Outcome::Rejected {
+        reason,
+        rows: Vec::new(),
     }
 }
 

@@ -2,7 +2,8 @@
 //! simulator: a private guest's stay ends with one receipt (the split of cash and card as
 //! the register needs it, the codice fiscale on it), a company's with a FatturaPA and no
 //! receipt; a register out of paper holds the receipt and says so until it is fixed; a lost
-//! answer never prints twice; a credit note returns the document; the day's closure totals
+//! answer never prints twice; a credit note returns the document, and one issued while
+//! the original is still held is taken at once and returns it once it is printed; the day's closure totals
 //! equal the payments recorded; an interim bill paid at the desk is a receipt too.
 
 use std::time::Duration;
@@ -99,8 +100,9 @@ async fn a_private_stay_ends_with_one_receipt_and_a_company_with_an_e_invoice() 
     assert_eq!(out["invoice"]["fiscal"]["scheme"], "it-sdi");
 }
 
-#[tokio::test]
-async fn a_register_out_of_paper_holds_the_receipt_and_says_so() {
+/// A register out of paper and a stay paid in cash whose receipt it holds: the register,
+/// the hotel, the check-out's answer and the invoice once shown held.
+async fn held_receipt() -> (RtSim, TestApp, serde_json::Value, serde_json::Value) {
     let rt = RtSim::start().await;
     let app = hotel_with_register(None, &rt).await;
     rt.set_paper_out(true);
@@ -108,14 +110,59 @@ async fn a_register_out_of_paper_holds_the_receipt_and_says_so() {
         .await
         .expect(200)
         .body;
+    let held = fiscal_is(&app, out["invoice"]["id"].as_str().unwrap(), "offline").await;
+    (rt, app, out, held)
+}
+
+#[tokio::test]
+async fn a_register_out_of_paper_holds_the_receipt_and_says_so() {
+    let (rt, app, out, held) = held_receipt().await;
     let id = out["invoice"]["id"].as_str().unwrap();
-    let held = fiscal_is(&app, id, "offline").await;
     let why = held["fiscal"]["last_error"].as_str().unwrap();
     assert!(why.contains("out of paper or its cover is open"), "{why}");
     rt.set_paper_out(false);
     fiscal_is(&app, id, "fiscalized").await;
     assert_eq!(rt.docs().len(), 1);
     assert_eq!(rt.refused().len(), 1, "{:?}", rt.refused());
+}
+
+#[tokio::test]
+async fn a_credit_note_of_a_held_receipt_is_issued_and_returns_it_once_printed() {
+    let (rt, app, out, _) = held_receipt().await;
+    let id = out["invoice"]["id"].as_str().unwrap();
+    // The desk is never kept waiting for the printer: the credit note is issued now.
+    let credit = app
+        .post(
+            "/v1/invoices",
+            json!({"corrects_invoice_id": id, "reason": "Wrong guest"}),
+        )
+        .await
+        .expect(201)
+        .body;
+    let cid = credit["id"].as_str().unwrap();
+    let waiting = fiscal_is(&app, cid, "offline").await;
+    let why = waiting["fiscal"]["last_error"].as_str().unwrap();
+    let number = out["invoice"]["number"].as_str().unwrap();
+    assert!(
+        why.contains(&format!("waiting for invoice {number}'s receipt")),
+        "{why}"
+    );
+    assert!(rt.docs().is_empty(), "{:?}", rt.docs());
+    rt.set_paper_out(false);
+    fiscal_is(&app, id, "fiscalized").await;
+    let returned = fiscal_is(&app, cid, "fiscalized").await;
+    let docs = rt.docs();
+    assert_eq!(docs.len(), 2, "the sale, then its return: {docs:?}");
+    assert_eq!(docs[0].refund_of, None);
+    assert_eq!(
+        docs[1].refund_of,
+        Some((21, 1)),
+        "returns document 0021-0001"
+    );
+    assert_eq!(
+        returned["fiscal"]["authority_reference"],
+        "0021-0002 24/11/2026 99SEA004010"
+    );
 }
 
 #[tokio::test]

@@ -124,6 +124,11 @@ pub struct Receipt {
     pub customer: Option<String>,
     /// For a return: the document it returns.
     pub refund_of: Option<DocId>,
+    /// For a return sealed before the register had printed the original: the original
+    /// invoice's id. The queue fills `refund_of` in from that invoice's reference
+    /// ([`FiscalScheme::complete`]) once it has one, and prints the return only then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns_invoice: Option<String>,
 }
 
 /// The register's means for innkeep's payment method.
@@ -131,6 +136,16 @@ pub fn means(m: PaymentMethod) -> Means {
     match m {
         PaymentMethod::Cash => Means::Cash,
         _ => Means::Electronic,
+    }
+}
+
+/// A return waits while the register has not printed the original: a minute at a time.
+pub fn waiting_for_original() -> Outcome {
+    Outcome::Retry {
+        reason:
+            "waiting for the cash register to print the original receipt, which this one returns"
+                .into(),
+        after: Some(std::time::Duration::from_secs(60)),
     }
 }
 
@@ -288,8 +303,8 @@ impl FiscalScheme for Rt {
         numbers: &mut dyn FnMut(&ReceiptSeries) -> AppResult<i64>,
     ) -> AppResult<Sealed> {
         let inv = input.invoice;
-        let refund_of = match input.reverses {
-            None => None,
+        let (returning, refund_of, returns_invoice) = match input.reverses {
+            None => (false, None, None),
             Some(f) if f.scheme != NAME => {
                 // Reversing an invoice the register never printed (an e-invoice, one SdI
                 // discarded): nothing for the register.
@@ -298,13 +313,13 @@ impl FiscalScheme for Rt {
                     receipt: None,
                 });
             }
-            Some(f) => Some(f.authority_reference.as_deref().and_then(DocId::parse).ok_or_else(|| {
-                AppError::invalid_field(
-                    "corrects_invoice_id",
-                    "receipt_not_printed",
-                    "the cash register has not printed the original receipt yet: wait until it has, then return it",
-                )
-            })?),
+            Some(f) => match f.authority_reference.as_deref().and_then(DocId::parse) {
+                Some(d) => (true, Some(d), None),
+                // The original is still queued (the register off, out of paper, or simply
+                // not reached yet): the return is sealed now and waits for it in the queue,
+                // so a cancellation or a correction never waits for the printer.
+                None => (true, None, inv.corrects_invoice_id.clone()),
+            },
         };
         let lines = inv
             .lines
@@ -313,7 +328,7 @@ impl FiscalScheme for Rt {
                 Ok(Line {
                     description: l.description.clone(),
                     quantity: l.quantity,
-                    unit_price: if refund_of.is_some() {
+                    unit_price: if returning {
                         l.unit_price.abs()
                     } else {
                         l.unit_price
@@ -334,7 +349,7 @@ impl FiscalScheme for Rt {
             }
         }
         let paid: i64 = payments.iter().map(|p| p.amount).sum();
-        if refund_of.is_some() {
+        if returning {
             // Money given back goes back the way the invoice was paid; what was never
             // collected is returned as not collected.
             let back = input.reverses_paid.clamp(0, total);
@@ -372,6 +387,7 @@ impl FiscalScheme for Rt {
             payments,
             customer,
             refund_of,
+            returns_invoice,
         };
         let payload =
             serde_json::to_string(&receipt).map_err(|e| AppError::internal(e.to_string()))?;
@@ -421,6 +437,10 @@ impl FiscalScheme for Rt {
                 },
             );
         };
+        if r.refund_of.is_none() && r.returns_invoice.is_some() {
+            // Never printed as a sale: the queue completes it first (`complete`).
+            return (Vec::new(), waiting_for_original());
+        }
         let mut log = Vec::new();
         if late && let Some(id) = self.printed_already(&r, &mut log) {
             return (
@@ -460,6 +480,18 @@ impl FiscalScheme for Rt {
             }
         };
         (log, outcome)
+    }
+
+    fn awaits(&self, payload: &str) -> Option<String> {
+        let r = serde_json::from_str::<Receipt>(payload).ok()?;
+        r.refund_of.is_none().then_some(r.returns_invoice).flatten()
+    }
+
+    fn complete(&self, payload: &str, reference: &str) -> Option<String> {
+        let mut r = serde_json::from_str::<Receipt>(payload).ok()?;
+        r.refund_of = Some(DocId::parse(reference)?);
+        r.returns_invoice = None;
+        serde_json::to_string(&r).ok()
     }
 
     fn check_connection(&self) -> Result<String, String> {
