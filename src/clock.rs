@@ -15,6 +15,9 @@ use chrono::{DateTime, NaiveDate, SecondsFormat, TimeZone, Utc};
 #[derive(Debug, Clone, Default)]
 pub struct Clock {
     offset_ms: Arc<AtomicI64>,
+    /// Woken whenever the clock is set or moved, so that work waiting for a time (the
+    /// queue's retries) looks again at once rather than at its next poll.
+    moved: Arc<tokio::sync::Notify>,
 }
 
 impl Clock {
@@ -50,12 +53,19 @@ impl Clock {
     pub fn set_now(&self, at: DateTime<Utc>) {
         self.offset_ms
             .store((at - Utc::now()).num_milliseconds(), Ordering::Relaxed);
+        self.moved.notify_waiters();
     }
 
     /// Moves the clock by `days` (may be negative).
     pub fn advance_days(&self, days: i64) {
         self.offset_ms
             .fetch_add(days * 86_400_000, Ordering::Relaxed);
+        self.moved.notify_waiters();
+    }
+
+    /// Waits until the clock is next set or moved (never, in a running hotel).
+    pub async fn moved(&self) {
+        self.moved.notified().await;
     }
 }
 

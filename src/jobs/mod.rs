@@ -100,6 +100,7 @@ impl Queue {
             count,
             seen: 0,
             stopped: stopped.clone(),
+            clock: db.clock().clone(),
         };
         let dispatcher = tokio::spawn(dispatch_loop(db.clone(), waits(|c| c.events)));
         let runner = tokio::spawn(work_loop(
@@ -141,6 +142,8 @@ struct Waits {
     /// That count when the loop last looked for work.
     seen: u64,
     stopped: watch::Receiver<bool>,
+    /// The business clock.
+    clock: crate::clock::Clock,
 }
 
 impl Waits {
@@ -150,8 +153,8 @@ impl Waits {
         self.seen = (self.count)(&self.commits.borrow());
     }
 
-    /// Sleeps for `d`, or until woken, stopped, or (when `listen`) a commit of new work since
-    /// [`Waits::mark`].
+    /// Sleeps for `d`, or until woken, stopped, the clock moved, or (when `listen`) a commit
+    /// of new work since [`Waits::mark`].
     async fn pause(&mut self, d: Duration, listen: bool) {
         let (count, seen) = (self.count, self.seen);
         let mut commits = self.commits.clone();
@@ -165,6 +168,8 @@ impl Waits {
         tokio::select! {
             _ = tokio::time::sleep(d) => {}
             _ = self.wake.notified() => {}
+            // A test or drill moved the clock: retries may have come due.
+            _ = self.clock.moved() => {}
             _ = committed => {}
             _ = self.stopped.changed() => {}
         }

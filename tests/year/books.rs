@@ -59,8 +59,7 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
     let mut nights: HashMap<&str, Vec<Nights>> = HashMap::new();
     let mut extras: HashMap<&str, i64> = HashMap::new();
     let mut city_tax: HashMap<&str, i64> = HashMap::new();
-    // Advances invoiced less those deducted, by booking; an advance invoice reversed (the
-    // deposit given back) counts for nothing.
+    // Advances invoiced less those deducted, by booking.
     let mut advances: HashMap<&str, i64> = HashMap::new();
     let by_id: HashMap<&str, &Value> = invoices.iter().map(|i| (text(&i["id"]), i)).collect();
     let mut numbers: BTreeMap<String, Vec<i64>> = BTreeMap::new();
@@ -119,7 +118,10 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
             } else if l["kind"] == "city_tax" {
                 *city_tax.entry(res).or_default() += amount;
             } else if l["kind"] == "advance" {
-                if inv["status"] != "cancelled" {
+                // A reversed advance invoice is the deposit given back; a reversed bill's
+                // deduction (a disputed bill, in Croatia billed again outside the stay)
+                // still deducted the deposit.
+                if inv["status"] != "cancelled" || amount < 0 {
                     *advances.entry(res).or_default() += amount;
                 }
             } else {

@@ -34,7 +34,7 @@ mod reports;
 mod run;
 mod settle;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use chrono::{Days, NaiveDate};
 use rand::SeedableRng;
@@ -91,20 +91,50 @@ async fn year(country: Country) {
     run.open_books(first).await;
     // Each morning the day before is closed (in Italy that closure is the cash register's).
     let mut closes = day_close::Closes::default();
+    // Where the wall time goes, phase by phase, summed over the days.
+    let mut phases = [Duration::ZERO; 6];
     for n in 0..days {
         let d = first + Days::new(n);
         authorities.set_day(&app, d);
+        let mut lap = Instant::now();
+        let mut mark = |k: usize| {
+            phases[k] += lap.elapsed();
+            lap = Instant::now();
+        };
         if n > 0 {
             closes.close(&api, &mut run, d - Days::new(1)).await;
         }
+        mark(0);
         run.day(d).await;
+        mark(1);
         desk.visit(&api, d, n % 7 == 0).await;
+        mark(2);
         settle::queue_done(&api).await;
+        mark(3);
         if let Some(c) = run.channel.as_mut() {
             c.close_day(&api, d).await;
         }
+        mark(4);
         feed.read(&api).await;
+        mark(5);
     }
+    let names = [
+        "day close",
+        "the day's business",
+        "desk pages",
+        "queue drained",
+        "channel manager",
+        "event feed",
+    ];
+    println!(
+        "time by phase: {}",
+        names
+            .iter()
+            .zip(phases)
+            .map(|(n, t)| format!("{n} {:.1} s", t.as_secs_f64()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let last_day = first + Days::new(days - 1);
     authorities.set_day(&app, last_day + Days::new(1));
     closes.close(&api, &mut run, last_day).await;

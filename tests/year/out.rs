@@ -46,14 +46,25 @@ impl Run<'_> {
                     body["payments"] = json!([{"method": payment.method()}]);
                 }
                 let out = api.post("/v1/check-out", body, &[200]).await?;
-                Some(out.body["invoice"].clone())
+                // A deposit more than the last bill (the nights since the last interim
+                // bill) goes back to the card whole, and the bill charges those nights.
+                let advances = out.body["reservation"]["deposit"]["advances"].as_array();
+                let refunded: i64 = advances
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|a| a["refunded"].as_i64())
+                    .sum();
+                Some((out.body["invoice"].clone(), refunded))
             }
         })
         .await;
-        for (i, invoice) in leaving.into_iter().zip(bills) {
-            let Some(invoice) = invoice else {
+        for (i, bill) in leaving.into_iter().zip(bills) {
+            let Some((invoice, refunded)) = bill else {
                 continue;
             };
+            if refunded > 0 {
+                self.tally.paid(d, "card", -refunded);
+            }
             self.left(i, d, &invoice);
         }
     }
