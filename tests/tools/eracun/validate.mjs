@@ -18,6 +18,9 @@
 //
 // Usage: node tests/tools/eracun/validate.mjs FILE.xml [FILE2.xml ...]   ("-" = stdin)
 //        node tests/tools/eracun/validate.mjs --compile-only   (only build the SEF cache)
+//        node tests/tools/eracun/validate.mjs --serve   (reads one file path a line from
+//             stdin and answers each with its JSON line, the rules loaded once: what the
+//             e-invoice simulator runs, instead of a node per document)
 // Exit:  0 all valid, 1 at least one invalid, 2 usage or tool error (an unreadable
 //        input file gets a line {"file":..,"valid":false,"error":"..."} and exit 2),
 //        3 the official rules are not provisioned (nothing was checked).
@@ -37,6 +40,7 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(HERE, '..', '..', '..');
@@ -94,7 +98,8 @@ class ToolError extends Error {}
 function usage(msg) {
   if (msg) process.stderr.write(`validate.mjs: ${msg}\n`);
   process.stderr.write('usage: node tests/tools/eracun/validate.mjs FILE.xml [FILE.xml ...]  ("-" reads stdin)\n'
-    + '       node tests/tools/eracun/validate.mjs --compile-only   (just build the SEF cache)\n');
+    + '       node tests/tools/eracun/validate.mjs --compile-only   (just build the SEF cache)\n'
+    + '       node tests/tools/eracun/validate.mjs --serve   (file paths on stdin, a JSON line each)\n');
   process.exit(2);
 }
 
@@ -241,15 +246,17 @@ async function main() {
   const args = process.argv.slice(2);
   const files = [];
   let compileOnly = false;
+  let serve = false;
   let optionsDone = false;
   for (const a of args) {
     if (optionsDone || a === '-' || !a.startsWith('-')) files.push(a);
     else if (a === '--') optionsDone = true;
     else if (a === '--compile-only') compileOnly = true;
+    else if (a === '--serve') serve = true;
     else if (a === '-h' || a === '--help') usage();
     else usage(`unknown option ${a}`);
   }
-  if (files.length === 0 && !compileOnly) usage('no input file');
+  if (files.length === 0 && !compileOnly && !serve) usage('no input file');
 
   const missing = STAGES.filter(({ xslt }) => !fs.existsSync(xslt)).map(({ xslt }) => xslt);
   if (missing.length > 0) {
@@ -262,6 +269,22 @@ async function main() {
     return { stage, sef: compileOnly ? null : JSON.parse(fs.readFileSync(sefPath, 'utf8')) };
   });
   if (compileOnly) return;
+  if (serve) {
+    const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+    for await (const line of lines) {
+      const f = line.trim();
+      if (!f) continue;
+      let r;
+      try {
+        r = await validateOne(tools.SaxonJS, stylesheets, f);
+      } catch (e) {
+        if (!(e instanceof ToolError)) throw e;
+        r = { file: f, valid: false, error: e.message, failures: [] };
+      }
+      process.stdout.write(JSON.stringify(r) + '\n');
+    }
+    return;
+  }
 
   let exit = 0;
   for (const f of files) {

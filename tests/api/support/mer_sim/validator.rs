@@ -1,9 +1,13 @@
 //! The independent check of every document the simulator receives: the publishers' EN 16931
-//! and CIUS-HR rules run by `tests/tools/eracun/validate.mjs` (SaxonJS). When the rules are
-//! not provisioned (see that directory's README) the document is taken unchecked and that
-//! is said on stderr; with `ERACUN_REQUIRE_RULES=1` it is refused instead.
+//! and CIUS-HR rules run by `tests/tools/eracun/validate.mjs` (SaxonJS). One validator runs
+//! per test process (`--serve`: the rules loaded once, a file path in and a JSON line out
+//! per document), not a node per document. When the rules are not provisioned (see that
+//! directory's README) the document is taken unchecked and that is said on stderr, once;
+//! with `ERACUN_REQUIRE_RULES=1` it is refused instead.
 
-use std::process::Command;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
 
 /// What the independent validator said of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,6 +20,9 @@ pub enum Checked {
     Unchecked,
 }
 
+/// The validator of this process: running, or why it cannot run.
+static VALIDATOR: Mutex<Option<Result<Validator, String>>> = Mutex::new(None);
+
 /// Runs the validator on `xml`.
 pub async fn check(xml: String) -> Checked {
     tokio::task::spawn_blocking(move || run(&xml))
@@ -24,51 +31,110 @@ pub async fn check(xml: String) -> Checked {
 }
 
 fn run(xml: &str) -> Checked {
-    let root = env!("CARGO_MANIFEST_DIR");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("einvoice.xml");
     std::fs::write(&file, xml).unwrap();
-    let out = Command::new("node")
-        .arg(format!("{root}/tests/tools/eracun/validate.mjs"))
-        .arg(&file)
-        .output();
-    let out = match out {
-        Ok(o) => o,
-        Err(e) => return unchecked(&format!("node could not run: {e}")),
+    let mut held = VALIDATOR.lock().unwrap_or_else(|e| e.into_inner());
+    let validator = held.get_or_insert_with(Validator::start);
+    let answer = match validator {
+        Ok(v) => v.ask(&file.to_string_lossy()),
+        Err(why) => return unchecked(why, false),
     };
-    match out.status.code() {
-        Some(0) => Checked::Valid,
-        Some(1) => {
-            let line: serde_json::Value =
-                serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
-            let failures = line["failures"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter(|f| !matches!(f["flag"].as_str(), Some("warning" | "information")))
-                .map(|f| {
-                    format!(
-                        "[{}] {}",
-                        f["id"].as_str().unwrap_or("?"),
-                        f["text"].as_str().unwrap_or("")
-                    )
-                })
-                .collect();
-            Checked::Refused(failures)
+    match answer {
+        Ok(line) => judge(&line),
+        Err(why) => {
+            let first = unchecked(&why, true);
+            *held = Some(Err(why));
+            first
         }
-        _ => unchecked(&String::from_utf8_lossy(&out.stderr)),
     }
 }
 
-fn unchecked(why: &str) -> Checked {
+/// A running `validate.mjs --serve`.
+struct Validator {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Validator {
+    fn start() -> Result<Validator, String> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut child = Command::new("node")
+            .arg(format!("{root}/tests/tools/eracun/validate.mjs"))
+            .arg("--serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("node could not run: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        Ok(Validator {
+            child,
+            stdin,
+            stdout,
+        })
+    }
+
+    /// The validator's JSON line about `file`, or why it gave none (what it said on
+    /// stderr as it ended).
+    fn ask(&mut self, file: &str) -> Result<String, String> {
+        let mut line = String::new();
+        let asked = writeln!(self.stdin, "{file}").and_then(|()| self.stdin.flush());
+        if asked.is_ok() && self.stdout.read_line(&mut line).is_ok_and(|n| n > 0) {
+            return Ok(line);
+        }
+        let mut said = String::new();
+        if let Some(mut err) = self.child.stderr.take() {
+            let _ = err.read_to_string(&mut said);
+        }
+        let _ = self.child.wait();
+        Err(if said.trim().is_empty() {
+            "the validator ended without an answer".into()
+        } else {
+            said
+        })
+    }
+}
+
+/// A validator's JSON line as a verdict: valid, the fatal failures, or a tool error.
+fn judge(line: &str) -> Checked {
+    let line: serde_json::Value = serde_json::from_str(line).unwrap_or(serde_json::Value::Null);
+    if let Some(error) = line["error"].as_str() {
+        return unchecked(error, true);
+    }
+    if line["valid"] == true {
+        return Checked::Valid;
+    }
+    let failures = line["failures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| !matches!(f["flag"].as_str(), Some("warning" | "information")))
+        .map(|f| {
+            format!(
+                "[{}] {}",
+                f["id"].as_str().unwrap_or("?"),
+                f["text"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    Checked::Refused(failures)
+}
+
+/// Unchecked (said on stderr when `say`), or refused under `ERACUN_REQUIRE_RULES=1`.
+fn unchecked(why: &str, say: bool) -> Checked {
     if std::env::var("ERACUN_REQUIRE_RULES").as_deref() == Ok("1") {
         return Checked::Refused(vec![format!(
             "the independent validator did not run: {why}"
         )]);
     }
-    eprintln!(
-        "e-invoice simulator: the document was NOT checked by the official rules: {}",
-        why.trim()
-    );
+    if say {
+        eprintln!(
+            "e-invoice simulator: documents are NOT checked by the official rules: {}",
+            why.trim()
+        );
+    }
     Checked::Unchecked
 }
