@@ -140,9 +140,11 @@ async fn year(country: Country) {
     closes.close(&api, &mut run, last_day).await;
     if matches!(country, Country::Italy) {
         // The fees of the no-shows that last close named were paid the morning after, in
-        // the register's next day: that evening's closure ends the run's takings.
+        // the register's next day: once their receipts are printed, that evening's closure
+        // ends the run's takings.
         let after = last_day + Days::new(1);
         run.tally.takings.entry(after).or_default();
+        settle::queue_done(&api).await;
         let body = serde_json::json!({});
         api.post("/v1/compliance/cash-register/close", body, &[200])
             .await;
