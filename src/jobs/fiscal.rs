@@ -1,7 +1,10 @@
 //! Delivering sealed fiscal receipts, and changes of their payment method, from the queue.
 //!
 //! One job per submission. A change waits until its receipt is accepted (CIS takes a
-//! change only of a receipt it has) and gives up when the receipt was refused. For each A run: (1) nothing to do unless the submission is `queued`,
+//! change only of a receipt it has) and gives up when the receipt was refused; a receipt
+//! that names another invoice's document (Italy's return of a receipt not yet printed)
+//! waits until that document exists and is completed with it. A run: (1) nothing to do
+//! unless the submission is `queued`,
 //! `retrying` or `sending` (a previous process died mid-send: the receipt simply goes
 //! again, which the authority tolerates); (2) mark it `sending` and count the attempt,
 //! committed before the receipt leaves; (3) send it, late (`NakDost`) if an earlier attempt
@@ -157,6 +160,12 @@ impl FiscalHandler {
             .and_then(|r| self.scheme.complete(&payload, r))
         {
             return Ok(Ok(done));
+        }
+        if fiscal.status == FiscalStatus::Fiscalized {
+            let reason = format!(
+                "invoice {number}'s receipt was certified, but its reference names no document of the cash register, so the return cannot name it"
+            );
+            return Ok(Err((payload, refused(reason))));
         }
         if matches!(
             fiscal.status,

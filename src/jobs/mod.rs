@@ -13,7 +13,7 @@
 //!   leaves within milliseconds of the change. The dispatcher listens for events only while
 //!   an enabled endpoint exists; otherwise it moves its cursor at each poll, so that a quiet
 //!   hotel without webhooks does not pay a second transaction for every change. The poll
-//!   also picks up retries that come due.
+//!   also picks up retries that come due, and so does a move of the clock (a test or drill).
 //! - Job kinds are generic: a [`Handler`] per kind. Time comes from the database's settable
 //!   clock, so tests can run a retry schedule of hours in seconds.
 

@@ -54,7 +54,12 @@ impl Books {
 type Nights = (i64, NaiveDate, NaiveDate, i64);
 
 /// Checks the invoices against the stays and the payments the run made (`paid_by_run`).
-pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> Books {
+pub fn check_invoices(
+    stays: &[Stay],
+    invoices: &[Value],
+    paid_by_run: i64,
+    rebilled: &HashMap<String, String>,
+) -> Books {
     let mut b = Books::default();
     let mut nights: HashMap<&str, Vec<Nights>> = HashMap::new();
     let mut extras: HashMap<&str, i64> = HashMap::new();
@@ -118,10 +123,11 @@ pub fn check_invoices(stays: &[Stay], invoices: &[Value], paid_by_run: i64) -> B
             } else if l["kind"] == "city_tax" {
                 *city_tax.entry(res).or_default() += amount;
             } else if l["kind"] == "advance" {
-                // A reversed advance invoice is the deposit given back; a reversed bill's
-                // deduction (a disputed bill, in Croatia billed again outside the stay)
-                // still deducted the deposit.
-                if inv["status"] != "cancelled" || amount < 0 {
+                // A reversed advance invoice is the deposit given back; the deduction on a
+                // disputed bill the run billed again (`rebilled`: in Croatia outside the
+                // stay, the deduction with it) still deducted the deposit.
+                let again = rebilled.contains_key(text(&inv["id"]));
+                if inv["status"] != "cancelled" || (amount < 0 && again) {
                     *advances.entry(res).or_default() += amount;
                 }
             } else {

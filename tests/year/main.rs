@@ -155,7 +155,8 @@ async fn year(country: Country) {
 
     einvoices::settle(&api).await;
     let lists = Lists::read(&api).await;
-    let mut books = books::check_invoices(&run.stays, &lists.invoices, run.tally.paid);
+    let mut books =
+        books::check_invoices(&run.stays, &lists.invoices, run.tally.paid, &run.replaced);
     authorities.check(&mut books, &run.stays, &lists, &run.tally.takings);
     if let Some(c) = &run.channel {
         for (d, what) in &c.differences {

@@ -9,7 +9,10 @@
 //! split as the register needs them (cash; electronic: cards and transfers; the rest *non
 //! riscosso*, not collected), the guest's codice fiscale or the company's partita IVA when
 //! known (the receipt is then *valido ai fini fiscali*), and for a credit note the return of
-//! the original document by its register, closure number, document number and date.
+//! the original document by its register, closure number, document number and date; when
+//! the register has not printed the original yet, the return names the original invoice
+//! instead and waits in the queue, which fills the document in once it is printed
+//! (`FiscalScheme::awaits` and `complete`).
 //! **Delivering** (from the queue) prints it: the register answers its document number and
 //! the closure it belongs to, stored as the receipt's reference (`0021-0034 24/11/2026
 //! 99SEA004010`) and printed on the desk's copy. A register that is off, out of paper or
@@ -243,7 +246,10 @@ impl Rt {
         log.push(ex);
         let a = answer.ok()?;
         let (id, total) = epson::last_from(a.get("responseData")?, &self.settings.serial)?;
-        (total == r.total && id.date == r.date).then_some(id)
+        // A return follows its original, of the same total and often the same day: the
+        // original is never taken for its return.
+        let its_original = r.refund_of.as_ref() == Some(&id);
+        (total == r.total && id.date == r.date && !its_original).then_some(id)
     }
 }
 

@@ -278,8 +278,10 @@ async function main() {
       try {
         r = await validateOne(tools.SaxonJS, stylesheets, f);
       } catch (e) {
-        if (!(e instanceof ToolError)) throw e;
-        r = { file: f, valid: false, error: e.message, failures: [] };
+        // Whatever goes wrong with one document is that document's answer: the validator
+        // stays up for the next.
+        const why = e instanceof ToolError ? e.message : String((e && e.stack) || e);
+        r = { file: f, valid: false, error: why, failures: [] };
       }
       process.stdout.write(JSON.stringify(r) + '\n');
     }

@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// What the independent validator said of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,10 +42,16 @@ fn run(xml: &str) -> Checked {
     };
     match answer {
         Ok(line) => judge(&line),
-        Err(why) => {
-            let first = unchecked(&why, true);
-            *held = Some(Err(why));
-            first
+        Err((why, answered_before)) => {
+            let said = unchecked(&why, true);
+            // A validator that had been answering starts again for the next document; one
+            // that never answered (no rules here) is not started for every document.
+            *held = if answered_before {
+                None
+            } else {
+                Some(Err(why))
+            };
+            said
         }
     }
 }
@@ -55,6 +61,12 @@ struct Validator {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// What it says on stderr, drained as it comes by `drain` so that it never fills the
+    /// pipe.
+    said: Arc<Mutex<String>>,
+    drain: Option<std::thread::JoinHandle<()>>,
+    /// Whether it has answered yet.
+    answered: bool,
 }
 
 impl Validator {
@@ -70,31 +82,57 @@ impl Validator {
             .map_err(|e| format!("node could not run: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let said = Arc::new(Mutex::new(String::new()));
+        let drain = child.stderr.take().map(|mut err| {
+            let said = said.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = err.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    let mut s = said.lock().unwrap_or_else(|e| e.into_inner());
+                    s.push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            })
+        });
         Ok(Validator {
             child,
             stdin,
             stdout,
+            said,
+            drain,
+            answered: false,
         })
     }
 
     /// The validator's JSON line about `file`, or why it gave none (what it said on
-    /// stderr as it ended).
-    fn ask(&mut self, file: &str) -> Result<String, String> {
+    /// stderr as it ended) and whether it had answered before.
+    fn ask(&mut self, file: &str) -> Result<String, (String, bool)> {
         let mut line = String::new();
         let asked = writeln!(self.stdin, "{file}").and_then(|()| self.stdin.flush());
         if asked.is_ok() && self.stdout.read_line(&mut line).is_ok_and(|n| n > 0) {
-            return Ok(line);
+            let about: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+            if about["file"] == file {
+                self.answered = true;
+                return Ok(line);
+            }
+            let _ = self.child.kill();
+            let why = format!("the validator answered about another file: {line}");
+            return Err((why, self.answered));
         }
-        let mut said = String::new();
-        if let Some(mut err) = self.child.stderr.take() {
-            let _ = err.read_to_string(&mut said);
-        }
+        let _ = self.child.kill();
         let _ = self.child.wait();
-        Err(if said.trim().is_empty() {
+        if let Some(drain) = self.drain.take() {
+            let _ = drain.join();
+        }
+        let said = self.said.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let why = if said.trim().is_empty() {
             "the validator ended without an answer".into()
         } else {
             said
-        })
+        };
+        Err((why, self.answered))
     }
 }
 
