@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use crate::support::fiscal::credit_note;
 use crate::support::rt_sim::{Closure, Sim as RtSim};
 use crate::support::sdi::{hotel_with_register, italian_guest, stay};
 use crate::support::sdi_sim::Sim as SdiSim;
@@ -131,14 +132,7 @@ async fn a_credit_note_of_a_held_receipt_is_issued_and_returns_it_once_printed()
     let (rt, app, out, _) = held_receipt().await;
     let id = out["invoice"]["id"].as_str().unwrap();
     // The desk is never kept waiting for the printer: the credit note is issued now.
-    let credit = app
-        .post(
-            "/v1/invoices",
-            json!({"corrects_invoice_id": id, "reason": "Wrong guest"}),
-        )
-        .await
-        .expect(201)
-        .body;
+    let credit = credit_note(&app, id, "Wrong guest").await;
     let cid = credit["id"].as_str().unwrap();
     let waiting = fiscal_is(&app, cid, "offline").await;
     let why = waiting["fiscal"]["last_error"].as_str().unwrap();
@@ -212,14 +206,7 @@ async fn a_credit_note_returns_the_document_and_the_closure_matches_the_payments
     )
     .await;
 
-    let credit = app
-        .post(
-            "/v1/invoices",
-            json!({"corrects_invoice_id": first_id, "reason": "Reso"}),
-        )
-        .await
-        .expect(201)
-        .body;
+    let credit = credit_note(&app, first_id, "Reso").await;
     let cid = credit["id"].as_str().unwrap();
     fiscal_is(&app, cid, "fiscalized").await;
     let docs = rt.docs();

@@ -87,14 +87,7 @@ async fn a_company_invoice_reaches_its_recipient_code_and_its_credit_note_is_a_t
     assert_eq!(element(&doc, "ModalitaPagamento"), ["MP05"]);
     assert_eq!(element(&doc, "IBAN"), ["IT60X0542811101000000123456"]);
 
-    let credit = app
-        .post(
-            "/v1/invoices",
-            json!({"corrects_invoice_id": id, "reason": "Prenotazione annullata"}),
-        )
-        .await
-        .expect(201)
-        .body;
+    let credit = crate::support::fiscal::credit_note(&app, &id, "Prenotazione annullata").await;
     let cid = credit["id"].as_str().unwrap();
     settles(&app, cid, "fiscalized").await;
     let c = xml(&app, cid).await;

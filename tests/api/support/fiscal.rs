@@ -138,3 +138,15 @@ pub fn zki_like(v: &Value) -> bool {
                 .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
     })
 }
+
+/// Issues a credit note reversing invoice `id` in full for `reason` (201 expected): the
+/// credit note.
+pub async fn credit_note(app: &TestApp, id: &str, reason: &str) -> Value {
+    app.post(
+        "/v1/invoices",
+        json!({"corrects_invoice_id": id, "reason": reason}),
+    )
+    .await
+    .expect(201)
+    .body
+}
