@@ -324,6 +324,8 @@ impl FiscalScheme for Rt {
                 // The original is still queued (the register off, out of paper, or simply
                 // not reached yet): the return is sealed now and waits for it in the queue,
                 // so a cancellation or a correction never waits for the printer.
+                // **Unverified**: that every register takes the return of a document of an
+                // earlier closure (a return printed after the day's Z); the simulator does.
                 None => (true, None, inv.corrects_invoice_id.clone()),
             },
         };
