@@ -5,6 +5,9 @@
 //! (gross, minor units); ADR is revenue per room sold, RevPAR revenue per room available,
 //! both rounded half away from zero; occupancy is rooms sold per room available, in tenths
 //! of a percent. Pure: the caller reads the stays and counts the rooms.
+//!
+//! The store keeps what each night sold as a running total ([`change`] applied with every
+//! write of a reservation), so a report reads a row a night instead of every stay.
 
 use chrono::{Datelike, NaiveDate};
 
@@ -62,12 +65,45 @@ fn divide(a: i64, b: i64) -> Option<i64> {
     })
 }
 
-/// Each night from `from` to `to` (exclusive) with `rooms` rooms and what `stays` sold.
+/// What a night sold: (the night, rooms sold, their room revenue).
+pub type NightSold = (NaiveDate, i64, i64);
+
+/// Whether a reservation in `status` sells its nights.
+pub fn sells(status: &str) -> bool {
+    matches!(status, "confirmed" | "checked_in" | "checked_out")
+}
+
+/// What `stays` sold, night by night, in order of the nights (each night once).
+pub fn tally(stays: &[Sold]) -> Vec<NightSold> {
+    change(&[], stays)
+}
+
+/// What replacing the stays `before` with the stays `after` changes, night by night: a
+/// negative count and revenue for a night given up, positive for one taken; nights whose
+/// count and revenue stay the same are left out.
+pub fn change(before: &[Sold], after: &[Sold]) -> Vec<NightSold> {
+    let mut by_night: std::collections::BTreeMap<NaiveDate, (i64, i64)> = Default::default();
+    for (stays, sign) in [(before, -1), (after, 1)] {
+        for (night, price) in stays.iter().flat_map(|s| &s.nights) {
+            let e = by_night.entry(*night).or_default();
+            e.0 += sign;
+            e.1 += sign * price;
+        }
+    }
+    by_night
+        .into_iter()
+        .filter(|(_, d)| *d != (0, 0))
+        .map(|(night, (n, revenue))| (night, n, revenue))
+        .collect()
+}
+
+/// Each night from `from` to `to` (exclusive) with `rooms` rooms and what was `sold` on
+/// it (nights outside the range are ignored).
 pub fn nights(
     from: NaiveDate,
     to: NaiveDate,
     rooms: i64,
-    stays: &[Sold],
+    sold: &[NightSold],
 ) -> Vec<(NaiveDate, Figures)> {
     let days = (to - from).num_days().max(0) as usize;
     let mut out: Vec<(NaiveDate, Figures)> = (0..days)
@@ -81,13 +117,11 @@ pub fn nights(
             (date, f)
         })
         .collect();
-    for s in stays {
-        for (night, price) in &s.nights {
-            let i = (*night - from).num_days();
-            if let Some((_, f)) = usize::try_from(i).ok().and_then(|i| out.get_mut(i)) {
-                f.rooms_sold += 1;
-                f.room_revenue += price;
-            }
+    for (night, n, revenue) in sold {
+        let i = (*night - from).num_days();
+        if let Some((_, f)) = usize::try_from(i).ok().and_then(|i| out.get_mut(i)) {
+            f.rooms_sold += n;
+            f.room_revenue += revenue;
         }
     }
     out
@@ -158,7 +192,7 @@ mod tests {
                 .iter()
                 .map(|(a, n, p)| Sold { nights: (0..*n).map(|i| (day(a + i), *p)).collect() })
                 .collect();
-            let per_night = nights(from, to, rooms, &sold);
+            let per_night = nights(from, to, rooms, &tally(&sold));
             prop_assert_eq!(per_night.len(), 60);
             let inside: Vec<(NaiveDate, i64)> = sold
                 .iter()
@@ -172,6 +206,36 @@ mod tests {
             let by_month = months(&per_night);
             prop_assert_eq!(total(&by_month), t);
             prop_assert!(by_month.iter().all(|(m, _)| m.day() == 1));
+        }
+
+        /// The running totals kept by applying each write's [`change`] equal a fresh
+        /// [`tally`] of the stays as they end up, whatever the order of the writes (new
+        /// stays, moved or repriced ones, ones that stop selling).
+        #[test]
+        fn changes_add_up_to_a_fresh_tally(
+            writes in prop::collection::vec(
+                (0usize..6, prop::option::of((0u64..40, 1u64..8, 0i64..30_000, any::<bool>()))),
+                0..60,
+            ),
+        ) {
+            let mut stays: Vec<Option<Sold>> = vec![None; 6];
+            let mut kept: std::collections::BTreeMap<NaiveDate, (i64, i64)> = Default::default();
+            for (slot, stay) in writes {
+                let after = stay.map(|(a, n, p, rise)| Sold {
+                    nights: (0..n).map(|i| (day(a + i), p + if rise { i as i64 * 100 } else { 0 })).collect(),
+                });
+                let before = stays[slot].take();
+                for (night, n, revenue) in change(before.as_slice(), after.as_slice()) {
+                    let e = kept.entry(night).or_default();
+                    e.0 += n;
+                    e.1 += revenue;
+                }
+                stays[slot] = after;
+            }
+            kept.retain(|_, v| *v != (0, 0));
+            let now: Vec<Sold> = stays.into_iter().flatten().collect();
+            let kept: Vec<NightSold> = kept.into_iter().map(|(d, (n, r))| (d, n, r)).collect();
+            prop_assert_eq!(kept, tally(&now));
         }
     }
 }

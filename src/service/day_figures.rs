@@ -48,7 +48,7 @@ pub fn payments(conn: &Connection, day: &Day) -> AppResult<(Vec<PaymentTotal>, i
 /// day's `payments` by method (read once by the caller, which also counts the cash).
 pub fn figures(conn: &Connection, day: &Day, payments: Vec<PaymentTotal>) -> AppResult<DayFigures> {
     let next = day.date.succ_opt().unwrap_or(day.date);
-    let sold = store::reports::sold(conn, &day.date.to_string(), &next.to_string())?;
+    let sold = store::nights_sold::between(conn, &day.date.to_string(), &next.to_string())?;
     let rooms = store::reports::rooms(conn)?;
     let night = report::total(&report::nights(day.date, next, rooms, &sold));
     let (arrivals, departures, no_shows, in_house) = store::day_closes::counts(conn, day.date)?;

@@ -52,15 +52,15 @@ pub async fn occupancy(
 ) -> AppResult<OccupancyReport> {
     p.require(Scope::ReportsRead)?;
     check_range(from.0, to.0)?;
-    let (stays, rooms, currency) = svc
+    let (sold, rooms, currency) = svc
         .db()
         .read(move |c| {
-            let stays = store::reports::sold(c, &from.0.to_string(), &to.0.to_string())?;
+            let sold = store::nights_sold::between(c, &from.0.to_string(), &to.0.to_string())?;
             let currency = store::settings::get(c)?.currency;
-            Ok((stays, store::reports::rooms(c)?, currency))
+            Ok((sold, store::reports::rooms(c)?, currency))
         })
         .await?;
-    let nights = report::nights(from.0, to.0, rooms, &stays);
+    let nights = report::nights(from.0, to.0, rooms, &sold);
     let total = row("total".into(), &report::total(&nights));
     let rows = match by {
         ReportBy::Night => nights.iter().map(|(d, f)| row(d.to_string(), f)).collect(),

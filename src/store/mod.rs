@@ -25,6 +25,7 @@ pub mod jobs;
 pub mod kiosk;
 pub mod link_keys;
 pub mod messages;
+pub mod nights_sold;
 pub mod numbering;
 pub mod page;
 pub mod privacy;

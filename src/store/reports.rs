@@ -1,4 +1,5 @@
-//! What the reports read: the stays holding nights in a range, and the rooms.
+//! What the reports read: the stays holding nights in a range, and the rooms (what each
+//! night sold is kept in `nights_sold`).
 
 use rusqlite::Connection;
 
@@ -58,19 +59,6 @@ fn long_from(from: &str) -> String {
     from.parse::<chrono::NaiveDate>()
         .map(|d| (d - chrono::Days::new(super::board::LONG as u64)).to_string())
         .unwrap_or_else(|_| from.to_string())
-}
-
-/// The nights of every stay that is `confirmed`, `checked_in` or `checked_out` and holds a
-/// night from `from` to `to` (exclusive), each at its booked price.
-pub fn sold(conn: &Connection, from: &str, to: &str) -> AppResult<Vec<Sold>> {
-    let mut stmt = conn.prepare_cached(holding!(
-        "r.arrival, r.departure, r.nightly_rate, r.night_prices",
-        ">"
-    ))?;
-    let rows = stmt.query_map([from, to, &long_from(from)], |r| {
-        nights_of((r.get(0)?, r.get(1)?), r.get(2)?, r.get(3)?, 3)
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// How many rooms the property has (the hub's `rooms_available`).

@@ -93,6 +93,7 @@ mod lifecycle;
 mod limits;
 mod mail;
 mod money_reports;
+mod nights_sold;
 mod oauth;
 mod oauth_device;
 mod oauth_tokens;
