@@ -25,13 +25,6 @@ pub use writer::{Committed, Tx, Wake, WriteHook, with_write_hook};
 /// The database file name inside the data directory.
 pub const DB_FILE: &str = "innkeep.sqlite3";
 
-/// How much of the database file a read connection maps into memory. A page a reader's own
-/// small cache does not hold is then read from the operating system's page cache in place,
-/// shared by every reader, instead of copied in by a system call per page (a board or a
-/// report over weeks nobody looked at lately reads hundreds of such pages). Reads only: the
-/// writer writes through the file as before, so durability is unchanged.
-const READ_MMAP_BYTES: i64 = 1 << 30;
-
 /// How long a connection waits for a lock another connection holds.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -113,7 +106,6 @@ impl Db {
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         let manager = SqliteConnectionManager::file(path).with_init(|c| {
             configure(c)?;
-            c.pragma_update(None, "mmap_size", READ_MMAP_BYTES)?;
             c.pragma_update(None, "query_only", "ON")
         });
         // r2d2 opens and retires connections on a pool of three threads by default; one is
