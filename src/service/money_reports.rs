@@ -89,6 +89,16 @@ pub async fn revenue(
     })
 }
 
+/// The instants (UTC) a day before `from` and a day after `to`: every instant of the
+/// property-local days between lies inside, whatever the time zone.
+fn widened((from, to): (Date, Date)) -> (String, String) {
+    let wide = |d: chrono::NaiveDate| format!("{d}T00:00:00Z");
+    (
+        wide(from.0 - chrono::Days::new(1)),
+        wide(to.0 + chrono::Days::new(1)),
+    )
+}
+
 /// What `read` finds between the instants a day either side of `from` and `to` (UTC; the
 /// caller places each on its property-local day), and the settings.
 async fn around<T: Send + 'static>(
@@ -98,12 +108,8 @@ async fn around<T: Send + 'static>(
 ) -> AppResult<(Vec<T>, crate::model::Settings)> {
     svc.db()
         .read(move |c| {
-            let wide = |d: chrono::NaiveDate| format!("{d}T00:00:00Z");
-            let found = read(
-                c,
-                &wide(from.0 - chrono::Days::new(1)),
-                &wide(to.0 + chrono::Days::new(1)),
-            )?;
+            let (wide_from, wide_to) = widened((from, to));
+            let found = read(c, &wide_from, &wide_to)?;
             Ok((found, store::settings::get(c)?))
         })
         .await
@@ -157,52 +163,66 @@ pub async fn bookings(
 ) -> AppResult<crate::model::BookingsReport> {
     p.require(Scope::ReportsRead)?;
     check_range(from.0, to.0)?;
-    let (made, settings) = around(svc, (from, to), store::reports::made).await?;
-    // (source, site) → (row, total lead days).
-    let mut rows: BTreeMap<(String, Option<String>), (crate::model::BookingsRow, i64)> =
-        BTreeMap::new();
-    for (at, source, site, status, sold) in made {
-        let Some((day, _)) = crate::clock::local_time(&at, &settings.time_zone) else {
-            continue;
-        };
-        if day < from.0 || day >= to.0 {
-            continue;
-        }
-        let arrival = sold.nights.first().map_or(day, |n| n.0);
-        let (row, lead) = rows
-            .entry((source.clone(), site.clone()))
-            .or_insert_with(|| {
-                let row = crate::model::BookingsRow {
-                    source,
-                    channel: site,
-                    bookings: 0,
-                    cancelled: 0,
-                    no_shows: 0,
-                    nights: 0,
-                    room_revenue: 0,
-                    lead_time_days: 0.0,
+    let (mut rows, currency) = svc
+        .db()
+        .read(move |c| {
+            let settings = store::settings::get(c)?;
+            // (row, total lead days), a row per source and site: a handful, so looked up
+            // in place without copying each booking's strings.
+            let mut rows: Vec<(crate::model::BookingsRow, i64)> = Vec::new();
+            let (wide_from, wide_to) = widened((from, to));
+            store::reports::made(c, (&wide_from, &wide_to), |m| {
+                let Some((day, _)) = crate::clock::local_time(m.at, &settings.time_zone) else {
+                    return;
                 };
-                (row, 0)
-            });
-        row.bookings += 1;
-        row.cancelled += i64::from(status == "cancelled");
-        row.no_shows += i64::from(status == "no_show");
-        row.nights += sold.nights.len() as i64;
-        row.room_revenue += sold.nights.iter().map(|n| n.1).sum::<i64>();
-        *lead += (arrival - day).num_days().max(0);
-    }
+                if day < from.0 || day >= to.0 {
+                    return;
+                }
+                let found = rows
+                    .iter()
+                    .position(|(r, _)| r.source == m.source && r.channel.as_deref() == m.site);
+                let i = found.unwrap_or_else(|| {
+                    rows.push((booking_row(m.source, m.site), 0));
+                    rows.len() - 1
+                });
+                let (row, lead) = &mut rows[i];
+                row.bookings += 1;
+                row.cancelled += i64::from(m.status == "cancelled");
+                row.no_shows += i64::from(m.status == "no_show");
+                row.nights += m.nights;
+                row.room_revenue += m.room_revenue;
+                *lead += (m.arrival - day).num_days().max(0);
+            })?;
+            Ok((rows, settings.currency))
+        })
+        .await?;
+    rows.sort_by(|(a, _), (b, _)| (&a.source, &a.channel).cmp(&(&b.source, &b.channel)));
     Ok(crate::model::BookingsReport {
         from,
         to,
-        currency: settings.currency,
+        currency,
         rows: rows
-            .into_values()
+            .into_iter()
             .map(|(mut row, lead)| {
                 row.lead_time_days = (lead * 10 / row.bookings.max(1)) as f64 / 10.0;
                 row
             })
             .collect(),
     })
+}
+
+/// A bookings row of `source` and `site` with nothing counted yet.
+fn booking_row(source: &str, site: Option<&str>) -> crate::model::BookingsRow {
+    crate::model::BookingsRow {
+        source: source.to_string(),
+        channel: site.map(str::to_string),
+        bookings: 0,
+        cancelled: 0,
+        no_shows: 0,
+        nights: 0,
+        room_revenue: 0,
+        lead_time_days: 0.0,
+    }
 }
 
 /// `r` as CSV: a row per department, then per VAT rate, then the total (`section`,

@@ -1,7 +1,8 @@
 //! What each night sold is kept as a running total with every write of a reservation; after
 //! each kind of write (a stay at one rate and one at a rate plan's changing prices, a move
 //! of dates, a new price, a cancellation, a check-in, a check-out, a no-show) the totals
-//! equal a fresh count of the reservations made in SQL, and the occupancy report reads them.
+//! equal a fresh count of the reservations made in SQL, and the occupancy report reads them;
+//! the bookings report sums a rate plan's changing prices as the stays hold them.
 
 use serde_json::json;
 
@@ -119,9 +120,13 @@ async fn every_write_keeps_the_nights_sold_equal_to_a_fresh_count() {
     agree(&app, "a no-show").await;
 
     // The report says what the stays themselves say they sold.
-    let mut expected = (0, 0);
+    let (mut expected, mut booked) = ((0, 0), (0, 0));
     for id in [&priced, &flat, &missed] {
         let r = app.get(&format!("/v1/reservations/{id}")).await.body;
+        for n in r["nights"].as_array().unwrap() {
+            booked.0 += 1;
+            booked.1 += n["price"].as_i64().unwrap();
+        }
         if ["confirmed", "checked_in", "checked_out"].contains(&r["status"].as_str().unwrap()) {
             for n in r["nights"].as_array().unwrap() {
                 expected.0 += 1;
@@ -141,4 +146,27 @@ async fn every_write_keeps_the_nights_sold_equal_to_a_fresh_count() {
     assert_eq!(after["total"]["rooms_sold"], expected.0, "{after}");
     assert_eq!(after["total"]["room_revenue"], expected.1, "{after}");
     assert!(expected.0 > 0, "the stay checked out still counts");
+
+    // The bookings made today count every night booked, at the plan's prices too.
+    let made = app
+        .get(&format!(
+            "/v1/reports/bookings?from={}&to={}",
+            day(0),
+            day(1)
+        ))
+        .await
+        .expect(200)
+        .body;
+    let direct = &made["rows"][0];
+    assert_eq!(
+        (
+            direct["bookings"].as_i64(),
+            direct["nights"].as_i64(),
+            direct["room_revenue"].as_i64()
+        ),
+        (Some(3), Some(booked.0), Some(booked.1)),
+        "{made}"
+    );
+    assert_eq!(direct["cancelled"], 1);
+    assert_eq!(direct["no_shows"], 1);
 }
