@@ -99,46 +99,55 @@ pub struct Made<'a> {
     pub room_revenue: i64,
 }
 
-/// The nights of the row: its stored prices, else departure less arrival.
-const NIGHTS: &str = "CASE WHEN night_prices IS NULL
-            THEN CAST(julianday(departure) - julianday(arrival) AS INTEGER)
-            ELSE json_array_length(night_prices) END";
-
 fn made_row<'a>(r: &'a rusqlite::Row<'_>) -> rusqlite::Result<Made<'a>> {
-    let arrival = r.get_ref(4)?.as_str()?.parse().map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Text, Box::new(e))
-    })?;
+    let day = |i: usize| -> rusqlite::Result<chrono::NaiveDate> {
+        r.get_ref(i)?.as_str()?.parse().map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+        })
+    };
+    let (arrival, departure) = (day(4)?, day(5)?);
+    let (nights, room_revenue) = match r.get_ref(7)?.as_str_or_null()? {
+        // Every night at the nightly rate: counted from the dates, nothing allocated.
+        None => {
+            let n = (departure - arrival).num_days().max(0);
+            (n, n * r.get::<_, i64>(6)?)
+        }
+        Some(json) => {
+            let prices: Vec<crate::model::NightPrice> =
+                serde_json::from_str(json).map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        7,
+                        rusqlite::types::Type::Text,
+                        Box::new(e),
+                    )
+                })?;
+            (prices.len() as i64, prices.iter().map(|n| n.price).sum())
+        }
+    };
     Ok(Made {
         at: r.get_ref(0)?.as_str()?,
         source: r.get_ref(1)?.as_str()?,
         site: r.get_ref(2)?.as_str_or_null()?,
         status: r.get_ref(3)?.as_str()?,
         arrival,
-        nights: r.get(5)?,
-        room_revenue: r.get(6)?,
+        nights,
+        room_revenue,
     })
 }
 
 /// Hands `each` every booking made between the instants `from` and `to` (RFC 3339, UTC),
-/// its nights and revenue summed by SQLite: a month of bookings is thousands of rows, and
-/// copying each into strings and a list of nights was most of the report's time (perf).
+/// read in place: a month of bookings is thousands of rows, and copying each into strings
+/// and a list of nights was most of the report's time (perf).
 pub fn made(
     conn: &Connection,
     (from, to): (&str, &str),
     mut each: impl FnMut(&Made<'_>),
 ) -> AppResult<()> {
-    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let sql = SQL.get_or_init(|| {
-        format!(
-            "SELECT created_at, source, json_extract(channel, '$.ota'), status, arrival,
-                    {NIGHTS},
-                    CASE WHEN night_prices IS NULL THEN nightly_rate * ({NIGHTS})
-                         ELSE (SELECT COALESCE(SUM(json_extract(value, '$.price')), 0)
-                                 FROM json_each(night_prices)) END
-               FROM reservations WHERE created_at >= ?1 AND created_at < ?2"
-        )
-    });
-    let mut stmt = conn.prepare_cached(sql)?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT created_at, source, json_extract(channel, '$.ota'), status, arrival, departure,
+                nightly_rate, night_prices
+           FROM reservations WHERE created_at >= ?1 AND created_at < ?2",
+    )?;
     let mut rows = stmt.query([from, to])?;
     while let Some(r) = rows.next()? {
         each(&made_row(r)?);
