@@ -73,11 +73,6 @@ pub fn sells(status: &str) -> bool {
     matches!(status, "confirmed" | "checked_in" | "checked_out")
 }
 
-/// What `stays` sold, night by night, in order of the nights (each night once).
-pub fn tally(stays: &[Sold]) -> Vec<NightSold> {
-    change(&[], stays)
-}
-
 /// What replacing the stays `before` with the stays `after` changes, night by night: a
 /// negative count and revenue for a night given up, positive for one taken; nights whose
 /// count and revenue stay the same are left out.
@@ -157,6 +152,11 @@ pub fn total(nights: &[(NaiveDate, Figures)]) -> Figures {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// What `stays` sold, night by night, in order of the nights (each night once).
+    fn tally(stays: &[Sold]) -> Vec<NightSold> {
+        change(&[], stays)
+    }
 
     fn day(n: u64) -> NaiveDate {
         NaiveDate::from_ymd_opt(2026, 1, 1).unwrap() + chrono::Days::new(n)

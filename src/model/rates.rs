@@ -356,6 +356,20 @@ pub fn at_rate(
         .collect()
 }
 
+/// A stay's nights as its row stores them: its own prices (`stored`, JSON) when it has
+/// them, else every night at `rate` (rows store prices only when they differ).
+pub fn stored_or_at_rate(
+    arrival: chrono::NaiveDate,
+    departure: chrono::NaiveDate,
+    rate: i64,
+    stored: Option<&str>,
+) -> serde_json::Result<Vec<NightPrice>> {
+    match stored {
+        Some(json) => serde_json::from_str(json),
+        None => Ok(at_rate(arrival, departure, rate)),
+    }
+}
+
 /// One plan of one room type for the stay asked.
 #[derive(Debug, Clone, Object)]
 pub struct Offer {

@@ -149,15 +149,12 @@ fn sold(values: &[Value]) -> AppResult<Vec<Sold>> {
                 AppError::internal(format!("a reservation's {} is not a date", NAMES[i]))
             })
     };
-    let nights = match (text(18), &values[12]) {
-        (Some(json), _) => serde_json::from_str::<Vec<crate::model::NightPrice>>(json)?,
-        (None, Value::Integer(rate)) => crate::model::at_rate(date(5)?, date(6)?, *rate),
-        _ => {
-            return Err(AppError::internal(
-                "a reservation's nightly rate is not a number",
-            ));
-        }
+    let Value::Integer(rate) = values[12] else {
+        return Err(AppError::internal(
+            "a reservation's nightly rate is not a number",
+        ));
     };
+    let nights = crate::model::stored_or_at_rate(date(5)?, date(6)?, rate, text(18))?;
     Ok(vec![Sold {
         nights: nights.into_iter().map(|n| (n.date.0, n.price)).collect(),
     }])

@@ -9,7 +9,7 @@ use crate::domain::enums::SubmissionStatus;
 use crate::domain::reservation::Status;
 use crate::domain::stay::StayDates;
 use crate::error::AppResult;
-use crate::model::{Date, Deposit, NightPrice, Registration, Reservation};
+use crate::model::{Date, Deposit, Registration, Reservation};
 
 const ENTITY: &str = "reservation";
 const GUEST_IDS: &str = ", (SELECT json_group_array(guest_id) FROM (SELECT guest_id \
@@ -54,12 +54,11 @@ fn map(r: &Row) -> rusqlite::Result<Reservation> {
     };
     let arrival: Date = r.get(6)?;
     let departure: Date = r.get(7)?;
-    let nights = match r.get::<_, Option<String>>(26)? {
-        Some(j) => serde_json::from_str::<Vec<NightPrice>>(&j).map_err(|e| {
+    let stored = r.get_ref(26)?.as_str_or_null()?;
+    let nights = crate::model::stored_or_at_rate(arrival.0, departure.0, nightly_rate, stored)
+        .map_err(|e| {
             rusqlite::Error::FromSqlConversionFailure(26, rusqlite::types::Type::Text, Box::new(e))
-        })?,
-        None => crate::model::at_rate(arrival.0, departure.0, nightly_rate),
-    };
+        })?;
     Ok(Reservation {
         id: r.get(0)?,
         code: r.get(1)?,
