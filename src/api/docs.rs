@@ -117,7 +117,12 @@ pub fn oauth_receiver() -> poem::web::Html<&'static str> {
 /// `r` with the documentation's pages: Swagger UI, the changelog, the versioning policy,
 /// the migration guides, the book and the OAuth receiver.
 pub fn mount(r: poem::Route) -> poem::Route {
-    r.at("/docs", poem::get(super::docs_page))
+    r.at("/docs", poem::get(super::swagger::page))
+        .at(
+            "/docs/swagger-ui-bundle.js",
+            poem::get(super::swagger::script),
+        )
+        .at("/docs/swagger-ui.css", poem::get(super::swagger::style))
         .at("/docs/changelog", poem::get(changelog))
         .at("/docs/book", poem::get(super::book::contents))
         .at("/docs/book/", poem::get(super::book::contents))

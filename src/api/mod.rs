@@ -36,6 +36,7 @@ mod settings;
 pub mod spec;
 mod spec_tools;
 mod stays;
+mod swagger;
 mod webhooks;
 
 use std::sync::Arc;
@@ -174,30 +175,6 @@ pub fn spec_json() -> String {
 }
 
 #[handler]
-fn openapi_json(spec: Data<&Arc<String>>) -> Response {
-    Response::builder()
-        .content_type("application/json")
-        .body(spec.0.as_str().to_owned())
-}
-
-/// The Swagger UI page: 1.6 MB, nearly all of it Swagger UI itself, so it is made on the
-/// first visit rather than at start-up (a server whose docs nobody opens never holds it).
-struct DocsPage {
-    /// The finished spec the page embeds.
-    spec: Arc<String>,
-    html: std::sync::OnceLock<String>,
-}
-
-#[handler]
-fn docs_page(page: Data<&Arc<DocsPage>>) -> poem::web::Html<String> {
-    let html = page.html.get_or_init(|| {
-        let api = service();
-        api.swagger_ui_html().replacen(&api.spec(), &page.spec, 1)
-    });
-    poem::web::Html(html.clone())
-}
-
-#[handler]
 fn health() -> Response {
     Response::builder()
         .content_type("application/json")
@@ -261,27 +238,25 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         welcome,
     } = parts;
     let api = service();
-    let raw = api.spec();
-    let spec = Arc::new(spec::finish(&raw));
-    let table = Arc::new(spec::RouteTable::from_spec(&spec, "/v1").with(
-        "GET",
-        "/metrics",
-        spec::Requirement::Scopes(vec![
-            crate::domain::scopes::Scope::Admin.as_str().to_string(),
-        ]),
-    ));
+    // The route table is read from the finished spec once; the spec's text itself is made
+    // again on the first request for it (swagger::Spec), not held by an idle server.
+    let table = Arc::new(
+        spec::RouteTable::from_spec(&spec::finish(&api.spec()), "/v1").with(
+            "GET",
+            "/metrics",
+            spec::Requirement::Scopes(vec![
+                crate::domain::scopes::Scope::Admin.as_str().to_string(),
+            ]),
+        ),
+    );
     let counters = Arc::new(metrics::Metrics::default());
     let oauth = Arc::new(OAuthState {
         auth: auth.clone(),
         svc: services.clone(),
     });
-    let docs = Arc::new(DocsPage {
-        spec: spec.clone(),
-        html: std::sync::OnceLock::new(),
-    });
     // Each face owns its routes; they are mounted here, behind one edge.
     let api_face = Route::new()
-        .at("/v1/openapi.json", poem::get(openapi_json))
+        .at("/v1/openapi.json", poem::get(swagger::openapi_json))
         .nest("/v1", api);
     let routes = crate::desk::routes::mount(oauth::mount(docs::mount(api_face)))
         .at("/health", poem::get(health))
@@ -295,8 +270,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             welcome,
             rendered: Default::default(),
         }))
-        .data(spec)
-        .data(docs)
+        .data(Arc::new(swagger::Spec::default()))
         .data(oauth)
         .data(counters.clone())
         .data(services.clone())

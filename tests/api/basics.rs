@@ -176,10 +176,50 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
     );
     let docs = app.client.get(app.url("/docs")).send().await.unwrap();
     assert_eq!(docs.status(), 200);
-    // The page, made on the first visit, embeds the finished spec the API serves.
+    // Swagger UI reads the spec the API serves, with its script and stylesheet from here.
     let page = docs.text().await.unwrap();
-    let served = app.get("/v1/openapi.json").await.text;
-    assert!(page.contains("SwaggerUIBundle") && page.contains(&served));
+    for part in [
+        "SwaggerUIBundle(",
+        "url: \"/v1/openapi.json\"",
+        "src=\"/docs/swagger-ui-bundle.js\"",
+        "href=\"/docs/swagger-ui.css\"",
+    ] {
+        assert!(page.contains(part), "/docs lacks {part}");
+    }
+    for (path, type_, holds) in [
+        (
+            "/docs/swagger-ui-bundle.js",
+            "text/javascript",
+            "SwaggerUIBundle",
+        ),
+        ("/docs/swagger-ui.css", "text/css", ".swagger-ui"),
+    ] {
+        // Sent compressed, as stored, to a client that accepts gzip...
+        let gz = app
+            .client
+            .get(app.url(path))
+            .header("accept-encoding", "br, gzip")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(gz.status(), 200);
+        assert_eq!(gz.headers()["content-encoding"], "gzip");
+        assert!(
+            gz.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with(type_)
+        );
+        let gz = gz.bytes().await.unwrap();
+        let mut unpacked = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut unpacked)
+            .unwrap();
+        // ...and decompressed, the same file, to one that does not.
+        let plain = app.client.get(app.url(path)).send().await.unwrap();
+        assert!(plain.headers().get("content-encoding").is_none());
+        let plain = plain.text().await.unwrap();
+        assert!(plain == unpacked && plain.contains(holds), "{path}");
+    }
 }
 
 #[tokio::test]

@@ -64,6 +64,7 @@ mod desk_stay;
 mod desk_webhooks_admin;
 mod desk_welcome;
 mod desk_welcome_compliance;
+mod docs_browser;
 mod doctor;
 mod eracun;
 mod events;
