@@ -123,8 +123,9 @@ pub fn client_scope(req: &Request) -> String {
         .unwrap_or_else(|| "anonymous".to_string())
 }
 
-fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
-    let apis = (
+/// Every resource of the API, as one poem-openapi object.
+fn apis() -> impl poem_openapi::OpenApi {
+    (
         settings::SettingsApi,
         room_types::RoomTypesApi,
         rooms::RoomsApi,
@@ -147,8 +148,22 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
             day_close::DayCloseApi,
             calendar::CalendarApi,
         ),
-    );
-    OpenApiService::new(apis, "innkeep", env!("CARGO_PKG_VERSION"))
+    )
+}
+
+/// poem-openapi's description of the operations of `_apis` (paths, methods, security).
+fn meta_of<T: poem_openapi::OpenApi>(_apis: &T) -> Vec<poem_openapi::registry::MetaApi> {
+    T::meta()
+}
+
+/// The operations the API serves and what each demands, read from the code's own
+/// description of them (the same that the spec is written from).
+fn route_table() -> spec::RouteTable {
+    spec::RouteTable::from_meta(&meta_of(&apis()), "/v1")
+}
+
+fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
+    OpenApiService::new(apis(), "innkeep", env!("CARGO_PKG_VERSION"))
         .description(DESCRIPTION)
         .contact(
             // The server's own operator: the hotel runs it; integrators ask the hotel.
@@ -238,17 +253,14 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         welcome,
     } = parts;
     let api = service();
-    // The route table is read from the finished spec once; the spec's text itself is made
-    // again on the first request for it (swagger::Spec), not held by an idle server.
-    let table = Arc::new(
-        spec::RouteTable::from_spec(&spec::finish(&api.spec()), "/v1").with(
-            "GET",
-            "/metrics",
-            spec::Requirement::Scopes(vec![
-                crate::domain::scopes::Scope::Admin.as_str().to_string(),
-            ]),
-        ),
-    );
+    // The spec itself is made on the first request for it (swagger::Spec), not at start-up.
+    let table = Arc::new(route_table().with(
+        "GET",
+        "/metrics",
+        spec::Requirement::Scopes(vec![
+            crate::domain::scopes::Scope::Admin.as_str().to_string(),
+        ]),
+    ));
     let counters = Arc::new(metrics::Metrics::default());
     let oauth = Arc::new(OAuthState {
         auth: auth.clone(),
@@ -286,4 +298,17 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         limits::Limits::new(rate),
     );
     edge::Edge::new(guarded, table, counters)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_route_table_from_the_code_is_the_one_in_the_served_spec() {
+        let from_code = route_table().operations();
+        let from_spec = spec::RouteTable::from_spec(&spec_json(), "/v1").operations();
+        assert!(from_code.len() >= 80, "{} operations", from_code.len());
+        assert_eq!(from_code, from_spec);
+    }
 }

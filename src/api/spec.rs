@@ -206,7 +206,10 @@ struct Route {
 }
 
 /// The operations of the spec: the `Allow` header of a 405, and each operation's required
-/// scopes, read from the same document clients read, so enforcement cannot drift from it.
+/// scopes. The server reads them from the code's description of the operations, the one
+/// the spec is written from ([`RouteTable::from_meta`]); a test reads the served spec too
+/// ([`RouteTable::from_spec`]) and holds the two equal, so enforcement cannot drift from
+/// what clients read.
 #[derive(Debug, Default)]
 pub struct RouteTable {
     routes: Vec<Route>,
@@ -243,6 +246,46 @@ impl RouteTable {
             }
         }
         RouteTable { routes }
+    }
+
+    /// The same table read from poem-openapi's description of the operations (`meta`),
+    /// without building the spec: what the server uses at start-up, where the spec would
+    /// cost a megabyte of JSON and most of the binary's pages touched once. A test holds it
+    /// equal to [`RouteTable::from_spec`] over the finished spec.
+    pub fn from_meta(apis: &[poem_openapi::registry::MetaApi], prefix: &str) -> RouteTable {
+        let routes = apis
+            .iter()
+            .flat_map(|api| &api.paths)
+            .flat_map(|path| {
+                path.operations.iter().map(move |op| Route {
+                    template: split(&format!("{prefix}{}", path.path)),
+                    method: op.method.as_str().to_uppercase(),
+                    requirement: op.security.first().map_or(Requirement::Public, |req| {
+                        Requirement::Scopes(
+                            req.values().flatten().map(|s| (*s).to_string()).collect(),
+                        )
+                    }),
+                })
+            })
+            .collect();
+        RouteTable { routes }
+    }
+
+    /// Every operation as (method, path template, requirement), sorted: to compare tables.
+    pub fn operations(&self) -> Vec<(String, String, Requirement)> {
+        let mut all: Vec<_> = self
+            .routes
+            .iter()
+            .map(|r| {
+                (
+                    r.method.clone(),
+                    r.template.join("/"),
+                    r.requirement.clone(),
+                )
+            })
+            .collect();
+        all.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        all
     }
 
     /// Adds an operation outside the spec (such as `GET /metrics`).
