@@ -114,15 +114,18 @@ pub fn oauth_receiver() -> poem::web::Html<&'static str> {
     poem::web::Html(OAUTH_RECEIVER)
 }
 
-/// `r` with the documentation's pages: Swagger UI, the changelog, the versioning policy,
-/// the migration guides, the book and the OAuth receiver.
+/// `r` with the documentation's pages: Swagger UI (with its script and stylesheet), the
+/// changelog, the versioning policy, the migration guides, the book and the OAuth receiver.
 pub fn mount(r: poem::Route) -> poem::Route {
     r.at("/docs", poem::get(super::swagger::page))
         .at(
-            "/docs/swagger-ui-bundle.js",
+            "/docs/swagger-ui-5.17.14.js",
             poem::get(super::swagger::script),
         )
-        .at("/docs/swagger-ui.css", poem::get(super::swagger::style))
+        .at(
+            "/docs/swagger-ui-5.17.14.css",
+            poem::get(super::swagger::style),
+        )
         .at("/docs/changelog", poem::get(changelog))
         .at("/docs/book", poem::get(super::book::contents))
         .at("/docs/book/", poem::get(super::book::contents))

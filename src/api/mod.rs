@@ -282,7 +282,6 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
             welcome,
             rendered: Default::default(),
         }))
-        .data(Arc::new(swagger::Spec::default()))
         .data(oauth)
         .data(counters.clone())
         .data(services.clone())

@@ -1,4 +1,5 @@
-//! Finishing touches on the generated OpenAPI document, and the `Allow` table built from it.
+//! Finishing touches on the generated OpenAPI document, and the table of its operations
+//! (the `Allow` header of a 405 and each operation's scopes).
 //!
 //! poem-openapi documents an `Option<T>` field as `T`, but innkeep sends `null` for an
 //! empty optional field and accepts `null` to clear one; every optional property is

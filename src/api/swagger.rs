@@ -8,7 +8,6 @@
 use std::io::Read;
 use std::sync::OnceLock;
 
-use poem::web::Data;
 use poem::{Request, Response, handler};
 
 /// Swagger UI 5.17.14's script, gzip-compressed (see `assets/swagger-ui/README.md`).
@@ -23,13 +22,13 @@ const PAGE: &str = r##"<!doctype html>
 <head>
 <meta charset="utf-8">
 <title>innkeep API</title>
-<link rel="stylesheet" href="/docs/swagger-ui.css">
-<script src="/docs/swagger-ui-bundle.js"></script>
+<link rel="stylesheet" href="/docs/swagger-ui-5.17.14.css">
+<script src="/docs/swagger-ui-5.17.14.js"></script>
 </head>
 <body>
 <div id="ui"></div>
 <script>
-SwaggerUIBundle({
+window.ui = SwaggerUIBundle({
     dom_id: "#ui",
     url: "/v1/openapi.json",
     filter: false,
@@ -41,25 +40,14 @@ SwaggerUIBundle({
 </html>
 "##;
 
-/// The finished OpenAPI document, made on the first request for it and then kept.
-#[derive(Default)]
-pub struct Spec {
-    text: OnceLock<String>,
-}
-
-impl Spec {
-    /// The document's text (made now if this is the first time).
-    pub fn text(&self) -> &str {
-        self.text.get_or_init(super::spec_json)
-    }
-}
-
-/// `GET /v1/openapi.json`.
+/// `GET /v1/openapi.json`: the finished spec, made on the first request for it and then
+/// kept (it is the same for every server this binary runs).
 #[handler]
-pub fn openapi_json(spec: Data<&std::sync::Arc<Spec>>) -> Response {
+pub fn openapi_json() -> Response {
+    static SPEC: OnceLock<String> = OnceLock::new();
     Response::builder()
         .content_type("application/json")
-        .body(spec.0.text().to_owned())
+        .body(SPEC.get_or_init(super::spec_json).as_str())
 }
 
 /// `GET /docs`: Swagger UI.
@@ -68,20 +56,28 @@ pub fn page() -> poem::web::Html<&'static str> {
     poem::web::Html(PAGE)
 }
 
-/// `GET /docs/swagger-ui-bundle.js`.
+/// `GET /docs/swagger-ui-5.17.14.js`: the version is in the address, so a browser keeps the
+/// file for a year and an upgrade changes the address.
 #[handler]
 pub fn script(req: &Request) -> Response {
-    compressed(req, SCRIPT_GZ, "text/javascript; charset=utf-8")
+    static PLAIN: OnceLock<Vec<u8>> = OnceLock::new();
+    compressed(req, SCRIPT_GZ, &PLAIN, "text/javascript; charset=utf-8")
 }
 
-/// `GET /docs/swagger-ui.css`.
+/// `GET /docs/swagger-ui-5.17.14.css`.
 #[handler]
 pub fn style(req: &Request) -> Response {
-    compressed(req, STYLE_GZ, "text/css; charset=utf-8")
+    static PLAIN: OnceLock<Vec<u8>> = OnceLock::new();
+    compressed(req, STYLE_GZ, &PLAIN, "text/css; charset=utf-8")
 }
 
-/// `gz` as it is stored when the client accepts gzip, else decompressed.
-fn compressed(req: &Request, gz: &'static [u8], content_type: &str) -> Response {
+/// `gz` as it is stored when the client accepts gzip, else decompressed (once, into `plain`).
+fn compressed(
+    req: &Request,
+    gz: &'static [u8],
+    plain: &'static OnceLock<Vec<u8>>,
+    content_type: &str,
+) -> Response {
     let accepts = req
         .headers()
         .get("accept-encoding")
@@ -89,36 +85,40 @@ fn compressed(req: &Request, gz: &'static [u8], content_type: &str) -> Response 
         .is_some_and(accepts_gzip);
     let r = Response::builder()
         .content_type(content_type)
-        .header("cache-control", "public, max-age=86400")
+        .header("cache-control", "public, max-age=31536000, immutable")
         .header("vary", "accept-encoding");
     if accepts {
         return r.header("content-encoding", "gzip").body(gz);
     }
-    let mut plain = Vec::with_capacity(gz.len() * 4);
-    match flate2::read::GzDecoder::new(gz).read_to_end(&mut plain) {
-        Ok(_) => r.body(plain),
-        // The files are compiled in and checked by a test; this cannot happen unless the
-        // build took a damaged file, and then the page says so instead of failing silently.
-        Err(e) => Response::builder()
-            .status(poem::http::StatusCode::INTERNAL_SERVER_ERROR)
-            .content_type("text/plain; charset=utf-8")
-            .body(format!("Swagger UI's file in this build is damaged: {e}")),
-    }
+    let plain = plain.get_or_init(|| {
+        let mut out = Vec::with_capacity(gz.len() * 4);
+        // The files are compiled in and a test decompresses them whole: this cannot fail
+        // unless the build took a damaged file, and then the client gets what decompressed.
+        let _ = flate2::read::GzDecoder::new(gz).read_to_end(&mut out);
+        out
+    });
+    r.body(plain.as_slice())
 }
 
-/// Whether an `Accept-Encoding` value lets us send gzip (RFC 9110 §12.5.3): `gzip` or `*`
-/// named without `q=0`.
+/// Whether an `Accept-Encoding` value lets us send gzip (RFC 9110 §12.5.3): `gzip` (or its
+/// alias `x-gzip`) named with a weight above 0, or, when neither is named, `*` with one.
 fn accepts_gzip(value: &str) -> bool {
-    value.split(',').any(|item| {
+    let mut named = None;
+    let mut any = None;
+    for item in value.split(',') {
         let mut parts = item.split(';').map(str::trim);
-        let name = parts.next().unwrap_or("");
-        let refused = parts.any(|p| {
-            p.strip_prefix("q=")
-                .and_then(|q| q.parse::<f32>().ok())
-                .is_some_and(|q| q == 0.0)
-        });
-        (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
-    })
+        let coding = parts.next().unwrap_or("");
+        let weight = parts
+            .filter_map(|p| p.split_once('='))
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case("q"))
+            .map_or(1.0, |(_, q)| q.trim().parse::<f32>().unwrap_or(0.0));
+        if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
+            named = Some(named.map_or(weight, |w: f32| w.max(weight)));
+        } else if coding == "*" {
+            any = Some(weight);
+        }
+    }
+    named.or(any).is_some_and(|w| w > 0.0)
 }
 
 #[cfg(test)]
@@ -134,16 +134,29 @@ mod tests {
         assert!(!accepts_gzip("gzip;q=0, br"));
         assert!(!accepts_gzip("gzip; q=0.0"));
         assert!(!accepts_gzip("x-gzip-not"));
+        assert!(accepts_gzip("x-gzip"));
+        assert!(!accepts_gzip("gzip;Q=0"));
+        assert!(!accepts_gzip("gzip;q=0, *"));
+        assert!(accepts_gzip("identity;q=0.5, *;q=0.1"));
+        assert!(!accepts_gzip("*;q=0"));
+        assert!(!accepts_gzip(""));
     }
 
     #[test]
-    fn the_compressed_files_are_whole() {
+    fn the_compressed_files_are_swagger_ui_as_released() {
+        use sha2::{Digest, Sha256};
+        // The SHA-256 of each file uncompressed, as assets/swagger-ui/README.md lists them.
+        let readme = include_str!("../../assets/swagger-ui/README.md");
         for gz in [SCRIPT_GZ, STYLE_GZ] {
             let mut plain = Vec::new();
             flate2::read::GzDecoder::new(gz)
                 .read_to_end(&mut plain)
                 .unwrap_or_else(|e| panic!("damaged: {e}"));
-            assert!(plain.len() > 100_000);
+            let sum: String = Sha256::digest(&plain)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert!(readme.contains(&sum), "{sum} is not in the README");
         }
     }
 }

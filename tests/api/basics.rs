@@ -181,18 +181,19 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
     for part in [
         "SwaggerUIBundle(",
         "url: \"/v1/openapi.json\"",
-        "src=\"/docs/swagger-ui-bundle.js\"",
-        "href=\"/docs/swagger-ui.css\"",
+        "src=\"/docs/swagger-ui-5.17.14.js\"",
+        "href=\"/docs/swagger-ui-5.17.14.css\"",
+        "\"/docs/oauth-receiver.html\"",
     ] {
         assert!(page.contains(part), "/docs lacks {part}");
     }
     for (path, type_, holds) in [
         (
-            "/docs/swagger-ui-bundle.js",
+            "/docs/swagger-ui-5.17.14.js",
             "text/javascript",
             "SwaggerUIBundle",
         ),
-        ("/docs/swagger-ui.css", "text/css", ".swagger-ui"),
+        ("/docs/swagger-ui-5.17.14.css", "text/css", ".swagger-ui"),
     ] {
         // Sent compressed, as stored, to a client that accepts gzip...
         let gz = app
@@ -204,6 +205,12 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
             .unwrap();
         assert_eq!(gz.status(), 200);
         assert_eq!(gz.headers()["content-encoding"], "gzip");
+        // The version is in the address: kept a year, and each encoding cached apart.
+        assert_eq!(
+            gz.headers()["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        assert_eq!(gz.headers()["vary"], "accept-encoding");
         assert!(
             gz.headers()["content-type"]
                 .to_str()
@@ -217,6 +224,7 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
         // ...and decompressed, the same file, to one that does not.
         let plain = app.client.get(app.url(path)).send().await.unwrap();
         assert!(plain.headers().get("content-encoding").is_none());
+        assert_eq!(plain.headers()["vary"], "accept-encoding");
         let plain = plain.text().await.unwrap();
         assert!(plain == unpacked && plain.contains(holds), "{path}");
     }

@@ -1,6 +1,6 @@
 //! Swagger UI at `/docs` in a real browser: its script and stylesheet come compressed from
 //! this server, it reads the spec from `/v1/openapi.json` and lists the operations, and
-//! the Authorize button offers the server's OAuth 2.0 flows. A screenshot of it.
+//! its Authorize button returns to this server's OAuth receiver. A screenshot of it.
 
 use fantoccini::Locator;
 
@@ -26,5 +26,14 @@ async fn swagger_ui_lists_the_operations_from_the_served_spec() {
     let info = b.wait_for(Locator::Css(".info .title")).await;
     assert!(info.text().await.unwrap().contains("innkeep"));
     b.wait_for(Locator::Css("button.authorize")).await;
+    let redirect = b
+        .client
+        .execute("return window.ui.getConfigs().oauth2RedirectUrl;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        redirect.as_str(),
+        Some(format!("http://{}/docs/oauth-receiver.html", app.addr).as_str())
+    );
     b.screenshot("docs-swagger-ui").await;
 }

@@ -1,8 +1,9 @@
 //! The guard of `/v1`: every operation demands a valid access token carrying the scope the
 //! OpenAPI document declares for it.
 //!
-//! The required scopes are read from the finished spec (see `api::spec::RouteTable`), so
-//! what integrators read and what is enforced cannot disagree. A missing, malformed,
+//! The required scopes are read from the code's description of the operations, the one the
+//! spec is written from, and a test holds them equal to the served spec's (see
+//! `api::spec::RouteTable`), so what integrators read and what is enforced cannot disagree. A missing, malformed,
 //! expired, revoked, wrong-audience or wrongly signed token is 401 with
 //! `WWW-Authenticate: Bearer error="invalid_token"`; a token without the scope is 403
 //! `insufficient_scope` naming it. Tokens of innkeep's own clients (the desk's and the
