@@ -46,9 +46,12 @@ pub(super) fn attention(check: &'static str, message: impl Into<String>) -> Chec
 }
 
 /// Runs `innkeep doctor`; an error when something needs attention (after printing all).
-pub fn run(l: &Loaded, json: bool) -> Result<(), String> {
+pub fn run(l: &Loaded, json: bool, recount: bool) -> Result<(), String> {
     let dir = &l.data_dir;
     let mut checks = Vec::new();
+    if recount && dir.join(crate::db::DB_FILE).exists() {
+        checks.push(super::doctor_totals::recount(l)?);
+    }
     if !dir.join(crate::db::DB_FILE).exists() {
         checks.push(attention(
             "database",
@@ -118,6 +121,7 @@ pub fn judge(l: &Loaded, f: &Facts, now: DateTime<Utc>) -> Vec<Check> {
         super::doctor_einvoice::einvoices(&f.einvoice, &f.einvoices),
         days(f.days.as_ref()),
         calendar(&f.duties),
+        super::doctor_totals::nights(&f.nights_off),
     ]
 }
 

@@ -12,6 +12,7 @@ mod config_cmd;
 mod doctor;
 mod doctor_einvoice;
 mod doctor_files;
+mod doctor_totals;
 mod export;
 mod import;
 mod mail_cmd;
@@ -216,6 +217,11 @@ pub enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// First count the nights sold again from the reservations, where their running
+        /// totals (read by the occupancy report and the day close) disagree; safe while
+        /// the server runs.
+        #[arg(long)]
+        recount: bool,
     },
 }
 
@@ -350,7 +356,9 @@ pub fn run(cli: Cli) -> ExitCode {
             load(&cli).and_then(|l| export::run(&l, *what, output.as_ref()))
         }
         Command::Guests { command } => load(&cli).and_then(|l| privacy::guests(&l, command)),
-        Command::Doctor { json } => load(&cli).and_then(|l| doctor::run(&l, *json)),
+        Command::Doctor { json, recount } => {
+            load(&cli).and_then(|l| doctor::run(&l, *json, *recount))
+        }
         Command::Setup(args) => load(&cli).and_then(|l| setup::run(&l, &cli.flags(), args)),
     };
     match result {

@@ -36,6 +36,9 @@ pub struct Facts {
     pub days: Option<DaysClosed>,
     /// The compliance calendar from a week ago to two weeks ahead.
     pub duties: Vec<crate::model::ComplianceDuty>,
+    /// The nights whose running totals of nights sold differ from a fresh count of the
+    /// reservations (none when all is well).
+    pub nights_off: Vec<store::nights_sold::Difference>,
 }
 
 /// Where the day close stands.
@@ -112,7 +115,9 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
     let duties = crate::service::calendar::calendar(svc, p, window)
         .await?
         .duties;
+    let nights_off = db.read(store::nights_sold::differences).await?;
     Ok(Facts {
+        nights_off,
         duties,
         days,
         einvoice: svc.compliance().einvoice.name().to_string(),
@@ -126,4 +131,19 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
         certificate: centre.certificate,
         numbering_held,
     })
+}
+
+/// Counts the nights sold afresh from the reservations and puts the count in place of the
+/// running totals that the occupancy report and the day close read, in one transaction;
+/// returns how many nights were off (nothing is written when none was).
+pub async fn recount_nights_sold(svc: &Services) -> AppResult<usize> {
+    svc.db()
+        .write(|tx| {
+            let off = store::nights_sold::differences(tx)?.len();
+            if off > 0 {
+                store::nights_sold::rebuild(tx)?;
+            }
+            Ok(off)
+        })
+        .await
 }

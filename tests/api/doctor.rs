@@ -182,3 +182,72 @@ async fn doctor_finds_a_day_certificate_changed_after_the_close() {
         "{said}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn doctor_finds_nights_sold_off_and_recount_puts_them_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = Spawn::new()
+        .data_dir(dir.path().to_path_buf())
+        .start()
+        .await;
+    let rt = app.room_type("DBL", 2).await;
+    app.room("101", &rt).await;
+    let guest = app.guest("Ana", "Horvat").await;
+    let arrival = crate::support::day(3);
+    let departure = crate::support::day(5);
+    app.post(
+        "/v1/reservations",
+        json!({"primary_guest_id": guest, "room_type_id": rt, "arrival": arrival,
+               "departure": departure, "adults": 1, "nightly_rate": 11000}),
+    )
+    .await
+    .expect(201);
+    let (_, report) = doctor(dir.path(), true);
+    assert_eq!(check(&report, "nights sold")["ok"], true, "{report}");
+
+    // Someone edits a running total in the database.
+    let night = arrival.clone();
+    app.db()
+        .write(move |tx| {
+            let changed = tx.execute(
+                "UPDATE nights_sold SET rooms_sold = 4 WHERE night = ?1",
+                [&night],
+            )?;
+            assert_eq!(changed, 1);
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let (out, report) = doctor(dir.path(), true);
+    assert_eq!(out.status.code(), Some(1));
+    let said = check(&report, "nights sold");
+    assert_eq!(said["ok"], false);
+    let said = said["message"].as_str().unwrap();
+    assert!(
+        said.contains(&format!(
+            "on 1 night ({arrival}: kept 4 rooms sold for 11000, counted 1"
+        )) && said.contains("--recount"),
+        "{said}"
+    );
+
+    // --recount counts again, says so, and the check is then well.
+    let mut c = innkeep(dir.path());
+    let out = c.args(["doctor", "--json", "--recount"]).output().unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        check(&report, "recount")["message"]
+            .as_str()
+            .unwrap()
+            .contains("1 night was off"),
+        "{report}"
+    );
+    assert_eq!(check(&report, "nights sold")["ok"], true, "{report}");
+    let occupancy = app
+        .get(&format!(
+            "/v1/reports/occupancy?from={arrival}&to={departure}"
+        ))
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(occupancy["rows"][0]["rooms_sold"], 1, "{occupancy}");
+}
