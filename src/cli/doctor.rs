@@ -1,7 +1,9 @@
 //! `innkeep doctor`: is this innkeep well? Disk space, the data directory's permissions,
 //! the clock, the last backup, failed jobs, overdue submissions, the fiscal certificate,
-//! disabled webhook endpoints and a numbering hold, each in plain words with what to do;
-//! exit code 1 when anything needs attention, `--json` for monitoring.
+//! disabled webhook endpoints, a numbering hold, the day close, the compliance calendar and
+//! the running totals of nights sold, each in plain words with what to do; exit code 1
+//! when anything needs attention, `--json` for monitoring, `--recount` to put the nights
+//! sold right first.
 
 use chrono::{DateTime, Datelike, Utc};
 use serde::Serialize;
@@ -45,13 +47,11 @@ pub(super) fn attention(check: &'static str, message: impl Into<String>) -> Chec
     }
 }
 
-/// Runs `innkeep doctor`; an error when something needs attention (after printing all).
+/// Runs `innkeep doctor` (with `recount`, after putting the nights sold right); an error
+/// when something needs attention (after printing all).
 pub fn run(l: &Loaded, json: bool, recount: bool) -> Result<(), String> {
     let dir = &l.data_dir;
     let mut checks = Vec::new();
-    if recount && dir.join(crate::db::DB_FILE).exists() {
-        checks.push(super::doctor_totals::recount(l)?);
-    }
     if !dir.join(crate::db::DB_FILE).exists() {
         checks.push(attention(
             "database",
@@ -64,6 +64,9 @@ pub fn run(l: &Loaded, json: bool, recount: bool) -> Result<(), String> {
     } else {
         checks.push(doctor_files::disk(dir));
         checks.push(doctor_files::permissions(dir));
+        if recount {
+            checks.push(super::doctor_totals::recount(l));
+        }
         let c = crate::compliance::Compliance::configured(&l.config.compliance)?;
         let facts = with_services(l, c, async |svc, p| {
             crate::service::doctor::facts(svc, p).await
@@ -119,81 +122,10 @@ pub fn judge(l: &Loaded, f: &Facts, now: DateTime<Utc>) -> Vec<Check> {
         numbering(f.numbering_held),
         tables(f.tables.as_ref(), now),
         super::doctor_einvoice::einvoices(&f.einvoice, &f.einvoices),
-        days(f.days.as_ref()),
-        calendar(&f.duties),
+        super::doctor_days::days(f.days.as_ref()),
+        super::doctor_days::calendar(&f.duties),
         super::doctor_totals::nights(&f.nights_off),
     ]
-}
-
-/// Nothing on the compliance calendar refused or late this past week; the filings of the
-/// next two weeks named.
-fn calendar(duties: &[crate::model::ComplianceDuty]) -> Check {
-    use crate::domain::calendar::DutyState::*;
-    let late: Vec<String> = duties
-        .iter()
-        .filter(|d| matches!(d.state, Overdue | Refused))
-        .map(|d| format!("{} for {} ({})", d.duty, d.period, d.state))
-        .collect();
-    if !late.is_empty() {
-        return attention(
-            "calendar",
-            format!(
-                "Late or refused: {}. The compliance centre says what to do for each.",
-                late.join(", ")
-            ),
-        );
-    }
-    let next: Vec<String> = duties
-        .iter()
-        .filter(|d| d.state == Upcoming)
-        .map(|d| format!("{} for {} by {}", d.duty, d.period, d.due.0))
-        .collect();
-    if next.is_empty() {
-        ok("calendar", "Nothing on the compliance calendar is late.")
-    } else {
-        ok(
-            "calendar",
-            format!("Nothing is late. Coming: {}.", next.join(", ")),
-        )
-    }
-}
-
-/// The day certificates verify, and no more than yesterday waits to be closed.
-fn days(d: Option<&crate::service::doctor::DaysClosed>) -> Check {
-    let Some(d) = d else {
-        return ok(
-            "days",
-            "No day has been closed yet (Reports › Close the day).",
-        );
-    };
-    if let Some(day) = d.broken {
-        return attention(
-            "days",
-            format!(
-                "The day certificate of {day} does not verify: the database was changed after \
-                 that day was closed. Keep the printed certificates, and restore the last backup \
-                 taken before the change or ask whoever looks after innkeep."
-            ),
-        );
-    }
-    let waiting = (d.today - d.last).num_days() - 1;
-    if waiting > 1 {
-        return attention(
-            "days",
-            format!(
-                "The last day closed is {}; {waiting} days wait to be closed (Reports › Close \
-                 the day, one after the other).",
-                d.last
-            ),
-        );
-    }
-    ok(
-        "days",
-        format!(
-            "Days are closed up to {}; every certificate verifies.",
-            d.last
-        ),
-    )
 }
 
 /// Fetched code tables are loaded and not older than three days (they are fetched daily).

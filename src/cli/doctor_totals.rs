@@ -5,6 +5,7 @@
 use super::admin::with_services;
 use super::doctor::{Check, attention, ok};
 use crate::config::Loaded;
+use crate::domain::money::format_amount;
 use crate::store::nights_sold::Difference;
 
 /// All nights agree, or which are off and what to do.
@@ -16,41 +17,51 @@ pub fn nights(off: &[Difference]) -> Check {
         );
     };
     let first = if off.len() == 1 { "" } else { "the first, " };
+    let rooms = |n: i64| format!("{n} room{}", if n == 1 { "" } else { "s" });
     attention(
         "nights sold",
         format!(
             "The running totals of nights sold disagree with the reservations on {} night{} \
-             ({first}{night}: kept {} rooms sold for {}, counted {} for {}; amounts in cents); \
-             the occupancy report and the day close read them. Run `innkeep doctor \
-             --recount` to count them again from the reservations (safe while innkeep runs).",
+             ({first}{night}: the totals say {} sold for {}, the reservations {} for {}), so \
+             the occupancy report and the day close show wrong figures for them (days already \
+             closed keep their certificates). Run `innkeep doctor --recount` to put them right \
+             from the reservations (safe while innkeep runs).",
             off.len(),
             if off.len() == 1 { "" } else { "s" },
-            kept.0,
-            kept.1,
-            counted.0,
-            counted.1,
+            rooms(kept.0),
+            format_amount(kept.1),
+            rooms(counted.0),
+            format_amount(counted.1),
         ),
     )
 }
 
-/// Counts the nights sold again where they disagree, and says what it did.
-pub fn recount(l: &Loaded) -> Result<Check, String> {
-    let c = crate::compliance::Compliance::configured(&l.config.compliance)?;
-    let off = with_services(l, c, async |svc, _| {
-        crate::service::doctor::recount_nights_sold(svc).await
-    })?;
-    Ok(ok(
-        "recount",
-        match off {
-            0 => "Nothing to count again: the nights sold already agreed.".to_string(),
-            1 => {
-                "Counted the nights sold again from the reservations: 1 night was off.".to_string()
-            }
-            n => {
-                format!("Counted the nights sold again from the reservations: {n} nights were off.")
-            }
-        },
-    ))
+/// Puts the nights sold right where they disagree, and says what it did (or why it could
+/// not, as a check that needs attention).
+pub fn recount(l: &Loaded) -> Check {
+    let done = crate::compliance::Compliance::configured(&l.config.compliance).and_then(|c| {
+        with_services(l, c, async |svc, p| {
+            crate::service::doctor::recount_nights_sold(svc, p).await
+        })
+    });
+    match done {
+        Ok(0) => ok(
+            "recount",
+            "The nights sold already agreed with the reservations; nothing was changed.",
+        ),
+        Ok(1) => ok(
+            "recount",
+            "Put the nights sold right from the reservations: 1 night was off.",
+        ),
+        Ok(n) => ok(
+            "recount",
+            format!("Put the nights sold right from the reservations: {n} nights were off."),
+        ),
+        Err(why) => attention(
+            "recount",
+            format!("The nights sold could not be counted again: {why}"),
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -66,8 +77,18 @@ mod tests {
         ];
         let c = nights(&off);
         assert!(!c.ok);
+        let one = nights(&off[1..]);
+        assert!(
+            one.message.contains(
+                "on 1 night (2026-12-04: the totals say 0 rooms sold for 0.00, \
+                 the reservations 1 room for 110.00)"
+            ),
+            "{}",
+            one.message
+        );
         for part in [
-            "on 2 nights (the first, 2026-12-03: kept 4 rooms sold for 40000, counted 5 for 51000",
+            "on 2 nights (the first, 2026-12-03: the totals say 4 rooms sold for 400.00, \
+             the reservations 5 rooms for 510.00)",
             "--recount",
         ] {
             assert!(c.message.contains(part), "{part}: {}", c.message);

@@ -10,6 +10,7 @@ mod channel_cmd;
 mod compliance;
 mod config_cmd;
 mod doctor;
+mod doctor_days;
 mod doctor_einvoice;
 mod doctor_files;
 mod doctor_totals;

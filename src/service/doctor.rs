@@ -1,4 +1,5 @@
-//! What `innkeep doctor` asks the database: the facts behind its checks, read only.
+//! What `innkeep doctor` asks the database: the facts behind its checks, read only; and
+//! its one repair, `--recount`, which puts the running totals of nights sold right.
 
 use chrono::{DateTime, Utc};
 
@@ -133,17 +134,30 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
     })
 }
 
-/// Counts the nights sold afresh from the reservations and puts the count in place of the
-/// running totals that the occupancy report and the day close read, in one transaction;
-/// returns how many nights were off (nothing is written when none was).
-pub async fn recount_nights_sold(svc: &Services) -> AppResult<usize> {
+/// Puts the running totals of nights sold right where they differ from a fresh count of
+/// the reservations; returns how many nights were off.
+///
+/// The fresh count is read outside any write (it reads every stay: seconds on a large
+/// database, which would hold up the server's writes). What a night is off by, read in one
+/// snapshot of the totals and the reservations together, stays what it is off by after any
+/// later booking, because every write of a reservation adds its own change to the totals
+/// in its own transaction; so the repair adds each night's difference in a short write.
+pub async fn recount_nights_sold(svc: &Services, p: &Principal) -> AppResult<usize> {
+    p.require(crate::domain::scopes::Scope::Admin)?;
+    let off = svc.db().read(store::nights_sold::differences).await?;
+    if off.is_empty() {
+        return Ok(0);
+    }
+    let mut fix = Vec::with_capacity(off.len());
+    for (night, kept, counted) in &off {
+        let date = night.parse::<chrono::NaiveDate>().map_err(|e| {
+            crate::error::AppError::internal(format!("a night of nights_sold, {night:?}: {e}"))
+        })?;
+        fix.push((date, counted.0 - kept.0, counted.1 - kept.1));
+    }
     svc.db()
-        .write(|tx| {
-            let off = store::nights_sold::differences(tx)?.len();
-            if off > 0 {
-                store::nights_sold::rebuild(tx)?;
-            }
-            Ok(off)
-        })
-        .await
+        .write(move |tx| store::nights_sold::add(tx, &fix))
+        .await?;
+    tracing::info!(nights = off.len(), "nights sold counted again");
+    Ok(off.len())
 }

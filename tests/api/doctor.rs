@@ -225,7 +225,8 @@ async fn doctor_finds_nights_sold_off_and_recount_puts_them_right() {
     let said = said["message"].as_str().unwrap();
     assert!(
         said.contains(&format!(
-            "on 1 night ({arrival}: kept 4 rooms sold for 11000, counted 1"
+            "on 1 night ({arrival}: the totals say 4 rooms sold for 110.00, the reservations \
+             1 room for 110.00)"
         )) && said.contains("--recount"),
         "{said}"
     );
@@ -234,8 +235,10 @@ async fn doctor_finds_nights_sold_off_and_recount_puts_them_right() {
     let mut c = innkeep(dir.path());
     let out = c.args(["doctor", "--json", "--recount"]).output().unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let recount = check(&report, "recount");
+    assert_eq!(recount["ok"], true, "{report}");
     assert!(
-        check(&report, "recount")["message"]
+        recount["message"]
             .as_str()
             .unwrap()
             .contains("1 night was off"),
@@ -250,4 +253,18 @@ async fn doctor_finds_nights_sold_off_and_recount_puts_them_right() {
         .expect(200)
         .body;
     assert_eq!(occupancy["rows"][0]["rooms_sold"], 1, "{occupancy}");
+
+    // Once they agree, a recount changes nothing and says so.
+    let out = innkeep(dir.path())
+        .args(["doctor", "--json", "--recount"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        check(&report, "recount")["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing was changed"),
+        "{report}"
+    );
 }
