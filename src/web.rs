@@ -63,6 +63,22 @@ pub async fn form_with_files(
     Some((fields, files))
 }
 
+/// The items of a header that lists weighted choices (`Accept-Language`, `Accept-Encoding`;
+/// RFC 9110 §12.4.2), in order: each item's value, trimmed, and its weight `q` (1 when it
+/// has none or an unreadable one; the parameter's name in either case).
+pub fn weighted(value: &str) -> impl Iterator<Item = (&str, f32)> {
+    value.split(',').map(|item| {
+        let mut parts = item.split(';').map(str::trim);
+        let name = parts.next().unwrap_or("");
+        let q = parts
+            .filter_map(|p| p.split_once('='))
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case("q"))
+            .and_then(|(_, q)| q.trim().parse().ok())
+            .unwrap_or(1.0);
+        (name, q)
+    })
+}
+
 /// A redirect with `status` (302 after a GET, 303 after a form post).
 pub fn redirect(status: StatusCode, location: &str) -> Response {
     Response::builder()

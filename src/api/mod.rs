@@ -253,7 +253,7 @@ pub fn app(parts: AppParts) -> impl Endpoint<Output = Response> {
         welcome,
     } = parts;
     let api = service();
-    // The spec itself is made on the first request for it (swagger::Spec), not at start-up.
+    // The spec itself is made on the first request for it (swagger::openapi_json).
     let table = Arc::new(route_table().with(
         "GET",
         "/metrics",

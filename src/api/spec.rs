@@ -273,6 +273,7 @@ impl RouteTable {
     }
 
     /// Every operation as (method, path template, requirement), sorted: to compare tables.
+    #[cfg(test)]
     pub fn operations(&self) -> Vec<(String, String, Requirement)> {
         let mut all: Vec<_> = self
             .routes

@@ -105,13 +105,7 @@ fn compressed(
 fn accepts_gzip(value: &str) -> bool {
     let mut named = None;
     let mut any = None;
-    for item in value.split(',') {
-        let mut parts = item.split(';').map(str::trim);
-        let coding = parts.next().unwrap_or("");
-        let weight = parts
-            .filter_map(|p| p.split_once('='))
-            .find(|(k, _)| k.trim().eq_ignore_ascii_case("q"))
-            .map_or(1.0, |(_, q)| q.trim().parse::<f32>().unwrap_or(0.0));
+    for (coding, weight) in crate::web::weighted(value) {
         if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
             named = Some(named.map_or(weight, |w: f32| w.max(weight)));
         } else if coding == "*" {

@@ -62,19 +62,9 @@ impl Lang {
     /// The best language for an `Accept-Language` header: the first the desk has, by the
     /// browser's weights (English when none matches).
     pub fn negotiate(accept: Option<&str>) -> Lang {
-        let mut offered: Vec<(f32, usize, &str)> = accept
-            .unwrap_or_default()
-            .split(',')
+        let mut offered: Vec<(f32, usize, &str)> = crate::web::weighted(accept.unwrap_or_default())
             .enumerate()
-            .map(|(i, part)| {
-                let mut bits = part.split(';');
-                let tag = bits.next().unwrap_or_default().trim();
-                let q = bits
-                    .find_map(|b| b.trim().strip_prefix("q="))
-                    .and_then(|q| q.parse().ok())
-                    .unwrap_or(1.0);
-                (q, i, tag)
-            })
+            .map(|(i, (tag, q))| (q, i, tag))
             .collect();
         offered.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         offered
