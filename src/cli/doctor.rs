@@ -1,9 +1,9 @@
 //! `innkeep doctor`: is this innkeep well? Disk space, the data directory's permissions,
 //! the clock, the last backup, failed jobs, overdue submissions, the fiscal certificate,
 //! disabled webhook endpoints, a numbering hold, the day close, the compliance calendar and
-//! the running totals of nights sold, each in plain words with what to do; exit code 1
-//! when anything needs attention, `--json` for monitoring, `--recount` to put the nights
-//! sold right first.
+//! the running totals of nights sold and of bookings made, each in plain words with what to
+//! do; exit code 1 when anything needs attention, `--json` for monitoring, `--recount` to
+//! put the running totals right first.
 
 use chrono::{DateTime, Datelike, Utc};
 use serde::Serialize;
@@ -95,7 +95,7 @@ pub fn run(l: &Loaded, json: bool, recount: bool) -> Result<(), String> {
         println!("innkeep doctor: {}", dir.display());
         for c in &checks {
             let mark = if c.ok { "ok       " } else { "ATTENTION" };
-            println!("  {mark}  {:<12} {}", c.check, c.message);
+            println!("  {mark}  {:<13} {}", c.check, c.message);
         }
     }
     match needing {
@@ -125,6 +125,7 @@ pub fn judge(l: &Loaded, f: &Facts, now: DateTime<Utc>) -> Vec<Check> {
         super::doctor_days::days(f.days.as_ref()),
         super::doctor_days::calendar(&f.duties),
         super::doctor_totals::nights(&f.nights_off),
+        super::doctor_totals::bookings(&f.bookings_off),
     ]
 }
 

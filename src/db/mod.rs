@@ -47,7 +47,10 @@ pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Registers innkeep's own SQL functions on `conn`: `innkeep_name_key(first, last)` and
 /// `innkeep_phone_key(phone)`, the code's own rules (`domain::search`), with which
-/// migrations key stored names and phone numbers.
+/// migrations key stored names and phone numbers; and `innkeep_local_day(instant,
+/// time_zone)`, the property-local date of a stored instant as [`crate::clock::local_time`]
+/// places it (NULL for an instant it cannot read), with which the bookings made are counted
+/// by day (`store::bookings_made`).
 pub fn functions(conn: &Connection) -> rusqlite::Result<()> {
     conn.create_scalar_function(
         "innkeep_name_key",
@@ -67,6 +70,20 @@ pub fn functions(conn: &Connection) -> rusqlite::Result<()> {
         |ctx| {
             let phone = ctx.get::<Option<String>>(0)?;
             Ok(phone.and_then(|p| crate::domain::search::phone_key(&p)))
+        },
+    )?;
+    conn.create_scalar_function(
+        "innkeep_local_day",
+        2,
+        rusqlite::functions::FunctionFlags::SQLITE_UTF8
+            | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            let instant = ctx.get_raw(0).as_str_or_null().ok().flatten();
+            let zone = ctx.get_raw(1).as_str_or_null().ok().flatten();
+            Ok(instant
+                .zip(zone)
+                .and_then(|(i, z)| crate::clock::local_time(i, z))
+                .map(|(day, _)| day.to_string()))
         },
     )?;
     Ok(())

@@ -163,6 +163,7 @@ pub async fn invoices(
         issued_to: Some(crate::model::Date(ask.to)),
         status: ask.status.into_iter().collect(),
         guest_id: ask.guest_id,
+        without_lines: true,
         ..Default::default()
     };
     crate::service::invoices::list(svc, p, filter, req).await

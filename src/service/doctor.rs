@@ -1,5 +1,6 @@
 //! What `innkeep doctor` asks the database: the facts behind its checks, read only; and
-//! its one repair, `--recount`, which puts the running totals of nights sold right.
+//! its one repair, `--recount`, which puts the running totals of nights sold and bookings
+//! made right.
 
 use chrono::{DateTime, Utc};
 
@@ -40,6 +41,9 @@ pub struct Facts {
     /// The nights whose running totals of nights sold differ from a fresh count of the
     /// reservations (none when all is well).
     pub nights_off: Vec<store::nights_sold::Difference>,
+    /// The days, sources and sites whose running totals of bookings made differ from a
+    /// fresh count of the reservations (none when all is well).
+    pub bookings_off: Vec<store::bookings_made::Difference>,
 }
 
 /// Where the day close stands.
@@ -117,8 +121,10 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
         .await?
         .duties;
     let nights_off = db.read(store::nights_sold::differences).await?;
+    let bookings_off = db.read(store::bookings_made::differences).await?;
     Ok(Facts {
         nights_off,
+        bookings_off,
         duties,
         days,
         einvoice: svc.compliance().einvoice.name().to_string(),
@@ -134,30 +140,51 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
     })
 }
 
-/// Puts the running totals of nights sold right where they differ from a fresh count of
-/// the reservations; returns how many nights were off.
+/// Puts the running totals of nights sold and of bookings made right where they differ
+/// from a fresh count of the reservations; returns how many nights, and how many rows of
+/// bookings made (a day, source and site each), were off.
 ///
-/// The fresh count is read outside any write (it reads every stay: seconds on a large
-/// database, which would hold up the server's writes). What a night is off by, read in one
+/// The fresh counts are read outside any write (they read every stay: seconds on a large
+/// database, which would hold up the server's writes). What a total is off by, read in one
 /// snapshot of the totals and the reservations together, stays what it is off by after any
 /// later booking, because every write of a reservation adds its own change to the totals
-/// in its own transaction; so the repair adds each night's difference in a short write.
-pub async fn recount_nights_sold(svc: &Services, p: &Principal) -> AppResult<usize> {
+/// in its own transaction; so the repair adds each difference in a short write.
+pub async fn recount(svc: &Services, p: &Principal) -> AppResult<(usize, usize)> {
     p.require(crate::domain::scopes::Scope::Admin)?;
-    let off = svc.db().read(store::nights_sold::differences).await?;
-    if off.is_empty() {
-        return Ok(0);
+    let (nights, bookings) = svc
+        .db()
+        .read(|c| {
+            Ok((
+                store::nights_sold::differences(c)?,
+                store::bookings_made::differences(c)?,
+            ))
+        })
+        .await?;
+    if nights.is_empty() && bookings.is_empty() {
+        return Ok((0, 0));
     }
-    let mut fix = Vec::with_capacity(off.len());
-    for (night, kept, counted) in &off {
+    let mut fix = Vec::with_capacity(nights.len());
+    for (night, kept, counted) in &nights {
         let date = night.parse::<chrono::NaiveDate>().map_err(|e| {
             crate::error::AppError::internal(format!("a night of nights_sold, {night:?}: {e}"))
         })?;
         fix.push((date, counted.0 - kept.0, counted.1 - kept.1));
     }
+    let off = (nights.len(), bookings.len());
     svc.db()
-        .write(move |tx| store::nights_sold::add(tx, &fix))
+        .write(move |tx| {
+            store::nights_sold::add(tx, &fix)?;
+            for (day, source, site, kept, counted) in &bookings {
+                let by: [i64; 6] = std::array::from_fn(|i| counted[i] - kept[i]);
+                store::bookings_made::add_counts(tx, day, source, site, by)?;
+            }
+            Ok(())
+        })
         .await?;
-    tracing::info!(nights = off.len(), "nights sold counted again");
-    Ok(off.len())
+    tracing::info!(
+        nights = off.0,
+        bookings = off.1,
+        "running totals counted again"
+    );
+    Ok(off)
 }

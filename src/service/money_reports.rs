@@ -155,7 +155,8 @@ pub async fn payments(
 }
 
 /// The bookings made from `from` to `to` (property-local days, exclusive), by source and
-/// booking site, with cancellations, no-shows, nights, room revenue and lead time.
+/// booking site, with cancellations, no-shows, nights, room revenue and lead time: read
+/// from their running totals, a row a day and source (`store::bookings_made`).
 pub async fn bookings(
     svc: &Services,
     p: &Principal,
@@ -163,66 +164,36 @@ pub async fn bookings(
 ) -> AppResult<crate::model::BookingsReport> {
     p.require(Scope::ReportsRead)?;
     check_range(from.0, to.0)?;
-    let (mut rows, currency) = svc
+    let (rows, currency) = svc
         .db()
         .read(move |c| {
-            let settings = store::settings::get(c)?;
-            // (row, total lead days), a row per source and site: a handful, so looked up
-            // in place without copying each booking's strings.
-            let mut rows: Vec<(crate::model::BookingsRow, i64)> = Vec::new();
-            let (wide_from, wide_to) = widened((from, to));
-            store::reports::made(c, (&wide_from, &wide_to), |m| {
-                let Some((day, _)) = crate::clock::local_time(m.at, &settings.time_zone) else {
-                    return;
-                };
-                if day < from.0 || day >= to.0 {
-                    return;
-                }
-                let found = rows
-                    .iter()
-                    .position(|(r, _)| r.source == m.source && r.channel.as_deref() == m.site);
-                let i = found.unwrap_or_else(|| {
-                    rows.push((booking_row(m.source, m.site), 0));
-                    rows.len() - 1
-                });
-                let (row, lead) = &mut rows[i];
-                row.bookings += 1;
-                row.cancelled += i64::from(m.status == "cancelled");
-                row.no_shows += i64::from(m.status == "no_show");
-                row.nights += m.nights;
-                row.room_revenue += m.room_revenue;
-                *lead += (m.arrival - day).num_days().max(0);
-            })?;
-            Ok((rows, settings.currency))
+            let (first, next) = (from.0.to_string(), to.0.to_string());
+            let rows = store::bookings_made::between(c, &first, &next)?;
+            Ok((rows, store::settings::get(c)?.currency))
         })
         .await?;
-    rows.sort_by(|(a, _), (b, _)| (&a.source, &a.channel).cmp(&(&b.source, &b.channel)));
     Ok(crate::model::BookingsReport {
         from,
         to,
         currency,
         rows: rows
             .into_iter()
-            .map(|(mut row, lead)| {
-                row.lead_time_days = (lead * 10 / row.bookings.max(1)) as f64 / 10.0;
-                row
-            })
+            .map(
+                |(source, channel, [made, cancelled, no_shows, nights, revenue, lead])| {
+                    crate::model::BookingsRow {
+                        source,
+                        channel,
+                        bookings: made,
+                        cancelled,
+                        no_shows,
+                        nights,
+                        room_revenue: revenue,
+                        lead_time_days: (lead * 10 / made.max(1)) as f64 / 10.0,
+                    }
+                },
+            )
             .collect(),
     })
-}
-
-/// A bookings row of `source` and `site` with nothing counted yet.
-fn booking_row(source: &str, site: Option<&str>) -> crate::model::BookingsRow {
-    crate::model::BookingsRow {
-        source: source.to_string(),
-        channel: site.map(str::to_string),
-        bookings: 0,
-        cancelled: 0,
-        no_shows: 0,
-        nights: 0,
-        room_revenue: 0,
-        lead_time_days: 0.0,
-    }
 }
 
 /// `r` as CSV: a row per department, then per VAT rate, then the total (`section`,

@@ -2,6 +2,7 @@
 //! write; they never open transactions and never know about HTTP.
 
 pub mod board;
+pub mod bookings_made;
 pub mod calendar;
 pub mod channel;
 pub mod charges;

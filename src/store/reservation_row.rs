@@ -2,7 +2,8 @@
 //! one only the columns whose stored value differs. SQLite rewrites every index over a
 //! column an UPDATE sets, even to the same value, and `reservations` has more than a dozen:
 //! setting every column made a check-in rewrite all of them (a quarter of its CPU, perf).
-//! Each write also applies what it changes in the nights sold (`nights_sold`).
+//! Each write also applies what it changes in the nights sold (`nights_sold`) and in the
+//! bookings made (`bookings_made`).
 
 use rusqlite::ToSql;
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
@@ -125,39 +126,77 @@ pub(super) fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
     params.push(&r.id);
     params.extend(values.iter().map(|v| v as &dyn ToSql));
     tx.prepare_cached(sql)?.execute(params.as_slice())?;
-    super::nights_sold::add(tx, &report::change(&[], &sold(&values)?))
+    super::nights_sold::add(tx, &report::change(&[], &sold(&values)?))?;
+    super::bookings_made::add(tx, &booked(&values)?, 1)
 }
 
 /// The positions in [`NAMES`] of what the nights sold depend on: status, arrival,
 /// departure, nightly rate and night prices.
 const SELLING: [usize; 5] = [1, 5, 6, 12, 18];
 
-/// The nights a row with `values` sells (none unless its status sells), each at its stored
-/// price or else at the nightly rate.
-fn sold(values: &[Value]) -> AppResult<Vec<Sold>> {
-    let text = |i: usize| match &values[i] {
+/// The positions in [`NAMES`] of what the bookings made depend on: status, arrival,
+/// departure, nightly rate, source, night prices, channel and when it was made.
+const MADE: [usize; 8] = [1, 5, 6, 12, 15, 18, 20, 26];
+
+/// The text stored in column `i` of `values`, if text.
+fn text(values: &[Value], i: usize) -> Option<&str> {
+    match &values[i] {
         Value::Text(t) => Some(t.as_str()),
         _ => None,
-    };
-    if !text(1).is_some_and(report::sells) {
+    }
+}
+
+/// The nights sold by a row with `values` (none unless its status sells).
+fn sold(values: &[Value]) -> AppResult<Vec<Sold>> {
+    if !text(values, 1).is_some_and(report::sells) {
         return Ok(Vec::new());
     }
-    let date = |i: usize| {
-        text(i)
-            .and_then(|t| t.parse::<chrono::NaiveDate>().ok())
-            .ok_or_else(|| {
-                AppError::internal(format!("a reservation's {} is not a date", NAMES[i]))
-            })
-    };
+    Ok(vec![Sold {
+        nights: nights(values)?
+            .into_iter()
+            .map(|n| (n.date.0, n.price))
+            .collect(),
+    }])
+}
+
+/// What a row with `values` counts in the bookings made.
+fn booked(values: &[Value]) -> AppResult<super::bookings_made::Booked> {
+    let nights = nights(values)?;
+    let site = text(values, 20)
+        .and_then(|c| serde_json::from_str::<serde_json::Value>(c).ok())
+        .and_then(|c| c["ota"].as_str().map(str::to_string));
+    Ok(super::bookings_made::Booked {
+        at: text(values, 26).unwrap_or_default().to_string(),
+        source: text(values, 15).unwrap_or_default().to_string(),
+        site: site.unwrap_or_default(),
+        status: text(values, 1).unwrap_or_default().to_string(),
+        arrival: date(values, 5)?,
+        nights: nights.len() as i64,
+        room_revenue: nights.iter().map(|n| n.price).sum(),
+    })
+}
+
+/// The date stored in column `i` of `values`.
+fn date(values: &[Value], i: usize) -> AppResult<chrono::NaiveDate> {
+    text(values, i)
+        .and_then(|t| t.parse::<chrono::NaiveDate>().ok())
+        .ok_or_else(|| AppError::internal(format!("a reservation's {} is not a date", NAMES[i])))
+}
+
+/// Every night of a row with `values`, at its stored price or else at the nightly rate.
+fn nights(values: &[Value]) -> AppResult<Vec<crate::model::NightPrice>> {
     let Value::Integer(rate) = values[12] else {
         return Err(AppError::internal(
             "a reservation's nightly rate is not a number",
         ));
     };
-    let nights = crate::model::stored_or_at_rate(date(5)?, date(6)?, rate, text(18))?;
-    Ok(vec![Sold {
-        nights: nights.into_iter().map(|n| (n.date.0, n.price)).collect(),
-    }])
+    let (arrival, departure) = (date(values, 5)?, date(values, 6)?);
+    Ok(crate::model::stored_or_at_rate(
+        arrival,
+        departure,
+        rate,
+        text(values, 18),
+    )?)
 }
 
 /// Writes the columns of `r` whose stored value differs (compared with the row itself, so
@@ -192,6 +231,13 @@ pub(super) fn update(tx: &Tx, r: &Reservation) -> AppResult<()> {
     tx.prepare_cached(&sql)?.execute(params.as_slice())?;
     if changed.iter().any(|i| SELLING.contains(i)) {
         super::nights_sold::add(tx, &report::change(&sold(&stored)?, &sold(&values)?))?;
+    }
+    if changed.iter().any(|i| MADE.contains(i)) {
+        let (before, after) = (booked(&stored)?, booked(&values)?);
+        if before != after {
+            super::bookings_made::add(tx, &before, -1)?;
+            super::bookings_made::add(tx, &after, 1)?;
+        }
     }
     Ok(())
 }

@@ -35,8 +35,13 @@ pub fn get(conn: &Connection) -> AppResult<Settings> {
         })?)
 }
 
-/// Stores changed settings (version and updated_at as given).
+/// Stores changed settings (version and updated_at as given). A new time zone moves the
+/// bookings made onto other days, so they are counted again (`bookings_made`), in the same
+/// transaction.
 pub fn save(tx: &Tx, s: &Settings) -> AppResult<()> {
+    let zone: String = tx
+        .prepare_cached("SELECT time_zone FROM settings WHERE id = 1")?
+        .query_row([], |r| r.get(0))?;
     tx.prepare_cached(
         "UPDATE settings SET name = ?1, time_zone = ?2, currency = ?3, country = ?4,
                 city_tax = ?5, invoice_series = ?6, default_tax_rate = ?7, version = ?8,
@@ -55,5 +60,8 @@ pub fn save(tx: &Tx, s: &Settings) -> AppResult<()> {
         super::nested_text(&s.seller),
         &s.cin,
     ))?;
+    if zone != s.time_zone {
+        super::bookings_made::rebuild(tx)?;
+    }
     Ok(())
 }

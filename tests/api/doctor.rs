@@ -184,7 +184,7 @@ async fn doctor_finds_a_day_certificate_changed_after_the_close() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn doctor_finds_nights_sold_off_and_recount_puts_them_right() {
+async fn doctor_finds_running_totals_off_and_recount_puts_them_right() {
     let dir = tempfile::tempdir().unwrap();
     let app = Spawn::new()
         .data_dir(dir.path().to_path_buf())
@@ -204,8 +204,9 @@ async fn doctor_finds_nights_sold_off_and_recount_puts_them_right() {
     .expect(201);
     let (_, report) = doctor(dir.path(), true);
     assert_eq!(check(&report, "nights sold")["ok"], true, "{report}");
+    assert_eq!(check(&report, "bookings made")["ok"], true, "{report}");
 
-    // Someone edits a running total in the database.
+    // Someone edits two running totals in the database.
     let night = arrival.clone();
     app.db()
         .write(move |tx| {
@@ -213,6 +214,8 @@ async fn doctor_finds_nights_sold_off_and_recount_puts_them_right() {
                 "UPDATE nights_sold SET rooms_sold = 4 WHERE night = ?1",
                 [&night],
             )?;
+            assert_eq!(changed, 1);
+            let changed = tx.execute("UPDATE bookings_made SET nights = 7", [])?;
             assert_eq!(changed, 1);
             Ok(())
         })
@@ -230,6 +233,13 @@ async fn doctor_finds_nights_sold_off_and_recount_puts_them_right() {
         )) && said.contains("--recount"),
         "{said}"
     );
+    let said = check(&report, "bookings made");
+    assert_eq!(said["ok"], false);
+    let said = said["message"].as_str().unwrap();
+    assert!(
+        said.contains("source direct, nights: the totals say 7, the reservations 2)"),
+        "{said}"
+    );
 
     // --recount counts again, says so, and the check is then well.
     let mut c = innkeep(dir.path());
@@ -241,10 +251,11 @@ async fn doctor_finds_nights_sold_off_and_recount_puts_them_right() {
         recount["message"]
             .as_str()
             .unwrap()
-            .contains("1 night was off"),
+            .contains("1 night sold and 1 place of bookings made were off"),
         "{report}"
     );
     assert_eq!(check(&report, "nights sold")["ok"], true, "{report}");
+    assert_eq!(check(&report, "bookings made")["ok"], true, "{report}");
     let occupancy = app
         .get(&format!(
             "/v1/reports/occupancy?from={arrival}&to={departure}"

@@ -2,7 +2,9 @@
 //! each kind of write (a stay at one rate and one at a rate plan's changing prices, a move
 //! of dates, a new price, a cancellation, a check-in, a check-out, a no-show) the totals
 //! equal a fresh count of the reservations made in SQL, and the occupancy report reads them;
-//! the bookings report sums a rate plan's changing prices as the stays hold them.
+//! so do the running totals of the bookings made each day, which the bookings report reads
+//! and a new time zone counts again; the bookings report sums a rate plan's changing prices
+//! as the stays hold them.
 
 use serde_json::json;
 
@@ -16,9 +18,16 @@ async fn differences(app: &TestApp) -> Vec<innkeep::store::nights_sold::Differen
         .unwrap()
 }
 
-/// Asserts the running totals agree with a fresh count after `what`.
+/// Asserts the running totals (nights sold and bookings made) agree with a fresh count
+/// after `what`.
 async fn agree(app: &TestApp, what: &str) {
     assert_eq!(differences(app).await, vec![], "after {what}");
+    let made = app
+        .db()
+        .read(innkeep::store::bookings_made::differences)
+        .await
+        .unwrap();
+    assert_eq!(made, vec![], "bookings made after {what}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -169,4 +178,32 @@ async fn every_write_keeps_the_nights_sold_equal_to_a_fresh_count() {
     );
     assert_eq!(direct["cancelled"], 1);
     assert_eq!(direct["no_shows"], 1);
+
+    // Fourteen hours ahead of UTC, a booking made from 10:00 UTC on was made on the next
+    // local day (the test's server starts in UTC): counted again, each is on its local day,
+    // and none is lost.
+    let zone = "Pacific/Kiritimati";
+    app.put("/v1/settings", json!({"time_zone": zone}))
+        .await
+        .expect(200);
+    agree(&app, "a new time zone").await;
+    let mut local = std::collections::BTreeMap::new();
+    for id in [&priced, &flat, &missed] {
+        let r = app.get(&format!("/v1/reservations/{id}")).await.body;
+        let at = r["created_at"].as_str().unwrap();
+        let (made_on, _) = innkeep::clock::local_time(at, zone).unwrap();
+        *local.entry(made_on.to_string()).or_insert(0) += 1;
+    }
+    let span = |from: i64, to: i64| {
+        let app = &app;
+        async move {
+            let path = format!("/v1/reports/bookings?from={}&to={}", day(from), day(to));
+            app.get(&path).await.expect(200).body["rows"][0]["bookings"].as_i64()
+        }
+    };
+    assert_eq!(span(-1, 3).await, Some(3), "every booking still counts");
+    for d in 0..2 {
+        let expected = local.get(&day(d)).copied();
+        assert_eq!(span(d, d + 1).await, expected, "made on {} there", day(d));
+    }
 }

@@ -67,6 +67,8 @@ fn code(n: u64) -> String {
 pub fn seed(db: &Path, reservations: u64, guests: u64, rooms: u64) -> rusqlite::Result<Dataset> {
     let mut conn = Connection::open(db)?;
     conn.execute_batch("PRAGMA cache_size = -512000; PRAGMA foreign_keys = ON;")?;
+    // innkeep's own SQL functions, with which the running totals are counted.
+    innkeep::db::functions(&conn)?;
     let now = Utc::now().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
     let tx = conn.transaction()?;
     let mut room_types = Vec::new();
@@ -174,8 +176,10 @@ pub fn seed(db: &Path, reservations: u64, guests: u64, rooms: u64) -> rusqlite::
             }
         }
     }
-    // The rows went in around the store: count what each night sold, as the store keeps it.
+    // The rows went in around the store: count what each night sold and the bookings made
+    // each day, as the store keeps them.
     innkeep::store::nights_sold::rebuild(&tx)
+        .and_then(|()| innkeep::store::bookings_made::rebuild(&tx))
         .map_err(|e| rusqlite::Error::UserFunctionError(e.to_string().into()))?;
     tx.commit()?;
     conn.execute_batch("PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE);")?;
