@@ -148,15 +148,17 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
 /// database, which would hold up the server's writes). What a total is off by, read in one
 /// snapshot of the totals and the reservations together, stays what it is off by after any
 /// later booking, because every write of a reservation adds its own change to the totals
-/// in its own transaction; so the repair adds each difference in a short write.
+/// in its own transaction; so the repair adds each difference in a short write. A change of
+/// the time zone meanwhile, which counts the bookings made again, stops the repair.
 pub async fn recount(svc: &Services, p: &Principal) -> AppResult<(usize, usize)> {
     p.require(crate::domain::scopes::Scope::Admin)?;
-    let (nights, bookings) = svc
+    let (nights, bookings, zone) = svc
         .db()
         .read(|c| {
             Ok((
                 store::nights_sold::differences(c)?,
                 store::bookings_made::differences(c)?,
+                store::settings::get(c)?.time_zone,
             ))
         })
         .await?;
@@ -173,6 +175,15 @@ pub async fn recount(svc: &Services, p: &Principal) -> AppResult<(usize, usize)>
     let off = (nights.len(), bookings.len());
     svc.db()
         .write(move |tx| {
+            // A new time zone counts the bookings made again on other days, unlike a
+            // booking, which adds its own change: what was read is then no longer off.
+            if store::settings::get(tx)?.time_zone != zone {
+                return Err(crate::error::AppError::conflict(
+                    "time_zone_changed",
+                    "The property's time zone changed while the totals were being counted; \
+                     nothing was changed. Run `innkeep doctor --recount` again.",
+                ));
+            }
             store::nights_sold::add(tx, &fix)?;
             for (day, source, site, kept, counted) in &bookings {
                 let by: [i64; 6] = std::array::from_fn(|i| counted[i] - kept[i]);

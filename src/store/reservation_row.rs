@@ -126,8 +126,9 @@ pub(super) fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
     params.push(&r.id);
     params.extend(values.iter().map(|v| v as &dyn ToSql));
     tx.prepare_cached(sql)?.execute(params.as_slice())?;
-    super::nights_sold::add(tx, &report::change(&[], &sold(&values)?))?;
-    super::bookings_made::add(tx, &booked(&values)?, 1)
+    let nights = nights(&values)?;
+    super::nights_sold::add(tx, &report::change(&[], &sold(&values, &nights)))?;
+    super::bookings_made::apply(tx, None, &booked(&values, &nights)?)
 }
 
 /// The positions in [`NAMES`] of what the nights sold depend on: status, arrival,
@@ -135,7 +136,8 @@ pub(super) fn insert(tx: &Tx, r: &Reservation) -> AppResult<()> {
 const SELLING: [usize; 5] = [1, 5, 6, 12, 18];
 
 /// The positions in [`NAMES`] of what the bookings made depend on: status, arrival,
-/// departure, nightly rate, source, night prices, channel and when it was made.
+/// departure, nightly rate, source, night prices, channel and when it was made (all of
+/// [`SELLING`] among them).
 const MADE: [usize; 8] = [1, 5, 6, 12, 15, 18, 20, 26];
 
 /// The text stored in column `i` of `values`, if text.
@@ -146,22 +148,21 @@ fn text(values: &[Value], i: usize) -> Option<&str> {
     }
 }
 
-/// The nights sold by a row with `values` (none unless its status sells).
-fn sold(values: &[Value]) -> AppResult<Vec<Sold>> {
+/// The nights sold by a row with `values` and `nights` (none unless its status sells).
+fn sold(values: &[Value], nights: &[crate::model::NightPrice]) -> Vec<Sold> {
     if !text(values, 1).is_some_and(report::sells) {
-        return Ok(Vec::new());
+        return Vec::new();
     }
-    Ok(vec![Sold {
-        nights: nights(values)?
-            .into_iter()
-            .map(|n| (n.date.0, n.price))
-            .collect(),
-    }])
+    vec![Sold {
+        nights: nights.iter().map(|n| (n.date.0, n.price)).collect(),
+    }]
 }
 
-/// What a row with `values` counts in the bookings made.
-fn booked(values: &[Value]) -> AppResult<super::bookings_made::Booked> {
-    let nights = nights(values)?;
+/// What a row with `values` and `nights` counts in the bookings made.
+fn booked(
+    values: &[Value],
+    nights: &[crate::model::NightPrice],
+) -> AppResult<super::bookings_made::Booked> {
     let site = text(values, 20)
         .and_then(|c| serde_json::from_str::<serde_json::Value>(c).ok())
         .and_then(|c| c["ota"].as_str().map(str::to_string));
@@ -229,15 +230,14 @@ pub(super) fn update(tx: &Tx, r: &Reservation) -> AppResult<()> {
     params.push(&r.id);
     params.extend(changed.iter().map(|&i| &values[i] as &dyn ToSql));
     tx.prepare_cached(&sql)?.execute(params.as_slice())?;
+    if !changed.iter().any(|i| MADE.contains(i)) {
+        return Ok(());
+    }
+    let (was, now) = (nights(&stored)?, nights(&values)?);
     if changed.iter().any(|i| SELLING.contains(i)) {
-        super::nights_sold::add(tx, &report::change(&sold(&stored)?, &sold(&values)?))?;
+        let change = report::change(&sold(&stored, &was), &sold(&values, &now));
+        super::nights_sold::add(tx, &change)?;
     }
-    if changed.iter().any(|i| MADE.contains(i)) {
-        let (before, after) = (booked(&stored)?, booked(&values)?);
-        if before != after {
-            super::bookings_made::add(tx, &before, -1)?;
-            super::bookings_made::add(tx, &after, 1)?;
-        }
-    }
-    Ok(())
+    let before = booked(&stored, &was)?;
+    super::bookings_made::apply(tx, Some(&before), &booked(&values, &now)?)
 }
