@@ -114,7 +114,6 @@ impl InvoicesApi {
             status: statuses,
             guest_id: given(&guest_id),
             reservation_id: given(&reservation_id),
-            without_lines: false,
         };
         let filters = Filters::of("invoices", &filter);
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, filters)?;

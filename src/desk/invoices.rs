@@ -148,9 +148,9 @@ pub async fn invoices(
                 i.number.clone(),
                 t.t(&format!("invoice-kind-{}", i.kind.as_str())),
                 t.short_date(i.issue_date.0),
-                i.bill_to.name.0.clone(),
+                i.bill_to.clone(),
                 t.t(&format!("invoice-status-{}", i.status.as_str())),
-                t.money(i.totals.gross, &i.currency),
+                t.money(i.gross, &i.currency),
                 t.money(i.paid_amount, &i.currency),
             ]
         })

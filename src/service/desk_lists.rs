@@ -151,20 +151,23 @@ pub struct InvoiceAsk {
 }
 
 /// One page of the invoices issued from `from` to `to` (inclusive), of `status` when given,
-/// in number order.
+/// in number order, as the list shows them.
 pub async fn invoices(
     svc: &Services,
     p: &Principal,
     ask: InvoiceAsk,
     req: crate::service::PageRequest,
-) -> AppResult<crate::service::Page<crate::model::Invoice>> {
+) -> AppResult<crate::service::Page<store::invoices::Listed>> {
+    p.require(crate::domain::scopes::Scope::InvoicesRead)?;
     let filter = store::invoices::InvoiceFilter {
         issued_from: Some(crate::model::Date(ask.from)),
         issued_to: Some(crate::model::Date(ask.to)),
         status: ask.status.into_iter().collect(),
         guest_id: ask.guest_id,
-        without_lines: true,
         ..Default::default()
     };
-    crate::service::invoices::list(svc, p, filter, req).await
+    crate::service::page(svc.db(), req, move |c, after, as_of, limit| {
+        store::invoices::listed(c, &filter, after, as_of, limit)
+    })
+    .await
 }

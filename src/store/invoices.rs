@@ -239,12 +239,6 @@ pub struct InvoiceFilter {
     pub guest_id: Option<String>,
     /// For this reservation.
     pub reservation_id: Option<String>,
-    /// Leave out each invoice's lines and tax breakdown (both read empty): for a list that
-    /// shows only totals, where reading and parsing every invoice's lines was most of the
-    /// desk's invoices page (a hundred invoices, a line a night each). Not a filter of
-    /// which invoices, so not part of a list cursor's filters.
-    #[serde(skip)]
-    pub without_lines: bool,
 }
 
 /// A page of invoices.
@@ -256,11 +250,65 @@ pub fn list(
     limit: usize,
 ) -> AppResult<Vec<(Invoice, Position)>> {
     let mut q = ListQuery::new("invoice", "invoices", "sort_key");
-    q.extra_columns = if f.without_lines {
-        ", '[]' AS lines_json"
-    } else {
-        LINES
-    };
+    q.extra_columns = LINES;
+    filtered(&mut q, f);
+    page::fetch(conn, &q, after, as_of, limit, map)
+}
+
+/// An invoice as a list of them shows it: no lines, parties or fiscal particulars.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// Its id.
+    pub id: String,
+    /// Its number.
+    pub number: String,
+    /// Invoice or credit note.
+    pub kind: crate::domain::enums::InvoiceKind,
+    /// Its date.
+    pub issue_date: Date,
+    /// The name it is addressed to.
+    pub bill_to: String,
+    /// Its status.
+    pub status: InvoiceStatus,
+    /// Its gross total, minor units.
+    pub gross: i64,
+    /// Paid so far, minor units.
+    pub paid_amount: i64,
+    /// ISO 4217.
+    pub currency: String,
+}
+
+/// A page of invoices as a list shows them ([`Listed`]): the same invoices, order and
+/// positions as [`list`], reading only what the list shows (reading every invoice whole,
+/// its lines and its parties' particulars, was most of the desk's invoices page).
+pub fn listed(
+    conn: &Connection,
+    f: &InvoiceFilter,
+    after: Option<&Position>,
+    as_of: i64,
+    limit: usize,
+) -> AppResult<Vec<(Listed, Position)>> {
+    let mut q = ListQuery::new("invoice", "invoices", "sort_key");
+    q.columns = "t.id, t.number, t.kind, t.issue_date, json_extract(t.bill_to, '$.name') \
+                 AS bill_to_name, t.status, t.gross, t.paid_amount, t.currency";
+    filtered(&mut q, f);
+    page::fetch(conn, &q, after, as_of, limit, |r| {
+        Ok(Listed {
+            id: r.get(0)?,
+            number: r.get(1)?,
+            kind: r.get(2)?,
+            issue_date: r.get(3)?,
+            bill_to: r.get::<_, Option<String>>(4)?.unwrap_or_default(),
+            status: r.get(5)?,
+            gross: r.get(6)?,
+            paid_amount: r.get(7)?,
+            currency: r.get(8)?,
+        })
+    })
+}
+
+/// Adds the conditions of `f` to `q`.
+fn filtered(q: &mut ListQuery, f: &InvoiceFilter) {
     if let Some(d) = f.issued_from {
         q.filter("t.issue_date >= ?", [Value::Text(d.to_string())]);
     }
@@ -281,5 +329,4 @@ pub fn list(
     if let Some(r) = &f.reservation_id {
         q.filter("t.reservation_id = ?", [Value::Text(r.clone())]);
     }
-    page::fetch(conn, &q, after, as_of, limit, map)
 }

@@ -146,10 +146,13 @@ pub fn fetch<T>(
         )
     };
     let mut stmt = conn.prepare_cached(&sql)?;
+    // `pos_` is the last column (a name would be looked for through every column's name,
+    // on every row).
+    let pos = stmt.column_count() - 1;
     let rows = stmt.query_map(params_from_iter(params), |row| {
         let item = map(row)?;
         let position = Position {
-            key: row.get("pos_")?,
+            key: row.get(pos)?,
             id: row.get("id")?,
         };
         Ok((item, position))
