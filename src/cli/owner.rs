@@ -100,7 +100,14 @@ pub fn settle(path: &Path, owner: Option<(u32, u32)>) -> std::io::Result<()> {
         };
         if kind == FileType::Directory {
             for entry in std::fs::read_dir(path)? {
-                settle(&entry?.path(), owner)?;
+                match settle(&entry?.path(), owner) {
+                    // Gone since it was listed: SQLite deletes a database's `-wal` and
+                    // `-shm` when its last connection closes, which a connection pool's
+                    // own thread may do just after the database was let go. A file that
+                    // is gone needs no mode.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    other => other?,
+                }
             }
         }
         rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode))?;
