@@ -10,7 +10,7 @@ use crate::domain::money::format_amount;
 use crate::store::nights_sold::Difference;
 
 /// `n` and `thing`, with an `s` unless `n` is 1.
-fn plural(n: usize, thing: &str) -> String {
+fn plural(n: i64, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
 }
 
@@ -23,7 +23,6 @@ pub fn nights(off: &[Difference]) -> Check {
         );
     };
     let first = if off.len() == 1 { "" } else { "the first, " };
-    let rooms = |n: i64| format!("{n} room{}", if n == 1 { "" } else { "s" });
     attention(
         "nights sold",
         format!(
@@ -34,9 +33,9 @@ pub fn nights(off: &[Difference]) -> Check {
              from the reservations (safe while innkeep runs).",
             off.len(),
             if off.len() == 1 { "" } else { "s" },
-            rooms(kept.0),
+            plural(kept.0, "room"),
             format_amount(kept.1),
-            rooms(counted.0),
+            plural(counted.0, "room"),
             format_amount(counted.1),
         ),
     )
@@ -79,7 +78,7 @@ pub fn bookings(off: &[crate::store::bookings_made::Difference]) -> Check {
              ({first}{day}, source {source}{through}, {}: the totals say {}, the reservations \
              {}), so the bookings report shows wrong figures there. Run `innkeep doctor \
              --recount` to put them right from the reservations (safe while innkeep runs).",
-            plural(off.len(), "place"),
+            plural(off.len() as i64, "place"),
             FIGURES[i],
             figure(kept[i]),
             figure(fresh[i]),
@@ -103,10 +102,13 @@ pub fn recount(l: &Loaded) -> Check {
         Ok((nights, bookings)) => {
             let mut off = Vec::new();
             if nights > 0 {
-                off.push(format!("{} sold", plural(nights, "night")));
+                off.push(format!("{} sold", plural(nights as i64, "night")));
             }
             if bookings > 0 {
-                off.push(format!("{} of bookings made", plural(bookings, "place")));
+                off.push(format!(
+                    "{} of bookings made",
+                    plural(bookings as i64, "place")
+                ));
             }
             let verb = if nights + bookings == 1 {
                 "was"

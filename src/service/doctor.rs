@@ -110,7 +110,7 @@ pub async fn facts(svc: &Services, p: &Principal) -> AppResult<Facts> {
         })
         .await?;
     let today = db
-        .read(move |c| Ok(store::settings::get(c)?.time_zone))
+        .read(store::settings::time_zone)
         .await
         .map(|tz| db.clock().today_in(&tz))?;
     let window = (
@@ -158,7 +158,7 @@ pub async fn recount(svc: &Services, p: &Principal) -> AppResult<(usize, usize)>
             Ok((
                 store::nights_sold::differences(c)?,
                 store::bookings_made::differences(c)?,
-                store::settings::get(c)?.time_zone,
+                store::settings::time_zone(c)?,
             ))
         })
         .await?;
@@ -177,7 +177,7 @@ pub async fn recount(svc: &Services, p: &Principal) -> AppResult<(usize, usize)>
         .write(move |tx| {
             // A new time zone counts the bookings made again on other days, unlike a
             // booking, which adds its own change: what was read is then no longer off.
-            if store::settings::get(tx)?.time_zone != zone {
+            if store::settings::time_zone(tx)? != zone {
                 return Err(crate::error::AppError::conflict(
                     "time_zone_changed",
                     "The property's time zone changed while the totals were being counted; \

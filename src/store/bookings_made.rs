@@ -46,9 +46,7 @@ pub type Counts = [i64; 6];
 /// written, and nothing when there is none. A booking whose instant cannot be read counts
 /// on no day, as the fresh count leaves it out.
 pub fn apply(tx: &Tx, before: Option<&Booked>, after: &Booked) -> AppResult<()> {
-    let zone: String = tx
-        .prepare_cached("SELECT time_zone FROM settings WHERE id = 1")?
-        .query_row([], |r| r.get(0))?;
+    let zone = super::settings::time_zone(tx)?;
     let counted = |b: &Booked| {
         crate::clock::local_time(&b.at, &zone).map(|(day, _)| {
             let counts = [

@@ -35,13 +35,19 @@ pub fn get(conn: &Connection) -> AppResult<Settings> {
         })?)
 }
 
+/// The property's time zone alone (what a write placing an instant on a local day needs,
+/// without reading and parsing the whole row).
+pub fn time_zone(conn: &Connection) -> AppResult<String> {
+    Ok(conn
+        .prepare_cached("SELECT time_zone FROM settings WHERE id = 1")?
+        .query_row([], |r| r.get(0))?)
+}
+
 /// Stores changed settings (version and updated_at as given). A new time zone moves the
 /// bookings made onto other days, so they are counted again (`bookings_made`), in the same
 /// transaction.
 pub fn save(tx: &Tx, s: &Settings) -> AppResult<()> {
-    let zone: String = tx
-        .prepare_cached("SELECT time_zone FROM settings WHERE id = 1")?
-        .query_row([], |r| r.get(0))?;
+    let zone = time_zone(tx)?;
     tx.prepare_cached(
         "UPDATE settings SET name = ?1, time_zone = ?2, currency = ?3, country = ?4,
                 city_tax = ?5, invoice_series = ?6, default_tax_rate = ?7, version = ?8,
