@@ -1,14 +1,19 @@
 //! The spec as served (`/v1/openapi.json`) and Swagger UI over it (`/docs`).
 //!
-//! Both are made only when someone asks: the finished spec is a megabyte of JSON that an
-//! idle front-desk server need not hold, and Swagger UI's script and stylesheet are kept
-//! in the binary gzip-compressed (`assets/swagger-ui/`, 400 KB instead of 1.6 MB) and
-//! sent as they are to every browser, which all accept gzip.
+//! Both are kept in the binary gzip-compressed and sent as they are to every client that
+//! accepts gzip (every browser does), decompressed once for one that does not:
+//! - the spec is the committed `openapi.json` (about 70 KB instead of 1 MB; `build.rs`
+//!   compresses it), which the tests hold equal to what the code describes;
+//! - Swagger UI's script and stylesheet are in `assets/swagger-ui/` (400 KB instead of
+//!   1.6 MB).
 
 use std::io::Read;
 use std::sync::OnceLock;
 
 use poem::{Request, Response, handler};
+
+/// The committed `openapi.json`, gzip-compressed by `build.rs`.
+const SPEC_GZ: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/openapi.json.gz"));
 
 /// Swagger UI 5.17.14's script, gzip-compressed (see `assets/swagger-ui/README.md`).
 const SCRIPT_GZ: &[u8] = include_bytes!("../../assets/swagger-ui/swagger-ui-bundle.js.gz");
@@ -40,14 +45,19 @@ window.ui = SwaggerUIBundle({
 </html>
 "##;
 
-/// `GET /v1/openapi.json`: the finished spec, made on the first request for it and then
-/// kept (it is the same for every server this binary runs).
+/// `GET /v1/openapi.json`: the spec (the same for every server this binary runs). It is not
+/// kept for long: a new version of the server may change it at the same address.
 #[handler]
-pub fn openapi_json() -> Response {
-    static SPEC: OnceLock<String> = OnceLock::new();
-    Response::builder()
-        .content_type("application/json")
-        .body(SPEC.get_or_init(super::spec_json).as_str())
+pub fn openapi_json(req: &Request) -> Response {
+    compressed(req, SPEC_GZ, &SPEC, "application/json", "no-cache")
+}
+
+/// The spec, decompressed on first use (`innkeep openapi`, a client without gzip).
+static SPEC: OnceLock<Vec<u8>> = OnceLock::new();
+
+/// The committed spec, as `innkeep openapi` prints it.
+pub fn spec() -> &'static [u8] {
+    decompressed(SPEC_GZ, &SPEC)
 }
 
 /// `GET /docs`: Swagger UI.
@@ -61,15 +71,24 @@ pub fn page() -> poem::web::Html<&'static str> {
 #[handler]
 pub fn script(req: &Request) -> Response {
     static PLAIN: OnceLock<Vec<u8>> = OnceLock::new();
-    compressed(req, SCRIPT_GZ, &PLAIN, "text/javascript; charset=utf-8")
+    compressed(
+        req,
+        SCRIPT_GZ,
+        &PLAIN,
+        "text/javascript; charset=utf-8",
+        IMMUTABLE,
+    )
 }
 
 /// `GET /docs/swagger-ui-5.17.14.css`.
 #[handler]
 pub fn style(req: &Request) -> Response {
     static PLAIN: OnceLock<Vec<u8>> = OnceLock::new();
-    compressed(req, STYLE_GZ, &PLAIN, "text/css; charset=utf-8")
+    compressed(req, STYLE_GZ, &PLAIN, "text/css; charset=utf-8", IMMUTABLE)
 }
+
+/// How long a browser keeps a file whose address carries its version: a year.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 /// `gz` as it is stored when the client accepts gzip, else decompressed (once, into `plain`).
 fn compressed(
@@ -77,6 +96,7 @@ fn compressed(
     gz: &'static [u8],
     plain: &'static OnceLock<Vec<u8>>,
     content_type: &str,
+    cache: &str,
 ) -> Response {
     let accepts = req
         .headers()
@@ -85,19 +105,23 @@ fn compressed(
         .is_some_and(accepts_gzip);
     let r = Response::builder()
         .content_type(content_type)
-        .header("cache-control", "public, max-age=31536000, immutable")
+        .header("cache-control", cache)
         .header("vary", "accept-encoding");
     if accepts {
         return r.header("content-encoding", "gzip").body(gz);
     }
-    let plain = plain.get_or_init(|| {
-        let mut out = Vec::with_capacity(gz.len() * 4);
+    r.body(decompressed(gz, plain))
+}
+
+/// `gz` decompressed, once, into `plain`.
+fn decompressed(gz: &'static [u8], plain: &'static OnceLock<Vec<u8>>) -> &'static [u8] {
+    plain.get_or_init(|| {
+        let mut out = Vec::with_capacity(gz.len() * 16);
         // The files are compiled in and a test decompresses them whole: this cannot fail
         // unless the build took a damaged file, and then the client gets what decompressed.
         let _ = flate2::read::GzDecoder::new(gz).read_to_end(&mut out);
         out
-    });
-    r.body(plain.as_slice())
+    })
 }
 
 /// Whether an `Accept-Encoding` value lets us send gzip (RFC 9110 §12.5.3): `gzip` (or its
@@ -152,5 +176,11 @@ mod tests {
                 .collect();
             assert!(readme.contains(&sum), "{sum} is not in the README");
         }
+    }
+
+    #[test]
+    fn the_spec_kept_is_the_committed_file() {
+        let committed = include_bytes!("../../openapi.json");
+        assert_eq!(spec(), committed.as_slice());
     }
 }

@@ -303,7 +303,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Openapi => {
             use std::io::Write;
             // A closed pipe (`innkeep openapi | head`) is not an error worth a panic.
-            let _ = writeln!(std::io::stdout(), "{}", crate::api::spec_json());
+            let _ = std::io::stdout().write_all(crate::api::committed_spec());
             Ok(())
         }
         Command::Config {
