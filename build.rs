@@ -5,31 +5,79 @@
 //! was about a megabyte of the binary. A test holds the committed file equal to what the
 //! code describes (`tests/api/basics.rs`), so what is served cannot drift from what runs.
 //!
-//! Two files are written to `OUT_DIR`:
-//! - `openapi.json.gz`: the document, gzip-compressed (about 70 KB instead of 1 MB);
+//! It writes to `OUT_DIR`:
+//! - `packed/openapi.json.gz`: the document, gzip-compressed (about 70 KB instead of 1 MB);
 //! - `routes.rs`: its operations as a static table (method, path, required scopes), from
-//!   which the server enforces each operation's scopes and answers a 405's `Allow`.
+//!   which the server enforces each operation's scopes and answers a 405's `Allow`;
+//! - `packed/<path>.gz` for every text in [`PACKED`]: the desk's catalogues and the book,
+//!   read once or seldom, compiled in compressed (`innkeep::packed`).
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The files compiled in compressed: single files, and folders whose Markdown and Fluent
+/// files all are (not their subfolders).
+const PACKED: &[&str] = &[
+    "openapi.json",
+    "SECURITY.md",
+    "assets/i18n",
+    "docs/book/src",
+    "docs/api",
+    "docs/api/migrations",
+    "assets/compliance/it-fatturapa/fatturapa-1.2.3.xsd",
+];
 
 fn main() {
-    println!("cargo::rerun-if-changed=openapi.json");
     println!("cargo::rerun-if-changed=build.rs");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
+    // Written afresh each time, so a file taken off the list or deleted is gone here too.
+    let _ = std::fs::remove_dir_all(out.join("packed"));
+    for entry in PACKED {
+        println!("cargo::rerun-if-changed={entry}");
+        for file in files(Path::new(entry)) {
+            println!("cargo::rerun-if-changed={}", file.display());
+            let text = std::fs::read_to_string(&file)
+                .unwrap_or_else(|e| panic!("cannot read {} as UTF-8: {e}", file.display()));
+            let packed = out.join("packed").join(format!("{}.gz", file.display()));
+            if let Some(dir) = packed.parent() {
+                std::fs::create_dir_all(dir)
+                    .unwrap_or_else(|e| panic!("cannot make {}: {e}", dir.display()));
+            }
+            write(&packed, &gzip(text.as_bytes()));
+        }
+    }
     let spec = std::fs::read_to_string("openapi.json").unwrap_or_else(|e| {
         panic!("openapi.json must be at the repository root (it is committed): {e}")
     });
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
-
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    let compressed = gz.write_all(spec.as_bytes()).and_then(|()| gz.finish());
-    let compressed = compressed.unwrap_or_else(|e| panic!("cannot compress openapi.json: {e}"));
-    write(&out.join("openapi.json.gz"), &compressed);
     write(&out.join("routes.rs"), routes(&spec).as_bytes());
 }
 
-fn write(path: &std::path::Path, bytes: &[u8]) {
+/// `entry` itself, or the Markdown and Fluent files in it.
+fn files(entry: &Path) -> Vec<PathBuf> {
+    if entry.is_file() {
+        return vec![entry.to_path_buf()];
+    }
+    let listed = std::fs::read_dir(entry)
+        .unwrap_or_else(|e| panic!("cannot read the folder {}: {e}", entry.display()));
+    let mut files: Vec<PathBuf> = listed
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_file() && matches!(p.extension().and_then(|x| x.to_str()), Some("md" | "ftl"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let compressed = gz.write_all(bytes).and_then(|()| gz.finish());
+    compressed.unwrap_or_else(|e| panic!("cannot compress: {e}"))
+}
+
+fn write(path: &Path, bytes: &[u8]) {
     std::fs::write(path, bytes).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }
 

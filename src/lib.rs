@@ -33,6 +33,7 @@ pub mod mail;
 pub mod memory;
 pub mod model;
 pub mod outbound;
+pub mod packed;
 pub mod printed;
 pub mod refusal;
 pub mod service;

@@ -1,5 +1,5 @@
 //! The book (`docs/book/`, built with mdBook in CI) served by innkeep itself at
-//! `/docs/book/`: the same Markdown chapters, compiled into the binary and rendered through
+//! `/docs/book/`: the same Markdown chapters, compiled into the binary (packed) and rendered through
 //! the house templates, so the guides are at hand on the front-desk PC without the
 //! internet. Chapters link to each other as mdBook's output does (`install.html`); the
 //! contents page is `SUMMARY.md`.
@@ -9,88 +9,50 @@ use poem::web::Path;
 use poem::{Response, handler};
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, html};
 
+use crate::packed::{self, packed};
 use crate::templates::{self, Doc};
 
 /// The contents.
-const SUMMARY: &str = include_str!("../../docs/book/src/SUMMARY.md");
+const SUMMARY: &[u8] = packed!("docs/book/src/SUMMARY.md");
 
-/// Every chapter: its file name in `docs/book/src/` and its Markdown.
-const CHAPTERS: &[(&str, &str)] = &[
-    (
-        "introduction.md",
-        include_str!("../../docs/book/src/introduction.md"),
-    ),
-    ("install.md", include_str!("../../docs/book/src/install.md")),
+/// Every chapter: its file name in `docs/book/src/` and its Markdown, packed.
+const CHAPTERS: &[(&str, &[u8])] = &[
+    ("introduction.md", packed!("docs/book/src/introduction.md")),
+    ("install.md", packed!("docs/book/src/install.md")),
     (
         "configuration.md",
-        include_str!("../../docs/book/src/configuration.md"),
+        packed!("docs/book/src/configuration.md"),
     ),
-    (
-        "compliance.md",
-        include_str!("../../docs/book/src/compliance.md"),
-    ),
-    ("data.md", include_str!("../../docs/book/src/data.md")),
-    (
-        "moving-in.md",
-        include_str!("../../docs/book/src/moving-in.md"),
-    ),
-    ("privacy.md", include_str!("../../docs/book/src/privacy.md")),
-    ("doctor.md", include_str!("../../docs/book/src/doctor.md")),
-    (
-        "commands.md",
-        include_str!("../../docs/book/src/commands.md"),
-    ),
-    ("group.md", include_str!("../../docs/book/src/group.md")),
+    ("compliance.md", packed!("docs/book/src/compliance.md")),
+    ("data.md", packed!("docs/book/src/data.md")),
+    ("moving-in.md", packed!("docs/book/src/moving-in.md")),
+    ("privacy.md", packed!("docs/book/src/privacy.md")),
+    ("doctor.md", packed!("docs/book/src/doctor.md")),
+    ("commands.md", packed!("docs/book/src/commands.md")),
+    ("group.md", packed!("docs/book/src/group.md")),
     // `security.md` includes SECURITY.md (mdBook's `{{#include}}`); served as that file.
-    ("security.md", include_str!("../../SECURITY.md")),
-    (
-        "front-desk.md",
-        include_str!("../../docs/book/src/front-desk.md"),
-    ),
-    ("prices.md", include_str!("../../docs/book/src/prices.md")),
-    (
-        "channels.md",
-        include_str!("../../docs/book/src/channels.md"),
-    ),
-    (
-        "messages.md",
-        include_str!("../../docs/book/src/messages.md"),
-    ),
-    ("reports.md", include_str!("../../docs/book/src/reports.md")),
-    (
-        "day-close.md",
-        include_str!("../../docs/book/src/day-close.md"),
-    ),
-    (
-        "first-call.md",
-        include_str!("../../docs/book/src/first-call.md"),
-    ),
-    (
-        "promises.md",
-        include_str!("../../docs/book/src/promises.md"),
-    ),
-    (
-        "webhooks.md",
-        include_str!("../../docs/book/src/webhooks.md"),
-    ),
-    (
-        "development.md",
-        include_str!("../../docs/book/src/development.md"),
-    ),
-    (
-        "performance.md",
-        include_str!("../../docs/book/src/performance.md"),
-    ),
-    ("figures.md", include_str!("../../docs/book/src/figures.md")),
+    ("security.md", packed!("SECURITY.md")),
+    ("front-desk.md", packed!("docs/book/src/front-desk.md")),
+    ("prices.md", packed!("docs/book/src/prices.md")),
+    ("channels.md", packed!("docs/book/src/channels.md")),
+    ("messages.md", packed!("docs/book/src/messages.md")),
+    ("reports.md", packed!("docs/book/src/reports.md")),
+    ("day-close.md", packed!("docs/book/src/day-close.md")),
+    ("first-call.md", packed!("docs/book/src/first-call.md")),
+    ("promises.md", packed!("docs/book/src/promises.md")),
+    ("webhooks.md", packed!("docs/book/src/webhooks.md")),
+    ("development.md", packed!("docs/book/src/development.md")),
+    ("performance.md", packed!("docs/book/src/performance.md")),
+    ("figures.md", packed!("docs/book/src/figures.md")),
 ];
 
 /// The chapter served at `page` (`install.html`), if there is one.
-pub fn chapter(address: &str) -> Option<&'static str> {
+pub fn chapter(address: &str) -> Option<String> {
     let file = format!("{}.md", address.strip_suffix(".html")?);
     CHAPTERS
         .iter()
         .find(|(name, _)| *name == file)
-        .map(|(_, md)| *md)
+        .map(|(_, md)| packed::text(md))
 }
 
 /// A link as the served book has it: `install.md#backup` → `install.html#backup`; any
@@ -138,14 +100,14 @@ fn title(markdown: &str) -> &str {
 /// `GET /docs/book/`: the contents.
 #[handler]
 pub fn contents() -> Response {
-    render("innkeep: the book", SUMMARY)
+    render("innkeep: the book", &packed::text(SUMMARY))
 }
 
 /// `GET /docs/book/:page`: one chapter (`install.html`).
 #[handler]
 pub fn chapter_page(Path(address): Path<String>) -> poem::Result<Response> {
     match chapter(&address) {
-        Some(md) => Ok(render(title(md), md)),
+        Some(md) => Ok(render(title(&md), &md)),
         None => Err(crate::error::AppError::new(
             crate::error::Kind::NotFound,
             "not_found",
@@ -161,7 +123,7 @@ mod tests {
 
     #[test]
     fn every_chapter_of_the_summary_is_served_and_links_are_rewritten() {
-        for line in SUMMARY.lines() {
+        for line in packed::text(SUMMARY).lines() {
             if let Some((_, rest)) = line.split_once("](") {
                 let file = rest.trim_end_matches(')');
                 let page = file.replace(".md", ".html");

@@ -8,30 +8,31 @@ use poem::web::Path;
 use poem::{Response, handler};
 use pulldown_cmark::{Options, Parser, html};
 
+use crate::packed::{self, packed};
 use crate::templates::{self, Doc};
 
 /// A migration guide.
 pub struct Guide {
     /// Its address: `/docs/migrations/<slug>`.
     pub slug: &'static str,
-    /// Its Markdown source.
-    pub markdown: &'static str,
+    /// Its Markdown source, packed.
+    pub markdown: &'static [u8],
 }
 
 /// Every migration guide, newest first.
 pub const GUIDES: &[Guide] = &[
     Guide {
         slug: "reservation-nights",
-        markdown: include_str!("../../docs/api/migrations/reservation-nights.md"),
+        markdown: packed!("docs/api/migrations/reservation-nights.md"),
     },
     Guide {
         slug: "event-feed-id",
-        markdown: include_str!("../../docs/api/migrations/event-feed-id.md"),
+        markdown: packed!("docs/api/migrations/event-feed-id.md"),
     },
 ];
 
-const CHANGELOG: &str = include_str!("../../docs/api/changelog.md");
-const VERSIONING: &str = include_str!("../../docs/api/versioning.md");
+const CHANGELOG: &[u8] = packed!("docs/api/changelog.md");
+const VERSIONING: &[u8] = packed!("docs/api/versioning.md");
 /// Swagger UI's standard OAuth 2.0 redirect page (Apache-2.0, as shipped by poem-openapi).
 const OAUTH_RECEIVER: &str = include_str!("../../assets/oauth-receiver.html");
 
@@ -68,13 +69,13 @@ fn page(markdown: &str) -> Response {
 /// `GET /docs/changelog`.
 #[handler]
 pub fn changelog() -> Response {
-    page(CHANGELOG)
+    page(&packed::text(CHANGELOG))
 }
 
 /// `GET /docs/versioning`.
 #[handler]
 pub fn versioning() -> Response {
-    page(VERSIONING)
+    page(&packed::text(VERSIONING))
 }
 
 /// `GET /docs/migrations`: the index of guides.
@@ -87,7 +88,7 @@ pub fn migrations() -> Response {
     for g in GUIDES {
         md.push_str(&format!(
             "- [{}](/docs/migrations/{})\n",
-            title(g.markdown),
+            title(&packed::text(g.markdown)),
             g.slug
         ));
     }
@@ -98,7 +99,7 @@ pub fn migrations() -> Response {
 #[handler]
 pub fn migration(Path(slug): Path<String>) -> poem::Result<Response> {
     match guide(&slug) {
-        Some(g) => Ok(page(g.markdown)),
+        Some(g) => Ok(page(&packed::text(g.markdown))),
         None => Err(crate::error::AppError::new(
             crate::error::Kind::NotFound,
             "not_found",

@@ -7,13 +7,12 @@
 //! - Swagger UI's script and stylesheet are in `assets/swagger-ui/` (400 KB instead of
 //!   1.6 MB).
 
-use std::io::Read;
 use std::sync::OnceLock;
 
 use poem::{Request, Response, handler};
 
 /// The committed `openapi.json`, gzip-compressed by `build.rs`.
-const SPEC_GZ: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/openapi.json.gz"));
+const SPEC_GZ: &[u8] = crate::packed::packed!("openapi.json");
 
 /// Swagger UI 5.17.14's script, gzip-compressed (see `assets/swagger-ui/README.md`).
 const SCRIPT_GZ: &[u8] = include_bytes!("../../assets/swagger-ui/swagger-ui-bundle.js.gz");
@@ -115,13 +114,7 @@ fn compressed(
 
 /// `gz` decompressed, once, into `plain`.
 fn decompressed(gz: &'static [u8], plain: &'static OnceLock<Vec<u8>>) -> &'static [u8] {
-    plain.get_or_init(|| {
-        let mut out = Vec::with_capacity(gz.len() * 16);
-        // The files are compiled in and a test decompresses them whole: this cannot fail
-        // unless the build took a damaged file, and then the client gets what decompressed.
-        let _ = flate2::read::GzDecoder::new(gz).read_to_end(&mut out);
-        out
-    })
+    plain.get_or_init(|| crate::packed::bytes(gz))
 }
 
 /// Whether an `Accept-Encoding` value lets us send gzip (RFC 9110 §12.5.3): `gzip` (or its
@@ -163,6 +156,7 @@ mod tests {
     #[test]
     fn the_compressed_files_are_swagger_ui_as_released() {
         use sha2::{Digest, Sha256};
+        use std::io::Read;
         // The SHA-256 of each file uncompressed, as assets/swagger-ui/README.md lists them.
         let readme = include_str!("../../assets/swagger-ui/README.md");
         for gz in [SCRIPT_GZ, STYLE_GZ] {

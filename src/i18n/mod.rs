@@ -13,11 +13,14 @@ use chrono::NaiveDate;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 
-/// The catalogues: `(language tag, Fluent source)`, English first.
-pub const CATALOGUES: &[(&str, &str)] = &[
-    ("en", include_str!("../../assets/i18n/en.ftl")),
-    ("it", include_str!("../../assets/i18n/it.ftl")),
-    ("hr", include_str!("../../assets/i18n/hr.ftl")),
+use crate::packed::{self, packed};
+
+/// The catalogues: `(language tag, Fluent source, packed)`, English first. Each is
+/// unpacked once, into the bundle that keeps it.
+pub const CATALOGUES: &[(&str, &[u8])] = &[
+    ("en", packed!("assets/i18n/en.ftl")),
+    ("it", packed!("assets/i18n/it.ftl")),
+    ("hr", packed!("assets/i18n/hr.ftl")),
 ];
 
 /// A language of the desk, in the order of [`CATALOGUES`].
@@ -89,7 +92,7 @@ fn bundles() -> &'static Vec<FluentBundle<FluentResource>> {
                 let mut bundle = FluentBundle::new_concurrent(vec![lang]);
                 // Pages are HTML: no invisible isolation marks around placeables.
                 bundle.set_use_isolating(false);
-                match FluentResource::try_new(source.to_string()) {
+                match FluentResource::try_new(packed::text(source)) {
                     Ok(r) | Err((r, _)) => {
                         let _ = bundle.add_resource(r);
                     }
@@ -235,7 +238,7 @@ mod tests {
     #[test]
     fn every_catalogue_parses_whole_without_a_key_twice() {
         for (tag, source) in CATALOGUES {
-            let resource = FluentResource::try_new(source.to_string())
+            let resource = FluentResource::try_new(packed::text(source))
                 .unwrap_or_else(|(_, e)| panic!("{tag}.ftl does not parse: {e:?}"));
             let mut bundle = FluentBundle::new_concurrent(vec![tag.parse().unwrap()]);
             if let Err(e) = bundle.add_resource(resource) {

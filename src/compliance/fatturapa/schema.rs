@@ -8,7 +8,12 @@ use crate::compliance::xsd::Schema;
 /// The schema's version.
 pub const VERSION: &str = "1.2.3";
 
-const XSD: &str = include_str!("../../../assets/compliance/it-fatturapa/fatturapa-1.2.3.xsd");
+/// The schema's text, packed (`crate::packed`) and unpacked at the first check.
+static XSD: LazyLock<String> = LazyLock::new(|| {
+    crate::packed::text(crate::packed::packed!(
+        "assets/compliance/it-fatturapa/fatturapa-1.2.3.xsd"
+    ))
+});
 
 /// The schema, parsed once (`None` only if the embedded file were broken: every document
 /// is then refused, never passed unchecked).
