@@ -9,8 +9,9 @@
 //! - `packed/openapi.json.gz`: the document, gzip-compressed (about 70 KB instead of 1 MB);
 //! - `routes.rs`: its operations as a static table (method, path, required scopes), from
 //!   which the server enforces each operation's scopes and answers a 405's `Allow`;
-//! - `packed/<path>.gz` for every text in [`PACKED`]: the desk's catalogues and the book,
-//!   read once or seldom, compiled in compressed (`innkeep::packed`).
+//! - `packed/<path>.gz` for every text in [`PACKED`]: the desk's catalogues, its stylesheet
+//!   and scripts (sent compressed as they are), the book, compiled in compressed
+//!   (`innkeep::packed`).
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -26,6 +27,9 @@ const PACKED: &[&str] = &[
     "docs/api",
     "docs/api/migrations",
     "assets/compliance/it-fatturapa/fatturapa-1.2.3.xsd",
+    "assets/desk.css",
+    "assets/desk.js",
+    "assets/htmx-2.0.11.min.js",
 ];
 
 fn main() {

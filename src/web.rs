@@ -2,6 +2,7 @@
 //! desk): reading a cookie and a form, redirecting, and the headers every page carries.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use poem::http::{HeaderValue, StatusCode};
 use poem::{Body, Request, Response};
@@ -128,4 +129,68 @@ pub fn remote(req: &Request) -> String {
         .as_socket_addr()
         .map(|a| a.ip().to_string())
         .unwrap_or_else(|| "unknown".into())
+}
+
+/// How long a browser keeps a file whose address carries its version: a year.
+pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// A packed file (`crate::packed`): as it is stored, gzip-compressed, when the client
+/// accepts gzip (every browser does), else unpacked (once, into `plain`).
+pub fn packed_file(
+    req: &Request,
+    gz: &'static [u8],
+    plain: &'static OnceLock<Vec<u8>>,
+    content_type: &str,
+    cache: &str,
+) -> Response {
+    let accepts = req
+        .headers()
+        .get("accept-encoding")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(accepts_gzip);
+    let r = Response::builder()
+        .content_type(content_type)
+        .header("cache-control", cache)
+        .header("vary", "accept-encoding");
+    if accepts {
+        return r.header("content-encoding", "gzip").body(gz);
+    }
+    r.body(plain.get_or_init(|| crate::packed::bytes(gz)).as_slice())
+}
+
+/// Whether an `Accept-Encoding` value lets us send gzip (RFC 9110 §12.5.3): `gzip` (or its
+/// alias `x-gzip`) named with a weight above 0, or, when neither is named, `*` with one.
+fn accepts_gzip(value: &str) -> bool {
+    let mut named = None;
+    let mut any = None;
+    for (coding, weight) in crate::web::weighted(value) {
+        if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
+            named = Some(named.map_or(weight, |w: f32| w.max(weight)));
+        } else if coding == "*" {
+            any = Some(weight);
+        }
+    }
+    named.or(any).is_some_and(|w| w > 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gzip_is_sent_only_where_accepted() {
+        assert!(accepts_gzip("gzip, deflate, br"));
+        assert!(accepts_gzip("br;q=1.0, GZIP;q=0.5"));
+        assert!(accepts_gzip("*"));
+        assert!(!accepts_gzip("identity"));
+        assert!(!accepts_gzip("gzip;q=0, br"));
+        assert!(!accepts_gzip("gzip; q=0.0"));
+        assert!(!accepts_gzip("x-gzip-not"));
+        assert!(accepts_gzip("x-gzip"));
+        assert!(!accepts_gzip("gzip;Q=0"));
+        assert!(!accepts_gzip("gzip;q=0, *"));
+        assert!(accepts_gzip("identity;q=0.5, *;q=0.1"));
+        assert!(!accepts_gzip("*;q=0"));
+        assert!(!accepts_gzip(""));
+    }
 }

@@ -48,7 +48,7 @@ window.ui = SwaggerUIBundle({
 /// kept for long: a new version of the server may change it at the same address.
 #[handler]
 pub fn openapi_json(req: &Request) -> Response {
-    compressed(req, SPEC_GZ, &SPEC, "application/json", "no-cache")
+    crate::web::packed_file(req, SPEC_GZ, &SPEC, "application/json", "no-cache")
 }
 
 /// The spec, decompressed on first use (`innkeep openapi`, a client without gzip).
@@ -56,7 +56,7 @@ static SPEC: OnceLock<Vec<u8>> = OnceLock::new();
 
 /// The committed spec, as `innkeep openapi` prints it.
 pub fn spec() -> &'static [u8] {
-    decompressed(SPEC_GZ, &SPEC)
+    SPEC.get_or_init(|| crate::packed::bytes(SPEC_GZ))
 }
 
 /// `GET /docs`: Swagger UI.
@@ -70,88 +70,26 @@ pub fn page() -> poem::web::Html<&'static str> {
 #[handler]
 pub fn script(req: &Request) -> Response {
     static PLAIN: OnceLock<Vec<u8>> = OnceLock::new();
-    compressed(
-        req,
-        SCRIPT_GZ,
-        &PLAIN,
-        "text/javascript; charset=utf-8",
-        IMMUTABLE,
-    )
+    let js = "text/javascript; charset=utf-8";
+    crate::web::packed_file(req, SCRIPT_GZ, &PLAIN, js, crate::web::IMMUTABLE)
 }
 
 /// `GET /docs/swagger-ui-5.17.14.css`.
 #[handler]
 pub fn style(req: &Request) -> Response {
     static PLAIN: OnceLock<Vec<u8>> = OnceLock::new();
-    compressed(req, STYLE_GZ, &PLAIN, "text/css; charset=utf-8", IMMUTABLE)
-}
-
-/// How long a browser keeps a file whose address carries its version: a year.
-const IMMUTABLE: &str = "public, max-age=31536000, immutable";
-
-/// `gz` as it is stored when the client accepts gzip, else decompressed (once, into `plain`).
-fn compressed(
-    req: &Request,
-    gz: &'static [u8],
-    plain: &'static OnceLock<Vec<u8>>,
-    content_type: &str,
-    cache: &str,
-) -> Response {
-    let accepts = req
-        .headers()
-        .get("accept-encoding")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(accepts_gzip);
-    let r = Response::builder()
-        .content_type(content_type)
-        .header("cache-control", cache)
-        .header("vary", "accept-encoding");
-    if accepts {
-        return r.header("content-encoding", "gzip").body(gz);
-    }
-    r.body(decompressed(gz, plain))
-}
-
-/// `gz` decompressed, once, into `plain`.
-fn decompressed(gz: &'static [u8], plain: &'static OnceLock<Vec<u8>>) -> &'static [u8] {
-    plain.get_or_init(|| crate::packed::bytes(gz))
-}
-
-/// Whether an `Accept-Encoding` value lets us send gzip (RFC 9110 §12.5.3): `gzip` (or its
-/// alias `x-gzip`) named with a weight above 0, or, when neither is named, `*` with one.
-fn accepts_gzip(value: &str) -> bool {
-    let mut named = None;
-    let mut any = None;
-    for (coding, weight) in crate::web::weighted(value) {
-        if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
-            named = Some(named.map_or(weight, |w: f32| w.max(weight)));
-        } else if coding == "*" {
-            any = Some(weight);
-        }
-    }
-    named.or(any).is_some_and(|w| w > 0.0)
+    crate::web::packed_file(
+        req,
+        STYLE_GZ,
+        &PLAIN,
+        "text/css; charset=utf-8",
+        crate::web::IMMUTABLE,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn gzip_is_sent_only_where_accepted() {
-        assert!(accepts_gzip("gzip, deflate, br"));
-        assert!(accepts_gzip("br;q=1.0, GZIP;q=0.5"));
-        assert!(accepts_gzip("*"));
-        assert!(!accepts_gzip("identity"));
-        assert!(!accepts_gzip("gzip;q=0, br"));
-        assert!(!accepts_gzip("gzip; q=0.0"));
-        assert!(!accepts_gzip("x-gzip-not"));
-        assert!(accepts_gzip("x-gzip"));
-        assert!(!accepts_gzip("gzip;Q=0"));
-        assert!(!accepts_gzip("gzip;q=0, *"));
-        assert!(accepts_gzip("identity;q=0.5, *;q=0.1"));
-        assert!(!accepts_gzip("*;q=0"));
-        assert!(!accepts_gzip(""));
-    }
 
     #[test]
     fn the_compressed_files_are_swagger_ui_as_released() {
