@@ -19,6 +19,24 @@ use rusqlite::Connection;
 
 use crate::clock::Clock;
 use crate::error::{AppError, AppResult};
+
+/// A read's or a write's answer on its way back, boxed.
+type Any = Box<dyn std::any::Any + Send>;
+
+/// A read as `Db::read` hands it to the blocking pool: its answer boxed.
+type AnyRead = Box<dyn FnOnce(&Connection) -> AppResult<Any> + Send>;
+
+fn boxed<T: Send + 'static>(value: T) -> Any {
+    Box::new(value)
+}
+
+/// The answer boxed by `read` or `write` for a `T`: always a `T`.
+fn unbox<T: 'static>(value: Any) -> AppResult<T> {
+    value
+        .downcast::<T>()
+        .map(|v| *v)
+        .map_err(|_| AppError::internal("a database job answered with another type"))
+}
 pub use migrate::{MigrationStatus, SCHEMA_VERSION, migrate, status as migration_status};
 pub use writer::{Committed, Tx, Wake, WriteHook, with_write_hook};
 
@@ -179,11 +197,22 @@ impl Db {
     }
 
     /// Runs `f` on a read-only connection on the blocking pool.
+    ///
+    /// `f` and its answer travel boxed (`read_any`): one blocking task serves every read,
+    /// where a task per closure type put a copy of tokio's task machinery in the binary for
+    /// each of the hundred-odd reads.
     pub async fn read<T, F>(&self, f: F) -> AppResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> AppResult<T> + Send + 'static,
     {
+        unbox(
+            self.read_any(Box::new(move |conn| f(conn).map(boxed)))
+                .await?,
+        )
+    }
+
+    async fn read_any(&self, f: AnyRead) -> AppResult<Any> {
         let pool = self.inner.pool.clone();
         tokio::task::spawn_blocking(move || {
             let conn = pool.get()?;
@@ -194,13 +223,20 @@ impl Db {
     }
 
     /// Runs `f` inside a write transaction on the writer thread and waits until it is
-    /// durably committed. An `Err` from `f` rolls back only `f`'s own changes.
+    /// durably committed. An `Err` from `f` rolls back only `f`'s own changes. (`f` and its
+    /// answer travel boxed, as a read's do.)
     pub async fn write<T, F>(&self, f: F) -> AppResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Tx) -> AppResult<T> + Send + 'static,
     {
-        self.inner.writer.submit(self.inner.clock.clone(), f).await
+        let job: writer::AnyJob = Box::new(move |tx| f(tx).map(boxed));
+        unbox(
+            self.inner
+                .writer
+                .submit(self.inner.clock.clone(), job)
+                .await?,
+        )
     }
 
     /// Checks that the database answers and is fully migrated (for `/ready`).

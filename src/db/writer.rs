@@ -109,6 +109,8 @@ pub struct Committed {
     pub jobs: u64,
 }
 
+/// A write as `Db::write` hands it over: its answer boxed.
+pub(super) type AnyJob = Box<dyn FnOnce(&Tx) -> AppResult<super::Any> + Send>;
 type Deliver = Box<dyn FnOnce(Option<String>) + Send>;
 type Job = Box<dyn FnOnce(&Connection, &Cell<u8>) -> (bool, Deliver) + Send>;
 
@@ -146,13 +148,9 @@ impl Writer {
         })
     }
 
-    pub(super) async fn submit<T, F>(&self, clock: Clock, f: F) -> AppResult<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Tx) -> AppResult<T> + Send + 'static,
-    {
+    pub(super) async fn submit(&self, clock: Clock, f: AnyJob) -> AppResult<super::Any> {
         let hook = WRITE_HOOK.try_with(Arc::clone).ok();
-        let (done_tx, done_rx) = tokio::sync::oneshot::channel::<AppResult<T>>();
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel::<AppResult<super::Any>>();
         let job: Job = Box::new(move |conn, wake| {
             let result = f(&Tx {
                 conn,
