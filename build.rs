@@ -34,7 +34,10 @@ const PACKED: &[&str] = &[
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
+    let out = PathBuf::from(
+        std::env::var_os("OUT_DIR")
+            .unwrap_or_else(|| panic!("OUT_DIR is not set: run this through cargo")),
+    );
     // Written afresh each time, so a file taken off the list or deleted is gone here too.
     let _ = std::fs::remove_dir_all(out.join("packed"));
     for entry in PACKED {
@@ -85,11 +88,24 @@ fn write(path: &Path, bytes: &[u8]) {
     std::fs::write(path, bytes).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }
 
+/// The methods of an OpenAPI path item (its other keys, such as `parameters`, are not
+/// operations).
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
 /// `ROUTES`: every operation of the document as (method, path, scopes), where the scopes
-/// are those of its first security requirement and `None` means a public operation.
+/// are those of its first security requirement (the document's own when the operation
+/// names none) and `None` means a public operation.
+///
+/// A document that does not parse gives a warning and no operations, so every `/v1` call is
+/// refused (no operation is let through unguarded) while the build still succeeds: that is
+/// what lets `cargo run --example openapi -- openapi.json` write the file afresh.
 fn routes(spec: &str) -> String {
-    let doc: serde_json::Value =
-        serde_json::from_str(spec).unwrap_or_else(|e| panic!("openapi.json is not JSON: {e}"));
+    let doc: serde_json::Value = serde_json::from_str(spec).unwrap_or_else(|e| {
+        println!("cargo::warning=openapi.json is not JSON ({e}): every /v1 operation will be refused until it is written again");
+        serde_json::Value::Null
+    });
     let mut out = String::from(
         "/// The committed spec's operations: (method, path under the server's base, the scopes\n\
          /// a token needs, or `None` for a public operation). Written by `build.rs`.\n\
@@ -97,9 +113,12 @@ fn routes(spec: &str) -> String {
     );
     let paths = doc["paths"].as_object().into_iter().flatten();
     for (path, item) in paths {
-        for (method, op) in item.as_object().into_iter().flatten() {
-            let scopes = op["security"]
-                .as_array()
+        let operations = item.as_object().into_iter().flatten();
+        for (method, op) in operations.filter(|(m, _)| METHODS.contains(&m.as_str())) {
+            let scopes = op
+                .get("security")
+                .or_else(|| doc.get("security"))
+                .and_then(|s| s.as_array())
                 .and_then(|reqs| reqs.first())
                 .and_then(|req| req.as_object())
                 .map(|req| {

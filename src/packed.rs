@@ -20,7 +20,9 @@ pub fn bytes(gz: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(gz.len() * 8);
     // The files are compressed by the build and a test unpacks every one: this cannot fail
     // unless the build itself was damaged, and then what did decompress is used.
-    let _ = flate2::read::GzDecoder::new(gz).read_to_end(&mut out);
+    if let Err(e) = flate2::read::GzDecoder::new(gz).read_to_end(&mut out) {
+        tracing::error!(error = %e, "a file compiled into the binary is damaged");
+    }
     out
 }
 

@@ -177,7 +177,7 @@ fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
 
 /// The OpenAPI document as the code describes it. The server serves the committed
 /// `openapi.json` ([`committed_spec`]), and the tests hold the two equal; this is how
-/// that file is written (`cargo run --example openapi > openapi.json`). The server never
+/// that file is written (`cargo run --example openapi -- openapi.json`). The server never
 /// calls it, so none of the code that writes the spec is in its binary.
 pub fn spec_json() -> String {
     spec::finish(&service().spec())

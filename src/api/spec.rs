@@ -293,18 +293,19 @@ impl RouteTable {
         RouteTable { routes }
     }
 
-    /// Every operation as (method, path template, requirement), sorted: to compare tables.
+    /// Every operation as (method, path template, requirement), sorted, each requirement's
+    /// scopes too (a token needs all of them, in no order): to compare tables.
     #[cfg(test)]
     pub fn operations(&self) -> Vec<(String, String, Requirement)> {
         let mut all: Vec<_> = self
             .routes
             .iter()
             .map(|r| {
-                (
-                    r.method.clone(),
-                    r.template.join("/"),
-                    r.requirement.clone(),
-                )
+                let mut requirement = r.requirement.clone();
+                if let Requirement::Scopes(scopes) = &mut requirement {
+                    scopes.sort();
+                }
+                (r.method.clone(), r.template.join("/"), requirement)
             })
             .collect();
         all.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));

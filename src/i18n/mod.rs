@@ -15,7 +15,7 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 
 use crate::packed::{self, packed};
 
-/// The catalogues: `(language tag, Fluent source, packed)`, English first. Each is
+/// The catalogues: `(language tag, packed Fluent source)`, English first. Each is
 /// unpacked once, into the bundle that keeps it.
 pub const CATALOGUES: &[(&str, &[u8])] = &[
     ("en", packed!("assets/i18n/en.ftl")),

@@ -172,7 +172,7 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
     let committed: serde_json::Value = serde_json::from_str(&committed).unwrap();
     assert!(
         committed == code,
-        "openapi.json drifted from the code: run `cargo run --example openapi > openapi.json` and commit it"
+        "openapi.json drifted from the code: run `cargo run --example openapi -- openapi.json` and commit it"
     );
     assert_eq!(served, committed);
     let docs = app.client.get(app.url("/docs")).send().await.unwrap();
@@ -188,13 +188,45 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
     ] {
         assert!(page.contains(part), "/docs lacks {part}");
     }
-    for (path, type_, holds) in [
+    // Every file kept compressed in the binary: Swagger UI's, the spec, the desk's own.
+    let year = "public, max-age=31536000, immutable";
+    for (path, type_, holds, cache) in [
         (
             "/docs/swagger-ui-5.17.14.js",
             "text/javascript",
             "SwaggerUIBundle",
+            year,
         ),
-        ("/docs/swagger-ui-5.17.14.css", "text/css", ".swagger-ui"),
+        (
+            "/docs/swagger-ui-5.17.14.css",
+            "text/css",
+            ".swagger-ui",
+            year,
+        ),
+        (
+            "/v1/openapi.json",
+            "application/json",
+            "\"openapi\"",
+            "no-cache",
+        ),
+        (
+            "/assets/desk.css",
+            "text/css",
+            "body",
+            "public, max-age=3600",
+        ),
+        (
+            "/assets/desk.js",
+            "text/javascript",
+            "addEventListener",
+            "public, max-age=3600",
+        ),
+        (
+            "/assets/htmx-2.0.11.min.js",
+            "text/javascript",
+            "htmx",
+            "public, max-age=86400, immutable",
+        ),
     ] {
         // Sent compressed, as stored, to a client that accepts gzip...
         let gz = app
@@ -206,11 +238,8 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
             .unwrap();
         assert_eq!(gz.status(), 200);
         assert_eq!(gz.headers()["content-encoding"], "gzip");
-        // The version is in the address: kept a year, and each encoding cached apart.
-        assert_eq!(
-            gz.headers()["cache-control"],
-            "public, max-age=31536000, immutable"
-        );
+        // Swagger UI's version is in its address: kept a year. Each encoding cached apart.
+        assert_eq!(gz.headers()["cache-control"], cache, "{path}");
         assert_eq!(gz.headers()["vary"], "accept-encoding");
         assert!(
             gz.headers()["content-type"]

@@ -1,10 +1,10 @@
 //! The guard of `/v1`: every operation demands a valid access token carrying the scope the
 //! OpenAPI document declares for it.
 //!
-//! The required scopes are read from the code's description of the operations, the one the
-//! spec is written from, and a test holds them equal to the served spec's (see
-//! `api::spec::RouteTable`), so what integrators read and what is enforced cannot
-//! disagree. A missing, malformed, expired, revoked, wrong-audience or wrongly signed token
+//! The required scopes are read from the committed spec, the very file served at
+//! `/v1/openapi.json` (made into a table at build time), and a test holds that file equal
+//! to the code's description of the operations (see `api::spec::RouteTable`), so what
+//! integrators read and what is enforced cannot disagree. A missing, malformed, expired, revoked, wrong-audience or wrongly signed token
 //! is 401 with `WWW-Authenticate: Bearer error="invalid_token"`; a token without the scope
 //! is 403 `insufficient_scope` naming it. Tokens of innkeep's own clients (the desk's and the
 //! kiosk's) are refused too: their grants exist only for those pages. Unknown routes pass
