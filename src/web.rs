@@ -134,28 +134,53 @@ pub fn remote(req: &Request) -> String {
 /// How long a browser keeps a file whose address carries its version: a year.
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
-/// A packed file (`crate::packed`): as it is stored, gzip-compressed, when the client
-/// accepts gzip (every browser does), else unpacked (once, into `plain`).
-pub fn packed_file(
-    req: &Request,
+/// A packed file (`crate::packed`) served over HTTP: as it is stored, gzip-compressed, to a
+/// client that accepts gzip (every browser does), else unpacked (once).
+pub struct PackedFile {
     gz: &'static [u8],
-    plain: &'static OnceLock<Vec<u8>>,
-    content_type: &str,
-    cache: &str,
-) -> Response {
-    let accepts = req
-        .headers()
-        .get("accept-encoding")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(accepts_gzip);
-    let r = Response::builder()
-        .content_type(content_type)
-        .header("cache-control", cache)
-        .header("vary", "accept-encoding");
-    if accepts {
-        return r.header("content-encoding", "gzip").body(gz);
+    plain: OnceLock<Vec<u8>>,
+    content_type: &'static str,
+    cache: &'static str,
+}
+
+impl PackedFile {
+    /// The file `gz`, sent as `content_type` with this `Cache-Control`.
+    pub const fn new(gz: &'static [u8], content_type: &'static str, cache: &'static str) -> Self {
+        PackedFile {
+            gz,
+            plain: OnceLock::new(),
+            content_type,
+            cache,
+        }
     }
-    r.body(plain.get_or_init(|| crate::packed::bytes(gz)).as_slice())
+
+    /// The file as stored, gzip-compressed.
+    #[cfg(test)]
+    pub fn gz(&self) -> &'static [u8] {
+        self.gz
+    }
+
+    /// The file unpacked (once).
+    pub fn plain(&self) -> &[u8] {
+        self.plain.get_or_init(|| crate::packed::bytes(self.gz))
+    }
+
+    /// The answer to a `GET` of the file.
+    pub fn respond(&'static self, req: &Request) -> Response {
+        let accepts = req
+            .headers()
+            .get("accept-encoding")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(accepts_gzip);
+        let r = Response::builder()
+            .content_type(self.content_type)
+            .header("cache-control", self.cache)
+            .header("vary", "accept-encoding");
+        if accepts {
+            return r.header("content-encoding", "gzip").body(self.gz);
+        }
+        r.body(self.plain())
+    }
 }
 
 /// Whether an `Accept-Encoding` value lets us send gzip (RFC 9110 §12.5.3): `gzip` (or its

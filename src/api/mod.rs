@@ -303,12 +303,11 @@ mod tests {
     }
 
     #[test]
-    fn the_route_table_served_is_the_code_s_and_the_spec_s() {
+    fn the_route_table_served_is_the_code_s() {
         let served = spec::RouteTable::committed("/v1").operations();
         let from_code = spec::RouteTable::from_meta(&meta_of(&apis()), "/v1").operations();
-        let from_spec = spec::RouteTable::from_spec(&spec_json(), "/v1").operations();
         assert!(served.len() >= 80, "{} operations", served.len());
+        // The served file is the code's spec (tests/api/basics.rs); its table is the code's.
         assert_eq!(served, from_code);
-        assert_eq!(served, from_spec);
     }
 }

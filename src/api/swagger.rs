@@ -7,17 +7,31 @@
 //! - Swagger UI's script and stylesheet are in `assets/swagger-ui/` (400 KB instead of
 //!   1.6 MB).
 
-use std::sync::OnceLock;
-
 use poem::{Request, Response, handler};
 
-/// The committed `openapi.json`, gzip-compressed by `build.rs`.
-const SPEC_GZ: &[u8] = crate::packed::packed!("openapi.json");
+use crate::web::PackedFile;
 
-/// Swagger UI 5.17.14's script, gzip-compressed (see `assets/swagger-ui/README.md`).
-const SCRIPT_GZ: &[u8] = include_bytes!("../../assets/swagger-ui/swagger-ui-bundle.js.gz");
+/// The committed `openapi.json`, packed by `build.rs`. It is not kept for long: a new
+/// version of the server may change it at the same address.
+static SPEC: PackedFile = PackedFile::new(
+    crate::packed::packed!("openapi.json"),
+    "application/json",
+    "no-cache",
+);
+
+/// Swagger UI 5.17.14's script, gzip-compressed (see `assets/swagger-ui/README.md`). Its
+/// version is in its address, so a browser keeps it a year and an upgrade changes it.
+static SCRIPT: PackedFile = PackedFile::new(
+    include_bytes!("../../assets/swagger-ui/swagger-ui-bundle.js.gz"),
+    "text/javascript; charset=utf-8",
+    crate::web::IMMUTABLE,
+);
 /// Swagger UI 5.17.14's stylesheet, gzip-compressed.
-const STYLE_GZ: &[u8] = include_bytes!("../../assets/swagger-ui/swagger-ui.css.gz");
+static STYLE: PackedFile = PackedFile::new(
+    include_bytes!("../../assets/swagger-ui/swagger-ui.css.gz"),
+    "text/css; charset=utf-8",
+    crate::web::IMMUTABLE,
+);
 
 /// The page at `/docs`: Swagger UI reading the spec from `/v1/openapi.json`, with its
 /// OAuth 2.0 receiver beside it so the Authorize button can finish a code flow.
@@ -44,19 +58,15 @@ window.ui = SwaggerUIBundle({
 </html>
 "##;
 
-/// `GET /v1/openapi.json`: the spec (the same for every server this binary runs). It is not
-/// kept for long: a new version of the server may change it at the same address.
+/// `GET /v1/openapi.json`: the spec (the same for every server this binary runs).
 #[handler]
 pub fn openapi_json(req: &Request) -> Response {
-    crate::web::packed_file(req, SPEC_GZ, &SPEC, "application/json", "no-cache")
+    SPEC.respond(req)
 }
-
-/// The spec, decompressed on first use (`innkeep openapi`, a client without gzip).
-static SPEC: OnceLock<Vec<u8>> = OnceLock::new();
 
 /// The committed spec, as `innkeep openapi` prints it.
 pub fn spec() -> &'static [u8] {
-    SPEC.get_or_init(|| crate::packed::bytes(SPEC_GZ))
+    SPEC.plain()
 }
 
 /// `GET /docs`: Swagger UI.
@@ -65,26 +75,16 @@ pub fn page() -> poem::web::Html<&'static str> {
     poem::web::Html(PAGE)
 }
 
-/// `GET /docs/swagger-ui-5.17.14.js`: the version is in the address, so a browser keeps the
-/// file for a year and an upgrade changes the address.
+/// `GET /docs/swagger-ui-5.17.14.js`.
 #[handler]
 pub fn script(req: &Request) -> Response {
-    static PLAIN: OnceLock<Vec<u8>> = OnceLock::new();
-    let js = "text/javascript; charset=utf-8";
-    crate::web::packed_file(req, SCRIPT_GZ, &PLAIN, js, crate::web::IMMUTABLE)
+    SCRIPT.respond(req)
 }
 
 /// `GET /docs/swagger-ui-5.17.14.css`.
 #[handler]
 pub fn style(req: &Request) -> Response {
-    static PLAIN: OnceLock<Vec<u8>> = OnceLock::new();
-    crate::web::packed_file(
-        req,
-        STYLE_GZ,
-        &PLAIN,
-        "text/css; charset=utf-8",
-        crate::web::IMMUTABLE,
-    )
+    STYLE.respond(req)
 }
 
 #[cfg(test)]
@@ -97,7 +97,7 @@ mod tests {
         use std::io::Read;
         // The SHA-256 of each file uncompressed, as assets/swagger-ui/README.md lists them.
         let readme = include_str!("../../assets/swagger-ui/README.md");
-        for gz in [SCRIPT_GZ, STYLE_GZ] {
+        for gz in [SCRIPT.gz(), STYLE.gz()] {
             let mut plain = Vec::new();
             flate2::read::GzDecoder::new(gz)
                 .read_to_end(&mut plain)

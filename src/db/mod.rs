@@ -20,6 +20,9 @@ use rusqlite::Connection;
 use crate::clock::Clock;
 use crate::error::{AppError, AppResult};
 
+pub use migrate::{MigrationStatus, SCHEMA_VERSION, migrate, status as migration_status};
+pub use writer::{Committed, Tx, Wake, WriteHook, with_write_hook};
+
 /// A read's or a write's answer on its way back, boxed.
 type Any = Box<dyn std::any::Any + Send>;
 
@@ -37,8 +40,6 @@ fn unbox<T: 'static>(value: Any) -> AppResult<T> {
         .map(|v| *v)
         .map_err(|_| AppError::internal("a database job answered with another type"))
 }
-pub use migrate::{MigrationStatus, SCHEMA_VERSION, migrate, status as migration_status};
-pub use writer::{Committed, Tx, Wake, WriteHook, with_write_hook};
 
 /// The database file name inside the data directory.
 pub const DB_FILE: &str = "innkeep.sqlite3";
