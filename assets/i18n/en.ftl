@@ -1173,6 +1173,7 @@ channels-col-remote = At the channel manager
 channels-col-dates = Dates
 today-overbooked-heading = Overbooked from a booking site
 today-overbooked-about = No room of their type is free on some night of these stays. The guest holds the booking: move or cancel a booking to make room.
+today-overbooked-badge = Overbooked: no room free
 channels-not-mapped = Not mapped
 channels-lists-failed = innkeep could not read the channel manager's room types and rate plans: { $why }. The mapping is shown as saved; try again when the connection is back.
 channels-save = Save the mapping

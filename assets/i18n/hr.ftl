@@ -1190,6 +1190,7 @@ channels-col-remote = U channel manageru
 channels-col-dates = Datumi
 today-overbooked-heading = Overbooking s portala
 today-overbooked-about = U nekoj noći ovih boravaka nema slobodne sobe te vrste. Gost ima rezervaciju: premjestite ili otkažite neku rezervaciju da se oslobodi mjesto.
+today-overbooked-badge = Overbooking: nema slobodne sobe
 channels-not-mapped = Nije povezano
 channels-lists-failed = innkeep nije mogao pročitati vrste soba i cjenike channel managera: { $why }. Povezivanje je prikazano kako je spremljeno; pokušajte ponovno kad se veza vrati.
 channels-save = Spremi povezivanje

@@ -1171,6 +1171,7 @@ channels-col-remote = Nel channel manager
 channels-col-dates = Date
 today-overbooked-heading = Overbooking da un portale
 today-overbooked-about = In qualche notte di questi soggiorni non c'è una camera libera della loro tipologia. L'ospite ha la prenotazione: spostate o annullate una prenotazione per fare posto.
+today-overbooked-badge = Overbooking: nessuna camera libera
 channels-not-mapped = Nessuna corrispondenza
 channels-lists-failed = innkeep non è riuscito a leggere tipologie e tariffe del channel manager: { $why }. Le corrispondenze sono mostrate come salvate; riprovate quando il collegamento torna.
 channels-save = Salva le corrispondenze

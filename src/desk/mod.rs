@@ -117,6 +117,9 @@ pub struct Shell {
     pub who_name: String,
     /// The date bar: the property's today, in words.
     pub today: String,
+    /// The same day short ("6 Dec"), which the bar shows instead on screens narrower than
+    /// a receptionist's usual 1366 px, so that the bar keeps to one line.
+    pub today_short: String,
     /// The session's CSRF token.
     pub csrf: String,
     /// Whether the navigation offers Guests (controls a role may not use are not shown).
@@ -150,6 +153,7 @@ impl Shell {
         );
         Shell {
             today: t.date(s.today),
+            today_short: t.short_date(s.today),
             t,
             active,
             who,

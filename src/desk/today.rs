@@ -28,6 +28,8 @@ struct Row {
     notes: Vec<String>,
     /// "Checked in online, arriving around 18:30", when the guest did.
     online: Option<String>,
+    /// Booked by a site with no room of its type free (listed at the top of the page).
+    overbooked: bool,
     party: String,
     nights: String,
     room_type: String,
@@ -79,6 +81,7 @@ fn row(t: &T, r: StayRow, quick: bool) -> Row {
     };
     Row {
         registration: None,
+        overbooked: false,
         bill: t.money(r.bill, &r.currency),
         quick: r.room_id.filter(|_| quick),
         id: r.id,
@@ -210,7 +213,11 @@ pub async fn today(req: &Request, state: Data<&Arc<DeskState>>) -> Response {
     let identity = super::identity::waiting(&state, &s.principal, &t, &s.time_zone).await;
     let overbooked = crate::service::channel_sync::overbooked(&state.svc, &s.principal)
         .await
-        .unwrap_or_default()
+        .unwrap_or_default();
+    for row in &mut arrivals.rows {
+        row.overbooked = overbooked.iter().any(|o| o.id == row.id);
+    }
+    let overbooked = overbooked
         .into_iter()
         .map(|o| {
             let dates = format!(

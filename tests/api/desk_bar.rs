@@ -1,6 +1,6 @@
 //! The top of every page at a receptionist's usual 1366 px screen: the sign-in page names the
 //! hotel, and the bar (every screen an admin may use, the date, who is signed in, Sign out)
-//! stays on one line in English, Italian and Croatian.
+//! stays on one line in English, Italian and Croatian (at 1280 px too, with the date short).
 
 use fantoccini::Locator;
 use serde_json::json;
@@ -34,19 +34,31 @@ async fn the_sign_in_names_the_hotel_and_the_bar_fits_one_line_at_1366() {
         let csrf = Browser::csrf(&http.get("/account/password").await);
         http.post("/account/language", &[("csrf", &csrf), ("language", lang)])
             .await;
-        c.goto(&format!("{base}/")).await.unwrap();
-        b.wait_for(Locator::Css(".bar .who")).await;
-        let height = c
-            .execute(
-                "return document.querySelector('.bar').getBoundingClientRect().height;",
-                vec![],
-            )
-            .await
-            .unwrap()
-            .as_f64()
-            .unwrap();
-        b.screenshot(&format!("desk-bar-1366-{lang}")).await;
-        b.axe(&format!("Today at 1366 px ({lang})")).await;
-        assert!(height < 70.0, "the bar wraps in {lang}: {height}px high");
+        // At 1366 px the date in words; at 1280 px the short date, and still one line.
+        for (width, date) in [(1366, "long"), (1280, "short")] {
+            c.set_window_size(width, 768).await.unwrap();
+            c.goto(&format!("{base}/")).await.unwrap();
+            b.wait_for(Locator::Css(".bar .who")).await;
+            let (height, shown) = c
+                .execute(
+                    "const bar = document.querySelector('.bar');
+                     const shown = [...bar.querySelectorAll('.today span')]
+                       .filter(s => s.offsetWidth > 0).map(s => s.className);
+                     return [bar.getBoundingClientRect().height, shown.join()];",
+                    vec![],
+                )
+                .await
+                .unwrap()
+                .as_array()
+                .map(|v| (v[0].as_f64().unwrap(), v[1].as_str().unwrap().to_string()))
+                .unwrap();
+            b.screenshot(&format!("desk-bar-{width}-{lang}")).await;
+            b.axe(&format!("Today at {width} px ({lang})")).await;
+            assert!(
+                height < 70.0,
+                "the bar wraps in {lang} at {width} px: {height}px high"
+            );
+            assert_eq!(shown, date, "the date shown in {lang} at {width} px");
+        }
     }
 }

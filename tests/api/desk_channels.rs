@@ -149,6 +149,19 @@ async fn an_admin_maps_from_the_channel_managers_lists_and_sees_overbookings() {
         .as_str()
         .unwrap()
         .to_string();
+    // Among today's arrivals, the overbooked stay is marked, and only it.
+    let marked: Vec<&str> = today
+        .text
+        .split("<tr>")
+        .filter(|row| row.contains("badge overbooked"))
+        .collect();
+    assert_eq!(marked.len(), 1, "{}", today.text);
+    assert!(
+        marked[0].contains(&format!("href=\"/reservations/{over}\""))
+            && marked[0].contains("Overbooked: no room free"),
+        "{}",
+        marked[0]
+    );
     let reservation = a.get(&format!("/reservations/{over}")).await;
     assert!(
         reservation
