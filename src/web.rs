@@ -135,10 +135,12 @@ pub fn remote(req: &Request) -> String {
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 /// A packed file (`crate::packed`) served over HTTP: as it is stored, gzip-compressed, to a
-/// client that accepts gzip (every browser does), else unpacked (once).
+/// client that accepts gzip (every browser does), else unpacked (once). It carries a weak
+/// ETag of its content, so a client that has it gets a 304 instead of the file again.
 pub struct PackedFile {
     gz: &'static [u8],
     plain: OnceLock<Vec<u8>>,
+    etag: OnceLock<String>,
     content_type: &'static str,
     cache: &'static str,
 }
@@ -149,6 +151,7 @@ impl PackedFile {
         PackedFile {
             gz,
             plain: OnceLock::new(),
+            etag: OnceLock::new(),
             content_type,
             cache,
         }
@@ -165,22 +168,46 @@ impl PackedFile {
         self.plain.get_or_init(|| crate::packed::bytes(self.gz))
     }
 
-    /// The answer to a `GET` of the file.
+    /// The file's ETag: weak (`W/"…"`), since the gzip and the plain answer are the same
+    /// content in two encodings; the first 16 hex digits of the SHA-256 of the stored file.
+    pub fn etag(&self) -> &str {
+        self.etag.get_or_init(|| {
+            use sha2::Digest;
+            let hex: String = sha2::Sha256::digest(self.gz)[..8]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            format!("W/\"{hex}\"")
+        })
+    }
+
+    /// The answer to a `GET` of the file: 304 when `If-None-Match` names its ETag.
     pub fn respond(&'static self, req: &Request) -> Response {
-        let accepts = req
-            .headers()
-            .get("accept-encoding")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(accepts_gzip);
+        let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
+        let accepts = header("accept-encoding").is_some_and(accepts_gzip);
         let r = Response::builder()
-            .content_type(self.content_type)
             .header("cache-control", self.cache)
-            .header("vary", "accept-encoding");
+            .header("vary", "accept-encoding")
+            .header("etag", self.etag());
+        if header("if-none-match").is_some_and(|v| none_match(v, self.etag())) {
+            return r.status(StatusCode::NOT_MODIFIED).finish();
+        }
+        let r = r.content_type(self.content_type);
         if accepts {
             return r.header("content-encoding", "gzip").body(self.gz);
         }
         r.body(self.plain())
     }
+}
+
+/// Whether an `If-None-Match` value names `etag` (or is `*`), by the weak comparison
+/// RFC 9110 §13.1.2 asks for: `W/` prefixes are ignored.
+fn none_match(value: &str, etag: &str) -> bool {
+    let ours = etag.trim_start_matches("W/");
+    value
+        .split(',')
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.trim_start_matches("W/") == ours)
 }
 
 /// Whether an `Accept-Encoding` value lets us send gzip (RFC 9110 §12.5.3): `gzip` (or its
@@ -201,6 +228,17 @@ fn accepts_gzip(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn if_none_match_compares_weakly() {
+        let tag = r#"W/"0123456789abcdef""#;
+        assert!(none_match(tag, tag));
+        assert!(none_match(r#""0123456789abcdef""#, tag));
+        assert!(none_match(r#""x", W/"0123456789abcdef""#, tag));
+        assert!(none_match("*", tag));
+        assert!(!none_match(r#""0123456789abcde""#, tag));
+        assert!(!none_match("", tag));
+    }
 
     #[test]
     fn gzip_is_sent_only_where_accepted() {

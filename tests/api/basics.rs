@@ -255,8 +255,36 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
         let plain = app.client.get(app.url(path)).send().await.unwrap();
         assert!(plain.headers().get("content-encoding").is_none());
         assert_eq!(plain.headers()["vary"], "accept-encoding");
+        let etag = plain.headers()["etag"].to_str().unwrap().to_string();
         let plain = plain.text().await.unwrap();
         assert!(plain == unpacked && plain.contains(holds), "{path}");
+        // A client that has the file is told so, in either encoding, without the file.
+        assert!(
+            etag.starts_with("W/\"") && etag.len() == 20,
+            "{path}: {etag}"
+        );
+        for encoding in ["gzip", "identity"] {
+            let again = app
+                .client
+                .get(app.url(path))
+                .header("accept-encoding", encoding)
+                .header("if-none-match", &etag)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(again.status(), 304, "{path}");
+            assert_eq!(again.headers()["etag"], etag.as_str());
+            assert_eq!(again.headers()["cache-control"], cache);
+            assert!(again.bytes().await.unwrap().is_empty());
+        }
+        let other = app
+            .client
+            .get(app.url(path))
+            .header("if-none-match", "W/\"another\"")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(other.status(), 200, "{path}");
     }
 }
 
