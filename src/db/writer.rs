@@ -36,13 +36,6 @@ const MAX_BATCH: usize = 64;
 /// (2 MiB) a batch spilled dirty pages into the WAL before its COMMIT and read pages back
 /// from the file (a seventh of a create's CPU, perf). Pages are taken only as used.
 const CACHE_KIB: i64 = 32 * 1024;
-/// Where a savepoint keeps the pages it may have to put back: in memory. At SQLite's
-/// default a batch's savepoints spilled that copy, past 64 KiB, into a temporary file
-/// opened, written, unlinked and closed for each transaction: about a tenth of the process's
-/// CPU under concurrent check-outs (perf). The copy only serves to roll one job back inside
-/// its transaction, so durability is unchanged; it holds each page a batch changes at most
-/// once, beside the page cache that already holds them, and is freed at COMMIT.
-const TEMP_STORE: &str = "MEMORY";
 /// The WAL content past which the writer restarts it between batches.
 const WAL_LIMIT: u64 = 8 * 1024 * 1024;
 /// How long that checkpoint waits for readers still using the WAL.
@@ -275,12 +268,13 @@ fn run(
     }
 }
 
-/// The writer connection's settings: WAL size kept, page cache, savepoints in memory, and
-/// every statement any write runs kept prepared (updates name the columns they set).
+/// The writer connection's settings: WAL size kept, page cache, and every statement any
+/// write runs kept prepared (updates name the columns they set). Where a savepoint keeps
+/// its pages is set for the whole process, before any connection: see
+/// [`super::before_any_connection`].
 fn tune(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)?;
     conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
-    conn.pragma_update(None, "temp_store", TEMP_STORE)?;
     conn.set_prepared_statement_cache_capacity(256);
     Ok(())
 }
@@ -349,75 +343,4 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) -> u8 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A job that inserts `value` (with 100 KB beside it, past the size at which SQLite
-    /// would have spilled a savepoint's pages to a file), then succeeds or fails (or panics), reporting its outcome.
-    fn job(value: i64, outcome: &'static str, log: &Arc<Mutex<Vec<String>>>) -> Job {
-        let log = log.clone();
-        Box::new(move |conn, _| {
-            conn.execute(
-                "INSERT INTO t (v, pad) VALUES (?1, zeroblob(100000))",
-                [value],
-            )
-            .unwrap();
-            if outcome == "panic" {
-                panic!("job {value} panics");
-            }
-            let ok = outcome == "ok";
-            let deliver: Deliver = Box::new(move |error| {
-                log.lock().unwrap().push(format!("{value}: {ok} {error:?}"));
-            });
-            (ok, deliver)
-        })
-    }
-
-    fn rows(conn: &Connection) -> Vec<i64> {
-        let mut stmt = conn.prepare("SELECT v FROM t ORDER BY v").unwrap();
-        stmt.query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
-    }
-
-    #[test]
-    fn a_failing_job_rolls_back_alone_with_or_without_a_savepoint() {
-        let dir = tempfile::tempdir().unwrap();
-        let conn = Connection::open(dir.path().join("w.sqlite3")).unwrap();
-        conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (v INTEGER, pad BLOB)")
-            .unwrap();
-        tune(&conn).unwrap();
-        let memory: i64 = conn
-            .pragma_query_value(None, "temp_store", |r| r.get(0))
-            .unwrap();
-        assert_eq!(memory, 2, "savepoints are kept in memory");
-        let log = Arc::new(Mutex::new(Vec::new()));
-        // Alone in its batch (no savepoint): a failure or a panic leaves nothing behind.
-        run_batch(&conn, vec![job(1, "fail", &log)]);
-        run_batch(&conn, vec![job(2, "panic", &log)]);
-        run_batch(&conn, vec![job(3, "ok", &log)]);
-        assert_eq!(rows(&conn), vec![3]);
-        // Among others (savepoints): only the failing and the panicking job are undone.
-        let batch = vec![
-            job(4, "ok", &log),
-            job(5, "fail", &log),
-            job(6, "panic", &log),
-            job(7, "ok", &log),
-        ];
-        run_batch(&conn, batch);
-        assert_eq!(rows(&conn), vec![3, 4, 7]);
-        assert!(conn.is_autocommit(), "no transaction is left open");
-        let log = log.lock().unwrap().clone();
-        assert_eq!(
-            log,
-            [
-                "1: false None",
-                "3: true None",
-                "5: false None",
-                "4: true None",
-                "7: true None"
-            ]
-        );
-    }
-}
+mod tests;
