@@ -138,10 +138,15 @@ pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// client that accepts gzip (every browser does), else unpacked (once). It carries a weak
 /// ETag of its content, so a client that has it gets a 304 instead of the file again.
 pub struct PackedFile {
+    /// The file as stored, gzip-compressed.
     gz: &'static [u8],
+    /// The file unpacked, made at the first client that does not take gzip.
     plain: OnceLock<Vec<u8>>,
+    /// Its ETag, made at the first answer.
     etag: OnceLock<String>,
+    /// Its `Content-Type`.
     content_type: &'static str,
+    /// Its `Cache-Control`.
     cache: &'static str,
 }
 
@@ -183,13 +188,22 @@ impl PackedFile {
 
     /// The answer to a `GET` of the file: 304 when `If-None-Match` names its ETag.
     pub fn respond(&'static self, req: &Request) -> Response {
-        let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
-        let accepts = header("accept-encoding").is_some_and(accepts_gzip);
+        let accepts = req
+            .headers()
+            .get("accept-encoding")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(accepts_gzip);
         let r = Response::builder()
             .header("cache-control", self.cache)
             .header("vary", "accept-encoding")
             .header("etag", self.etag());
-        if header("if-none-match").is_some_and(|v| none_match(v, self.etag())) {
+        // RFC 9110 lets a list run over several field lines.
+        let tags = req.headers().get_all("if-none-match");
+        if tags
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .any(|v| none_match(v, self.etag()))
+        {
             return r.status(StatusCode::NOT_MODIFIED).finish();
         }
         let r = r.content_type(self.content_type);

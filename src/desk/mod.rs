@@ -118,7 +118,8 @@ pub struct Shell {
     /// The date bar: the property's today, in words.
     pub today: String,
     /// The same day short ("6 Dec"), which the bar shows instead on screens narrower than
-    /// a receptionist's usual 1366 px, so that the bar keeps to one line.
+    /// a receptionist's usual 1366 px (85.3125rem at the default font size), so that the
+    /// bar keeps to one line.
     pub today_short: String,
     /// The session's CSRF token.
     pub csrf: String,

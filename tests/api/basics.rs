@@ -275,6 +275,7 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
             assert_eq!(again.status(), 304, "{path}");
             assert_eq!(again.headers()["etag"], etag.as_str());
             assert_eq!(again.headers()["cache-control"], cache);
+            assert_eq!(again.headers()["vary"], "accept-encoding");
             assert!(again.bytes().await.unwrap().is_empty());
         }
         let other = app
