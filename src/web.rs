@@ -177,12 +177,8 @@ impl PackedFile {
     /// content in two encodings; the first 16 hex digits of the SHA-256 of the stored file.
     pub fn etag(&self) -> &str {
         self.etag.get_or_init(|| {
-            use sha2::Digest;
-            let hex: String = sha2::Sha256::digest(self.gz)[..8]
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            format!("W/\"{hex}\"")
+            let hex = crate::domain::digest::sha256_hex(self.gz);
+            format!("W/\"{}\"", &hex[..16])
         })
     }
 

@@ -93,7 +93,6 @@ mod tests {
 
     #[test]
     fn the_compressed_files_are_swagger_ui_as_released() {
-        use sha2::{Digest, Sha256};
         use std::io::Read;
         // The SHA-256 of each file uncompressed, as assets/swagger-ui/README.md lists them.
         let readme = include_str!("../../assets/swagger-ui/README.md");
@@ -102,10 +101,7 @@ mod tests {
             flate2::read::GzDecoder::new(gz)
                 .read_to_end(&mut plain)
                 .unwrap_or_else(|e| panic!("damaged: {e}"));
-            let sum: String = Sha256::digest(&plain)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
+            let sum = crate::domain::digest::sha256_hex(&plain);
             assert!(readme.contains(&sum), "{sum} is not in the README");
         }
     }

@@ -3,7 +3,7 @@
 use reqwest::Method;
 use serde_json::json;
 
-use crate::support::spawn_app;
+use crate::support::{TestApp, spawn_app};
 
 #[tokio::test]
 async fn health_and_ready_answer() {
@@ -229,13 +229,7 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
         ),
     ] {
         // Sent compressed, as stored, to a client that accepts gzip...
-        let gz = app
-            .client
-            .get(app.url(path))
-            .header("accept-encoding", "br, gzip")
-            .send()
-            .await
-            .unwrap();
+        let gz = fetch(&app, path, &[("accept-encoding", "br, gzip")]).await;
         assert_eq!(gz.status(), 200);
         assert_eq!(gz.headers()["content-encoding"], "gzip");
         // Swagger UI's version is in its address: kept a year. Each encoding cached apart.
@@ -252,7 +246,7 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
         std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut unpacked)
             .unwrap();
         // ...and decompressed, the same file, to one that does not.
-        let plain = app.client.get(app.url(path)).send().await.unwrap();
+        let plain = fetch(&app, path, &[]).await;
         assert!(plain.headers().get("content-encoding").is_none());
         assert_eq!(plain.headers()["vary"], "accept-encoding");
         let etag = plain.headers()["etag"].to_str().unwrap().to_string();
@@ -264,29 +258,26 @@ async fn the_spec_is_served_and_matches_the_committed_file() {
             "{path}: {etag}"
         );
         for encoding in ["gzip", "identity"] {
-            let again = app
-                .client
-                .get(app.url(path))
-                .header("accept-encoding", encoding)
-                .header("if-none-match", &etag)
-                .send()
-                .await
-                .unwrap();
+            let asked = [("accept-encoding", encoding), ("if-none-match", &etag)];
+            let again = fetch(&app, path, &asked).await;
             assert_eq!(again.status(), 304, "{path}");
             assert_eq!(again.headers()["etag"], etag.as_str());
             assert_eq!(again.headers()["cache-control"], cache);
             assert_eq!(again.headers()["vary"], "accept-encoding");
             assert!(again.bytes().await.unwrap().is_empty());
         }
-        let other = app
-            .client
-            .get(app.url(path))
-            .header("if-none-match", "W/\"another\"")
-            .send()
-            .await
-            .unwrap();
+        let other = fetch(&app, path, &[("if-none-match", "W/\"another\"")]).await;
         assert_eq!(other.status(), 200, "{path}");
     }
+}
+
+/// `GET path` with these request headers, the answer as it came.
+async fn fetch(app: &TestApp, path: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+    let mut request = app.client.get(app.url(path));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.send().await.unwrap()
 }
 
 #[tokio::test]
