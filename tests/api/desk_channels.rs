@@ -158,7 +158,7 @@ async fn an_admin_maps_from_the_channel_managers_lists_and_sees_overbookings() {
     assert_eq!(marked.len(), 1, "{}", today.text);
     assert!(
         marked[0].contains(&format!("href=\"/reservations/{over}\""))
-            && marked[0].contains("Overbooked: no room of its type"),
+            && marked[0].contains("Overbooked: room type full"),
         "{}",
         marked[0]
     );
