@@ -1,6 +1,7 @@
 //! `/v1/compliance`: national submissions (what is pending, how long is left, the exchange
 //! log, retry) and the manual-upload file of a day's guest registrations.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{Json, PlainText};
@@ -70,7 +71,7 @@ impl ComplianceApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<SubmissionPage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<SubmissionPage>, ApiError<ListErrors>> {
         let kinds = csv("kind", given(&kind), pick(KINDS), one_of(KINDS))?;
         let statuses = csv("status", given(&status), pick(STATUSES), one_of(STATUSES))?;
         let filters = Filters::of("submissions", &(&kinds, &statuses));
@@ -84,7 +85,7 @@ impl ComplianceApi {
         )
         .await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(SubmissionPage {
+        Ok(Direct(SubmissionPage {
             data: page.items.into_iter().map(|(s, _)| s).collect(),
             next_cursor,
         }))

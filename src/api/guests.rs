@@ -1,9 +1,9 @@
 //! `/v1/guests`.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::OpenApi;
 use poem_openapi::param::{Header, Path, Query};
-use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
@@ -50,7 +50,7 @@ impl GuestsApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<GuestPage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<GuestPage>, ApiError<ListErrors>> {
         let filter = GuestFilter {
             name: given(&name),
             email: given(&email),
@@ -63,7 +63,7 @@ impl GuestsApi {
         let page =
             service::guests::list(svc.0, &token.0.principal, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(GuestPage {
+        Ok(Direct(GuestPage {
             data: page.items.into_iter().map(|(g, _)| g).collect(),
             next_cursor,
         }))

@@ -1,5 +1,6 @@
 //! `/v1/invoices`.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{Json, PlainText};
@@ -101,7 +102,7 @@ impl InvoicesApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<InvoicePage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<InvoicePage>, ApiError<ListErrors>> {
         let statuses = csv(
             "status",
             given(&status),
@@ -120,7 +121,7 @@ impl InvoicesApi {
         let page =
             service::invoices::list(svc.0, &token.0.principal, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(InvoicePage {
+        Ok(Direct(InvoicePage {
             data: page.items.into_iter().map(|(i, _)| i).collect(),
             next_cursor,
         }))

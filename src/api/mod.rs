@@ -9,6 +9,7 @@ mod channel;
 mod compliance;
 mod day_close;
 mod deposits;
+pub mod direct;
 pub mod docs;
 pub mod edge;
 mod events;

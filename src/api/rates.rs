@@ -1,5 +1,6 @@
 //! `/v1/rate-plans`, `/v1/rates` and `/v1/offers`.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::OpenApi;
 use poem_openapi::param::{Header, Path, Query};
@@ -193,7 +194,7 @@ impl RatesApi {
         /// The children's ages, comma-separated (`4,9`), one per child; unknown ages pay
         /// the dearest children's band.
         children_ages: Query<Option<String>>,
-    ) -> Result<Json<OfferList>, ApiError<QueryErrors>> {
+    ) -> Result<Direct<OfferList>, ApiError<QueryErrors>> {
         let ages = parse_ages(children_ages.0.as_deref())?;
         let q = service::offers::OfferQuery {
             arrival: arrival.0.0,
@@ -202,7 +203,7 @@ impl RatesApi {
             children: children.0.unwrap_or(0),
             children_ages: ages,
         };
-        Ok(Json(
+        Ok(Direct(
             service::offers::list(svc.0, &token.0.principal, q).await?,
         ))
     }

@@ -1,9 +1,9 @@
 //! `/v1/reservations`.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::OpenApi;
 use poem_openapi::param::{Header, Path, Query};
-use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
@@ -62,7 +62,7 @@ impl ReservationsApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<ReservationPage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<ReservationPage>, ApiError<ListErrors>> {
         let statuses = csv("status", given(&status), Status::parse, Status::choices())?;
         let sources = csv("source", given(&source), Source::parse, Source::choices())?;
         let filter = ReservationFilter {
@@ -82,7 +82,7 @@ impl ReservationsApi {
         let page = service::reservations::list(svc.0, &token.0.principal, filter, req.page.clone())
             .await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(ReservationPage {
+        Ok(Direct(ReservationPage {
             data: page.items.into_iter().map(|(r, _)| r).collect(),
             next_cursor,
         }))

@@ -7,6 +7,9 @@ use poem_openapi::registry::{
     MetaHeader, MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry,
 };
 use poem_openapi::types::{ToJSON, Type};
+use serde::Serialize;
+
+use super::direct;
 
 fn header(name: &str, description: &str) -> MetaHeader {
     MetaHeader {
@@ -30,7 +33,7 @@ fn json_response(
             status: Some(status),
             status_range: None,
             content: vec![MetaMediaType {
-                content_type: "application/json; charset=utf-8",
+                content_type: direct::JSON,
                 schema,
             }],
             headers,
@@ -45,20 +48,24 @@ fn etag_header() -> MetaHeader {
     )
 }
 
-fn build(
+fn build<T: Serialize + ToJSON>(
     status: StatusCode,
-    body: Option<serde_json::Value>,
+    value: &T,
     version: i64,
     location: Option<String>,
 ) -> Response {
+    let text = match direct::body(value) {
+        Ok(text) => text,
+        Err(e) => return poem::error::ResponseError::as_response(&e),
+    };
     let mut b = Response::builder()
         .status(status)
-        .content_type("application/json; charset=utf-8")
+        .content_type(direct::JSON)
         .header("ETag", format!("\"{version}\""));
     if let Some(loc) = location {
         b = b.header("Location", loc);
     }
-    b.body(body.unwrap_or(serde_json::Value::Null).to_string())
+    b.body(text)
 }
 
 /// 200 with the resource and its `ETag`.
@@ -73,9 +80,9 @@ impl<T: ToJSON + Type> ApiResponse for Tagged<T> {
     }
 }
 
-impl<T: ToJSON + Send> IntoResponse for Tagged<T> {
+impl<T: Serialize + ToJSON + Send> IntoResponse for Tagged<T> {
     fn into_response(self) -> Response {
-        build(StatusCode::OK, self.0.to_json(), self.1, None)
+        build(StatusCode::OK, &self.0, self.1, None)
     }
 }
 
@@ -96,9 +103,9 @@ impl<T: ToJSON + Type> ApiResponse for Created<T> {
     }
 }
 
-impl<T: ToJSON + Send> IntoResponse for Created<T> {
+impl<T: Serialize + ToJSON + Send> IntoResponse for Created<T> {
     fn into_response(self) -> Response {
-        build(StatusCode::CREATED, self.0.to_json(), self.1, Some(self.2))
+        build(StatusCode::CREATED, &self.0, self.1, Some(self.2))
     }
 }
 

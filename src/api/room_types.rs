@@ -1,9 +1,9 @@
 //! `/v1/room-types`.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::OpenApi;
 use poem_openapi::param::{Header, Path, Query};
-use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
@@ -34,11 +34,11 @@ impl RoomTypesApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<RoomTypePage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<RoomTypePage>, ApiError<ListErrors>> {
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::of("room-types", &()))?;
         let page = service::room_types::list(svc.0, &token.0.principal, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(RoomTypePage {
+        Ok(Direct(RoomTypePage {
             data: page.items.into_iter().map(|(t, _)| t).collect(),
             next_cursor,
         }))

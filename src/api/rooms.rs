@@ -1,5 +1,6 @@
 //! `/v1/rooms` and `/v1/availability`.
 
+use super::direct::Direct;
 use chrono::Days;
 use poem::web::Data;
 use poem_openapi::OpenApi;
@@ -43,7 +44,7 @@ impl RoomsApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<RoomPage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<RoomPage>, ApiError<ListErrors>> {
         let housekeeping = csv(
             "housekeeping_status",
             given(&housekeeping_status),
@@ -59,7 +60,7 @@ impl RoomsApi {
         let page =
             service::rooms::list(svc.0, &token.0.principal, filter, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(RoomPage {
+        Ok(Direct(RoomPage {
             data: page.items.into_iter().map(|(r, _)| r).collect(),
             next_cursor,
         }))

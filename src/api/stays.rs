@@ -1,6 +1,7 @@
 //! `POST /v1/check-in`, `POST /v1/check-out`, `POST /v1/reservations/{id}/undo-check-in`,
 //! `/v1/reservations/{id}/charges`.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -26,7 +27,7 @@ pub struct StaysApi;
 pub enum CheckedOut {
     /// Checked out; the invoice is issued.
     #[oai(status = 200)]
-    Ok(Json<CheckOutResult>),
+    Ok(Direct<CheckOutResult>),
 }
 
 /// A charge added to the folio.
@@ -78,7 +79,7 @@ impl StaysApi {
         #[oai(scope = "Scope::FrontDesk")] token: Token,
         body: Body<CheckOut>,
     ) -> Result<CheckedOut, ApiError<ActionErrors>> {
-        Ok(CheckedOut::Ok(Json(
+        Ok(CheckedOut::Ok(Direct(
             service::stays::check_out(svc.0, &token.0.principal, body.0).await?,
         )))
     }
@@ -137,7 +138,7 @@ impl StaysApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<ChargePage>, ApiError<GetErrors>> {
+    ) -> Result<Direct<ChargePage>, ApiError<GetErrors>> {
         let req = ListRequest::new(
             cursors.0,
             limit.0,
@@ -147,7 +148,7 @@ impl StaysApi {
         let page =
             service::charges::list(svc.0, &token.0.principal, id.0, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(ChargePage {
+        Ok(Direct(ChargePage {
             data: page.items.into_iter().map(|(c, _)| c).collect(),
             next_cursor,
         }))

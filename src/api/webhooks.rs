@@ -1,5 +1,6 @@
 //! `/v1/webhooks`: endpoints, secrets, tests, the delivery log, redelivery.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::payload::Json;
@@ -72,11 +73,11 @@ impl WebhooksApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<WebhookPage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<WebhookPage>, ApiError<ListErrors>> {
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::of("webhooks", &()))?;
         let page = service::webhooks::list(svc.0, &token.0.principal, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(WebhookPage {
+        Ok(Direct(WebhookPage {
             data: page.items.into_iter().map(|(w, _)| w).collect(),
             next_cursor,
         }))
@@ -235,7 +236,7 @@ impl WebhooksApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<DeliveryPage>, ApiError<GetErrors>> {
+    ) -> Result<Direct<DeliveryPage>, ApiError<GetErrors>> {
         let choices = crate::domain::rules::one_of(DELIVERY_OUTCOMES);
         let statuses = csv(
             "status",
@@ -254,7 +255,7 @@ impl WebhooksApi {
         )
         .await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(DeliveryPage {
+        Ok(Direct(DeliveryPage {
             data: page.items.into_iter().map(|(d, _)| d).collect(),
             next_cursor,
         }))

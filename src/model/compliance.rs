@@ -22,7 +22,7 @@ pub struct SubmissionRow {
 
 /// One raw exchange with the authority. The log is append-only; secrets (passwords, keys,
 /// tokens) are replaced by `[redacted]`.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct ExchangeRecord {
     /// Order in the log.
     pub sequence: i64,
@@ -46,7 +46,7 @@ pub struct ExchangeRecord {
 }
 
 /// A submission to a national authority (guest registration or fiscal receipt).
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Submission {
     /// `sub_…`
     pub id: String,

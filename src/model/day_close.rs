@@ -10,7 +10,7 @@ use crate::model::fields::{Int, ReservationId, Text};
 use crate::model::{Date, Instant, PaymentTotal};
 
 /// A reservation the day close names.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct DayReservation {
     /// The reservation.
     pub reservation_id: String,
@@ -30,7 +30,7 @@ pub struct DayReservation {
 }
 
 /// Something an authority has not accepted yet.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct DayPending {
     /// The submission (`GET /v1/compliance/submissions/{id}`).
     pub submission_id: String,
@@ -45,7 +45,7 @@ pub struct DayPending {
 }
 
 /// A check the close made.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct DayCheck {
     /// Which.
     pub check: CheckName,
@@ -56,7 +56,7 @@ pub struct DayCheck {
 }
 
 /// The cash drawer: what the payments say, what was counted.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct CashCount {
     /// Cash payments less cash refunds recorded on the day, in minor units.
     pub recorded: i64,
@@ -67,7 +67,7 @@ pub struct CashCount {
 }
 
 /// The day's figures.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct DayFigures {
     /// Rooms on sale that night.
     pub rooms_available: i64,
@@ -126,7 +126,7 @@ pub struct DayClosePlan {
 
 /// A closed day's certificate: the figures, the lists and the checks, hash-chained to the
 /// day before.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct DayCertificate {
     /// The day closed.
     pub date: Date,
@@ -161,12 +161,13 @@ pub struct DayCertificate {
 }
 
 /// A closed day (`GET /v1/day-closes`).
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct DayClose {
     /// `day_…`.
     pub id: String,
     /// The certificate.
     #[oai(flatten)]
+    #[serde(flatten)]
     pub certificate: DayCertificate,
     /// SHA-256 (hex) of the certificate as stored, its previous hash included.
     pub hash: String,

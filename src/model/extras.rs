@@ -8,7 +8,7 @@ use crate::model::fields::{Code, ExtraId, Int};
 use crate::model::{Date, Instant, Names, Patch};
 
 /// Something the hotel sells beside the room.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Extra {
     /// `ext_…`
     pub id: String,

@@ -80,7 +80,7 @@ input_object! {
 }
 
 /// A person who stays, or will stay, at the property.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Guest {
     /// `gst_…`
     pub id: String,

@@ -33,7 +33,7 @@ input_object! {
 }
 
 /// A charge on a reservation's folio.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Charge {
     /// `chg_…`
     pub id: String,
@@ -91,7 +91,7 @@ input_object! {
 }
 
 /// One line of an invoice.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct InvoiceLine {
     /// 1, 2, 3, ...
     pub position: i64,
@@ -119,7 +119,7 @@ pub struct InvoiceLine {
 }
 
 /// Sums of the lines.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Totals {
     /// Sum of net amounts.
     pub net: i64,
@@ -130,7 +130,7 @@ pub struct Totals {
 }
 
 /// Net and tax at one rate.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct TaxLine {
     /// Tax rate in basis points.
     pub tax_rate: i64,
@@ -204,6 +204,26 @@ pub struct Fiscal {
 }
 
 impl Fiscal {
+    /// serde for the API's answers: as stored, but with `"einvoice": null` where the stored
+    /// form leaves an absent e-invoice out (its names are pinned; the API's `null` is too).
+    pub fn serialize_shown<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Shown<'a> {
+            #[serde(flatten)]
+            stored: &'a Fiscal,
+            /// `Some(())`, written `null`, when the stored form skips the e-invoice.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            einvoice: Option<()>,
+        }
+        serde::Serialize::serialize(
+            &Shown {
+                stored: self,
+                einvoice: self.einvoice.is_none().then_some(()),
+            },
+            s,
+        )
+    }
+
     /// A record of `scheme` in `status`, with nothing sealed or sent yet.
     pub fn new(scheme: &str, status: FiscalStatus) -> Fiscal {
         Fiscal {
@@ -223,7 +243,7 @@ impl Fiscal {
 
 /// An invoice or credit note. Once issued it never changes, except its status, payments and
 /// fiscal record.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Invoice {
     /// `inv_…`
     pub id: String,
@@ -270,6 +290,7 @@ pub struct Invoice {
     /// Payments received so far.
     pub paid_amount: i64,
     /// Fiscalization.
+    #[serde(serialize_with = "Fiscal::serialize_shown")]
     pub fiscal: Fiscal,
     /// Incremented by every change; served as the ETag.
     pub version: i64,
@@ -425,7 +446,7 @@ input_object! {
 }
 
 /// The checked-out reservation and its invoice.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct CheckOutResult {
     /// The reservation, now `checked_out`.
     pub reservation: Reservation,

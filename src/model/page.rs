@@ -7,7 +7,7 @@ use super::{Charge, Delivery, Guest, Invoice, Reservation, Room, RoomType, Submi
 macro_rules! page {
     ($name:ident, $item:ty, $doc:literal) => {
         #[doc = $doc]
-        #[derive(Debug, Clone, Object)]
+        #[derive(Debug, Clone, Object, serde::Serialize)]
         pub struct $name {
             /// The records of this page, in the list's documented order.
             pub data: Vec<$item>,

@@ -27,7 +27,7 @@ input_object! {
 }
 
 /// The national compliance schemes in force.
-#[derive(Debug, Clone, PartialEq, Eq, Object)]
+#[derive(Debug, Clone, PartialEq, Eq, Object, serde::Serialize)]
 pub struct ComplianceSchemes {
     /// Guest registration: `none` or `it-alloggiati`.
     pub registration: String,
@@ -63,7 +63,7 @@ input_object! {
 }
 
 /// Property-wide settings.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Settings {
     /// The property's name, printed on invoices.
     pub name: String,
@@ -124,7 +124,7 @@ input_object! {
 }
 
 /// A kind of room, which reservations book.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct RoomType {
     /// `rt_…`
     pub id: String,
@@ -194,7 +194,7 @@ input_object! {
 }
 
 /// A physical room.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Room {
     /// `rm_…`
     pub id: String,

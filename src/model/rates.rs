@@ -135,7 +135,7 @@ input_object! {
 }
 
 /// A rate plan: how one room type is sold, at what price and on which terms.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct RatePlan {
     /// `rp_…`
     pub id: String,
@@ -320,7 +320,7 @@ input_object! {
 }
 
 /// Why an offer cannot be booked, as a code with its plain words and parameters.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct OfferReason {
     /// `stop_sell`, `closed_to_arrival`, `closed_to_departure`, `min_stay`, `max_stay`,
     /// `min_advance`, `max_advance`, `no_availability`, `max_occupancy` or `not_sold`.
@@ -371,7 +371,7 @@ pub fn stored_or_at_rate(
 }
 
 /// One plan of one room type for the stay asked.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Offer {
     /// The room type.
     pub room_type_id: String,
@@ -402,7 +402,7 @@ pub struct Offer {
 }
 
 /// A deposit: how much and by when.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct DepositDue {
     /// Minor units.
     pub amount: i64,
@@ -411,7 +411,7 @@ pub struct DepositDue {
 }
 
 /// Every plan of every room type for one stay.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct OfferList {
     /// First night.
     pub arrival: Date,

@@ -124,7 +124,7 @@ pub struct PaymentsReport {
 }
 
 /// The money taken by one method over a report's range.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct PaymentTotal {
     /// `cash`, `card`, `bank_transfer` or `other`.
     pub method: String,

@@ -12,7 +12,7 @@ use crate::model::fields::{Currency, GuestId, Int, Line, RatePlanId, RoomId, Roo
 use crate::model::{Date, Instant};
 
 /// Guest registration with the national authority, when a scheme applies.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Registration {
     /// Submission status (`queued`, `accepted`, ...).
     pub status: SubmissionStatus,
@@ -21,7 +21,7 @@ pub struct Registration {
 }
 
 /// A booking of one room of a room type for a stay.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Reservation {
     /// `res_…`
     pub id: String,

@@ -9,7 +9,7 @@ use crate::model::fields::{Line, Text};
 use crate::model::{Instant, Patch};
 
 /// A webhook endpoint. Its secret is shown only when it is created or rotated.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Webhook {
     /// `whk_…`
     pub id: String,
@@ -74,7 +74,7 @@ input_object! {
 }
 
 /// One delivery attempt.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Delivery {
     /// `dlv_…`
     pub id: String,
