@@ -1,5 +1,6 @@
 //! `GET /v1/events` and `GET /v1/meta/state-machines`.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
@@ -133,14 +134,14 @@ impl EventsApi {
         /// The `feed_id` your stored position belongs to; a stale one is 409 `feed_reset`.
         #[oai(validator(max_length = 64))]
         feed_id: Query<Option<String>>,
-    ) -> Result<Json<EventPage>, ApiError<FeedErrors>> {
+    ) -> Result<Direct<EventPage>, ApiError<FeedErrors>> {
         let query = service::events::FeedQuery {
             after: after.0,
             limit: limit.0.unwrap_or(50).clamp(1, 200) as usize,
             types: check_types(given(&kind))?,
             feed_id: given(&feed_id),
         };
-        Ok(Json(
+        Ok(Direct(
             service::events::list(svc.0, &token.0.principal, query).await?,
         ))
     }

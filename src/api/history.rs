@@ -1,10 +1,10 @@
 //! `GET /v1/reservations/{id}/history`, `/v1/guests/{id}/history` and
 //! `/v1/invoices/{id}/history`: the audit trail of one record, oldest first.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::OpenApi;
 use poem_openapi::param::{Path, Query};
-use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::pagination::{CursorKey, Filters, ListRequest};
@@ -27,12 +27,12 @@ async fn page(
     id: String,
     limit: Option<i64>,
     cursor: Option<String>,
-) -> Result<Json<HistoryPage>, ApiError<GetErrors>> {
+) -> Result<Direct<HistoryPage>, ApiError<GetErrors>> {
     let filters = Filters::of(&format!("history/{id}"), &());
     let req = ListRequest::new(cursors, limit, cursor, filters)?;
     let page = history::list(svc, p, subject, id, req.page.clone()).await?;
     let next_cursor = req.next_cursor(&page);
-    Ok(Json(HistoryPage {
+    Ok(Direct(HistoryPage {
         data: page.items.into_iter().map(|(e, _)| e).collect(),
         next_cursor,
     }))
@@ -63,7 +63,7 @@ impl HistoryApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<HistoryPage>, ApiError<GetErrors>> {
+    ) -> Result<Direct<HistoryPage>, ApiError<GetErrors>> {
         page(
             svc.0,
             &token.0.principal,
@@ -98,7 +98,7 @@ impl HistoryApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<HistoryPage>, ApiError<GetErrors>> {
+    ) -> Result<Direct<HistoryPage>, ApiError<GetErrors>> {
         page(
             svc.0,
             &token.0.principal,
@@ -134,7 +134,7 @@ impl HistoryApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<HistoryPage>, ApiError<GetErrors>> {
+    ) -> Result<Direct<HistoryPage>, ApiError<GetErrors>> {
         page(
             svc.0,
             &token.0.principal,

@@ -7,7 +7,7 @@ use super::{Actor, Instant};
 use crate::domain::history::Change;
 
 /// One changed field.
-#[derive(Debug, Clone, PartialEq, Object)]
+#[derive(Debug, Clone, PartialEq, Object, serde::Serialize)]
 pub struct FieldChange {
     /// Dotted path of the field, such as `status` or `document.number`.
     pub field: String,
@@ -28,7 +28,7 @@ impl From<Change> for FieldChange {
 }
 
 /// One entry of a record's history.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct HistoryEntry {
     /// `hst_…`
     pub id: String,
@@ -39,6 +39,7 @@ pub struct HistoryEntry {
     /// guest `guest.exported` (an admin exported all their data) and `guest.erased` (an admin
     /// erased them: every value in their history then reads `"[erased]"`).
     #[oai(rename = "type")]
+    #[serde(rename = "type")]
     pub kind: String,
     /// When.
     pub occurred_at: Instant,
@@ -53,7 +54,7 @@ pub struct HistoryEntry {
 }
 
 /// A page of a record's history, oldest first.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct HistoryPage {
     /// Entries, oldest first.
     pub data: Vec<HistoryEntry>,

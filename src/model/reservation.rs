@@ -224,7 +224,7 @@ input_object! {
 }
 
 /// One entry of the durable event feed.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct Event {
     /// Position in the feed; strictly increasing, never reused.
     pub sequence: i64,
@@ -232,6 +232,7 @@ pub struct Event {
     pub id: String,
     /// Event type, such as `reservation.created`.
     #[oai(rename = "type")]
+    #[serde(rename = "type")]
     pub kind: String,
     /// When the change happened.
     pub occurred_at: Instant,
@@ -242,7 +243,7 @@ pub struct Event {
 }
 
 /// A page of the event feed.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct EventPage {
     /// Events in sequence order.
     pub data: Vec<Event>,
