@@ -39,6 +39,8 @@ struct ReportPage {
     payments: Vec<[String; 4]>,
     /// Bookings made by source: (source, made, cancelled, nights, revenue, lead time).
     bookings: Vec<[String; 6]>,
+    /// Whether to offer Italy's ISTAT report: in Italy, or where the country is not set.
+    istat: bool,
 }
 
 /// The bookings made in the month, by source, in words.
@@ -261,7 +263,12 @@ pub async fn occupancy(req: &Request, state: Data<&Arc<DeskState>>) -> Response 
         Ok(x) => x,
         Err(e) => return server_error(&t, &e),
     };
+    let istat = match crate::service::settings::country(&state.svc).await {
+        Ok(country) => country.is_none_or(|c| c == "IT"),
+        Err(e) => return server_error(&t, &e),
+    };
     let body = ReportPage {
+        istat,
         rows: table(&t, &r),
         title,
         month: first.format("%Y-%m").to_string(),

@@ -24,6 +24,14 @@ pub async fn property_name(svc: &Services) -> AppResult<String> {
     svc.db().read(|c| Ok(store::settings::get(c)?.name)).await
 }
 
+/// The property's country (ISO 3166-1 alpha-2), when set: it decides which national
+/// reports a page offers, so any signed-in user may know it.
+pub async fn country(svc: &Services) -> AppResult<Option<String>> {
+    svc.db()
+        .read(|c| Ok(store::settings::get(c)?.country))
+        .await
+}
+
 /// Applies changes to the settings.
 pub async fn update(
     svc: &Services,

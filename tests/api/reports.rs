@@ -184,11 +184,25 @@ async fn the_desk_report_draws_its_chart_and_gives_its_csv() {
             page.text
         );
     }
+    assert!(
+        page.text.contains("href=\"/reports/istat?month=2026-12\""),
+        "Italy's ISTAT report is offered while the country is not set"
+    );
     assert_eq!(page.text.matches("<rect").count(), 31, "a bar per night");
     let head = page.text.split("</title>").next().unwrap();
     assert!(
         head.ends_with("<title>Occupancy, December 2026 · innkeep"),
         "the title alone: {head}"
+    );
+    // A Croatian hotel is not offered Italy's statistics.
+    app.put("/v1/settings", json!({"country": "HR"}))
+        .await
+        .expect(200);
+    let croatian = b.get("/reports?month=2026-12").await.text;
+    assert!(!croatian.contains("/reports/istat"), "{croatian}");
+    assert!(
+        croatian.contains("href=\"/reports/city-tax\""),
+        "{croatian}"
     );
     let csv = b.get("/reports/occupancy.csv?month=2026-12").await;
     assert_eq!(csv.status, 200);
