@@ -7,10 +7,11 @@
 //! model's serde description instead, in one pass with no tree.
 //!
 //! The schema still comes from poem-openapi (`Type`), so the model is described twice: once
-//! for the spec and `to_json`, once for serde. [`body`] holds the two equal: in a debug build
-//! (every test run, every test of the API suite, Schemathesis' generated cases) each answer is
-//! also built the old way and compared, and a difference panics with both texts. Keys come
-//! out in the struct's order rather than sorted; JSON objects are unordered (RFC 8259 §4).
+//! for the spec and `to_json`, once for serde. [`body`] checks the two agree at run time, in
+//! debug builds only (every test of the API suite, Schemathesis' generated cases): each
+//! answer is also built the old way and compared, and a difference panics with both texts.
+//! Data no test produces is not checked. Keys come out in the struct's order rather than
+//! sorted; JSON objects are unordered (RFC 8259 §4).
 
 use poem::{IntoResponse, Response};
 use poem_openapi::ApiResponse;
@@ -96,6 +97,8 @@ mod tests {
     use poem_openapi::Object;
 
     use super::body;
+    use crate::domain::enums::{EInvoiceStatus, FiscalStatus};
+    use crate::model::{EInvoice, Fiscal};
 
     /// Described the same way twice.
     #[derive(Object, serde::Serialize)]
@@ -125,6 +128,33 @@ mod tests {
             value,
             serde_json::json!({"name": "Ana", "note": null, "nights": [1, 2]})
         );
+    }
+
+    /// An invoice's `fiscal`, written as the invoice writes it.
+    #[derive(Object, serde::Serialize)]
+    struct Shown {
+        #[serde(serialize_with = "Fiscal::serialize_shown")]
+        fiscal: Fiscal,
+    }
+
+    #[test]
+    fn a_fiscal_says_einvoice_null_when_it_has_none_and_the_e_invoice_once_when_it_has_one() {
+        let none = Shown {
+            fiscal: Fiscal::new("none", FiscalStatus::NotRequired),
+        };
+        let text = String::from_utf8(body(&none).unwrap()).unwrap();
+        assert!(text.contains(r#""einvoice":null"#), "{text}");
+        let mut fiscal = Fiscal::new("hr-cis", FiscalStatus::Pending);
+        fiscal.einvoice = Some(EInvoice {
+            status: EInvoiceStatus::Queued,
+            intermediary: "moj-eracun".into(),
+            reference: None,
+            sha256: "ab".repeat(32),
+            last_error: None,
+        });
+        let text = String::from_utf8(body(&Shown { fiscal }).unwrap()).unwrap();
+        assert_eq!(text.matches(r#""einvoice""#).count(), 1, "{text}");
+        assert!(text.contains(r#""intermediary":"moj-eracun""#), "{text}");
     }
 
     #[test]

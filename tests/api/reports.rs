@@ -204,6 +204,14 @@ async fn the_desk_report_draws_its_chart_and_gives_its_csv() {
         croatian.contains("href=\"/reports/city-tax\""),
         "{croatian}"
     );
+    app.put("/v1/settings", json!({"country": "IT"}))
+        .await
+        .expect(200);
+    let italian = b.get("/reports?month=2026-12").await.text;
+    assert!(
+        italian.contains("href=\"/reports/istat?month=2026-12\""),
+        "an Italian hotel is offered ISTAT: {italian}"
+    );
     let csv = b.get("/reports/occupancy.csv?month=2026-12").await;
     assert_eq!(csv.status, 200);
     assert_eq!(csv.text.lines().count(), 33, "header, 31 nights, total");
