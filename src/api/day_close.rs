@@ -1,5 +1,6 @@
 //! `GET/POST /v1/day-close` and `GET /v1/day-closes`: the night audit and its certificates.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::OpenApi;
 use poem_openapi::param::{Path, Query};
@@ -79,11 +80,11 @@ impl DayCloseApi {
         /// The cursor from the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<DayClosePage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<DayClosePage>, ApiError<ListErrors>> {
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::of("day_closes", &()))?;
         let page = day_close::list(svc.0, &token.0.principal, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(DayClosePage {
+        Ok(Direct(DayClosePage {
             data: page.items.into_iter().map(|(d, _)| d).collect(),
             next_cursor,
         }))

@@ -1,5 +1,6 @@
 //! `/v1/extras` and `POST /v1/reservations/{id}/extras`.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::OpenApi;
 use poem_openapi::param::{Header, Path, Query};
@@ -34,11 +35,11 @@ impl ExtrasApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<ExtraPage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<ExtraPage>, ApiError<ListErrors>> {
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::of("extras", &()))?;
         let page = service::extras::list(svc.0, &token.0.principal, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(ExtraPage {
+        Ok(Direct(ExtraPage {
             data: page.items.into_iter().map(|(t, _)| t).collect(),
             next_cursor,
         }))

@@ -1,6 +1,7 @@
 //! `GET` and `POST /v1/reservations/{id}/messages`: what innkeep sent the guest, and the
 //! confirmation sent again.
 
+use super::direct::Direct;
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
@@ -42,9 +43,9 @@ impl MessagesApi {
         #[oai(scope = "Scope::ReservationsRead")] token: Token,
         /// `res_…`
         id: Path<String>,
-    ) -> Result<Json<GuestMessageList>, ApiError<GetErrors>> {
+    ) -> Result<Direct<GuestMessageList>, ApiError<GetErrors>> {
         let data = guest_messages::list(svc.0, &token.0.principal, id.0).await?;
-        Ok(Json(GuestMessageList { data }))
+        Ok(Direct(GuestMessageList { data }))
     }
 
     /// Send the guest their confirmation again

@@ -39,11 +39,11 @@ impl RatesApi {
         /// `next_cursor` of the previous page.
         cursor: Query<Option<String>>,
         cursors: Data<&CursorKey>,
-    ) -> Result<Json<RatePlanPage>, ApiError<ListErrors>> {
+    ) -> Result<Direct<RatePlanPage>, ApiError<ListErrors>> {
         let req = ListRequest::new(cursors.0, limit.0, cursor.0, Filters::of("rate-plans", &()))?;
         let page = service::rate_plans::list(svc.0, &token.0.principal, req.page.clone()).await?;
         let next_cursor = req.next_cursor(&page);
-        Ok(Json(RatePlanPage {
+        Ok(Direct(RatePlanPage {
             data: page.items.into_iter().map(|(t, _)| t).collect(),
             next_cursor,
         }))

@@ -1,6 +1,7 @@
 //! `GET /v1/reports/occupancy`, `/revenue` and `/payments`: the owner's numbers; the
 //! occupancy also as CSV (by `Accept`).
 
+use super::direct::Direct;
 use poem::Request;
 use poem::web::Data;
 use poem_openapi::param::Query;
@@ -207,8 +208,8 @@ impl ReportsApi {
         #[oai(scope = "Scope::ReportsRead")] token: Token,
         /// The night (from this day to the next).
         date: Query<Date>,
-    ) -> Result<Json<GuestList>, ApiError<QueryErrors>> {
-        Ok(Json(
+    ) -> Result<Direct<GuestList>, ApiError<QueryErrors>> {
+        Ok(Direct(
             reports::guest_list(svc.0, &token.0.principal, date.0).await?,
         ))
     }

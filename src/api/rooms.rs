@@ -5,7 +5,6 @@ use chrono::Days;
 use poem::web::Data;
 use poem_openapi::OpenApi;
 use poem_openapi::param::{Header, Path, Query};
-use poem_openapi::payload::Json;
 
 use super::Tag;
 use super::input::Body;
@@ -143,7 +142,7 @@ impl RoomsApi {
         to: Query<Option<Date>>,
         /// Only this room type (404 when it does not exist).
         room_type_id: Query<Option<String>>,
-    ) -> Result<Json<AvailabilityList>, ApiError<GetErrors>> {
+    ) -> Result<Direct<AvailabilityList>, ApiError<GetErrors>> {
         let from = match from.0 {
             Some(d) => d.0,
             None => service::reservations::today_of(svc.0, &token.0.principal).await?,
@@ -160,6 +159,6 @@ impl RoomsApi {
         let data =
             service::availability::nights(svc.0, &token.0.principal, window, given(&room_type_id))
                 .await?;
-        Ok(Json(AvailabilityList { data }))
+        Ok(Direct(AvailabilityList { data }))
     }
 }

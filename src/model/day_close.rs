@@ -183,7 +183,7 @@ pub struct DayClose {
 }
 
 /// A page of closed days.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct DayClosePage {
     /// The closed days, oldest first.
     pub data: Vec<DayClose>,

@@ -71,7 +71,7 @@ input_object! {
 }
 
 /// A page of extras.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct ExtraPage {
     /// Extras ordered by `code`, then id.
     pub data: Vec<Extra>,

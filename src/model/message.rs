@@ -4,7 +4,7 @@ use poem_openapi::Object;
 
 /// A message to a guest, from the outbox: what it is, where it stands with the mail
 /// relay, and its `Message-ID` (by which a resent copy is recognised).
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct GuestMessage {
     /// `msg_…`
     pub id: String,
@@ -36,7 +36,7 @@ pub struct GuestMessage {
 
 /// A reservation's messages, oldest first: all of them (a stay has a handful), so the
 /// list has no cursor.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct GuestMessageList {
     /// The messages.
     pub data: Vec<GuestMessage>,

@@ -246,7 +246,7 @@ input_object! {
 }
 
 /// Availability of one room type on one night.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct AvailabilityNight {
     /// The night (the date the guest arrives for that night).
     pub date: Date,
@@ -263,7 +263,7 @@ pub struct AvailabilityNight {
 }
 
 /// Nightly availability, ordered by date then room type.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct AvailabilityList {
     /// One entry per night and room type.
     pub data: Vec<AvailabilityNight>,

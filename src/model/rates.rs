@@ -238,7 +238,7 @@ input_object! {
 }
 
 /// A page of rate plans.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct RatePlanPage {
     /// Plans ordered by room type, then code.
     pub data: Vec<RatePlan>,

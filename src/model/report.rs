@@ -198,7 +198,7 @@ pub struct BookingsReport {
 }
 
 /// A guest in the house on a night, with their stay.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct GuestListRow {
     /// The stay (`res_…`).
     pub reservation_id: String,
@@ -218,7 +218,7 @@ pub struct GuestListRow {
 
 /// Everyone who stayed the night of `date`: the in-house list, and with the guests'
 /// documents the police list.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct GuestList {
     /// The night.
     pub date: Date,
