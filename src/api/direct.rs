@@ -16,7 +16,7 @@
 use poem::{IntoResponse, Response};
 use poem_openapi::ApiResponse;
 use poem_openapi::payload::Payload;
-use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchemaRef, Registry};
+use poem_openapi::registry::{MetaResponses, MetaSchemaRef, Registry};
 use poem_openapi::types::{ToJSON, Type};
 use serde::Serialize;
 
@@ -72,19 +72,9 @@ impl<T: Serialize + ToJSON + Send> IntoResponse for Direct<T> {
 }
 
 impl<T: Serialize + ToJSON + Send> ApiResponse for Direct<T> {
+    /// As poem-openapi's `Json` describes it: 200, no description of its own, no headers.
     fn meta() -> MetaResponses {
-        MetaResponses {
-            responses: vec![MetaResponse {
-                description: "",
-                status: Some(200),
-                status_range: None,
-                content: vec![MetaMediaType {
-                    content_type: JSON,
-                    schema: T::schema_ref(),
-                }],
-                headers: vec![],
-            }],
-        }
+        super::responses::json_response(200, "", T::schema_ref(), vec![])
     }
 
     fn register(registry: &mut Registry) {

@@ -21,7 +21,8 @@ fn header(name: &str, description: &str) -> MetaHeader {
     }
 }
 
-fn json_response(
+/// One JSON answer of `status`, as the spec describes it.
+pub(super) fn json_response(
     status: u16,
     description: &'static str,
     schema: MetaSchemaRef,

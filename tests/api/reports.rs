@@ -194,24 +194,27 @@ async fn the_desk_report_draws_its_chart_and_gives_its_csv() {
         head.ends_with("<title>Occupancy, December 2026 · innkeep"),
         "the title alone: {head}"
     );
-    // A Croatian hotel is not offered Italy's statistics.
-    app.put("/v1/settings", json!({"country": "HR"}))
-        .await
-        .expect(200);
-    let croatian = b.get("/reports?month=2026-12").await.text;
-    assert!(!croatian.contains("/reports/istat"), "{croatian}");
-    assert!(
-        croatian.contains("href=\"/reports/city-tax\""),
-        "{croatian}"
-    );
-    app.put("/v1/settings", json!({"country": "IT"}))
-        .await
-        .expect(200);
-    let italian = b.get("/reports?month=2026-12").await.text;
-    assert!(
-        italian.contains("href=\"/reports/istat?month=2026-12\""),
-        "an Italian hotel is offered ISTAT: {italian}"
-    );
+    // Italy's statistics are offered to an Italian hotel, not to a Croatian one.
+    for (country, offered) in [("HR", false), ("IT", true)] {
+        app.put("/v1/settings", json!({ "country": country }))
+            .await
+            .expect(200);
+        let text = b.get("/reports?month=2026-12").await.text;
+        assert!(
+            text.contains("href=\"/reports/city-tax\""),
+            "{country}: {text}"
+        );
+        assert_eq!(
+            text.contains("/reports/istat"),
+            offered,
+            "{country}: {text}"
+        );
+        assert_eq!(
+            text.contains("href=\"/reports/istat?month=2026-12\""),
+            offered,
+            "{country}: {text}"
+        );
+    }
     let csv = b.get("/reports/occupancy.csv?month=2026-12").await;
     assert_eq!(csv.status, 200);
     assert_eq!(csv.text.lines().count(), 33, "header, 31 nights, total");
