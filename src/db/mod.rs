@@ -44,34 +44,6 @@ fn unbox<T: 'static>(value: Any) -> AppResult<T> {
 /// The database file name inside the data directory.
 pub const DB_FILE: &str = "innkeep.sqlite3";
 
-/// How much of a savepoint's copy of the pages it changes SQLite keeps in memory before
-/// spilling the rest to a temporary file. At SQLite's default (64 KiB) a batch of the
-/// writer's jobs, each in its savepoint, spilled into a file opened, written, unlinked and
-/// closed in every transaction: about a tenth of the process's CPU under concurrent
-/// check-outs (perf), twice the `pwrite` calls (strace). 4 MiB holds any request's pages
-/// (a few dozen); a bulk job (pruning the feed, an import) still spills past it, so the
-/// memory stays bounded. The copy only serves to roll one job back inside its transaction:
-/// durability is unchanged.
-const SAVEPOINT_IN_MEMORY: i32 = 4 * 1024 * 1024;
-
-/// Sets what SQLite can only be told for the whole process, before its first connection:
-/// [`SAVEPOINT_IN_MEMORY`]. `innkeep`'s `main` calls it first, before any thread starts.
-/// Called later (SQLite already in use), it changes nothing and says so (`false`); SQLite
-/// then keeps its default, which is slower but as safe.
-pub fn before_any_connection() -> bool {
-    // SAFETY: sqlite3_config must not run while another thread uses SQLite, and has effect
-    // only before SQLite initialises. `main` calls this before starting any thread or
-    // opening any connection; called later, SQLite refuses with SQLITE_MISUSE and nothing
-    // changes. The argument is the one `int` that SQLITE_CONFIG_STMTJRNL_SPILL takes.
-    let rc = unsafe {
-        rusqlite::ffi::sqlite3_config(
-            rusqlite::ffi::SQLITE_CONFIG_STMTJRNL_SPILL,
-            SAVEPOINT_IN_MEMORY as std::ffi::c_int,
-        )
-    };
-    rc == rusqlite::ffi::SQLITE_OK
-}
-
 /// How long a connection waits for a lock another connection holds.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
