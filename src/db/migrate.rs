@@ -12,7 +12,7 @@ mod embedded {
 }
 
 /// The newest schema version this binary knows.
-pub const SCHEMA_VERSION: i64 = 48;
+pub const SCHEMA_VERSION: i64 = 49;
 
 /// Applied versus known schema versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,8 @@
 //! The room board's reads: every room with its type, the stays that overlap a window of
 //! days, and the names of the stays it draws, in one query each (never one per cell). Short
-//! stays are read from the `reservations_board` index alone (arrival, departure and status
-//! first, so the stays that left before the window are passed over), longer ones (over
+//! stays are read from the `reservations_board` index alone (by arrival, with the departure
+//! and status in the entry, so the stays that left before the window are passed over without
+//! a row read), longer ones (over
 //! [`LONG`] nights) through the `reservations_long_stays` index.
 
 use rusqlite::Connection;
@@ -210,5 +211,32 @@ mod tests {
                     .contains("USING COVERING INDEX reservations_board (arrival>? AND arrival<?)")),
             "{plan:?}"
         );
+    }
+
+    /// The indexes V49 merged still serve what the dropped ones served: a booking's
+    /// availability check reads no row, and the lists come in their order (arrival, id)
+    /// from an index, whole or by room type, with nothing sorted.
+    #[test]
+    fn availability_and_list_order_come_from_indexes() {
+        let check = crate::store::plan_of(
+            &crate::store::reservations::of_type_sql(),
+            ("rt", "2026-11-15", "2026-11-01", "res", "2026-10-04"),
+        );
+        assert!(
+            check
+                .iter()
+                .any(|s| s.contains("USING COVERING INDEX reservations_type (room_type_id=?")),
+            "{check:?}"
+        );
+        let page = "SELECT t.* FROM reservations t WHERE (t.arrival, t.id) > (?1, ?2) {} \
+                    ORDER BY t.arrival, t.id LIMIT 51";
+        for (filter, index) in [
+            ("", "reservations_board"),
+            ("AND t.room_type_id = 'rt'", "reservations_type"),
+        ] {
+            let plan = crate::store::plan_of(&page.replace("{}", filter), ("2026-11-01", "res"));
+            assert!(plan.iter().any(|s| s.contains(index)), "{plan:?}");
+            assert!(plan.iter().all(|s| !s.contains("TEMP B-TREE")), "{plan:?}");
+        }
     }
 }

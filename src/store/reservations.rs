@@ -162,18 +162,10 @@ pub fn code_exists(conn: &Connection, code: &str) -> AppResult<bool> {
         .query_row([code], |r| r.get(0))?)
 }
 
-/// Stays of a room type that hold inventory and overlap `window`, except `exclude`.
-///
-/// Stays of up to [`super::board::LONG`] nights are found by their arrival in a bounded range
-/// of the type's active-stay index; longer ones (few) by `reservations_long_stays`. Bounding
-/// only the arrival from above read every future booking of the type on each booking.
-pub fn stays_of_type(
-    conn: &Connection,
-    room_type_id: &str,
-    window: &StayDates,
-    exclude: Option<&str>,
-) -> AppResult<Vec<StayDates>> {
-    let mut stmt = conn.prepare_cached(&format!(
+/// [`stays_of_type`]'s query: `?1` the room type, `?2` the window's departure, `?3` its
+/// arrival, `?4` the reservation left out, `?5` the arrival less [`super::board::LONG`] days.
+pub(super) fn of_type_sql() -> String {
+    format!(
         "SELECT arrival, departure FROM reservations WHERE room_type_id = ?1 AND {HOLDS_INVENTORY}
            AND arrival >= ?5 AND arrival < ?2 AND departure > ?3 AND id <> ?4
          UNION ALL
@@ -181,7 +173,22 @@ pub fn stays_of_type(
           WHERE julianday(departure) - julianday(arrival) > 28
             AND departure > ?3 AND arrival < ?5
             AND room_type_id = ?1 AND {HOLDS_INVENTORY} AND id <> ?4"
-    ))?;
+    )
+}
+
+/// Stays of a room type that hold inventory and overlap `window`, except `exclude`.
+///
+/// Stays of up to [`super::board::LONG`] nights are found by their arrival in a bounded range
+/// of the type's index (`reservations_type`, which carries the departure, status and id, so
+/// no row is read); longer ones (few) by `reservations_long_stays`. Bounding
+/// only the arrival from above read every future booking of the type on each booking.
+pub fn stays_of_type(
+    conn: &Connection,
+    room_type_id: &str,
+    window: &StayDates,
+    exclude: Option<&str>,
+) -> AppResult<Vec<StayDates>> {
+    let mut stmt = conn.prepare_cached(&of_type_sql())?;
     let long_from = window.arrival() - chrono::Days::new(super::board::LONG as u64);
     let rows = stmt.query_map(
         (
