@@ -269,11 +269,9 @@ fn run(
 }
 
 /// The writer connection's settings: WAL size kept, page cache, and every statement any
-/// write runs kept prepared (updates name the columns they set). A savepoint's copy of the
-/// pages it changes spills to a file past SQLite's default of 64 KiB: raising that bound
-/// (`SQLITE_CONFIG_STMTJRNL_SPILL`, tried on 2026-12-06) made any statement whose copy
-/// outgrew it fail with "database or disk is full" (a migration rebuilding an index over a
-/// million reservations), so it stays at the default.
+/// write runs kept prepared (updates name the columns they set). Where a savepoint keeps
+/// its pages is set for the whole process, before any connection: see
+/// [`super::before_any_connection`].
 fn tune(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)?;
     conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
