@@ -1,11 +1,7 @@
 //! Who copies the WAL back into the database file: innkeep, or Litestream when it replicates.
 //!
 //! Alone, innkeep checkpoints: a passive checkpoint every [`CHECKPOINT_EVERY`] on a thread of
-//! its own (every [`HURRIED`] while the WAL holds more than [`HURRY_PAST`]), and the writer
-//! restarts the WAL between batches once it grew past its limit. The hurried pace matters
-//! under a stream of writes: the WAL then reaches the writer's limit several times a
-//! second, and whatever the passive checkpoints have not copied by then the writer's restart
-//! copies and syncs itself, while every request waits for it.
+//! its own, and the writer restarts the WAL between batches once it grew past its limit.
 //! Litestream (0.3) replicates by copying the WAL before SQLite reuses it, and asks
 //! applications to leave checkpoints to it: a checkpoint that races the moment it swaps its
 //! read lock can wrap the WAL under it (litestream.io/tips, "Disable autocheckpoints";
@@ -30,10 +26,6 @@ use crate::error::{AppError, AppResult};
 
 /// How often the checkpointer copies the WAL back into the database file.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(1000);
-/// The WAL content past which the checkpointer copies every [`HURRIED`] instead.
-const HURRY_PAST: i64 = 2 * 1024 * 1024;
-/// How often the checkpointer copies while the WAL holds more than [`HURRY_PAST`].
-const HURRIED: Duration = Duration::from_millis(50);
 /// The WAL size past which innkeep checkpoints even though Litestream's table is there.
 const ABANDONED_WAL: i64 = 256 * 1024 * 1024;
 
@@ -56,19 +48,6 @@ impl Checkpoints {
     pub(super) fn ours(&self) -> bool {
         !self.replicated.load(Ordering::Relaxed)
             || self.wal_bytes.load(Ordering::Relaxed) > ABANDONED_WAL
-    }
-
-    /// How long the checkpointer waits before its next look, having last checkpointed a WAL
-    /// of `seen` bytes: [`HURRIED`] while the WAL holds more than [`HURRY_PAST`] and grew
-    /// since, [`CHECKPOINT_EVERY`] otherwise (an idle server is not woken twenty times a
-    /// second by a WAL nobody writes to).
-    fn pace(&self, seen: i64) -> Duration {
-        let now = self.wal_bytes.load(Ordering::Relaxed);
-        if now > HURRY_PAST && now != seen {
-            HURRIED
-        } else {
-            CHECKPOINT_EVERY
-        }
     }
 
     /// Looks whether Litestream's table is in the database `conn` opens; logs a change.
@@ -104,13 +83,11 @@ pub(super) fn spawn(
     std::thread::Builder::new()
         .name("innkeep-checkpoint".into())
         .spawn(move || {
-            let mut seen = 0;
-            while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(shared.pace(seen)) {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
                 shared.look(&conn);
                 if !shared.ours() {
                     continue;
                 }
-                seen = shared.wal_bytes.load(Ordering::Relaxed);
                 if let Err(e) = conn.execute_batch("PRAGMA wal_checkpoint(PASSIVE)") {
                     tracing::warn!(error = %e, "WAL checkpoint failed; will retry");
                 }
@@ -160,23 +137,5 @@ mod tests {
         shared.wal_is(0);
         shared.look(&conn);
         assert!(shared.ours(), "the table gone, innkeep checkpoints again");
-    }
-
-    #[test]
-    fn the_checkpointer_hurries_only_while_a_large_wal_grows() {
-        let shared = Checkpoints::default();
-        shared.wal_is(HURRY_PAST);
-        assert_eq!(
-            shared.pace(0),
-            CHECKPOINT_EVERY,
-            "a small WAL waits its second"
-        );
-        shared.wal_is(HURRY_PAST + 4096);
-        assert_eq!(shared.pace(HURRY_PAST), HURRIED, "a large WAL that grew");
-        assert_eq!(
-            shared.pace(HURRY_PAST + 4096),
-            CHECKPOINT_EVERY,
-            "a large WAL nobody wrote to since the last checkpoint"
-        );
     }
 }

@@ -57,6 +57,8 @@ pub const DB_FILE: &str = "innkeep.sqlite3";
 /// temporary files at the default, 97 at this bound. The copy only serves to roll one job
 /// back inside its transaction: durability is unchanged.
 pub const SAVEPOINT_IN_MEMORY: i32 = 0x1ffff;
+// A larger bound would compile and pass most tests, and fail only a large statement.
+const _: () = assert!(SAVEPOINT_IN_MEMORY > 0 && SAVEPOINT_IN_MEMORY <= 0x1ffff);
 
 /// Sets what SQLite can only be told for the whole process, before its first connection:
 /// [`SAVEPOINT_IN_MEMORY`]. `innkeep`'s `main` calls it first, before any thread starts.

@@ -62,6 +62,8 @@ pub fn serve(db: &Path, listen: &str) -> Result<(), String> {
     });
     let readers = r2d2::Pool::builder()
         .max_size(8)
+        // As innkeep's pool: no test statement on each connection handed out.
+        .test_on_check_out(false)
         .build(manager)
         .map_err(|e| e.to_string())?;
     let state: Shared = Arc::new(State {
