@@ -56,7 +56,7 @@ pub const DB_FILE: &str = "innkeep.sqlite3";
 /// Measured over one round of 200 bookings, check-ins and check-outs (strace): 204
 /// temporary files at the default, 97 at this bound. The copy only serves to roll one job
 /// back inside its transaction: durability is unchanged.
-pub const SAVEPOINT_IN_MEMORY: i32 = 0x1ffff;
+const SAVEPOINT_IN_MEMORY: i32 = 0x1ffff;
 // A larger bound would compile and pass most tests, and fail only a large statement.
 const _: () = assert!(SAVEPOINT_IN_MEMORY > 0 && SAVEPOINT_IN_MEMORY <= 0x1ffff);
 
