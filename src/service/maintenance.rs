@@ -31,24 +31,54 @@ pub struct Pruned {
     pub grants: usize,
 }
 
-/// One maintenance pass.
+/// How many rows of each kind one write job of a maintenance pass deletes at most. A pass
+/// after a long pause, or the first after the retention was shortened, may have hundreds
+/// of thousands of rows to delete: in one job that held the writer (every booking and
+/// check-out waiting behind it) for seconds; in jobs of this size the requests go in
+/// between, and the copy SQLite keeps of the pages a job changes stays a few MiB.
+pub const PRUNE_CHUNK: usize = 5_000;
+
+/// One maintenance pass: as many write jobs of at most [`PRUNE_CHUNK`] rows of each kind as
+/// it takes; what they removed together.
 pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
     let now = db.clock().now();
     let ago = |d: Duration| format_instant(now - chrono::Duration::from_std(d).unwrap_or_default());
     let (keys_cutoff, events_cutoff) = (ago(IDEMPOTENCY_TTL), ago(event_retention));
     let moves_cutoff = ago(CURSOR_TTL + Duration::from_secs(3600));
     let now_text = format_instant(now);
-    db.write(move |tx| {
-        Ok(Pruned {
-            keys: store::idempotency::prune(tx, &keys_cutoff)?,
-            events: store::events::prune(tx, &events_cutoff)?,
-            jobs: store::jobs::prune(tx, &events_cutoff)?
-                + store::webhooks::prune_deliveries(tx, &events_cutoff)?,
-            moves: store::page::prune_moves(tx, &moves_cutoff)?,
-            grants: store::grants::prune(tx, &now_text)?,
-        })
-    })
-    .await
+    let mut total = Pruned::default();
+    loop {
+        let (keys, events, moves, now) = (
+            keys_cutoff.clone(),
+            events_cutoff.clone(),
+            moves_cutoff.clone(),
+            now_text.clone(),
+        );
+        let n = PRUNE_CHUNK;
+        let step = db
+            .write(move |tx| {
+                Ok(Pruned {
+                    keys: store::idempotency::prune(tx, &keys, n)?,
+                    events: store::events::prune(tx, &events, n)?,
+                    jobs: store::jobs::prune(tx, &events, n)?
+                        + store::webhooks::prune_deliveries(tx, &events, n)?,
+                    moves: store::page::prune_moves(tx, &moves, n)?,
+                    grants: store::grants::prune(tx, &now, n)?,
+                })
+            })
+            .await?;
+        let more = [step.keys, step.events, step.jobs, step.moves, step.grants]
+            .iter()
+            .any(|&k| k >= PRUNE_CHUNK);
+        total.keys += step.keys;
+        total.events += step.events;
+        total.jobs += step.jobs;
+        total.moves += step.moves;
+        total.grants += step.grants;
+        if !more {
+            return Ok(total);
+        }
+    }
 }
 
 /// Forgets kiosks that never finished pairing (their code expired) and paired ones past

@@ -161,9 +161,13 @@ pub fn last_sequence(conn: &Connection) -> AppResult<i64> {
         .query_row([], |r| r.get(0))?)
 }
 
-/// Deletes events that occurred before `cutoff`; returns how many.
-pub fn prune(tx: &Tx, cutoff: &str) -> AppResult<usize> {
+/// Deletes at most `limit` of the events that occurred before `cutoff`, the oldest first;
+/// returns how many.
+pub fn prune(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
     Ok(tx
-        .prepare_cached("DELETE FROM events WHERE occurred_at < ?1")?
-        .execute([cutoff])?)
+        .prepare_cached(
+            "DELETE FROM events WHERE sequence IN
+               (SELECT sequence FROM events WHERE occurred_at < ?1 ORDER BY sequence LIMIT ?2)",
+        )?
+        .execute((cutoff, limit as i64))?)
 }

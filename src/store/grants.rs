@@ -317,17 +317,24 @@ pub fn access_revoked(conn: &Connection, jti: &str) -> AppResult<bool> {
         .query_row([jti], |r| r.get(0))?)
 }
 
-/// Deletes what expired before `cutoff`; returns how many rows went.
-pub fn prune(tx: &Tx, cutoff: &str) -> AppResult<usize> {
+/// Deletes what expired before `cutoff`, at most `limit` rows of each kind; returns how many
+/// rows went.
+pub fn prune(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
     let mut n = 0;
     for sql in [
-        "DELETE FROM authorization_codes WHERE expires_at < ?1",
-        "DELETE FROM device_codes WHERE expires_at < ?1",
-        "DELETE FROM refresh_tokens WHERE family_expires_at < ?1",
-        "DELETE FROM revoked_access_tokens WHERE expires_at < ?1",
-        "DELETE FROM grant_access_tokens WHERE expires_at < ?1",
+        "DELETE FROM authorization_codes WHERE rowid IN
+           (SELECT rowid FROM authorization_codes WHERE expires_at < ?1 LIMIT ?2)",
+        "DELETE FROM device_codes WHERE rowid IN
+           (SELECT rowid FROM device_codes WHERE expires_at < ?1 LIMIT ?2)",
+        "DELETE FROM refresh_tokens WHERE rowid IN
+           (SELECT rowid FROM refresh_tokens WHERE family_expires_at < ?1 LIMIT ?2)",
+        "DELETE FROM revoked_access_tokens WHERE rowid IN
+           (SELECT rowid FROM revoked_access_tokens WHERE expires_at < ?1 LIMIT ?2)",
+        // Without a rowid: keyed by its primary key.
+        "DELETE FROM grant_access_tokens WHERE jti IN
+           (SELECT jti FROM grant_access_tokens WHERE expires_at < ?1 LIMIT ?2)",
     ] {
-        n += tx.prepare_cached(sql)?.execute([cutoff])?;
+        n += tx.prepare_cached(sql)?.execute((cutoff, limit as i64))?;
     }
     Ok(n)
 }

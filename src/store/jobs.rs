@@ -186,11 +186,16 @@ pub fn set_dispatch_cursor(tx: &Tx, sequence: i64) -> AppResult<()> {
     Ok(())
 }
 
-/// Deletes finished jobs (done or failed) last changed before `cutoff`; returns how many.
-pub fn prune(tx: &Tx, cutoff: &str) -> AppResult<usize> {
+/// Deletes at most `limit` of the finished jobs (done or failed) last changed before
+/// `cutoff`; returns how many.
+pub fn prune(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
     Ok(tx
-        .prepare_cached("DELETE FROM jobs WHERE status IN ('done', 'failed') AND updated_at < ?1")?
-        .execute([cutoff])?)
+        .prepare_cached(
+            "DELETE FROM jobs WHERE id IN
+               (SELECT id FROM jobs WHERE status IN ('done', 'failed') AND updated_at < ?1
+                 LIMIT ?2)",
+        )?
+        .execute((cutoff, limit as i64))?)
 }
 
 /// One job by id.

@@ -160,9 +160,13 @@ pub fn fetch<T>(
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
-/// Deletes sort-key log entries older than `cutoff` (no live cursor needs them).
-pub fn prune_moves(tx: &Tx, cutoff: &str) -> AppResult<usize> {
+/// Deletes at most `limit` of the sort-key log entries older than `cutoff` (no live cursor
+/// needs them); returns how many.
+pub fn prune_moves(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
     Ok(tx
-        .prepare_cached("DELETE FROM list_moves WHERE created_at < ?1")?
-        .execute([cutoff])?)
+        .prepare_cached(
+            "DELETE FROM list_moves WHERE seq IN
+               (SELECT seq FROM list_moves WHERE created_at < ?1 ORDER BY seq LIMIT ?2)",
+        )?
+        .execute((cutoff, limit as i64))?)
 }

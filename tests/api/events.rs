@@ -160,38 +160,44 @@ async fn data_survives_a_restart() {
     drop(dir);
 }
 
+/// A database of its own in `dir`, without a server.
+async fn database(dir: &std::path::Path) -> innkeep::db::Db {
+    let path = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || innkeep::app::open_db(&path).unwrap())
+        .await
+        .unwrap()
+}
+
+/// Records `n` events in one write; their sequences.
+async fn record(db: &innkeep::db::Db, n: usize) -> Vec<i64> {
+    db.write(move |tx| {
+        (0..n)
+            .map(|i| {
+                Ok(innkeep::store::events::record(
+                    tx,
+                    &innkeep::model::Actor::queue(),
+                    innkeep::domain::events::EventType::GuestCreated,
+                    &format!("gst_{i}"),
+                    &json!({"id": i}),
+                )?
+                .0)
+            })
+            .collect::<innkeep::error::AppResult<Vec<i64>>>()
+    })
+    .await
+    .unwrap()
+}
+
 #[tokio::test]
 async fn old_events_are_pruned_and_recent_ones_kept() {
     use innkeep::service::maintenance::prune;
     use std::time::Duration;
 
     let dir = tempfile::tempdir().unwrap();
-    let db = tokio::task::spawn_blocking({
-        let path = dir.path().to_path_buf();
-        move || innkeep::app::open_db(&path).unwrap()
-    })
-    .await
-    .unwrap();
-    let record = |subject: &'static str| {
-        let db = db.clone();
-        async move {
-            db.write(move |tx| {
-                innkeep::store::events::record(
-                    tx,
-                    &innkeep::model::Actor::queue(),
-                    innkeep::domain::events::EventType::GuestCreated,
-                    subject,
-                    &json!({"id": subject}),
-                )
-            })
-            .await
-            .unwrap()
-            .0
-        }
-    };
-    let old = record("gst_old").await;
+    let db = database(dir.path()).await;
+    let old = record(&db, 1).await[0];
     tokio::time::sleep(Duration::from_millis(50)).await;
-    let recent = record("gst_new").await;
+    let recent = record(&db, 1).await[0];
     let pruned = prune(&db, Duration::from_millis(25)).await.unwrap();
     assert_eq!(pruned.events, 1);
     let left = db
@@ -203,6 +209,37 @@ async fn old_events_are_pruned_and_recent_ones_kept() {
         vec![recent]
     );
     assert!(recent > old);
-    let next = record("gst_next").await;
+    let next = record(&db, 1).await[0];
     assert!(next > recent, "sequences are never reused after pruning");
+}
+
+#[tokio::test]
+async fn a_long_backlog_is_pruned_in_bounded_chunks_oldest_first() {
+    use innkeep::service::maintenance::{PRUNE_CHUNK, prune};
+    use innkeep::store::events;
+    use std::time::Duration;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = database(dir.path()).await;
+    let backlog = 2 * PRUNE_CHUNK + 7;
+    let old = record(&db, backlog).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let recent = record(&db, 1).await;
+    let cutoff =
+        innkeep::clock::format_instant(db.clock().now() - chrono::Duration::milliseconds(25));
+
+    // One call deletes at most its limit, the oldest first.
+    let one = db
+        .write(move |tx| events::prune(tx, &cutoff, 3))
+        .await
+        .unwrap();
+    assert_eq!(one, 3);
+    let first = db.read(|c| events::list(c, 0, 1, &[])).await.unwrap();
+    assert_eq!(first[0].sequence, old[3], "the three oldest went first");
+
+    // A pass goes on, chunk after chunk, until the whole backlog is gone.
+    let pruned = prune(&db, Duration::from_millis(25)).await.unwrap();
+    assert_eq!(pruned.events, backlog - 3);
+    let left = db.read(|c| events::list(c, 0, 10, &[])).await.unwrap();
+    assert_eq!(left.iter().map(|e| e.sequence).collect::<Vec<_>>(), recent);
 }
