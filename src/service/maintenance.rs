@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::clock::format_instant;
-use crate::db::Db;
+use crate::db::{Db, Tx};
 use crate::error::AppResult;
 use crate::service::Services;
 use crate::store;
@@ -27,73 +27,75 @@ pub struct Pruned {
     pub jobs: usize,
     /// Sort-key log entries.
     pub moves: usize,
-    /// Expired authorization and device codes, refresh tokens and revocations.
+    /// Expired authorization and device codes, refresh tokens, revocations and the access
+    /// tokens of grants.
     pub grants: usize,
 }
 
-/// How many rows of each kind one write job of a maintenance pass deletes at most. A pass
+/// How many rows of each table one write job of a maintenance pass deletes at most. A pass
 /// after a long pause, or the first after the retention was shortened, may have hundreds
 /// of thousands of rows to delete: in one job that held the writer (every booking and
 /// check-out waiting behind it) for seconds; in jobs of this size the requests go in
-/// between, and the copy SQLite keeps of the pages a job changes stays a few MiB.
+/// between.
 pub const PRUNE_CHUNK: usize = 5_000;
 
-/// One maintenance pass: as many write jobs of at most [`PRUNE_CHUNK`] rows of each kind as
-/// it takes; what they removed together.
-pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
-    let now = db.clock().now();
-    let ago = |d: Duration| format_instant(now - chrono::Duration::from_std(d).unwrap_or_default());
-    let (keys_cutoff, events_cutoff) = (ago(IDEMPOTENCY_TTL), ago(event_retention));
-    let moves_cutoff = ago(CURSOR_TTL + Duration::from_secs(3600));
-    let now_text = format_instant(now);
-    let mut total = Pruned::default();
+/// The instant `d` before `now`, stored form; the beginning of time when `d` reaches past
+/// it (a retention of centuries keeps everything rather than nothing).
+fn before(now: chrono::DateTime<chrono::Utc>, d: Duration) -> String {
+    format_instant(
+        chrono::Duration::from_std(d)
+            .ok()
+            .and_then(|d| now.checked_sub_signed(d))
+            .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC),
+    )
+}
+
+/// Runs `prune` (a store function deleting at most its limit of the rows older than its
+/// cutoff, of each of its tables) in write jobs of [`PRUNE_CHUNK`] until one deletes less
+/// than a chunk in all; how many went.
+async fn in_chunks<F>(db: &Db, cutoff: &str, prune: F) -> AppResult<usize>
+where
+    F: Fn(&Tx, &str, usize) -> AppResult<usize> + Copy + Send + 'static,
+{
+    let mut total = 0;
     loop {
-        let (keys, events, moves, now) = (
-            keys_cutoff.clone(),
-            events_cutoff.clone(),
-            moves_cutoff.clone(),
-            now_text.clone(),
-        );
-        let n = PRUNE_CHUNK;
-        let step = db
-            .write(move |tx| {
-                Ok(Pruned {
-                    keys: store::idempotency::prune(tx, &keys, n)?,
-                    events: store::events::prune(tx, &events, n)?,
-                    jobs: store::jobs::prune(tx, &events, n)?
-                        + store::webhooks::prune_deliveries(tx, &events, n)?,
-                    moves: store::page::prune_moves(tx, &moves, n)?,
-                    grants: store::grants::prune(tx, &now, n)?,
-                })
-            })
-            .await?;
-        let more = [step.keys, step.events, step.jobs, step.moves, step.grants]
-            .iter()
-            .any(|&k| k >= PRUNE_CHUNK);
-        total.keys += step.keys;
-        total.events += step.events;
-        total.jobs += step.jobs;
-        total.moves += step.moves;
-        total.grants += step.grants;
-        if !more {
+        let cutoff = cutoff.to_string();
+        let n = db.write(move |tx| prune(tx, &cutoff, PRUNE_CHUNK)).await?;
+        total += n;
+        if n < PRUNE_CHUNK {
             return Ok(total);
         }
     }
+}
+
+/// One maintenance pass: each kind in write jobs of at most [`PRUNE_CHUNK`] rows of a
+/// table; what they removed together.
+pub async fn prune(db: &Db, event_retention: Duration) -> AppResult<Pruned> {
+    let now = db.clock().now();
+    let events = before(now, event_retention);
+    Ok(Pruned {
+        keys: in_chunks(db, &before(now, IDEMPOTENCY_TTL), store::idempotency::prune).await?,
+        events: in_chunks(db, &events, store::events::prune).await?,
+        jobs: in_chunks(db, &events, store::jobs::prune).await?
+            + in_chunks(db, &events, store::webhooks::prune_deliveries).await?,
+        moves: in_chunks(
+            db,
+            &before(now, CURSOR_TTL + Duration::from_secs(3600)),
+            store::page::prune_moves,
+        )
+        .await?,
+        grants: in_chunks(db, &format_instant(now), store::grants::prune).await?,
+    })
 }
 
 /// Forgets kiosks that never finished pairing (their code expired) and paired ones past
 /// `lifetime` (`[desk] kiosk_days`); how many went.
 pub async fn prune_kiosks(db: &Db, lifetime: Duration) -> AppResult<usize> {
     let now = db.clock().now();
-    let ago = |d: Duration| {
-        format_instant(
-            chrono::Duration::from_std(d)
-                .ok()
-                .and_then(|d| now.checked_sub_signed(d))
-                .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC),
-        )
-    };
-    let (waiting, paired) = (ago(crate::service::oauth::DEVICE_TTL), ago(lifetime));
+    let (waiting, paired) = (
+        before(now, crate::service::oauth::DEVICE_TTL),
+        before(now, lifetime),
+    );
     db.write(move |tx| store::kiosk::prune(tx, &waiting, &paired))
         .await
 }
@@ -137,4 +139,22 @@ pub async fn figures(svc: &Services) -> AppResult<(Figures, chrono::DateTime<chr
 pub async fn ready(svc: &Services) -> AppResult<i64> {
     svc.db().ready().await?;
     Ok(crate::db::SCHEMA_VERSION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A retention longer than the calendar keeps everything: its cutoff sorts before every
+    /// stored instant (it once became "now", which would have deleted everything).
+    #[test]
+    fn a_retention_past_the_calendar_keeps_everything() {
+        let now = chrono::Utc::now();
+        let cutoff = before(now, Duration::MAX);
+        assert!(cutoff.as_str() < "0000-01-01T00:00:00.000Z", "{cutoff}");
+        assert_eq!(
+            before(now, Duration::from_secs(86_400)),
+            format_instant(now - chrono::Duration::days(1))
+        );
+    }
 }

@@ -214,32 +214,50 @@ async fn old_events_are_pruned_and_recent_ones_kept() {
 }
 
 #[tokio::test]
-async fn a_long_backlog_is_pruned_in_bounded_chunks_oldest_first() {
+async fn a_long_backlog_is_pruned_a_chunk_at_a_time_oldest_first() {
     use innkeep::service::maintenance::{PRUNE_CHUNK, prune};
     use innkeep::store::events;
     use std::time::Duration;
 
     let dir = tempfile::tempdir().unwrap();
     let db = database(dir.path()).await;
-    let backlog = 2 * PRUNE_CHUNK + 7;
-    let old = record(&db, backlog).await;
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    let clock = db.clock().clone();
+    // The backlog a day old, written a chunk and a few at a time so that the last of it
+    // is written first in time: the oldest events are not the first written.
+    clock.set_now(chrono::Utc::now() - chrono::Duration::days(1));
+    let late = record(&db, 7).await;
+    clock.advance_days(-1);
+    let early = record(&db, 2 * PRUNE_CHUNK).await;
+    clock.set_now(chrono::Utc::now());
     let recent = record(&db, 1).await;
-    let cutoff =
-        innkeep::clock::format_instant(db.clock().now() - chrono::Duration::milliseconds(25));
+    let cutoff = innkeep::clock::format_instant(clock.now() - chrono::Duration::hours(1));
 
-    // One call deletes at most its limit, the oldest first.
+    // One call deletes at most its limit, the oldest first (by when they occurred).
     let one = db
         .write(move |tx| events::prune(tx, &cutoff, 3))
         .await
         .unwrap();
     assert_eq!(one, 3);
-    let first = db.read(|c| events::list(c, 0, 1, &[])).await.unwrap();
-    assert_eq!(first[0].sequence, old[3], "the three oldest went first");
+    let kept: Vec<i64> = db
+        .read(|c| events::list(c, 0, 20_010, &[]))
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.sequence)
+        .collect();
+    assert!(
+        early[..3].iter().all(|s| !kept.contains(s)),
+        "the three that occurred first went first"
+    );
+    assert!(
+        late.iter().all(|s| kept.contains(s)),
+        "written first, occurred later"
+    );
 
-    // A pass goes on, chunk after chunk, until the whole backlog is gone.
-    let pruned = prune(&db, Duration::from_millis(25)).await.unwrap();
-    assert_eq!(pruned.events, backlog - 3);
+    // A pass goes on, chunk after chunk, until the whole backlog is gone (a chunk a job:
+    // the backlog is two chunks and more).
+    let pruned = prune(&db, Duration::from_secs(3600)).await.unwrap();
+    assert_eq!(pruned.events, 2 * PRUNE_CHUNK + 7 - 3);
     let left = db.read(|c| events::list(c, 0, 10, &[])).await.unwrap();
     assert_eq!(left.iter().map(|e| e.sequence).collect::<Vec<_>>(), recent);
 }
