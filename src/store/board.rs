@@ -219,7 +219,7 @@ mod tests {
     #[test]
     fn availability_and_list_order_come_from_indexes() {
         let check = crate::store::plan_of(
-            &crate::store::reservations::of_type_sql(),
+            &crate::store::reservations::OF_TYPE,
             ("rt", "2026-11-15", "2026-11-01", "res", "2026-10-04"),
         );
         assert!(

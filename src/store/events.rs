@@ -161,17 +161,19 @@ pub fn last_sequence(conn: &Connection) -> AppResult<i64> {
         .query_row([], |r| r.get(0))?)
 }
 
-/// Finds the events a prune deletes, oldest first, from the `events_by_time` index alone
+/// The events a prune deletes, oldest first, found in the `events_by_time` index alone
 /// (ordered by sequence instead, SQLite scanned every event the feed keeps).
-const PRUNED: &str = "SELECT sequence FROM events WHERE occurred_at < ?1
-                      ORDER BY occurred_at, sequence LIMIT ?2";
+const AGED: super::Aged = super::Aged {
+    table: "events",
+    key: "sequence",
+    older: "occurred_at < ?1",
+    order: "occurred_at, sequence",
+};
 
 /// Deletes at most `limit` of the events that occurred before `cutoff`, the oldest first;
 /// returns how many.
 pub fn prune(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
-    Ok(tx
-        .prepare_cached(&format!("DELETE FROM events WHERE sequence IN ({PRUNED})"))?
-        .execute((cutoff, limit as i64))?)
+    AGED.delete(tx, cutoff, limit)
 }
 
 #[cfg(test)]
@@ -180,7 +182,8 @@ mod tests {
     /// (each maintenance pass runs it at least once, with nothing to delete most times).
     #[test]
     fn a_prune_reads_only_what_it_deletes() {
-        let plan = crate::store::plan_of(super::PRUNED, ("2026-11-01T00:00:00.000Z", 5000));
+        let plan =
+            crate::store::plan_of(&super::AGED.keys_sql(), ("2026-11-01T00:00:00.000Z", 5000));
         assert!(
             plan.iter()
                 .any(|s| s.contains("USING COVERING INDEX events_by_time (occurred_at<?)")),

@@ -321,20 +321,21 @@ pub fn access_revoked(conn: &Connection, jti: &str) -> AppResult<bool> {
 /// rows went.
 pub fn prune(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
     let mut n = 0;
-    for sql in [
-        "DELETE FROM authorization_codes WHERE rowid IN
-           (SELECT rowid FROM authorization_codes WHERE expires_at < ?1 LIMIT ?2)",
-        "DELETE FROM device_codes WHERE rowid IN
-           (SELECT rowid FROM device_codes WHERE expires_at < ?1 LIMIT ?2)",
-        "DELETE FROM refresh_tokens WHERE rowid IN
-           (SELECT rowid FROM refresh_tokens WHERE family_expires_at < ?1 LIMIT ?2)",
-        "DELETE FROM revoked_access_tokens WHERE rowid IN
-           (SELECT rowid FROM revoked_access_tokens WHERE expires_at < ?1 LIMIT ?2)",
-        // Without a rowid: keyed by its primary key.
-        "DELETE FROM grant_access_tokens WHERE jti IN
-           (SELECT jti FROM grant_access_tokens WHERE expires_at < ?1 LIMIT ?2)",
+    for (table, key, older) in [
+        ("authorization_codes", "rowid", "expires_at < ?1"),
+        ("device_codes", "rowid", "expires_at < ?1"),
+        ("refresh_tokens", "rowid", "family_expires_at < ?1"),
+        ("revoked_access_tokens", "rowid", "expires_at < ?1"),
+        // Without a rowid: named by its primary key.
+        ("grant_access_tokens", "jti", "expires_at < ?1"),
     ] {
-        n += tx.prepare_cached(sql)?.execute((cutoff, limit as i64))?;
+        let aged = super::Aged {
+            table,
+            key,
+            older,
+            order: "",
+        };
+        n += aged.delete(tx, cutoff, limit)?;
     }
     Ok(n)
 }

@@ -113,10 +113,11 @@ pub fn release(tx: &Tx, scope: &str, key: &str) -> AppResult<()> {
 
 /// Deletes at most `limit` of the keys claimed before `cutoff`; returns how many.
 pub fn prune(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
-    Ok(tx
-        .prepare_cached(
-            "DELETE FROM idempotency_keys WHERE rowid IN
-               (SELECT rowid FROM idempotency_keys WHERE created_at < ?1 LIMIT ?2)",
-        )?
-        .execute((cutoff, limit as i64))?)
+    super::Aged {
+        table: "idempotency_keys",
+        key: "rowid",
+        older: "created_at < ?1",
+        order: "",
+    }
+    .delete(tx, cutoff, limit)
 }

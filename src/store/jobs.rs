@@ -189,13 +189,13 @@ pub fn set_dispatch_cursor(tx: &Tx, sequence: i64) -> AppResult<()> {
 /// Deletes at most `limit` of the finished jobs (done or failed) last changed before
 /// `cutoff`; returns how many.
 pub fn prune(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
-    Ok(tx
-        .prepare_cached(
-            "DELETE FROM jobs WHERE id IN
-               (SELECT id FROM jobs WHERE status IN ('done', 'failed') AND updated_at < ?1
-                 LIMIT ?2)",
-        )?
-        .execute((cutoff, limit as i64))?)
+    super::Aged {
+        table: "jobs",
+        key: "id",
+        older: "status IN ('done', 'failed') AND updated_at < ?1",
+        order: "",
+    }
+    .delete(tx, cutoff, limit)
 }
 
 /// One job by id.

@@ -1,6 +1,7 @@
 //! SQL, one module per aggregate. Functions take a `&Connection` to read or a `&Tx` to
 //! write; they never open transactions and never know about HTTP.
 
+mod aged;
 pub mod board;
 pub mod bookings_made;
 pub mod calendar;
@@ -43,6 +44,7 @@ pub mod staff;
 pub mod submissions;
 pub mod webhooks;
 
+pub(crate) use aged::Aged;
 use rusqlite::Row;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

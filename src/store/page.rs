@@ -163,10 +163,11 @@ pub fn fetch<T>(
 /// Deletes at most `limit` of the sort-key log entries older than `cutoff` (no live cursor
 /// needs them); returns how many.
 pub fn prune_moves(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
-    Ok(tx
-        .prepare_cached(
-            "DELETE FROM list_moves WHERE seq IN
-               (SELECT seq FROM list_moves WHERE created_at < ?1 ORDER BY seq LIMIT ?2)",
-        )?
-        .execute((cutoff, limit as i64))?)
+    super::Aged {
+        table: "list_moves",
+        key: "seq",
+        older: "created_at < ?1",
+        order: "seq",
+    }
+    .delete(tx, cutoff, limit)
 }

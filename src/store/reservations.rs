@@ -164,7 +164,8 @@ pub fn code_exists(conn: &Connection, code: &str) -> AppResult<bool> {
 
 /// [`stays_of_type`]'s query: `?1` the room type, `?2` the window's departure, `?3` its
 /// arrival, `?4` the reservation left out, `?5` the arrival less [`super::board::LONG`] days.
-pub(super) fn of_type_sql() -> String {
+/// Written once: every booking's availability check runs it.
+pub(super) static OF_TYPE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "SELECT arrival, departure FROM reservations WHERE room_type_id = ?1 AND {HOLDS_INVENTORY}
            AND arrival >= ?5 AND arrival < ?2 AND departure > ?3 AND id <> ?4
@@ -174,7 +175,7 @@ pub(super) fn of_type_sql() -> String {
             AND departure > ?3 AND arrival < ?5
             AND room_type_id = ?1 AND {HOLDS_INVENTORY} AND id <> ?4"
     )
-}
+});
 
 /// Stays of a room type that hold inventory and overlap `window`, except `exclude`.
 ///
@@ -188,7 +189,7 @@ pub fn stays_of_type(
     window: &StayDates,
     exclude: Option<&str>,
 ) -> AppResult<Vec<StayDates>> {
-    let mut stmt = conn.prepare_cached(&of_type_sql())?;
+    let mut stmt = conn.prepare_cached(&OF_TYPE)?;
     let long_from = window.arrival() - chrono::Days::new(super::board::LONG as u64);
     let rows = stmt.query_map(
         (

@@ -191,10 +191,11 @@ pub fn delivery_counts(conn: &Connection) -> AppResult<Vec<(String, i64)>> {
 /// Deletes at most `limit` of the delivery log rows written before `cutoff` (their events
 /// are gone too); returns how many.
 pub fn prune_deliveries(tx: &Tx, cutoff: &str, limit: usize) -> AppResult<usize> {
-    Ok(tx
-        .prepare_cached(
-            "DELETE FROM webhook_deliveries WHERE rowid IN
-               (SELECT rowid FROM webhook_deliveries WHERE created_at < ?1 LIMIT ?2)",
-        )?
-        .execute((cutoff, limit as i64))?)
+    super::Aged {
+        table: "webhook_deliveries",
+        key: "rowid",
+        older: "created_at < ?1",
+        order: "",
+    }
+    .delete(tx, cutoff, limit)
 }

@@ -222,8 +222,8 @@ async fn a_long_backlog_is_pruned_a_chunk_at_a_time_oldest_first() {
     let dir = tempfile::tempdir().unwrap();
     let db = database(dir.path()).await;
     let clock = db.clock().clone();
-    // The backlog a day old, written a chunk and a few at a time so that the last of it
-    // is written first in time: the oldest events are not the first written.
+    // Seven events a day old are written first, then two chunks of events two days old:
+    // the oldest events are not the first written.
     clock.set_now(chrono::Utc::now() - chrono::Duration::days(1));
     let late = record(&db, 7).await;
     clock.advance_days(-1);
