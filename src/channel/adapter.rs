@@ -25,6 +25,8 @@ pub trait Adapter: Send + Sync {
     fn feed(&self, property: &str) -> Call;
     /// The revisions of a feed answer, in order (one that cannot be read is an error).
     fn revisions(&self, body: &str) -> Result<Vec<Revision>, String>;
+    /// The most revisions one feed answer holds: a shorter answer was the feed's end.
+    fn feed_page(&self) -> usize;
     /// Acknowledges revision `revision` (after innkeep has saved it).
     fn ack(&self, revision: &str) -> Call;
     /// Reads back availability from `from` to `to`.
@@ -72,6 +74,9 @@ impl Adapter for Channex {
     }
     fn revisions(&self, body: &str) -> Result<Vec<Revision>, String> {
         channex::revisions(body)
+    }
+    fn feed_page(&self) -> usize {
+        channex::FEED_PAGE
     }
     fn ack(&self, revision: &str) -> Call {
         channex::ack(revision)

@@ -114,7 +114,8 @@ impl Pusher {
         let mut taken = 0;
         let mut held: Option<String> = None;
         // Acknowledged revisions leave the feed, so page one again is the next page; a page
-        // of only held revisions ends the read.
+        // of only held revisions, or one shorter than a full page, ends the read (a
+        // revision that arrives after it is taken by the next round).
         for _ in 0..50 {
             let (status, body) = self
                 .send(self.cfg.adapter().feed(&self.cfg.property_id))
@@ -126,6 +127,7 @@ impl Pusher {
                 });
             }
             let revisions = self.cfg.adapter().revisions(&body)?;
+            let last_page = revisions.len() < self.cfg.adapter().feed_page();
             let mut acked = 0;
             for rev in revisions {
                 let id = rev.id.clone();
@@ -152,7 +154,7 @@ impl Pusher {
                     }
                 }
             }
-            if acked == 0 {
+            if acked == 0 || last_page {
                 break;
             }
         }

@@ -206,3 +206,31 @@ async fn the_health_says_when_nothing_is_connected() {
         .body;
     assert_eq!(refused["code"], "not_connected");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_short_page_of_the_feed_is_its_end() {
+    let sim = Sim::start(&["ch-fam"], &["ch-flex", "ch-nr"]).await;
+    let app = crate::support::spawn_app().await;
+    plans(&app, 2).await;
+    let svc = innkeep::service::Services::new(app.db().clone(), Default::default());
+    let pusher = innkeep::jobs::channel::Pusher::new(svc, config(sim.url()));
+    let book = |n: usize| {
+        let (booking, code) = (format!("bk-{n}"), format!("{}", 5000 + n));
+        sim.book(revision(&booking, "new", &code, 3, 4, "ch-fam"))
+    };
+
+    // Three revisions are one page shorter than a full one: read once, all taken.
+    for n in 0..3 {
+        book(n);
+    }
+    assert_eq!(pusher.pull().await.unwrap(), 3);
+    assert_eq!(sim.feed_reads(), 1, "a short page needs no second read");
+
+    // A full page of 100 and 5 more: the feed is read again after the full page only.
+    for n in 3..108 {
+        book(n);
+    }
+    assert_eq!(pusher.pull().await.unwrap(), 105);
+    assert_eq!(sim.feed_reads(), 3, "one full page, then the short one");
+    assert_eq!(app.all("/v1/reservations").await.len(), 108);
+}

@@ -5,8 +5,10 @@
 //! with a round (bookings in, changes out) and the read-back: the channel manager must hold
 //! innkeep's availability, prices and restrictions on every night of the horizon.
 //!
-//! The pusher is driven here, a round per booking and per day, rather than on its own
-//! timer: the run's days pass faster than the real pusher's spacing.
+//! The pusher is driven here rather than on its own timer (the run's days pass faster than
+//! the real pusher's spacing): one round after each booking or cancellation, as the
+//! pusher's wake-up on that change would, and rounds until nothing is owed at the day's
+//! end. The desk completes the day's bookings from the sites together, a few at a time.
 
 use std::collections::BTreeMap;
 
@@ -30,6 +32,8 @@ pub struct Channel {
     sent: usize,
     /// Reservation → (its booking id, code), for a cancellation.
     bookings: BTreeMap<String, (String, String)>,
+    /// Code → booking id, of the bookings sent whose reservation is not yet known.
+    codes: BTreeMap<String, String>,
     /// Days on which the read-back found a difference, with the first of them.
     pub differences: Vec<(NaiveDate, String)>,
     pub parity_checks: u64,
@@ -84,6 +88,7 @@ impl Channel {
             pusher: Pusher::new(svc, cfg),
             sent: 0,
             bookings: BTreeMap::new(),
+            codes: BTreeMap::new(),
             differences: Vec::new(),
             parity_checks: 0,
         }
@@ -103,18 +108,18 @@ impl Channel {
         }
     }
 
-    /// A booking site sells `b` (its party's first guest `guest`) as the channel manager
+    /// A booking site sells `b` (its party's first guest `first`) as the channel manager
     /// offers it: refused with innkeep's own reason when the plan cannot be booked (as the
-    /// site would not sell it), else sent, pulled, found and completed with the party's
-    /// records (`bodies`, the first for the guest the booking made). The reservation and
-    /// its guests, or the refusal's code.
+    /// site would not sell it), else sent and pulled in a round of innkeep's pusher, as
+    /// its next wake-up after the booking would (the ARI it owes goes in the same round).
+    /// The booking site's code of the booking, or the refusal's code.
     pub async fn book(
         &mut self,
         api: &Api<'_>,
         hotel: &crate::hotel::Built,
         b: &Booking,
-        bodies: Vec<Value>,
-    ) -> Option<Result<(String, Vec<String>), String>> {
+        first: &Value,
+    ) -> Option<Result<String, String>> {
         let departure = b.arrival + Days::new(b.nights);
         let offers = api
             .get(&format!(
@@ -149,7 +154,6 @@ impl Channel {
                 )
             })
             .collect();
-        let first = &bodies[0];
         self.sim.book(json!({
             "booking_id": booking, "status": "new", "ota_name": "Booking.com",
             "ota_reservation_code": code, "property_id": PROPERTY,
@@ -160,7 +164,22 @@ impl Channel {
                        "rate_plan_id": remote_plan(b.room_type, b.rate_plan),
                        "occupancy": {"adults": b.adults, "children": b.children.len()},
                        "days": days}]}));
-        self.round(api).await;
+        if let Err(e) = self.pusher.round().await {
+            api.unexpected(format!("a channel round failed: {e}"));
+        }
+        self.codes.insert(code.clone(), booking);
+        Some(Ok(code))
+    }
+
+    /// The desk completes booking `code` of `b` with its party's records (`bodies`, the
+    /// first for the guest the booking made), as the guests give them: the booking's guest
+    /// completed, the others added. The reservation and its guests.
+    pub async fn complete(
+        api: &Api<'_>,
+        b: &Booking,
+        code: &str,
+        bodies: Vec<Value>,
+    ) -> Option<(String, Vec<String>)> {
         let found = api
             .all(&format!(
                 "/v1/reservations?arrival_from={0}&arrival_to={0}&source=ota",
@@ -168,7 +187,7 @@ impl Channel {
             ))
             .await
             .into_iter()
-            .find(|r| r["channel"]["ota_code"] == code.as_str());
+            .find(|r| r["channel"]["ota_code"] == code);
         let Some(r) = found else {
             api.unexpected(format!(
                 "booking {code} from the channel manager was not taken"
@@ -176,13 +195,12 @@ impl Channel {
             return None;
         };
         let id = r["id"].as_str()?.to_string();
-        // At the desk the party's data are typed in: the booking's guest completed, the
-        // others added.
         let primary = r["primary_guest_id"].as_str()?.to_string();
-        api.put(&format!("/v1/guests/{primary}"), first.clone(), &[200])
+        let mut bodies = bodies.into_iter();
+        api.put(&format!("/v1/guests/{primary}"), bodies.next()?, &[200])
             .await?;
         let mut guests = vec![primary];
-        for body in bodies.into_iter().skip(1) {
+        for body in bodies {
             guests.push(api.post("/v1/guests", body, &[201]).await?.id());
         }
         api.put(
@@ -191,8 +209,15 @@ impl Channel {
             &[200],
         )
         .await?;
-        self.bookings.insert(id.clone(), (booking, code));
-        Some(Ok((id, guests)))
+        Some((id, guests))
+    }
+
+    /// Files reservation `id` as the booking site's booking `code`, for its cancellation.
+    pub fn taken(&mut self, id: &str, code: &str) {
+        if let Some(booking) = self.codes.remove(code) {
+            self.bookings
+                .insert(id.to_string(), (booking, code.to_string()));
+        }
     }
 
     /// The booking site cancels reservation `id`: a cancelled revision, pulled.
@@ -206,7 +231,9 @@ impl Channel {
             "ota_reservation_code": code, "property_id": PROPERTY,
             "arrival_date": b.arrival, "departure_date": departure, "currency": "EUR",
             "customer": {"name": "", "surname": ""}, "rooms": []}));
-        self.round(api).await;
+        if let Err(e) = self.pusher.round().await {
+            api.unexpected(format!("a channel round failed: {e}"));
+        }
         let r = api.get(&format!("/v1/reservations/{id}")).await;
         r.is_some_and(|r| r["status"] == "cancelled")
     }

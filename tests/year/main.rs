@@ -135,6 +135,14 @@ async fn year(country: Country) {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    println!(
+        "the day's business by step: {}",
+        run.steps
+            .iter()
+            .map(|(n, t)| format!("{n} {:.1} s", t.as_secs_f64()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let last_day = first + Days::new(days - 1);
     authorities.set_day(&app, last_day + Days::new(1));
     closes.close(&api, &mut run, last_day).await;

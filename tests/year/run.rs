@@ -6,12 +6,14 @@
 //! webhooks) and the event feed is read.
 
 use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
 
 use chrono::{Days, NaiveDate};
 use rand::rngs::StdRng;
 use serde_json::{Value, json};
 
 use crate::api::{Api, each, pay};
+use crate::channel::Channel;
 use crate::country::Country;
 use crate::hotel::{self, Built};
 use crate::plan::{self, Booking, Fate};
@@ -114,7 +116,9 @@ pub struct Run<'a> {
     /// Invoice corrected by a credit note → the invoice that replaced it.
     pub replaced: HashMap<String, String>,
     /// The channel manager that brings the booking sites' bookings (set after `new`).
-    pub channel: Option<crate::channel::Channel>,
+    pub channel: Option<Channel>,
+    /// Where the day's business spends its wall time, step by step, summed over the days.
+    pub steps: Vec<(&'static str, Duration)>,
 }
 
 impl<'a> Run<'a> {
@@ -133,6 +137,7 @@ impl<'a> Run<'a> {
             disputes: BTreeMap::new(),
             replaced: HashMap::new(),
             channel: None,
+            steps: Vec::new(),
         }
     }
 
@@ -146,19 +151,41 @@ impl<'a> Run<'a> {
     /// if only none.
     pub async fn day(&mut self, d: NaiveDate) {
         self.tally.takings.entry(d).or_default();
+        let mut lap = Instant::now();
         self.no_shows(d).await;
+        self.lap("no-shows", &mut lap);
         self.check_outs(d).await;
+        self.lap("check-outs", &mut lap);
         self.transfers_in(d).await;
         self.corrections(d).await;
+        self.lap("transfers and corrections", &mut lap);
         self.cancellations(d).await;
+        self.lap("cancellations", &mut lap);
         let requests = plan::requests(&mut self.rng, d, self.hotel.rooms.len());
-        self.book(requests).await;
         let walk_ins = plan::walk_ins(&mut self.rng, d, self.hotel.rooms.len());
         self.tally.walk_ins += walk_ins.len() as u64;
+        self.book(requests).await;
         self.book(walk_ins).await;
+        self.lap("bookings and walk-ins", &mut lap);
         self.check_ins(d).await;
+        self.lap("check-ins", &mut lap);
         self.extras(d).await;
         self.interim_bills(d).await;
+        self.lap("extras and interim bills", &mut lap);
+    }
+
+    /// Adds the time since `lap` to `step`'s and starts the next lap.
+    fn lap(&mut self, step: &'static str, lap: &mut Instant) {
+        self.spent(step, lap.elapsed());
+        *lap = Instant::now();
+    }
+
+    /// Adds `spent` to `step`'s time.
+    fn spent(&mut self, step: &'static str, spent: Duration) {
+        match self.steps.iter_mut().find(|(s, _)| *s == step) {
+            Some((_, t)) => *t += spent,
+            None => self.steps.push((step, spent)),
+        }
     }
 
     /// Confirmed stays whose arrival has passed are marked no-show.
@@ -318,7 +345,9 @@ impl<'a> Run<'a> {
         let (sites, requests): (Vec<Booking>, Vec<Booking>) = requests
             .into_iter()
             .partition(|b| b.source == "ota" && self.channel.is_some());
+        let sold = Instant::now();
         self.book_on_sites(sites).await;
+        self.spent("(of which from the sites)", sold.elapsed());
         let mut work = Vec::new();
         // A returning guest is never booked twice at once: the tourist board refuses a
         // person already checked in at the property.
@@ -417,8 +446,10 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Books each of `sites` through the channel manager, one at a time as they arrive.
+    /// Books each of `sites` through the channel manager, one at a time as they arrive;
+    /// then the desk completes the ones taken, a few at a time.
     async fn book_on_sites(&mut self, sites: Vec<Booking>) {
+        let mut sold = Vec::new();
         for b in sites {
             let mut bodies = Vec::new();
             for k in 0..b.adults + b.children.len() {
@@ -434,23 +465,38 @@ impl<'a> Run<'a> {
             let Some(channel) = self.channel.as_mut() else {
                 return;
             };
-            match channel.book(self.api, self.hotel, &b, bodies).await {
+            match channel.book(self.api, self.hotel, &b, &bodies[0]).await {
                 None => {}
                 Some(Err(code)) if code == "min_stay" => self.tally.refused_min_stay += 1,
                 Some(Err(_)) => self.tally.refused_full += 1,
-                Some(Ok((id, guests))) => self.stays.push(Stay {
-                    id,
-                    guests,
-                    departure: b.arrival + Days::new(b.nights),
-                    state: State::Confirmed,
-                    room: None,
-                    extras: 0,
-                    uninvoiced: 0,
-                    deposit: 0,
-                    channel: true,
-                    plan: b,
-                }),
+                Some(Ok(code)) => sold.push((b, code, bodies)),
             }
+        }
+        let api = self.api;
+        let done = each(sold, |(b, code, bodies)| async move {
+            let taken = Channel::complete(api, &b, &code, bodies).await;
+            (b, code, taken)
+        })
+        .await;
+        for (b, code, taken) in done {
+            let Some((id, guests)) = taken else {
+                continue;
+            };
+            if let Some(channel) = self.channel.as_mut() {
+                channel.taken(&id, &code);
+            }
+            self.stays.push(Stay {
+                id,
+                guests,
+                departure: b.arrival + Days::new(b.nights),
+                state: State::Confirmed,
+                room: None,
+                extras: 0,
+                uninvoiced: 0,
+                deposit: 0,
+                channel: true,
+                plan: b,
+            });
         }
     }
 

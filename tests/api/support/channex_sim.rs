@@ -57,6 +57,8 @@ struct State {
     before_ack: Option<Box<dyn FnOnce() + Send>>,
     /// Every ARI call taken, by kind, in order.
     taken: Vec<&'static str>,
+    /// Booking feed reads answered.
+    feed_reads: usize,
 }
 
 pub struct Sim {
@@ -175,6 +177,11 @@ impl Sim {
     pub fn acked(&self, id: &str) -> bool {
         let s = self.state.lock().unwrap();
         s.revisions.iter().any(|(r, a)| *a && r["id"] == id)
+    }
+
+    /// How many times the booking feed was read.
+    pub fn feed_reads(&self) -> usize {
+        self.state.lock().unwrap().feed_reads
     }
 }
 
@@ -511,22 +518,33 @@ fn read_restrictions(req: &Request, range: Query<Range>, state: Shared<'_>) -> R
     ok(json!({ "data": out }))
 }
 
+/// The feed's page size: `pagination[limit]`, at most 100.
+#[derive(serde::Deserialize)]
+struct Page {
+    #[serde(rename = "pagination[limit]")]
+    limit: Option<usize>,
+}
+
 #[handler]
-async fn feed(req: &Request, state: Shared<'_>) -> Response {
+async fn feed(req: &Request, page: Query<Page>, state: Shared<'_>) -> Response {
     let fault = match gate(req, state.0, true) {
         Ok(f) => f,
         Err(r) => return *r,
     };
-    let data: Vec<Value> = {
-        let s = state.0.lock().unwrap();
-        s.revisions
+    let limit = page.limit.unwrap_or(100).clamp(1, 100);
+    let (data, total) = {
+        let mut s = state.0.lock().unwrap();
+        s.feed_reads += 1;
+        let waiting: Vec<&Value> = s
+            .revisions
             .iter()
             .filter(|(_, acked)| !acked)
-            .take(100)
-            .map(|(r, _)| r.clone())
-            .collect()
+            .map(|(r, _)| r)
+            .collect();
+        let data: Vec<Value> = waiting.iter().take(limit).map(|r| (*r).clone()).collect();
+        (data, waiting.len())
     };
-    let meta = json!({"total": data.len(), "page": 1, "limit": 100});
+    let meta = json!({"total": total, "page": 1, "limit": limit});
     answer(fault, ok(json!({"data": data, "meta": meta}))).await
 }
 
