@@ -219,7 +219,7 @@ async fn a_short_page_of_the_feed_is_its_end() {
         sim.book(revision(&booking, "new", &code, 3, 4, "ch-fam"))
     };
 
-    // Three revisions are one page shorter than a full one: read once, all taken.
+    // Three revisions are fewer than a full page: read once, all taken.
     for n in 0..3 {
         book(n);
     }

@@ -6,9 +6,10 @@
 //! innkeep's availability, prices and restrictions on every night of the horizon.
 //!
 //! The pusher is driven here rather than on its own timer (the run's days pass faster than
-//! the real pusher's spacing): one round after each booking or cancellation, as the
-//! pusher's wake-up on that change would, and rounds until nothing is owed at the day's
-//! end. The desk completes the day's bookings from the sites together, a few at a time.
+//! the real pusher's spacing and its idle look every 30 s): one round right after each
+//! booking or cancellation from a site, as if the pusher looked at once, and rounds until
+//! nothing is owed at the day's end. The desk completes the day's bookings from the sites
+//! together, a few at a time.
 
 use std::collections::BTreeMap;
 
@@ -32,8 +33,6 @@ pub struct Channel {
     sent: usize,
     /// Reservation → (its booking id, code), for a cancellation.
     bookings: BTreeMap<String, (String, String)>,
-    /// Code → booking id, of the bookings sent whose reservation is not yet known.
-    codes: BTreeMap<String, String>,
     /// Days on which the read-back found a difference, with the first of them.
     pub differences: Vec<(NaiveDate, String)>,
     pub parity_checks: u64,
@@ -88,7 +87,6 @@ impl Channel {
             pusher: Pusher::new(svc, cfg),
             sent: 0,
             bookings: BTreeMap::new(),
-            codes: BTreeMap::new(),
             differences: Vec::new(),
             parity_checks: 0,
         }
@@ -110,16 +108,16 @@ impl Channel {
 
     /// A booking site sells `b` (its party's first guest `first`) as the channel manager
     /// offers it: refused with innkeep's own reason when the plan cannot be booked (as the
-    /// site would not sell it), else sent and pulled in a round of innkeep's pusher, as
-    /// its next wake-up after the booking would (the ARI it owes goes in the same round).
-    /// The booking site's code of the booking, or the refusal's code.
+    /// site would not sell it), else sent and pulled in a round of innkeep's pusher run
+    /// at once (the ARI it owes goes in the same round). The channel manager's booking id
+    /// and the booking site's code, or the refusal's code.
     pub async fn book(
         &mut self,
         api: &Api<'_>,
         hotel: &crate::hotel::Built,
         b: &Booking,
         first: &Value,
-    ) -> Option<Result<String, String>> {
+    ) -> Option<Result<(String, String), String>> {
         let departure = b.arrival + Days::new(b.nights);
         let offers = api
             .get(&format!(
@@ -167,8 +165,7 @@ impl Channel {
         if let Err(e) = self.pusher.round().await {
             api.unexpected(format!("a channel round failed: {e}"));
         }
-        self.codes.insert(code.clone(), booking);
-        Some(Ok(code))
+        Some(Ok((booking, code)))
     }
 
     /// The desk completes booking `code` of `b` with its party's records (`bodies`, the
@@ -212,12 +209,10 @@ impl Channel {
         Some((id, guests))
     }
 
-    /// Files reservation `id` as the booking site's booking `code`, for its cancellation.
-    pub fn taken(&mut self, id: &str, code: &str) {
-        if let Some(booking) = self.codes.remove(code) {
-            self.bookings
-                .insert(id.to_string(), (booking, code.to_string()));
-        }
+    /// Files reservation `id` as the channel manager's `booking` (site code `code`), for
+    /// its cancellation.
+    pub fn taken(&mut self, id: &str, booking: String, code: String) {
+        self.bookings.insert(id.to_string(), (booking, code));
     }
 
     /// The booking site cancels reservation `id`: a cancelled revision, pulled.

@@ -144,7 +144,7 @@ impl<'a> Run<'a> {
     /// The bookings made before the first day, entered on it.
     pub async fn open_books(&mut self, first: NaiveDate) {
         let backlog = plan::backlog(&mut self.rng, first, self.hotel.rooms.len());
-        self.book(backlog).await;
+        self.book(backlog, false).await;
     }
 
     /// One day at the desk (the clock already stands on it); every day has its takings,
@@ -162,11 +162,12 @@ impl<'a> Run<'a> {
         self.cancellations(d).await;
         self.lap("cancellations", &mut lap);
         let requests = plan::requests(&mut self.rng, d, self.hotel.rooms.len());
+        self.book(requests, true).await;
         let walk_ins = plan::walk_ins(&mut self.rng, d, self.hotel.rooms.len());
         self.tally.walk_ins += walk_ins.len() as u64;
-        self.book(requests).await;
-        self.book(walk_ins).await;
-        self.lap("bookings and walk-ins", &mut lap);
+        self.book(walk_ins, true).await;
+        // `book` timed itself, in two steps.
+        lap = Instant::now();
         self.check_ins(d).await;
         self.lap("check-ins", &mut lap);
         self.extras(d).await;
@@ -338,16 +339,19 @@ impl<'a> Run<'a> {
     }
 
     /// Books each request: its guests' records (a returning guest's is reused), then the
-    /// reservation; a full house is an answer, not an error.
-    async fn book(&mut self, requests: Vec<Booking>) {
+    /// reservation; a full house is an answer, not an error. `timed`: its time goes into
+    /// the day's steps (the sites' bookings and the others apart).
+    async fn book(&mut self, requests: Vec<Booking>, timed: bool) {
         self.tally.requested += requests.len() as u64;
         // The booking sites' bookings (half of all) come through the channel manager.
         let (sites, requests): (Vec<Booking>, Vec<Booking>) = requests
             .into_iter()
             .partition(|b| b.source == "ota" && self.channel.is_some());
-        let sold = Instant::now();
+        let mut lap = Instant::now();
         self.book_on_sites(sites).await;
-        self.spent("(of which from the sites)", sold.elapsed());
+        if timed {
+            self.lap("bookings from the sites", &mut lap);
+        }
         let mut work = Vec::new();
         // A returning guest is never booked twice at once: the tourist board refuses a
         // person already checked in at the property.
@@ -444,6 +448,9 @@ impl<'a> Run<'a> {
                 Err(_) => self.tally.refused_full += 1,
             }
         }
+        if timed {
+            self.lap("bookings at the desk and walk-ins", &mut lap);
+        }
     }
 
     /// Books each of `sites` through the channel manager, one at a time as they arrive;
@@ -469,21 +476,21 @@ impl<'a> Run<'a> {
                 None => {}
                 Some(Err(code)) if code == "min_stay" => self.tally.refused_min_stay += 1,
                 Some(Err(_)) => self.tally.refused_full += 1,
-                Some(Ok(code)) => sold.push((b, code, bodies)),
+                Some(Ok(ids)) => sold.push((b, ids, bodies)),
             }
         }
         let api = self.api;
-        let done = each(sold, |(b, code, bodies)| async move {
+        let done = each(sold, |(b, (booking, code), bodies)| async move {
             let taken = Channel::complete(api, &b, &code, bodies).await;
-            (b, code, taken)
+            (b, (booking, code), taken)
         })
         .await;
-        for (b, code, taken) in done {
+        for (b, (booking, code), taken) in done {
             let Some((id, guests)) = taken else {
                 continue;
             };
             if let Some(channel) = self.channel.as_mut() {
-                channel.taken(&id, &code);
+                channel.taken(&id, booking, code);
             }
             self.stays.push(Stay {
                 id,

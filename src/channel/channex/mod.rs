@@ -43,7 +43,9 @@ use crate::domain::money::parse_amount;
 pub const PRODUCTION: &str = "https://app.channex.io/api/v1";
 /// The header the API key goes in.
 pub const KEY_HEADER: &str = "user-api-key";
-/// Revisions per page of the feed (its most).
+/// Revisions per page of the feed (its most), asked for with `pagination[limit]`. A shorter
+/// page is read as the feed's end. Unverified: that Channex serves 100 a page when asked. If it
+/// served fewer, each round would take one page and a backlog more rounds; none would be lost.
 pub const FEED_PAGE: usize = 100;
 
 /// `POST /availability`: each run of a room type's availability (Channex room type id).

@@ -57,7 +57,7 @@ struct State {
     before_ack: Option<Box<dyn FnOnce() + Send>>,
     /// Every ARI call taken, by kind, in order.
     taken: Vec<&'static str>,
-    /// Booking feed reads answered.
+    /// Booking feed reads taken (an answer a fault then loses included).
     feed_reads: usize,
 }
 
