@@ -47,6 +47,14 @@ use support::receiver::Receiver;
 /// and receipt numbers restart).
 const FIRST_DAY: &str = "2026-12-10";
 
+/// Named times as the report prints them: "name 1.2 s, …".
+fn timings<'a>(times: impl Iterator<Item = (&'a str, Duration)>) -> String {
+    times
+        .map(|(n, t)| format!("{n} {:.1} s", t.as_secs_f64()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn setting(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
@@ -126,22 +134,10 @@ async fn year(country: Country) {
         "channel manager",
         "event feed",
     ];
-    println!(
-        "time by phase: {}",
-        names
-            .iter()
-            .zip(phases)
-            .map(|(n, t)| format!("{n} {:.1} s", t.as_secs_f64()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    println!("time by phase: {}", timings(names.into_iter().zip(phases)));
     println!(
         "the day's business by step: {}",
-        run.steps
-            .iter()
-            .map(|(n, t)| format!("{n} {:.1} s", t.as_secs_f64()))
-            .collect::<Vec<_>>()
-            .join(", ")
+        timings(run.steps.iter().copied())
     );
     let last_day = first + Days::new(days - 1);
     authorities.set_day(&app, last_day + Days::new(1));

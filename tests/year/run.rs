@@ -177,12 +177,8 @@ impl<'a> Run<'a> {
 
     /// Adds the time since `lap` to `step`'s and starts the next lap.
     fn lap(&mut self, step: &'static str, lap: &mut Instant) {
-        self.spent(step, lap.elapsed());
+        let spent = lap.elapsed();
         *lap = Instant::now();
-    }
-
-    /// Adds `spent` to `step`'s time.
-    fn spent(&mut self, step: &'static str, spent: Duration) {
         match self.steps.iter_mut().find(|(s, _)| *s == step) {
             Some((_, t)) => *t += spent,
             None => self.steps.push((step, spent)),
