@@ -6,6 +6,9 @@
 //! cash register's number) rather than "pending". A receipt the authority has not answered
 //! within [`WAIT`] goes with what is known, which the law allows (the ZKI is printed).
 
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+
 use crate::db::Tx;
 use crate::domain::enums::{FiscalStatus, InvoiceKind};
 use crate::error::{AppError, AppResult};
@@ -14,6 +17,14 @@ use crate::model::Invoice;
 use crate::service::mail_texts;
 use crate::store;
 use crate::store::messages::{Attachment, Stored};
+
+/// A message written out, with what its invoice was when it was.
+pub(crate) struct Written {
+    text: String,
+    html: String,
+    files: Vec<Attachment>,
+    invoice: String,
+}
 
 /// How long a message waits for the authority's answer before going without it.
 const WAIT: chrono::Duration = chrono::Duration::hours(2);
@@ -88,9 +99,9 @@ pub(crate) fn queue(tx: &Tx, domain: Option<&str>, inv: &Invoice) -> AppResult<(
 }
 
 /// Whether `inv`'s fiscal record has settled enough to print (or `m` waited long enough).
-fn settled(tx: &Tx, inv: &Invoice, m: &Stored) -> bool {
+fn settled(now: DateTime<Utc>, inv: &Invoice, m: &Stored) -> bool {
     let waiting = inv.fiscal.status == FiscalStatus::Pending && inv.fiscal.einvoice.is_none();
-    let since = crate::clock::format_instant(tx.clock().now() - WAIT);
+    let since = crate::clock::format_instant(now - WAIT);
     !waiting || m.created_at < since
 }
 
@@ -116,18 +127,19 @@ fn facts(t: &T, inv: &Invoice, due: i64) -> Vec<(String, String)> {
     facts
 }
 
-/// Writes out invoice message `m` (stored empty by [`queue`]) in the caller's transaction:
-/// `None` while the invoice waits for the authority's answer.
-pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
+/// Invoice message `m` (stored empty by [`queue`]) written out from what `c` holds at
+/// `now`: `None` while the invoice waits for the authority's answer. It only reads, so the
+/// queue does it on a reader, outside the writer (drawing the PDF takes milliseconds).
+pub(crate) fn render(c: &Connection, now: DateTime<Utc>, m: &Stored) -> AppResult<Option<Written>> {
     let Some(invoice_id) = &m.invoice_id else {
-        return Ok(Some(m.clone()));
+        return Ok(None);
     };
-    let inv = store::invoices::get(tx, invoice_id)?
+    let inv = store::invoices::get(c, invoice_id)?
         .ok_or_else(|| AppError::internal(format!("invoice {invoice_id} vanished")))?;
-    if !settled(tx, &inv, m) {
+    if !settled(now, &inv, m) {
         return Ok(None);
     }
-    let settings = store::settings::get(tx)?;
+    let settings = store::settings::get(c)?;
     let t = T::new(crate::i18n::Lang::parse(&m.language).unwrap_or(crate::i18n::Lang::En));
     let due = match inv.kind {
         InvoiceKind::Invoice => inv.totals.gross - inv.paid_amount,
@@ -142,7 +154,7 @@ pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
         content_type: "application/pdf".into(),
         body: pdf,
     }];
-    let xml = store::einvoices::get(tx, &inv.id)?;
+    let xml = store::einvoices::get(c, &inv.id)?;
     if let Some(e) = &xml {
         files.push(Attachment {
             filename: format!("{name}.xml"),
@@ -151,7 +163,7 @@ pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
         });
     }
     let guest = match &m.guest_id {
-        Some(g) => store::guests::get(tx, g)?,
+        Some(g) => store::guests::get(c, g)?,
         None => None,
     };
     let first_name = guest.map(|g| g.first_name).unwrap_or_default();
@@ -169,10 +181,10 @@ pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
         lang: t.lang().tag(),
         subject: m.subject.clone(),
         greeting: t.with("mail-greeting", &[("name", Arg::Text(first_name))]),
-        intro: mail_texts::say(tx, &t, ("invoice", "intro", intro), &values)?,
+        intro: mail_texts::say(c, &t, ("invoice", "intro", intro), &values)?,
         facts: facts(&t, &inv, due),
         closing: mail_texts::say(
-            tx,
+            c,
             &t,
             ("invoice", "closing", "mail-invoice-closing"),
             &values,
@@ -182,10 +194,46 @@ pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
         address: super::messages::address(&settings),
     };
     let (text, html) = mail.write()?;
-    store::messages::write_out(tx, &m.id, &text, &html, &files)?;
+    Ok(Some(Written {
+        text,
+        html,
+        files,
+        invoice: fingerprint(&inv)?,
+    }))
+}
+
+/// What an invoice's message was written from, to know whether it still holds.
+fn fingerprint(inv: &Invoice) -> AppResult<String> {
+    serde_json::to_string(inv).map_err(AppError::internal)
+}
+
+/// Stores `w`, written out for invoice message `m`, in the caller's transaction when its
+/// invoice is still as it was read (else `None`: a payment or the authority's answer came
+/// in between, and [`write_out`] writes it again).
+pub(crate) fn keep(tx: &Tx, m: &Stored, w: Written) -> AppResult<Option<Stored>> {
+    let Some(invoice_id) = &m.invoice_id else {
+        return Ok(None);
+    };
+    match store::invoices::get(tx, invoice_id)? {
+        Some(inv) if fingerprint(&inv)? == w.invoice => {}
+        _ => return Ok(None),
+    }
+    store::messages::write_out(tx, &m.id, &w.text, &w.html, &w.files)?;
     Ok(Some(Stored {
-        body_text: text,
-        body_html: html,
+        body_text: w.text,
+        body_html: w.html,
         ..m.clone()
     }))
+}
+
+/// Writes out invoice message `m` in the caller's transaction: `None` while the invoice
+/// waits for the authority's answer.
+pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
+    if m.invoice_id.is_none() {
+        return Ok(Some(m.clone()));
+    }
+    match render(tx, tx.clock().now(), m)? {
+        Some(w) => keep(tx, m, w),
+        None => Ok(None),
+    }
 }

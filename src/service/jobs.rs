@@ -65,9 +65,9 @@ pub async fn claim(
 
 fn dispatch_in(tx: &Tx) -> AppResult<Dispatched> {
     let cursor = store::jobs::dispatch_cursor(tx)?;
-    let events = store::events::list(tx, cursor, DISPATCH_BATCH, &[])?;
+    let events = store::events::kinds_after(tx, cursor, DISPATCH_BATCH)?;
     let endpoints = store::webhooks::enabled(tx)?;
-    let Some(last) = events.last().map(|e| e.sequence) else {
+    let Some(last) = events.last().map(|(sequence, ..)| *sequence) else {
         return Ok(Dispatched {
             jobs: 0,
             endpoints: !endpoints.is_empty(),
@@ -75,12 +75,12 @@ fn dispatch_in(tx: &Tx) -> AppResult<Dispatched> {
     };
     let now = tx.now_text();
     let mut n = 0;
-    for e in events.iter().filter(|e| e.kind != "webhook.test") {
+    for (_, id, kind) in events.iter().filter(|(.., kind)| kind != "webhook.test") {
         for ep in endpoints
             .iter()
-            .filter(|ep| matches(&ep.webhook.events, &e.kind))
+            .filter(|ep| matches(&ep.webhook.events, kind))
         {
-            store::jobs::enqueue(tx, JobKind::Webhook, &ep.webhook.id, &payload(&e.id), &now)?;
+            store::jobs::enqueue(tx, JobKind::Webhook, &ep.webhook.id, &payload(id), &now)?;
             n += 1;
         }
     }

@@ -7,7 +7,8 @@
 //! stay innkeep's: a hotel words its welcome, it cannot drop what the law or the guest
 //! needs. Without its own wording a message speaks the catalogues'.
 
-use crate::db::Tx;
+use rusqlite::Connection;
+
 use crate::domain::said::Value;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::i18n::{Arg, T};
@@ -49,13 +50,13 @@ fn fill(text: &str, values: &[(&str, String)]) -> String {
 /// What `kind`'s `part` says in `t`'s language with `values`: the hotel's wording, else
 /// the catalogue's sentence `key`.
 pub(crate) fn say(
-    tx: &Tx,
+    c: &Connection,
     t: &T,
     (kind, part, key): (&str, &str, &str),
     values: &[(&str, String)],
 ) -> AppResult<String> {
     Ok(
-        match store::messages::wording(tx, kind, t.lang().tag(), part)? {
+        match store::messages::wording(c, kind, t.lang().tag(), part)? {
             Some(own) => fill(&own, values),
             None => {
                 let args: Vec<(&str, Arg)> = values

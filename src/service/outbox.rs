@@ -12,6 +12,7 @@ use crate::domain::events::EventType;
 use crate::error::AppResult;
 use crate::mail::Sent;
 use crate::model::Actor;
+use crate::service::invoice_mail;
 use crate::store::{self, messages::Stored};
 
 /// The waits between tries, in seconds.
@@ -43,6 +44,16 @@ pub enum Start {
 /// Message `id` of job `job` marked `sending` (an invoice's written out first), when it is
 /// still to send.
 pub async fn start(db: &Db, id: String, job: i64) -> AppResult<Start> {
+    // An invoice's message is written out (its PDF drawn) on a reader, so the writer only
+    // stores it; written again in the transaction when its invoice changed meanwhile.
+    let now = db.clock().now();
+    let read = id.clone();
+    let mut written = db
+        .read(move |c| match store::messages::get(c, &read)? {
+            Some(m) if unwritten(&m) => invoice_mail::render(c, now, &m),
+            _ => Ok(None),
+        })
+        .await?;
     db.write(move |tx| {
         let Some(mut m) = store::messages::get(tx, &id)? else {
             return Ok(Start::Done);
@@ -50,8 +61,12 @@ pub async fn start(db: &Db, id: String, job: i64) -> AppResult<Start> {
         if ["sent", "bounced", "failed"].contains(&m.status.as_str()) {
             return Ok(Start::Done);
         }
-        if m.invoice_id.is_some() && m.body_text.is_empty() {
-            match crate::service::invoice_mail::write_out(tx, &m)? {
+        if unwritten(&m) {
+            let kept = match written.take() {
+                Some(w) => invoice_mail::keep(tx, &m, w)?,
+                None => None,
+            };
+            match kept.map_or_else(|| invoice_mail::write_out(tx, &m), |k| Ok(Some(k)))? {
                 Some(written) => m = written,
                 None => {
                     let at = crate::clock::format_instant(
@@ -71,6 +86,11 @@ pub async fn start(db: &Db, id: String, job: i64) -> AppResult<Start> {
         Ok(Start::Send(Box::new(m), files))
     })
     .await
+}
+
+/// Whether `m` is an invoice's message not written out yet.
+fn unwritten(m: &Stored) -> bool {
+    m.invoice_id.is_some() && m.body_text.is_empty()
 }
 
 fn event(

@@ -84,6 +84,22 @@ pub fn list(
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
+/// Up to `limit` events after `after`, in sequence order, as (sequence, id, type) alone:
+/// what the webhook dispatch needs, without reading or parsing their data.
+pub fn kinds_after(
+    conn: &Connection,
+    after: i64,
+    limit: usize,
+) -> AppResult<Vec<(i64, String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT sequence, id, type FROM events WHERE sequence > ?1 ORDER BY sequence LIMIT ?2",
+    )?;
+    let rows = stmt.query_map((after, limit as i64), |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
 /// An event from `SELECT sequence, id, type, occurred_at, data, actor`.
 fn map(r: &rusqlite::Row) -> rusqlite::Result<Event> {
     let data: String = r.get(4)?;
