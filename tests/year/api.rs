@@ -5,6 +5,7 @@
 use std::future::Future;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use futures_util::stream::{self, StreamExt};
 use reqwest::Method;
@@ -14,12 +15,17 @@ use crate::support::{Reply, TestApp};
 
 /// How many requests a phase keeps in flight (a busy front desk plus channel managers).
 const IN_FLIGHT: usize = 16;
+/// How old the run's access token may grow before it gets a new one: an access token lives
+/// 15 minutes, and a year on a slow machine outlives one.
+const RENEW: Duration = Duration::from_secs(10 * 60);
 
 /// The API as the run uses it.
 pub struct Api<'a> {
     pub app: &'a TestApp,
     requests: AtomicU64,
     unexpected: Mutex<Vec<String>>,
+    /// The token the run sends, and when it got it.
+    token: tokio::sync::Mutex<(String, Instant)>,
 }
 
 impl<'a> Api<'a> {
@@ -28,7 +34,32 @@ impl<'a> Api<'a> {
             app,
             requests: AtomicU64::new(0),
             unexpected: Mutex::new(Vec::new()),
+            token: tokio::sync::Mutex::new((app.token.clone(), Instant::now())),
         }
+    }
+
+    /// Sends one request with the run's token, renewed as an integrator renews it (by the
+    /// client credentials) before it runs out; answers whatever the server said.
+    pub async fn send(&self, method: Method, path: &str, body: Option<Value>) -> Reply {
+        let token = {
+            let mut held = self.token.lock().await;
+            if held.1.elapsed() > RENEW {
+                let app = self.app;
+                let fresh = crate::support::password_token(
+                    &app.client,
+                    app.addr,
+                    &app.client_id,
+                    &app.client_secret,
+                    None,
+                )
+                .await;
+                *held = (fresh, Instant::now());
+            }
+            held.0.clone()
+        };
+        self.app
+            .send_as(Some(&token), method, path, body, &[])
+            .await
     }
 
     /// Sends one request; answers it when its status is one of `ok`, else records it as
@@ -42,7 +73,7 @@ impl<'a> Api<'a> {
     ) -> Option<Reply> {
         self.requests.fetch_add(1, Ordering::Relaxed);
         let what = format!("{method} {path}");
-        let r = self.app.send(method, path, body, &[]).await;
+        let r = self.send(method, path, body).await;
         if ok.contains(&r.status.as_u16()) {
             Some(r)
         } else {

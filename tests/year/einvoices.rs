@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use reqwest::Method;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -21,7 +22,7 @@ pub async fn settle(api: &Api<'_>) {
     let deadline = Instant::now() + Duration::from_secs(120);
     let path = "/v1/compliance/submissions?kind=einvoice&status=queued,sending,retrying&limit=5";
     loop {
-        let r = api.app.get(path).await;
+        let r = api.send(Method::GET, path, None).await;
         if r.status == 200 && r.body["data"].as_array().is_some_and(Vec::is_empty) {
             return;
         }

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use chrono::NaiveDate;
+use reqwest::Method;
 
 use crate::api::Api;
 use crate::books::Books;
@@ -26,7 +27,7 @@ pub async fn queue_done(api: &Api<'_>) {
     let path = "/v1/compliance/submissions?status=queued,sending,retrying&limit=5\
         &kind=guest_registration,guest_departure,guest_withdrawal,fiscal_receipt,fiscal_payment_change";
     loop {
-        let r = api.app.get(path).await;
+        let r = api.send(Method::GET, path, None).await;
         let pending = r.body["data"].as_array().map_or(0, Vec::len);
         if r.status == 200 && pending == 0 {
             return;
