@@ -307,14 +307,7 @@ async fn rotated_keys_keep_old_tokens_valid_and_sign_new_ones() {
     app.send_as(Some(&old), Method::GET, "/v1/guests", None, &[])
         .await
         .expect(200);
-    let fresh = crate::support::password_token(
-        &app.client,
-        app.addr,
-        &app.client_id,
-        &app.client_secret,
-        None,
-    )
-    .await;
+    let fresh = app.fresh_token().await;
     let header = jsonwebtoken::decode_header(&fresh).unwrap();
     assert_eq!(header.kid.as_deref(), Some(new_kid.as_str()));
     assert_eq!(header.typ.as_deref(), Some("at+jwt"));

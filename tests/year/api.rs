@@ -44,15 +44,7 @@ impl<'a> Api<'a> {
         let token = {
             let mut held = self.token.lock().await;
             if held.1.elapsed() > RENEW {
-                let app = self.app;
-                let fresh = crate::support::password_token(
-                    &app.client,
-                    app.addr,
-                    &app.client_id,
-                    &app.client_secret,
-                    None,
-                )
-                .await;
+                let fresh = self.app.fresh_token().await;
                 *held = (fresh, Instant::now());
             }
             held.0.clone()

@@ -236,6 +236,18 @@ pub async fn password_token(
 }
 
 impl TestApp {
+    /// A new all-scopes token, by the client credentials.
+    pub async fn fresh_token(&self) -> String {
+        password_token(
+            &self.client,
+            self.addr,
+            &self.client_id,
+            &self.client_secret,
+            None,
+        )
+        .await
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
     }
