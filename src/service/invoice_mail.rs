@@ -128,8 +128,9 @@ fn facts(t: &T, inv: &Invoice, due: i64) -> Vec<(String, String)> {
 }
 
 /// Invoice message `m` (stored empty by [`queue`]) written out from what `c` holds at
-/// `now`: `None` while the invoice waits for the authority's answer. It only reads, so the
-/// queue does it on a reader, outside the writer (drawing the PDF takes milliseconds).
+/// `now`: `None` while the invoice waits for the authority's answer (or when `m` is no
+/// invoice's). It only reads, so the queue does it on a reader, outside the writer
+/// (drawing the PDF takes milliseconds).
 pub(crate) fn render(c: &Connection, now: DateTime<Utc>, m: &Stored) -> AppResult<Option<Written>> {
     let Some(invoice_id) = &m.invoice_id else {
         return Ok(None);
@@ -207,23 +208,28 @@ fn fingerprint(inv: &Invoice) -> AppResult<String> {
     serde_json::to_string(inv).map_err(AppError::internal)
 }
 
-/// Stores `w`, written out for invoice message `m`, in the caller's transaction when its
-/// invoice is still as it was read (else `None`: a payment or the authority's answer came
-/// in between, and [`write_out`] writes it again).
+/// Stores `w`, written out for invoice message `m` on a reader, in the caller's
+/// transaction when its invoice is still as it was read; else `None` (a payment or the
+/// authority's answer came in between: [`write_out`] writes it again).
 pub(crate) fn keep(tx: &Tx, m: &Stored, w: Written) -> AppResult<Option<Stored>> {
-    let Some(invoice_id) = &m.invoice_id else {
-        return Ok(None);
-    };
-    match store::invoices::get(tx, invoice_id)? {
-        Some(inv) if fingerprint(&inv)? == w.invoice => {}
-        _ => return Ok(None),
+    let unchanged = match &m.invoice_id {
+        Some(id) => store::invoices::get(tx, id)?,
+        None => None,
     }
+    .map(|inv| fingerprint(&inv))
+    .transpose()?
+    .is_some_and(|now| now == w.invoice);
+    unchanged.then(|| stored(tx, m, w)).transpose()
+}
+
+/// Stores `w` as message `m`'s bodies and files: the message as stored.
+fn stored(tx: &Tx, m: &Stored, w: Written) -> AppResult<Stored> {
     store::messages::write_out(tx, &m.id, &w.text, &w.html, &w.files)?;
-    Ok(Some(Stored {
+    Ok(Stored {
         body_text: w.text,
         body_html: w.html,
         ..m.clone()
-    }))
+    })
 }
 
 /// Writes out invoice message `m` in the caller's transaction: `None` while the invoice
@@ -232,8 +238,7 @@ pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
     if m.invoice_id.is_none() {
         return Ok(Some(m.clone()));
     }
-    match render(tx, tx.clock().now(), m)? {
-        Some(w) => keep(tx, m, w),
-        None => Ok(None),
-    }
+    render(tx, tx.clock().now(), m)?
+        .map(|w| stored(tx, m, w))
+        .transpose()
 }

@@ -48,9 +48,9 @@ pub async fn start(db: &Db, id: String, job: i64) -> AppResult<Start> {
     // stores it; written again in the transaction when its invoice changed meanwhile.
     let now = db.clock().now();
     let read = id.clone();
-    let mut written = db
+    let written = db
         .read(move |c| match store::messages::get(c, &read)? {
-            Some(m) if unwritten(&m) => invoice_mail::render(c, now, &m),
+            Some(m) if !ended(&m) && unwritten(&m) => invoice_mail::render(c, now, &m),
             _ => Ok(None),
         })
         .await?;
@@ -58,16 +58,16 @@ pub async fn start(db: &Db, id: String, job: i64) -> AppResult<Start> {
         let Some(mut m) = store::messages::get(tx, &id)? else {
             return Ok(Start::Done);
         };
-        if ["sent", "bounced", "failed"].contains(&m.status.as_str()) {
+        if ended(&m) {
             return Ok(Start::Done);
         }
         if unwritten(&m) {
-            let kept = match written.take() {
+            let kept = match written {
                 Some(w) => invoice_mail::keep(tx, &m, w)?,
                 None => None,
             };
             match kept.map_or_else(|| invoice_mail::write_out(tx, &m), |k| Ok(Some(k)))? {
-                Some(written) => m = written,
+                Some(out) => m = out,
                 None => {
                     let at = crate::clock::format_instant(
                         tx.clock().now() + chrono::Duration::seconds(60),
@@ -86,6 +86,11 @@ pub async fn start(db: &Db, id: String, job: i64) -> AppResult<Start> {
         Ok(Start::Send(Box::new(m), files))
     })
     .await
+}
+
+/// Whether `m` was sent, bounced or given up.
+fn ended(m: &Stored) -> bool {
+    ["sent", "bounced", "failed"].contains(&m.status.as_str())
 }
 
 /// Whether `m` is an invoice's message not written out yet.

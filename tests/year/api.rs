@@ -1,5 +1,6 @@
-//! The run's HTTP side: every request goes through [`Api::call`], which counts it and
-//! records any answer the run did not expect (the run's "errors"); [`each`] runs a day's
+//! The run's HTTP side: every request goes through [`Api::send`], with a token it renews;
+//! [`Api::call`] counts it and records any answer the run did not expect (the run's
+//! "errors"), the waits for the queue read the answers themselves; [`each`] runs a day's
 //! independent requests a few at a time, answers in order; [`pay`] settles an invoice.
 
 use std::future::Future;
