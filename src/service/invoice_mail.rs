@@ -208,37 +208,28 @@ fn fingerprint(inv: &Invoice) -> AppResult<String> {
     serde_json::to_string(inv).map_err(AppError::internal)
 }
 
-/// Stores `w`, written out for invoice message `m` on a reader, in the caller's
-/// transaction when its invoice is still as it was read; else `None` (a payment or the
-/// authority's answer came in between: [`write_out`] writes it again).
-pub(crate) fn keep(tx: &Tx, m: &Stored, w: Written) -> AppResult<Option<Stored>> {
-    let unchanged = match &m.invoice_id {
-        Some(id) => store::invoices::get(tx, id)?,
+/// Writes out invoice message `m` in the caller's transaction: stores `read` (written out
+/// on a reader) when its invoice is still as it was read, else writes it out here (a
+/// payment or the authority's answer came in between, or nothing was read); `None` while
+/// the invoice waits for the authority's answer.
+pub(crate) fn write_out(tx: &Tx, m: &Stored, read: Option<Written>) -> AppResult<Option<Stored>> {
+    let Some(invoice_id) = &m.invoice_id else {
+        return Ok(Some(m.clone()));
+    };
+    let still = match read {
+        Some(w) => {
+            let now = store::invoices::get(tx, invoice_id)?.map(|inv| fingerprint(&inv));
+            (now.transpose()?.as_ref() == Some(&w.invoice)).then_some(w)
+        }
         None => None,
-    }
-    .map(|inv| fingerprint(&inv))
-    .transpose()?
-    .is_some_and(|now| now == w.invoice);
-    unchanged.then(|| stored(tx, m, w)).transpose()
-}
-
-/// Stores `w` as message `m`'s bodies and files: the message as stored.
-fn stored(tx: &Tx, m: &Stored, w: Written) -> AppResult<Stored> {
+    };
+    let Some(w) = still.map_or_else(|| render(tx, tx.clock().now(), m), |w| Ok(Some(w)))? else {
+        return Ok(None);
+    };
     store::messages::write_out(tx, &m.id, &w.text, &w.html, &w.files)?;
-    Ok(Stored {
+    Ok(Some(Stored {
         body_text: w.text,
         body_html: w.html,
         ..m.clone()
-    })
-}
-
-/// Writes out invoice message `m` in the caller's transaction: `None` while the invoice
-/// waits for the authority's answer.
-pub(crate) fn write_out(tx: &Tx, m: &Stored) -> AppResult<Option<Stored>> {
-    if m.invoice_id.is_none() {
-        return Ok(Some(m.clone()));
-    }
-    render(tx, tx.clock().now(), m)?
-        .map(|w| stored(tx, m, w))
-        .transpose()
+    }))
 }

@@ -62,11 +62,7 @@ pub async fn start(db: &Db, id: String, job: i64) -> AppResult<Start> {
             return Ok(Start::Done);
         }
         if unwritten(&m) {
-            let kept = match written {
-                Some(w) => invoice_mail::keep(tx, &m, w)?,
-                None => None,
-            };
-            match kept.map_or_else(|| invoice_mail::write_out(tx, &m), |k| Ok(Some(k)))? {
+            match invoice_mail::write_out(tx, &m, written)? {
                 Some(out) => m = out,
                 None => {
                     let at = crate::clock::format_instant(

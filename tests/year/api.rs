@@ -25,8 +25,8 @@ pub struct Api<'a> {
     pub app: &'a TestApp,
     requests: AtomicU64,
     unexpected: Mutex<Vec<String>>,
-    /// The token the run sends, and when it got it.
-    token: tokio::sync::Mutex<(String, Instant)>,
+    /// The token the run sends, and when it got it (none before the first request).
+    token: tokio::sync::Mutex<Option<(String, Instant)>>,
 }
 
 impl<'a> Api<'a> {
@@ -35,7 +35,7 @@ impl<'a> Api<'a> {
             app,
             requests: AtomicU64::new(0),
             unexpected: Mutex::new(Vec::new()),
-            token: tokio::sync::Mutex::new((app.token.clone(), Instant::now())),
+            token: tokio::sync::Mutex::new(None),
         }
     }
 
@@ -44,11 +44,14 @@ impl<'a> Api<'a> {
     pub async fn send(&self, method: Method, path: &str, body: Option<Value>) -> Reply {
         let token = {
             let mut held = self.token.lock().await;
-            if held.1.elapsed() > RENEW {
-                let fresh = self.app.fresh_token().await;
-                *held = (fresh, Instant::now());
+            match held.as_ref() {
+                Some((token, got)) if got.elapsed() < RENEW => token.clone(),
+                _ => {
+                    let fresh = self.app.fresh_token().await;
+                    *held = Some((fresh.clone(), Instant::now()));
+                    fresh
+                }
             }
-            held.0.clone()
         };
         self.app
             .send_as(Some(&token), method, path, body, &[])

@@ -144,7 +144,9 @@ impl<'a> Run<'a> {
     /// The bookings made before the first day, entered on it.
     pub async fn open_books(&mut self, first: NaiveDate) {
         let backlog = plan::backlog(&mut self.rng, first, self.hotel.rooms.len());
-        self.book(backlog, false).await;
+        self.book(backlog, &mut Instant::now()).await;
+        // The backlog comes before the first day: none of the days' business.
+        self.steps.clear();
     }
 
     /// One day at the desk (the clock already stands on it); every day has its takings,
@@ -162,12 +164,10 @@ impl<'a> Run<'a> {
         self.cancellations(d).await;
         self.lap("cancellations", &mut lap);
         let requests = plan::requests(&mut self.rng, d, self.hotel.rooms.len());
-        self.book(requests, true).await;
+        self.book(requests, &mut lap).await;
         let walk_ins = plan::walk_ins(&mut self.rng, d, self.hotel.rooms.len());
         self.tally.walk_ins += walk_ins.len() as u64;
-        self.book(walk_ins, true).await;
-        // `book` timed itself, in two steps.
-        lap = Instant::now();
+        self.book(walk_ins, &mut lap).await;
         self.check_ins(d).await;
         self.lap("check-ins", &mut lap);
         self.extras(d).await;
@@ -335,19 +335,16 @@ impl<'a> Run<'a> {
     }
 
     /// Books each request: its guests' records (a returning guest's is reused), then the
-    /// reservation; a full house is an answer, not an error. `timed`: its time goes into
-    /// the day's steps (the sites' bookings and the others apart).
-    async fn book(&mut self, requests: Vec<Booking>, timed: bool) {
+    /// reservation; a full house is an answer, not an error. Its time goes into the day's
+    /// steps from `lap` on, the sites' bookings and the others apart.
+    async fn book(&mut self, requests: Vec<Booking>, lap: &mut Instant) {
         self.tally.requested += requests.len() as u64;
         // The booking sites' bookings (half of all) come through the channel manager.
         let (sites, requests): (Vec<Booking>, Vec<Booking>) = requests
             .into_iter()
             .partition(|b| b.source == "ota" && self.channel.is_some());
-        let mut lap = Instant::now();
         self.book_on_sites(sites).await;
-        if timed {
-            self.lap("bookings from the sites", &mut lap);
-        }
+        self.lap("bookings from the sites", lap);
         let mut work = Vec::new();
         // A returning guest is never booked twice at once: the tourist board refuses a
         // person already checked in at the property.
@@ -444,9 +441,7 @@ impl<'a> Run<'a> {
                 Err(_) => self.tally.refused_full += 1,
             }
         }
-        if timed {
-            self.lap("bookings at the desk and walk-ins", &mut lap);
-        }
+        self.lap("bookings at the desk and walk-ins", lap);
     }
 
     /// Books each of `sites` through the channel manager, one at a time as they arrive;
