@@ -234,3 +234,43 @@ async fn a_short_page_of_the_feed_is_its_end() {
     assert_eq!(sim.feed_reads(), 3, "one full page, then the short one");
     assert_eq!(app.all("/v1/reservations").await.len(), 108);
 }
+
+#[tokio::test]
+async fn a_round_that_takes_a_booking_clears_the_reads_problem_and_dates_it() {
+    use crate::support::channex_sim::Fault;
+
+    let sim = Sim::start(&["ch-fam"], &["ch-flex", "ch-nr"]).await;
+    let app = crate::support::spawn_app().await;
+    plans(&app, 2).await;
+    let svc = innkeep::service::Services::new(app.db().clone(), Default::default());
+    let pusher = innkeep::jobs::channel::Pusher::new(svc.clone(), config(sim.url()));
+    let state = || async {
+        let s = svc.clone();
+        s.db()
+            .read(innkeep::store::channel::pull_state)
+            .await
+            .unwrap()
+    };
+
+    // The feed fails: the problem is kept and no read is dated.
+    sim.fault_bookings(&[Fault::Fail]);
+    pusher.round().await.unwrap();
+    let (at, pulled, problem) = state().await;
+    assert_eq!((at, pulled), (None, 0));
+    assert!(problem.is_some(), "the problem kept");
+
+    // The next round takes a booking: that booking's own transaction dated the read and
+    // cleared the problem (the round records nothing more).
+    sim.book(revision("bk-1", "new", "6001", 3, 4, "ch-fam"));
+    pusher.round().await.unwrap();
+    let (at, pulled, problem) = state().await;
+    assert_eq!((pulled, problem), (1, None));
+    assert!(at.is_some(), "the read dated");
+
+    // An idle round dates the read again.
+    let (at_before, _, _) = state().await;
+    pusher.round().await.unwrap();
+    let (at, pulled, problem) = state().await;
+    assert_eq!((pulled, problem), (1, None));
+    assert!(at >= at_before);
+}

@@ -21,6 +21,7 @@ pub mod oauth_client;
 pub mod plans;
 pub mod postgres;
 pub mod receiver;
+pub mod records;
 pub mod registration;
 pub mod reply;
 pub mod rt_sim;
@@ -29,6 +30,7 @@ pub mod sdi_sim;
 pub mod sim_server;
 pub mod smtp;
 pub mod stay;
+pub mod waits;
 pub mod webhooks;
 
 use std::net::SocketAddr;
@@ -42,11 +44,12 @@ use innkeep::config::{Config, Loaded};
 use innkeep::db::Db;
 use innkeep::domain::scopes::Scope;
 use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use reply::Reply;
+pub use waits::{eventually, operations, submission_is};
 
 /// A running server, with an OAuth client holding every scope.
 pub struct TestApp {
@@ -364,83 +367,6 @@ impl TestApp {
         self.send(Method::PUT, path, Some(body), &[("if-match", etag)])
             .await
     }
-
-    pub async fn room_type(&self, code: &str, max_occupancy: i64) -> String {
-        self.post(
-            "/v1/room-types",
-            json!({"code": code, "name": format!("Room type {code}"), "max_occupancy": max_occupancy, "base_rate": 10000}),
-        )
-        .await
-        .expect(201)
-        .id()
-    }
-
-    pub async fn room(&self, number: &str, room_type_id: &str) -> String {
-        self.post(
-            "/v1/rooms",
-            json!({"number": number, "room_type_id": room_type_id}),
-        )
-        .await
-        .expect(201)
-        .id()
-    }
-
-    pub async fn guest(&self, first: &str, last: &str) -> String {
-        self.post(
-            "/v1/guests",
-            json!({"first_name": first, "last_name": last}),
-        )
-        .await
-        .expect(201)
-        .id()
-    }
-
-    pub async fn reserve(
-        &self,
-        guest: &str,
-        room_type: &str,
-        arrival: &str,
-        departure: &str,
-    ) -> Reply {
-        self.post(
-            "/v1/reservations",
-            json!({"primary_guest_id": guest, "room_type_id": room_type, "arrival": arrival,
-                   "departure": departure, "adults": 1}),
-        )
-        .await
-    }
-
-    /// Every event of the feed.
-    pub async fn all_events(&self) -> Vec<Value> {
-        let mut out = Vec::new();
-        let mut after = 0;
-        loop {
-            let r = self
-                .get(&format!("/v1/events?after={after}&limit=200"))
-                .await
-                .expect(200);
-            out.extend(r.body["data"].as_array().unwrap().iter().cloned());
-            after = r.body["next_after"].as_i64().unwrap();
-            if r.body["has_more"] != true {
-                return out;
-            }
-        }
-    }
-
-    /// Every record of a list, following cursors.
-    pub async fn all(&self, path: &str) -> Vec<Value> {
-        let mut out = Vec::new();
-        let sep = if path.contains('?') { '&' } else { '?' };
-        let mut url = format!("{path}{sep}limit=200");
-        loop {
-            let r = self.get(&url).await.expect(200);
-            out.extend(r.body["data"].as_array().unwrap().iter().cloned());
-            match r.body["next_cursor"].as_str() {
-                Some(c) => url = format!("{path}{sep}limit=200&cursor={c}"),
-                None => return out,
-            }
-        }
-    }
 }
 
 impl Drop for TestApp {
@@ -456,60 +382,4 @@ pub fn day(days: i64) -> String {
     (chrono::Utc::now().date_naive() + chrono::Duration::days(days))
         .format("%Y-%m-%d")
         .to_string()
-}
-
-/// Polls `probe` every 25 ms until it yields a value; panics with `what` (and the last
-/// thing the probe saw) after `timeout`.
-pub async fn eventually<T, S, F, Fut>(timeout: std::time::Duration, what: &str, mut probe: F) -> T
-where
-    S: std::fmt::Debug,
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<T, S>>,
-{
-    let deadline = tokio::time::Instant::now() + timeout;
-    loop {
-        match probe().await {
-            Ok(v) => return v,
-            Err(seen) => assert!(
-                tokio::time::Instant::now() < deadline,
-                "{what}; last seen: {seen:?}"
-            ),
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
-}
-
-/// Waits (up to `wait`) until compliance submission `id` has status `want`; the submission.
-pub async fn submission_is(
-    app: &TestApp,
-    id: &str,
-    want: &str,
-    wait: std::time::Duration,
-) -> serde_json::Value {
-    eventually(
-        wait,
-        &format!("submission {id} should be {want}"),
-        || async {
-            let s = app
-                .get(&format!("/v1/compliance/submissions/{id}"))
-                .await
-                .body;
-            if s["status"] == want {
-                Ok(s)
-            } else {
-                Err((s["status"].clone(), s["last_error"].clone()))
-            }
-        },
-    )
-    .await
-}
-
-/// The operations of a submission's exchange log, in order.
-pub fn operations(s: &serde_json::Value) -> Vec<&str> {
-    s["exchanges"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e["operation"].as_str())
-        .collect()
 }
