@@ -159,8 +159,9 @@ impl Pusher {
             }
         }
         // Each booking applied recorded the read's time and cleared its problem in its own
-        // transaction, moments ago: with one taken and none held, there is nothing left to
-        // record, and a commit (an fsync) is saved on every round that brought a booking.
+        // transaction, moments ago: with at least one taken and none held, there is nothing
+        // left to record, and a commit (often an fsync of its own) is saved on every round
+        // that brought a booking.
         if taken == 0 || held.is_some() {
             channel_sync::pull_done(&self.svc, held)
                 .await

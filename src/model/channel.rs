@@ -36,7 +36,8 @@ pub struct ChannelHealth {
     pub connected: bool,
     /// When the channel manager last took a push of availability, prices and restrictions.
     pub last_push_at: Option<String>,
-    /// When innkeep last read the booking feed to the end.
+    /// When innkeep last read the booking feed to the end (after a read that took bookings,
+    /// when it took the last of them).
     pub last_pull_at: Option<String>,
     /// Changes recorded but not yet sent (events after the last push).
     pub queue_depth: i64,

@@ -92,7 +92,8 @@ pub fn applied(c: &Connection, id: &str) -> AppResult<Option<String>> {
     )
 }
 
-/// Revision `id` of booking `booking` applied: `kind` and what it did.
+/// Revision `id` of booking `booking` applied: `kind` and what it did; the feed's read is
+/// dated at the same moment.
 pub fn record_revision(
     tx: &Tx,
     id: &str,
@@ -100,16 +101,17 @@ pub fn record_revision(
     kind: &str,
     outcome: &str,
 ) -> AppResult<()> {
+    let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO channel_revisions (id, booking_id, kind, applied_at, outcome)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute((id, booking, kind, tx.now_text(), outcome))?;
+    .execute((id, booking, kind, &now, outcome))?;
     tx.prepare_cached(
         "UPDATE channel_sync SET pulled = pulled + 1, last_pull_at = ?1, pull_error = NULL
           WHERE id = 1",
     )?
-    .execute([tx.now_text()])?;
+    .execute([&now])?;
     Ok(())
 }
 

@@ -259,18 +259,35 @@ async fn a_round_that_takes_a_booking_clears_the_reads_problem_and_dates_it() {
     assert_eq!((at, pulled), (None, 0));
     assert!(problem.is_some(), "the problem kept");
 
-    // The next round takes a booking: that booking's own transaction dated the read and
-    // cleared the problem (the round records nothing more).
+    // The next round takes a booking, its acknowledgement answered 50 ms late. The
+    // booking's own transaction dated the read and cleared the problem, and the round
+    // records nothing after it: that would date the read after the acknowledgement.
+    sim.fault_bookings(&[
+        Fault::Slow(Duration::ZERO),
+        Fault::Slow(Duration::from_millis(50)),
+    ]);
     sim.book(revision("bk-1", "new", "6001", 3, 4, "ch-fam"));
     pusher.round().await.unwrap();
     let (at, pulled, problem) = state().await;
     assert_eq!((pulled, problem), (1, None));
-    assert!(at.is_some(), "the read dated");
+    let applied: String = svc
+        .db()
+        .read(|c| Ok(c.query_row("SELECT applied_at FROM channel_revisions", [], |r| r.get(0))?))
+        .await
+        .unwrap();
+    assert_eq!(
+        at,
+        Some(applied),
+        "the read dated by the booking's transaction alone"
+    );
 
-    // An idle round dates the read again.
-    let (at_before, _, _) = state().await;
+    // A round that takes nothing dates the read again.
+    tokio::time::sleep(Duration::from_millis(10)).await;
     pusher.round().await.unwrap();
-    let (at, pulled, problem) = state().await;
+    let (later, pulled, problem) = state().await;
     assert_eq!((pulled, problem), (1, None));
-    assert!(at >= at_before);
+    assert!(
+        later > at,
+        "an idle round dates the read: {later:?} after {at:?}"
+    );
 }

@@ -1,5 +1,6 @@
-//! Waiting for what the server does in the background: [`eventually`] polls a probe, and
-//! [`submission_is`] waits for a compliance submission's status.
+//! Waiting for what the server does in the background: [`eventually`] polls a probe,
+//! [`submission_is`] waits for a compliance submission's status, and [`operations`] lists
+//! what that submission exchanged with its authority.
 
 use super::TestApp;
 
