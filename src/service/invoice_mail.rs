@@ -208,6 +208,14 @@ fn fingerprint(inv: &Invoice) -> AppResult<String> {
     serde_json::to_string(inv).map_err(AppError::internal)
 }
 
+/// Whether invoice `id` is still what `w` was written from.
+fn unchanged(c: &Connection, id: &str, w: &Written) -> AppResult<bool> {
+    Ok(match store::invoices::get(c, id)? {
+        Some(inv) => fingerprint(&inv)? == w.invoice,
+        None => false,
+    })
+}
+
 /// Writes out invoice message `m` in the caller's transaction: stores `read` (written out
 /// on a reader) when its invoice is still as it was read, else writes it out here (a
 /// payment or the authority's answer came in between, or nothing was read); `None` while
@@ -216,14 +224,11 @@ pub(crate) fn write_out(tx: &Tx, m: &Stored, read: Option<Written>) -> AppResult
     let Some(invoice_id) = &m.invoice_id else {
         return Ok(Some(m.clone()));
     };
-    let still = match read {
-        Some(w) => {
-            let now = store::invoices::get(tx, invoice_id)?.map(|inv| fingerprint(&inv));
-            (now.transpose()?.as_ref() == Some(&w.invoice)).then_some(w)
-        }
-        None => None,
+    let written = match read {
+        Some(w) if unchanged(tx, invoice_id, &w)? => Some(w),
+        _ => render(tx, tx.clock().now(), m)?,
     };
-    let Some(w) = still.map_or_else(|| render(tx, tx.clock().now(), m), |w| Ok(Some(w)))? else {
+    let Some(w) = written else {
         return Ok(None);
     };
     store::messages::write_out(tx, &m.id, &w.text, &w.html, &w.files)?;

@@ -245,8 +245,7 @@ async fn a_round_that_takes_a_booking_clears_the_reads_problem_and_dates_it() {
     let svc = innkeep::service::Services::new(app.db().clone(), Default::default());
     let pusher = innkeep::jobs::channel::Pusher::new(svc.clone(), config(sim.url()));
     let state = || async {
-        let s = svc.clone();
-        s.db()
+        svc.db()
             .read(innkeep::store::channel::pull_state)
             .await
             .unwrap()
